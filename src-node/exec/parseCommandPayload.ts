@@ -1,0 +1,52 @@
+/**
+ * Reads the JSON text of `cmd` into a typed {@link CommandPayload}. Unknown
+ * members are ignored (the hash covers the exact text, so they cannot be
+ * altered in transit, and newer clients may add fields).
+ * @module
+ */
+import type { CommandPayload } from "./commandTypes.ts";
+import { CommandError, CommandErrorCode } from "./errors.ts";
+import { optional, readObject, readString, required } from "./fieldReaders.ts";
+import { parsePayloadMessage } from "./parsePayloadMessage.ts";
+import { parsePublicMeta } from "./parsePublicMeta.ts";
+import { parseSigners } from "./parseSigners.ts";
+
+/** Reads an already-decoded payload object at `field` (e.g. `"cmd"`). */
+export function parsePayloadObject(value: unknown, field: string): CommandPayload {
+  const o = readObject(value, field);
+  const payload = required(o, "payload", field);
+  const meta = required(o, "meta", field);
+  const signers = required(o, "signers", field);
+  const networkId = optional(o, "networkId", field);
+  const nonce = required(o, "nonce", field);
+  return {
+    payload: parsePayloadMessage(payload.value, payload.field),
+    meta: parsePublicMeta(meta.value, meta.field),
+    signers: parseSigners(signers.value, signers.field),
+    networkId:
+      networkId.value === undefined || networkId.value === null
+        ? null
+        : readString(networkId.value, networkId.field),
+    nonce: readString(nonce.value, nonce.field),
+  };
+}
+
+/**
+ * Reads the `cmd` text of a command.
+ * @param field names `cmd` in errors (default `"cmd"`; `"cmds[2].cmd"` in a batch).
+ * @throws {CommandError} CMD_BAD_JSON when the text is not JSON; CMD_MISSING_FIELD,
+ *   CMD_BAD_FIELD or CMD_UNSUPPORTED_SCHEME naming the field inside it.
+ */
+export function parseCommandPayload(cmd: string, field = "cmd"): CommandPayload {
+  let decoded: unknown;
+  try {
+    decoded = JSON.parse(cmd);
+  } catch (e) {
+    const reason = e instanceof SyntaxError ? e.message : String(e);
+    throw new CommandError(
+      { code: CommandErrorCode.BadJson, field, reason },
+      `${field}: not valid JSON: ${reason}`,
+    );
+  }
+  return parsePayloadObject(decoded, field);
+}

@@ -1,0 +1,69 @@
+/**
+ * Reads the `signers` of a command payload: hex public key, optional scheme
+ * (only ED25519; WebAuthn signers are refused with a clear code), optional
+ * address, and a capability list (absent or null means none).
+ * @module
+ */
+import { type Capability, ED25519, type Signer } from "./commandTypes.ts";
+import { CommandError, CommandErrorCode } from "./errors.ts";
+import {
+  fieldPath,
+  optional,
+  readArray,
+  readHex,
+  readObject,
+  readString,
+  required,
+} from "./fieldReaders.ts";
+import type { JsonValue } from "./jsonValue.ts";
+
+/** Reads a signature scheme: absent or `ED25519`. */
+export function parseScheme(value: unknown, field: string): typeof ED25519 | undefined {
+  if (value === undefined || value === null) return undefined;
+  const scheme = readString(value, field);
+  if (scheme !== ED25519) {
+    throw new CommandError(
+      { code: CommandErrorCode.UnsupportedScheme, field, scheme },
+      `${field}: unsupported signature scheme '${scheme}' (only ${ED25519} is accepted)`,
+    );
+  }
+  return scheme;
+}
+
+function parseCapability(value: unknown, field: string): Capability {
+  const o = readObject(value, field);
+  const name = required(o, "name", field);
+  const args = required(o, "args", field);
+  return {
+    name: readString(name.value, name.field),
+    args: readArray(args.value, args.field) as readonly JsonValue[],
+  };
+}
+
+function parseSigner(value: unknown, field: string): Signer {
+  const o = readObject(value, field);
+  const pubKey = required(o, "pubKey", field);
+  const scheme = optional(o, "scheme", field);
+  const addr = optional(o, "addr", field);
+  const clist = optional(o, "clist", field);
+  const parsedScheme = parseScheme(scheme.value, scheme.field);
+  const caps =
+    clist.value === undefined || clist.value === null
+      ? []
+      : readArray(clist.value, clist.field).map((c, i) =>
+          parseCapability(c, fieldPath(clist.field, i)),
+        );
+  return {
+    pubKey: readHex(pubKey.value, pubKey.field, 32),
+    ...(parsedScheme === undefined ? {} : { scheme: parsedScheme }),
+    ...(addr.value === undefined || addr.value === null
+      ? {}
+      : { addr: readHex(addr.value, addr.field) }),
+    clist: caps,
+  };
+}
+
+/** Reads the `signers` array at `field` (e.g. `"cmd.signers"`). */
+export function parseSigners(value: unknown, field: string): readonly Signer[] {
+  return readArray(value, field).map((s, i) => parseSigner(s, fieldPath(field, i)));
+}

@@ -1,0 +1,48 @@
+/**
+ * Signature checks of a command: `sigs` correspond one-to-one and in order
+ * with the `signers` inside `cmd`, and each is an ed25519 signature by its
+ * signer's key over the 32 raw bytes of the request key.
+ * @module
+ */
+import { verifyBytes } from "../crypto/ed25519.ts";
+import type { ParsedCommand, Signer } from "./commandTypes.ts";
+import { CommandError, CommandErrorCode } from "./errors.ts";
+
+/**
+ * Verifies signatures positionally against signers.
+ * @param fieldPrefix prefixes field names in errors, e.g. `"cmds[2]."`.
+ * @throws {CommandError} CMD_SIG_COUNT when the counts differ; CMD_BAD_SIGNATURE
+ *   naming `sigs[i].sig` for the first signature that does not verify (an
+ *   empty, unsigned slot included).
+ */
+export function verifySignatures(
+  hashBytes: Uint8Array,
+  signers: readonly Signer[],
+  sigs: readonly string[],
+  fieldPrefix = "",
+): void {
+  if (signers.length !== sigs.length) {
+    const field = `${fieldPrefix}sigs`;
+    throw new CommandError(
+      { code: CommandErrorCode.SigCount, field, signers: signers.length, sigs: sigs.length },
+      `${field}: the number of signers and signatures differ: ${signers.length} signers, ${sigs.length} signatures`,
+    );
+  }
+  signers.forEach((signer, i) => {
+    const sig = sigs[i] ?? "";
+    if (!verifyBytes(hashBytes, sig, signer.pubKey)) {
+      const field = `${fieldPrefix}sigs[${i}].sig`;
+      throw new CommandError(
+        { code: CommandErrorCode.BadSignature, field, index: i },
+        sig === ""
+          ? `${field}: signer ${i} (${signer.pubKey}) has not signed`
+          : `${field}: the signature at position ${i} is not valid for signer ${signer.pubKey}`,
+      );
+    }
+  });
+}
+
+/** Verifies the signatures of a parsed command (see {@link verifySignatures}). */
+export function verifyCommandSignatures(command: ParsedCommand, fieldPrefix = ""): void {
+  verifySignatures(command.hashBytes, command.payload.signers, command.sigs, fieldPrefix);
+}
