@@ -1,0 +1,234 @@
+/**
+ * The Electron main process: composes the desktop shell. It takes the single-instance lock,
+ * hardens the session and every web contents, registers the bridge, sets the menu, opens
+ * the window, starts the node in this process (the node's mining search runs in its own
+ * worker threads) and shows the node's UI, or the reason and the log file when start-up
+ * fails. On quit it closes the node and its databases before letting the app exit.
+ *
+ * This file and preload.ts are the only ones that import `electron` at run time; the rest
+ * take Electron's objects as parameters and run under plain Node in tests.
+ * @module
+ */
+import { existsSync } from "node:fs";
+import { app, BrowserWindow, dialog, ipcMain, Menu, session, shell } from "electron";
+import { DesktopError, DesktopErrorCode } from "./errors.ts";
+import type { ChooseFolderArgs } from "./ipc/contract.ts";
+import { createDesktopHandlers } from "./ipc/handlers.ts";
+import { registerInvokeHandlers } from "./ipc/ipcMain.ts";
+import { dataUrl, startingPage, startupFailurePage } from "./localPages.ts";
+import { createFileLogger, type Logger } from "./log/fileLogger.ts";
+import { applicationMenuTemplate } from "./menu.ts";
+import { type HostedNode, startNode } from "./nodeHost.ts";
+import { type DesktopPaths, desktopPaths } from "./paths.ts";
+import { hardenContents, hardenSession, isAppUrl } from "./security/hardening.ts";
+import { SettingsStore } from "./settings/settingsStore.ts";
+import { createShutdown, type Shutdown } from "./shutdown.ts";
+import { mainWindowOptions } from "./window.ts";
+
+const APP_NAME = "Weft";
+const SHUTDOWN_TIMEOUT_MS = 15_000;
+
+type DesktopState = {
+  window: BrowserWindow | null;
+  node: HostedNode | null;
+  appOrigin: string | null;
+  shutdown: Shutdown | null;
+};
+
+function errorFields(e: unknown): Record<string, unknown> {
+  if (e instanceof Error) {
+    const code = "code" in e && typeof e.code === "string" ? e.code : null;
+    return { code, error: e.message, stack: e.stack };
+  }
+  return { error: String(e) };
+}
+
+function errorCode(e: unknown): string | null {
+  return e instanceof Error && "code" in e && typeof e.code === "string" ? e.code : null;
+}
+
+/** The code worth showing: the node's own, when the node said why it failed. */
+function failureCode(e: unknown): string | null {
+  if (e instanceof DesktopError && e.type.code === DesktopErrorCode.NodeStartFailed) {
+    return e.type.nodeCode ?? e.code;
+  }
+  return errorCode(e);
+}
+
+/**
+ * Starts the desktop app. The synchronous part (sandbox, single-instance lock, listeners)
+ * runs before Electron's `ready`; the returned promise settles once the window shows the
+ * node's UI or the failure page. Do not await it at the top level of the entry module:
+ * Electron emits `ready` only after the entry module has finished evaluating.
+ */
+export function startDesktop(): Promise<void> {
+  app.setName(APP_NAME);
+  app.enableSandbox();
+  if (!app.requestSingleInstanceLock()) {
+    // Another instance owns the data directory and the port; it gets focused instead.
+    app.quit();
+    return Promise.resolve();
+  }
+  const state: DesktopState = { window: null, node: null, appOrigin: null, shutdown: null };
+
+  app.on("second-instance", () => {
+    const w = state.window;
+    if (w === null || w.isDestroyed()) return;
+    if (w.isMinimized()) w.restore();
+    w.show();
+    w.focus();
+  });
+  app.on("window-all-closed", () => {
+    if (process.platform !== "darwin") app.quit();
+  });
+  app.on("before-quit", (event) => {
+    state.shutdown?.onBeforeQuit(event);
+  });
+  for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => app.quit());
+
+  return app.whenReady().then(() => onReady(state));
+}
+
+async function onReady(state: DesktopState): Promise<void> {
+  const paths = desktopPaths({
+    userData: app.getPath("userData"),
+    logs: app.getPath("logs"),
+    appRoot: app.getAppPath(),
+    resourcesPath: process.resourcesPath,
+    isPackaged: app.isPackaged,
+  });
+  const log = createFileLogger({ file: paths.logFile, echo: !app.isPackaged });
+  log.info("Starting", { version: app.getVersion(), electron: process.versions.electron });
+  const settings = new SettingsStore(paths.settingsFile, log);
+  const appOrigin = () => state.appOrigin;
+
+  hardenSession(session.defaultSession, appOrigin, log);
+  app.on("web-contents-created", (_event, contents) => hardenContents(contents, appOrigin, log));
+  registerInvokeHandlers(
+    ipcMain,
+    createDesktopHandlers({
+      pickFolder: (args) => pickFolder(state, args),
+      openPath: (path) => shell.openPath(path),
+      settings,
+      appInfo: () => ({
+        version: app.getVersion(),
+        dataDir: settings.read().dataDir ?? paths.defaultDataDir,
+        logFile: paths.logFile,
+      }),
+    }),
+    { isTrustedUrl: (url) => isAppUrl(url, state.appOrigin), log },
+  );
+  Menu.setApplicationMenu(
+    Menu.buildFromTemplate(
+      applicationMenuTemplate({
+        platform: process.platform,
+        appName: APP_NAME,
+        developer: !app.isPackaged,
+      }),
+    ),
+  );
+
+  const window = openWindow(state, paths);
+  await window.loadURL(dataUrl(startingPage(APP_NAME)));
+  app.on("activate", () => {
+    if (BrowserWindow.getAllWindows().length === 0 && state.node !== null) {
+      void openWindow(state, paths).loadURL(state.node.appUrl);
+    }
+  });
+
+  try {
+    const node = await startConfiguredNode(settings, paths, log);
+    state.node = node;
+    state.appOrigin = new URL(node.appUrl).origin;
+    state.shutdown = createShutdown({
+      closeNode: () => node.close(),
+      quit: () => app.quit(),
+      log,
+      timeoutMs: SHUTDOWN_TIMEOUT_MS,
+    });
+    log.info("Node started", { baseUrl: node.baseUrl, appUrl: node.appUrl });
+    if (!window.isDestroyed()) await window.loadURL(node.appUrl);
+  } catch (e) {
+    log.error("Node start-up failed", errorFields(e));
+    if (window.isDestroyed()) return;
+    await window.loadURL(
+      dataUrl(
+        startupFailurePage({
+          appName: APP_NAME,
+          reason: e instanceof Error ? e.message : String(e),
+          code: failureCode(e),
+          logFile: paths.logFile,
+        }),
+      ),
+    );
+  }
+}
+
+function openWindow(state: DesktopState, paths: DesktopPaths): BrowserWindow {
+  const window = new BrowserWindow(
+    mainWindowOptions({ title: APP_NAME, preload: paths.preload, devTools: !app.isPackaged }),
+  );
+  window.once("ready-to-show", () => window.show());
+  window.on("closed", () => {
+    if (state.window === window) state.window = null;
+  });
+  state.window = window;
+  return window;
+}
+
+async function startConfiguredNode(
+  settings: SettingsStore,
+  paths: DesktopPaths,
+  log: Logger,
+): Promise<HostedNode> {
+  if (!existsSync(paths.sqliteNativeBinding)) {
+    throw new DesktopError(
+      { code: DesktopErrorCode.NativeModuleMissing, path: paths.sqliteNativeBinding },
+      `The database module built for Electron is missing (${paths.sqliteNativeBinding}). ` +
+        "In a checkout, run `npm run build:native` once; a packaged app is damaged and needs reinstalling.",
+    );
+  }
+  const s = settings.read();
+  const options = {
+    network: s.network,
+    dataDir: s.dataDir ?? paths.defaultDataDir,
+    host: "127.0.0.1",
+    port: s.port,
+    mining: { enabled: s.miningOnStart, threads: s.miningThreads },
+    sqliteNativeBinding: paths.sqliteNativeBinding,
+    logger: log,
+  };
+  log.info("Starting the node", {
+    network: options.network,
+    dataDir: options.dataDir,
+    port: s.port,
+  });
+  try {
+    return await startNode(options);
+  } catch (e) {
+    if (e instanceof DesktopError) throw e;
+    throw new DesktopError(
+      {
+        code: DesktopErrorCode.NodeStartFailed,
+        reason: e instanceof Error ? e.message : String(e),
+        nodeCode: errorCode(e),
+      },
+      e instanceof Error ? e.message : String(e),
+      { cause: e },
+    );
+  }
+}
+
+async function pickFolder(state: DesktopState, args: ChooseFolderArgs): Promise<string | null> {
+  const options = {
+    title: args.title ?? "Choose a folder",
+    ...(args.defaultPath === undefined ? {} : { defaultPath: args.defaultPath }),
+    properties: ["openDirectory", "createDirectory"] as Array<"openDirectory" | "createDirectory">,
+  };
+  const w = state.window;
+  const result =
+    w === null || w.isDestroyed()
+      ? await dialog.showOpenDialog(options)
+      : await dialog.showOpenDialog(w, options);
+  return result.canceled ? null : (result.filePaths[0] ?? null);
+}
