@@ -1,0 +1,320 @@
+/**
+ * The compiler (desugaring phase): parse tree → terms.
+ *
+ * Gives the special forms their meaning (`let`, `let*` → nested `let`,
+ * `lambda`, `cond` → nested `if`), turns a `{ k := v }` argument and the
+ * arguments after it into a binding term, resolves local variables to slots and
+ * names to natives, and folds literal lists and objects into values. Module
+ * declarations parse but become `unsupported` terms until part 2.
+ * @module
+ */
+import { contractFailure } from "../errors.ts";
+import type { NativeDef } from "../natives/native.ts";
+import { nativeConstants } from "../natives/strings.ts";
+import type { ParseNode } from "../syntax/parseTree.ts";
+import type { Span } from "../syntax/span.ts";
+import { makeObject, type PactValue } from "../values/value.ts";
+import type { Param, Term } from "./term.ts";
+
+/** Natives by name, as the compiler resolves them. */
+export type NativeTable = ReadonlyMap<string, NativeDef>;
+
+type Scope = { readonly names: readonly string[]; readonly parent: Scope | null };
+
+const DECLARATION_FORMS = new Set([
+  "module",
+  "interface",
+  "defun",
+  "defcap",
+  "defpact",
+  "defconst",
+  "defschema",
+  "deftable",
+  "use",
+  "implements",
+  "bless",
+  "step",
+  "step-with-rollback",
+]);
+
+function syntaxError(message: string, span: Span): never {
+  throw contractFailure("SyntaxError", message, span);
+}
+
+function describeNode(n: ParseNode): string {
+  switch (n.kind) {
+    case "atom":
+      return `'${n.parts.join(".")}'`;
+    case "sexp":
+      return "an application";
+    default:
+      return `a ${n.kind}`;
+  }
+}
+
+class Compiler {
+  private readonly natives: NativeTable;
+  private readonly constants: ReadonlyMap<string, PactValue>;
+
+  constructor(natives: NativeTable, constants: ReadonlyMap<string, PactValue>) {
+    this.natives = natives;
+    this.constants = constants;
+  }
+
+  param(n: ParseNode, what: string): Param {
+    if (n.kind !== "atom" || n.parts.length !== 1)
+      syntaxError(`expected ${what} (a name), found ${describeNode(n)}`, n.span);
+    const name = n.parts[0] as string;
+    if (KEYWORDS.has(name)) syntaxError(`'${name}' is a reserved word and cannot be bound`, n.span);
+    return { name, type: n.type, span: n.span };
+  }
+
+  resolve(name: string, scope: Scope | null, span: Span): Term {
+    let depth = 0;
+    for (let s = scope; s !== null; s = s.parent, depth++) {
+      const i = s.names.lastIndexOf(name);
+      if (i >= 0) return { kind: "local", depth, index: i, name, span };
+    }
+    const def = this.natives.get(name);
+    if (def !== undefined) return { kind: "native", def, span };
+    const constant = this.constants.get(name);
+    if (constant !== undefined) return { kind: "lit", value: constant, span };
+    return { kind: "free", name, span };
+  }
+
+  body(nodes: readonly ParseNode[], scope: Scope | null, form: string, span: Span): Term[] {
+    if (nodes.length === 0)
+      syntaxError(`${form}: expected a body of one or more expressions`, span);
+    return nodes.map((n) => this.expr(n, scope));
+  }
+
+  expr(n: ParseNode, scope: Scope | null): Term {
+    switch (n.kind) {
+      case "integer":
+        return { kind: "lit", value: { kind: "integer", value: n.value }, span: n.span };
+      case "decimal":
+        return { kind: "lit", value: { kind: "decimal", value: n.value }, span: n.span };
+      case "string":
+      case "symbol":
+        return { kind: "lit", value: { kind: "string", value: n.value }, span: n.span };
+      case "bool":
+        return { kind: "lit", value: { kind: "bool", value: n.value }, span: n.span };
+      case "atom":
+        if (n.type !== null)
+          syntaxError("a type annotation is only allowed where a name is bound", n.span);
+        if (n.parts.length > 1) return { kind: "free", name: n.parts.join("."), span: n.span };
+        return this.resolve(n.parts[0] as string, scope, n.span);
+      case "dynamic":
+        return { kind: "dynamic", ref: n.ref.parts.join("."), member: n.member, span: n.span };
+      case "list": {
+        const items = n.items.map((x) => this.expr(x, scope));
+        if (items.every((t) => t.kind === "lit")) {
+          return {
+            kind: "lit",
+            value: { kind: "list", items: items.map((t) => (t as { value: PactValue }).value) },
+            span: n.span,
+          };
+        }
+        return { kind: "list", items, span: n.span };
+      }
+      case "object": {
+        const keys = n.entries.map((e) => (e.key as { value: string }).value);
+        const values = n.entries.map((e) => this.expr(e.value, scope));
+        if (values.every((t) => t.kind === "lit")) {
+          return {
+            kind: "lit",
+            value: makeObject(
+              keys.map((k, i) => [k, (values[i] as { value: PactValue }).value] as const),
+            ),
+            span: n.span,
+          };
+        }
+        return { kind: "object", keys, values, span: n.span };
+      }
+      case "binding":
+        return syntaxError(
+          "a binding form { key := name } is only allowed as an argument of bind",
+          n.span,
+        );
+      case "sexp":
+        return this.sexp(n.items, n.span, scope);
+      default: {
+        const never: never = n;
+        return never;
+      }
+    }
+  }
+
+  sexp(items: readonly ParseNode[], span: Span, scope: Scope | null): Term {
+    const head = items[0];
+    if (head === undefined) return syntaxError("expected a function application, found ()", span);
+    if (head.kind === "atom" && head.parts.length === 1 && head.type === null) {
+      const name = head.parts[0] as string;
+      const local = scope !== null && this.isLocal(name, scope);
+      if (!local) {
+        switch (name) {
+          case "let":
+            return this.letForm(items, span, scope, false);
+          case "let*":
+            return this.letForm(items, span, scope, true);
+          case "lambda":
+            return this.lambdaForm(items, span, scope);
+          case "cond":
+            return this.condForm(items, span, scope);
+          default:
+            if (DECLARATION_FORMS.has(name)) return { kind: "unsupported", form: name, span };
+        }
+      }
+    }
+    if (
+      head.kind === "atom" &&
+      head.type !== null &&
+      head.parts.length === 1 &&
+      DECLARATION_FORMS.has(head.parts[0] as string)
+    ) {
+      return { kind: "unsupported", form: head.parts[0] as string, span };
+    }
+    const fn = this.expr(head, scope);
+    const args: Term[] = [];
+    for (let i = 1; i < items.length; i++) {
+      const a = items[i] as ParseNode;
+      if (a.kind === "binding") {
+        const params = a.entries.map((e) => this.param(e.name, "a binding variable"));
+        const keys = a.entries.map((e) => this.expr(e.key, scope));
+        const inner: Scope = { names: params.map((p) => p.name), parent: scope };
+        const body = this.body(items.slice(i + 1), inner, "binding", a.span);
+        args.push({ kind: "binding", keys, params, body, span: a.span });
+        break;
+      }
+      args.push(this.expr(a, scope));
+    }
+    return { kind: "app", fn, args, span };
+  }
+
+  isLocal(name: string, scope: Scope): boolean {
+    for (let s: Scope | null = scope; s !== null; s = s.parent)
+      if (s.names.includes(name)) return true;
+    return false;
+  }
+
+  letForm(items: readonly ParseNode[], span: Span, scope: Scope | null, sequential: boolean): Term {
+    const form = sequential ? "let*" : "let";
+    const bindings = items[1];
+    if (bindings === undefined || bindings.kind !== "sexp") {
+      return syntaxError(
+        `${form}: expected a list of bindings ((name value) …)`,
+        bindings?.span ?? span,
+      );
+    }
+    const pairs = bindings.items.map((b) => {
+      if (b.kind !== "sexp" || b.items.length !== 2) {
+        return syntaxError(
+          `${form}: expected a binding (name value), found ${describeNode(b)}`,
+          b.span,
+        );
+      }
+      return {
+        param: this.param(b.items[0] as ParseNode, `a ${form} variable`),
+        value: b.items[1] as ParseNode,
+      };
+    });
+    const bodyNodes = items.slice(2);
+    if (bodyNodes.length === 0)
+      syntaxError(`${form}: expected a body of one or more expressions`, span);
+    if (!sequential || pairs.length <= 1) {
+      const values = pairs.map((p) => this.expr(p.value, scope));
+      const params = pairs.map((p) => p.param);
+      const inner: Scope = { names: params.map((p) => p.name), parent: scope };
+      return { kind: "let", params, values, body: this.body(bodyNodes, inner, form, span), span };
+    }
+    // let* = nested single-binding lets
+    const build = (i: number, s: Scope | null): Term => {
+      const p = pairs[i] as { param: Param; value: ParseNode };
+      const value = this.expr(p.value, s);
+      const inner: Scope = { names: [p.param.name], parent: s };
+      const body =
+        i === pairs.length - 1 ? this.body(bodyNodes, inner, form, span) : [build(i + 1, inner)];
+      return { kind: "let", params: [p.param], values: [value], body, span };
+    };
+    return build(0, scope);
+  }
+
+  lambdaForm(items: readonly ParseNode[], span: Span, scope: Scope | null): Term {
+    const ps = items[1];
+    if (ps === undefined || ps.kind !== "sexp")
+      return syntaxError("lambda: expected a parameter list (x y …)", ps?.span ?? span);
+    const params = ps.items.map((p) => this.param(p, "a lambda parameter"));
+    const inner: Scope = { names: params.map((p) => p.name), parent: scope };
+    return {
+      kind: "lambda",
+      params,
+      ret: null,
+      body: this.body(items.slice(2), inner, "lambda", span),
+      span,
+    };
+  }
+
+  condForm(items: readonly ParseNode[], span: Span, scope: Scope | null): Term {
+    const clauses = items.slice(1);
+    const last = clauses[clauses.length - 1];
+    if (last === undefined)
+      return syntaxError("cond: expected clauses (test result) … and a default", span);
+    const ifDef = this.natives.get("if");
+    if (ifDef === undefined) return syntaxError("cond: 'if' is not available", span);
+    let acc = this.expr(last, scope);
+    for (let i = clauses.length - 2; i >= 0; i--) {
+      const c = clauses[i] as ParseNode;
+      if (c.kind !== "sexp" || c.items.length !== 2) {
+        return syntaxError(
+          `cond: expected a clause (test result), found ${describeNode(c)}`,
+          c.span,
+        );
+      }
+      acc = {
+        kind: "app",
+        fn: { kind: "native", def: ifDef, span: c.span },
+        args: [
+          this.expr(c.items[0] as ParseNode, scope),
+          this.expr(c.items[1] as ParseNode, scope),
+          acc,
+        ],
+        span: c.span,
+      };
+    }
+    return acc;
+  }
+}
+
+/** Words the reference's compiler reserves (§1.1). */
+const KEYWORDS = new Set([
+  "bless",
+  "defconst",
+  "defpact",
+  "defschema",
+  "deftable",
+  "defun",
+  "defcap",
+  "implements",
+  "interface",
+  "let",
+  "let*",
+  "lambda",
+  "module",
+  "step",
+  "step-with-rollback",
+  "use",
+  "with-capability",
+  "cond",
+]);
+
+/**
+ * Compiles one top-level form.
+ * @throws {ContractError} a SyntaxError failure for malformed special forms.
+ */
+export function compileTopLevel(
+  node: ParseNode,
+  natives: NativeTable,
+  constants: ReadonlyMap<string, PactValue> = nativeConstants,
+): Term {
+  return new Compiler(natives, constants).expr(node, null);
+}

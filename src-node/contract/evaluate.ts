@@ -1,0 +1,87 @@
+/**
+ * The evaluation boundary: source text in, a result value out. Contract
+ * failures (syntax, evaluation, arguments, `enforce`, gas) come back as
+ * `{ ok: false, error }`; only bugs are thrown.
+ *
+ * @example
+ * ```ts
+ * import { evaluateSource } from "./evaluate.ts";
+ * import { createRuntimeContext } from "./eval/createRuntimeContext.ts";
+ * const r = evaluateSource("(+ 1 2)", { file: "tx", ctx: createRuntimeContext() });
+ * // r = { ok: true, value: { kind: "integer", value: 3n } }
+ * ```
+ * @module
+ */
+import { contractFailure, failureOf, type PactError } from "./errors.ts";
+import { compileTopLevel, type NativeTable } from "./eval/compile.ts";
+import { Interpreter } from "./eval/interpreter.ts";
+import type { RuntimeContext } from "./eval/runtimeContext.ts";
+import type { Value } from "./eval/term.ts";
+import { coreNatives } from "./natives/nativeTable.ts";
+import { parseProgram } from "./syntax/parser.ts";
+import type { ParseNode } from "./syntax/parseTree.ts";
+
+export type EvalResult<T = Value> =
+  | { readonly ok: true; readonly value: T }
+  | { readonly ok: false; readonly error: PactError };
+
+/**
+ * Runs `f`, turning a thrown contract failure into `{ok:false}`. A JavaScript
+ * stack overflow (input nested beyond what the guards caught) becomes an
+ * EvalError too; every other exception is a bug and is rethrown.
+ */
+export function guarded<T>(f: () => T): EvalResult<T> {
+  try {
+    return { ok: true, value: f() };
+  } catch (e) {
+    const failure = failureOf(e);
+    if (failure !== null) return { ok: false, error: failure };
+    if (e instanceof RangeError && /call stack/i.test(e.message)) {
+      const f2 = failureOf(contractFailure("EvalError", "evaluation nested too deeply", null));
+      if (f2 !== null) return { ok: false, error: f2 };
+    }
+    throw e;
+  }
+}
+
+/** Parses a program (a syntax failure is a value). */
+export function parseSource(source: string, file: string): EvalResult<ParseNode[]> {
+  return guarded(() => parseProgram(source, file));
+}
+
+/** Compiles and evaluates one parsed top-level form. */
+export function evaluateForm(
+  node: ParseNode,
+  ip: Interpreter,
+  natives: NativeTable = coreNatives,
+): EvalResult {
+  return guarded(() => ip.eval(compileTopLevel(node, natives), null));
+}
+
+/**
+ * Evaluates every top-level form of `source` in order and returns the last
+ * value (a transaction's result). Stops at the first failure.
+ */
+export function evaluateSource(
+  source: string,
+  opts: { file?: string | undefined; ctx: RuntimeContext; natives?: NativeTable | undefined },
+): EvalResult {
+  const natives = opts.natives ?? coreNatives;
+  const parsed = parseSource(source, opts.file ?? "<input>");
+  if (!parsed.ok) return parsed;
+  if (parsed.value.length === 0) {
+    return guarded(() => {
+      throw contractFailure("SyntaxError", "expected at least one expression", null);
+    });
+  }
+  const ip = new Interpreter(opts.ctx);
+  let last: EvalResult = {
+    ok: false,
+    error: { kind: "EvalError", message: "no forms", span: null, callStack: [] },
+  };
+  for (const node of parsed.value) {
+    last = evaluateForm(node, ip, natives);
+    if (!last.ok) return last;
+  }
+  return last;
+}

@@ -1,0 +1,269 @@
+/**
+ * Native family: lists and objects — `at`, `length`, `take`, `drop`,
+ * `contains`, `sort`, `distinct`, `reverse`, `make-list`, `list`, `enumerate`,
+ * `remove`. Work proportional to a size is charged before it is done.
+ * @module
+ */
+import type { Value } from "../eval/term.ts";
+import { compareOrdered, valueEquals } from "../values/equality.ts";
+import {
+  codePointLength,
+  codePoints,
+  hasAstral,
+  makeObject,
+  type PactValue,
+  pBool,
+  pInteger,
+} from "../values/value.ts";
+import { type Call, type NativeDef, strict, VARIADIC } from "./native.ts";
+import { isCallableValue } from "./valueGuards.ts";
+
+/** Longest list or string a single native may build. */
+export const MAX_COLLECTION_LENGTH = 10_000_000;
+
+function chargeLength(c: Call, n: bigint | number): number {
+  const len = typeof n === "bigint" ? n : BigInt(n);
+  if (len > BigInt(MAX_COLLECTION_LENGTH))
+    throw c.evalError(`${c.def.name}: result too large (${len} elements)`);
+  const k = Number(len);
+  c.charge(Math.ceil(k / 8));
+  return k;
+}
+
+const at = strict(
+  "at",
+  [2, 2],
+  "idx:integer list:[<l>] -> <a>, idx:string object:object:<{o}> -> <a>",
+  (c, args) => {
+    const i = args[0] as Value;
+    const x = args[1] as Value;
+    if (i.kind === "integer" && x.kind === "list") {
+      if (i.value < 0n || i.value >= BigInt(x.items.length)) {
+        throw c.evalError(`at: bad index ${i.value}, length ${x.items.length}`);
+      }
+      return x.items[Number(i.value)] as PactValue;
+    }
+    if (i.kind === "string" && x.kind === "object") {
+      const v = x.fields.get(i.value);
+      if (v === undefined) throw c.evalError(`at: key not found: ${i.value}`);
+      return v;
+    }
+    throw c.argsError(args);
+  },
+);
+
+const length = strict(
+  "length",
+  [1, 1],
+  "x:<a[[<l>],string,object:<{o}>]> -> integer",
+  (c, args) => {
+    const x = args[0] as Value;
+    if (x.kind === "list") return pInteger(BigInt(x.items.length));
+    if (x.kind === "string") return pInteger(BigInt(codePointLength(x.value)));
+    if (x.kind === "object") return pInteger(BigInt(x.fields.size));
+    throw c.argsError(args);
+  },
+);
+
+function slice<T>(items: readonly T[], n: bigint, take: boolean): T[] {
+  const len = BigInt(items.length);
+  const k = n < 0n ? (-n > len ? len : -n) : n > len ? len : n;
+  const kk = Number(k);
+  if (take) return n >= 0n ? items.slice(0, kk) : items.slice(items.length - kk);
+  return n >= 0n ? items.slice(kk) : items.slice(0, items.length - kk);
+}
+
+function takeDrop(name: "take" | "drop"): NativeDef {
+  const isTake = name === "take";
+  return strict(
+    name,
+    [2, 2],
+    `count:integer list:<a[[<l>],string]> -> <a[[<l>],string]>, keys:[string] object:object:<{o}> -> object:<{o}>`,
+    (c, args) => {
+      const n = args[0] as Value;
+      const x = args[1] as Value;
+      if (n.kind === "integer" && x.kind === "list")
+        return { kind: "list", items: slice(x.items, n.value, isTake) };
+      if (n.kind === "integer" && x.kind === "string") {
+        const cps = hasAstral(x.value) ? codePoints(x.value) : null;
+        if (cps === null) {
+          const chars = x.value.split("");
+          return { kind: "string", value: slice(chars, n.value, isTake).join("") };
+        }
+        return { kind: "string", value: slice(cps, n.value, isTake).join("") };
+      }
+      if (n.kind === "list" && x.kind === "object") {
+        const keys = new Set<string>();
+        for (const k of n.items) {
+          if (k.kind !== "string") throw c.argsError(args);
+          keys.add(k.value);
+        }
+        return makeObject([...x.fields].filter(([k]) => keys.has(k) === isTake));
+      }
+      throw c.argsError(args);
+    },
+  );
+}
+
+const contains = strict(
+  "contains",
+  [2, 2],
+  "value:<a> list:[<a>] -> bool, key:<a> object:object:<{o}> -> bool, value:string string:string -> bool",
+  (c, args) => {
+    const v = args[0] as Value;
+    const x = args[1] as Value;
+    if (isCallableValue(v)) throw c.argsError(args);
+    if (x.kind === "list") return pBool(x.items.some((i) => valueEquals(i, v)));
+    if (x.kind === "object" && v.kind === "string") return pBool(x.fields.has(v.value));
+    if (x.kind === "string" && v.kind === "string") return pBool(x.value.includes(v.value));
+    throw c.argsError(args);
+  },
+);
+
+function sortPrimitives(c: Call, items: readonly PactValue[]): PactValue[] {
+  c.charge(Math.ceil(items.length / 8));
+  const first = items[0];
+  if (first === undefined) return [];
+  for (const x of items) {
+    if (x.kind !== first.kind || compareOrdered(x, x) === null)
+      throw c.evalError(
+        "sort: values must all be integers, decimals, strings or times of one kind",
+      );
+  }
+  return [...items].sort((a, b) => compareOrdered(a, b) as number);
+}
+
+const sort = strict(
+  "sort",
+  [1, 2],
+  "values:[<a>] -> [<a>], fields:[string] values:[object:<{o}>] -> [object:<{o}>]",
+  (c, args) => {
+    if (args.length === 1) {
+      const l = args[0] as Value;
+      if (l.kind !== "list") throw c.argsError(args);
+      return { kind: "list", items: sortPrimitives(c, l.items) };
+    }
+    const fs = args[0] as Value;
+    const l = args[1] as Value;
+    if (fs.kind !== "list" || l.kind !== "list") throw c.argsError(args);
+    const fields: string[] = [];
+    for (const f of fs.items) {
+      if (f.kind !== "string") throw c.argsError(args);
+      fields.push(f.value);
+    }
+    if (fields.length === 0) throw c.evalError("sort: empty fields list");
+    c.charge(Math.ceil(l.items.length / 8));
+    const rows = l.items.map((o) => {
+      if (o.kind !== "object") throw c.evalError("sort: expected a list of objects");
+      return fields.map((f) => {
+        const v = o.fields.get(f);
+        if (v === undefined) throw c.evalError(`sort: object is missing field ${f}`);
+        return v;
+      });
+    });
+    const idx = l.items.map((_, i) => i);
+    idx.sort((a, b) => {
+      const ra = rows[a] as PactValue[];
+      const rb = rows[b] as PactValue[];
+      for (let i = 0; i < ra.length; i++) {
+        const o = compareOrdered(ra[i] as PactValue, rb[i] as PactValue);
+        if (o === null) throw c.evalError("sort: fields must hold comparable values of one kind");
+        if (o !== 0) return o;
+      }
+      return 0;
+    });
+    return { kind: "list", items: idx.map((i) => l.items[i] as PactValue) };
+  },
+);
+
+const distinct = strict("distinct", [1, 1], "values:[<a>] -> [<a>]", (c, args) => {
+  const l = args[0] as Value;
+  if (l.kind !== "list") throw c.argsError(args);
+  c.charge(Math.ceil((l.items.length * l.items.length) / 4096));
+  const out: PactValue[] = [];
+  for (const x of l.items) if (!out.some((y) => valueEquals(x, y))) out.push(x);
+  return { kind: "list", items: out };
+});
+
+const reverse = strict("reverse", [1, 1], "list:[<a>] -> [<a>]", (c, args) => {
+  const l = args[0] as Value;
+  if (l.kind !== "list") throw c.argsError(args);
+  return { kind: "list", items: [...l.items].reverse() };
+});
+
+const makeList = strict("make-list", [2, 2], "length:integer value:<a> -> [<a>]", (c, args) => {
+  const n = args[0] as Value;
+  const v = args[1] as Value;
+  if (n.kind !== "integer" || isCallableValue(v)) throw c.argsError(args);
+  if (n.value <= 0n) return { kind: "list", items: [] };
+  const k = chargeLength(c, n.value);
+  return { kind: "list", items: new Array<PactValue>(k).fill(v) };
+});
+
+const list = strict("list", [0, VARIADIC], "elems:*  -> list", (c, args) => {
+  const items: PactValue[] = [];
+  for (const a of args) {
+    if (isCallableValue(a)) throw c.argsError(args);
+    items.push(a);
+  }
+  return { kind: "list", items };
+});
+
+const enumerate = strict(
+  "enumerate",
+  [2, 3],
+  "from:integer to:integer inc:integer -> [integer], from:integer to:integer -> [integer]",
+  (c, args) => {
+    const from = args[0] as Value;
+    const to = args[1] as Value;
+    const incV = args[2];
+    if (
+      from.kind !== "integer" ||
+      to.kind !== "integer" ||
+      (incV !== undefined && incV.kind !== "integer")
+    )
+      throw c.argsError(args);
+    const a = from.value;
+    const b = to.value;
+    const inc = incV !== undefined && incV.kind === "integer" ? incV.value : b >= a ? 1n : -1n;
+    if (a === b) return { kind: "list", items: [pInteger(a)] };
+    if (inc === 0n) return { kind: "list", items: [] };
+    if ((b > a && inc < 0n) || (b < a && inc > 0n))
+      throw c.evalError("enumerate: increment diverges from the interval bounds");
+    const count = (b - a) / inc + 1n;
+    const k = chargeLength(c, count);
+    const out: PactValue[] = new Array(k);
+    let x = a;
+    for (let i = 0; i < k; i++, x += inc) out[i] = pInteger(x);
+    return { kind: "list", items: out };
+  },
+);
+
+const remove = strict(
+  "remove",
+  [2, 2],
+  "key:string object:object:<{o}> -> object:<{o}>",
+  (c, args) => {
+    const k = args[0] as Value;
+    const o = args[1] as Value;
+    if (k.kind !== "string" || o.kind !== "object") throw c.argsError(args);
+    const m = new Map(o.fields);
+    m.delete(k.value);
+    return { kind: "object", fields: m };
+  },
+);
+
+export const listNatives: readonly NativeDef[] = [
+  at,
+  length,
+  takeDrop("take"),
+  takeDrop("drop"),
+  contains,
+  sort,
+  distinct,
+  reverse,
+  makeList,
+  list,
+  enumerate,
+  remove,
+];

@@ -1,0 +1,127 @@
+/**
+ * The shape of a native (built-in function) and the call handle its
+ * implementation receives. Natives live in tables, one file per family
+ * (style guide §2.5); `nativeTable.ts` assembles them and a golden file under
+ * test/contract/ pins every name and arity.
+ * @module
+ */
+import type { ContractError, PactErrorKind } from "../errors.ts";
+import type { Interpreter } from "../eval/interpreter.ts";
+import type { RuntimeContext } from "../eval/runtimeContext.ts";
+import type { Callable, Env, Term, Value } from "../eval/term.ts";
+import type { Span } from "../syntax/span.ts";
+import { typeOfValue } from "../values/typeOf.ts";
+import { isCallableValue } from "./valueGuards.ts";
+
+export type Arity = { readonly min: number; readonly max: number };
+
+type NativeCommon = {
+  readonly name: string;
+  readonly arity: Arity;
+  /** Human signature(s), e.g. `"x:<a[integer,decimal]> y:<a> -> <a>"`. */
+  readonly sig: string;
+  /** Allowed only at the top level of a transaction (not inside module code, part 2). */
+  readonly topLevelOnly?: boolean | undefined;
+};
+
+/** A native that receives evaluated arguments. */
+export type StrictNative = NativeCommon & {
+  readonly lazy: false;
+  /** Argument positions that take a function: a partial application is allowed there. */
+  readonly fnArgs?: readonly number[] | undefined;
+  readonly impl: (c: Call, args: Value[]) => Value;
+};
+
+/** A native that receives its argument terms unevaluated (`if`, `and`, `enforce` …). */
+export type LazyNative = NativeCommon & {
+  readonly lazy: true;
+  readonly impl: (c: Call, args: readonly Term[], env: Env | null) => Value;
+};
+
+export type NativeDef = StrictNative | LazyNative;
+
+/** The handle a native implementation gets: context, failure helpers, application. */
+export class Call {
+  readonly ip: Interpreter;
+  readonly def: NativeDef;
+  readonly span: Span;
+
+  constructor(ip: Interpreter, def: NativeDef, span: Span) {
+    this.ip = ip;
+    this.def = def;
+    this.span = span;
+  }
+
+  get ctx(): RuntimeContext {
+    return this.ip.ctx;
+  }
+
+  /** A failure of `kind` at this call. */
+  fail(kind: PactErrorKind, message: string): ContractError {
+    return this.ip.failure(kind, message, this.span);
+  }
+
+  evalError(message: string): ContractError {
+    return this.fail("EvalError", message);
+  }
+
+  /** The reference's "Invalid arguments in call to NAME, received arguments of type [...]". */
+  argsError(args: readonly Value[]): ContractError {
+    const types = args.map((a) => (isCallableValue(a) ? "<function>" : typeOfValue(a)));
+    return this.fail(
+      "ArgsError",
+      `Invalid arguments in call to ${this.def.name}, received arguments of type [${types.join(", ")}], expected ${this.def.sig}`,
+    );
+  }
+
+  charge(units: number): void {
+    this.ip.ctx.meter.charge(units);
+  }
+
+  apply(fn: Callable, args: Value[]): Value {
+    return this.ip.apply(fn, args, this.span);
+  }
+
+  eval(t: Term, env: Env | null): Value {
+    return this.ip.eval(t, env);
+  }
+}
+
+/** Declares a strict native. */
+export function strict(
+  name: string,
+  arity: [number, number],
+  sig: string,
+  impl: (c: Call, args: Value[]) => Value,
+  opts: { fnArgs?: readonly number[]; topLevelOnly?: boolean } = {},
+): StrictNative {
+  return {
+    name,
+    arity: { min: arity[0], max: arity[1] },
+    sig,
+    lazy: false,
+    impl,
+    fnArgs: opts.fnArgs,
+    topLevelOnly: opts.topLevelOnly,
+  };
+}
+
+/** Declares a lazy native. */
+export function lazy(
+  name: string,
+  arity: [number, number],
+  sig: string,
+  impl: (c: Call, args: readonly Term[], env: Env | null) => Value,
+  opts: { topLevelOnly?: boolean } = {},
+): LazyNative {
+  return {
+    name,
+    arity: { min: arity[0], max: arity[1] },
+    sig,
+    lazy: true,
+    impl,
+    topLevelOnly: opts.topLevelOnly,
+  };
+}
+
+export const VARIADIC = Number.POSITIVE_INFINITY;

@@ -1,0 +1,39 @@
+/**
+ * The core native table: every family assembled into one map by name. The
+ * golden file test/contract/natives.golden pins names and arities.
+ * @module
+ */
+import { contractInvariant } from "../errors.ts";
+import { controlNatives } from "./control.ts";
+import { environmentNatives } from "./environment.ts";
+import { functionalNatives } from "./functional.ts";
+import { listNatives } from "./lists.ts";
+import type { NativeDef } from "./native.ts";
+import { operatorNatives } from "./operators.ts";
+import { stringNatives } from "./strings.ts";
+import { timeNatives } from "./time.ts";
+
+/** Builds a name → native map; a duplicate name is a bug. */
+export function buildNativeTable(
+  ...families: (readonly NativeDef[])[]
+): ReadonlyMap<string, NativeDef> {
+  const m = new Map<string, NativeDef>();
+  for (const f of families) {
+    for (const d of f) {
+      if (m.has(d.name)) throw contractInvariant(`duplicate native ${d.name}`);
+      m.set(d.name, d);
+    }
+  }
+  return m;
+}
+
+/** Natives available to every contract evaluation. */
+export const coreNatives: ReadonlyMap<string, NativeDef> = buildNativeTable(
+  controlNatives,
+  operatorNatives,
+  functionalNatives,
+  listNatives,
+  stringNatives,
+  timeNatives,
+  environmentNatives,
+);

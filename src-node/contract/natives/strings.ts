@@ -1,0 +1,186 @@
+/**
+ * Native family: strings and data — `format` (rendering per reference §2.12),
+ * `concat`, `str-to-list`, `str-to-int`, `int-to-str`, `is-charset`,
+ * `base64-encode`, `base64-decode`, `hash` (Blake2b-256 of the UTF-8 text of a
+ * string, else of the legacy-ordered compact JSON, §3.6) and `typeof`; and the
+ * constants `CHARSET_ASCII`, `CHARSET_LATIN1`.
+ * @module
+ */
+import { blake2b256 } from "../../crypto/blake2.ts";
+import { base64UrlEncode } from "../../encoding/base64url.ts";
+import type { Value } from "../eval/term.ts";
+import { pactValueToJsonText } from "../values/json.ts";
+import { renderValue } from "../values/render.ts";
+import { typeOfValue } from "../values/typeOf.ts";
+import { codePoints, type PactValue, pBool, pInteger, pString } from "../values/value.ts";
+import { type NativeDef, strict } from "./native.ts";
+import { isCallableValue } from "./valueGuards.ts";
+
+/** Native constants: names that evaluate to a value. */
+export const nativeConstants: ReadonlyMap<string, PactValue> = new Map([
+  ["CHARSET_ASCII", pInteger(0n)],
+  ["CHARSET_LATIN1", pInteger(1n)],
+]);
+
+const format = strict("format", [2, 2], "template:string vars:list -> string", (c, args) => {
+  const t = args[0] as Value;
+  const vars = args[1] as Value;
+  if (t.kind !== "string" || vars.kind !== "list") throw c.argsError(args);
+  const parts = t.value.split("{}");
+  if (parts.length - 1 > vars.items.length)
+    throw c.evalError("format: not enough arguments for template");
+  let out = parts[0] as string;
+  for (let i = 1; i < parts.length; i++) {
+    out += renderValue(vars.items[i - 1] as PactValue, true) + (parts[i] as string);
+    if (out.length > 10_000_000) throw c.evalError("format: result too large");
+  }
+  c.charge(Math.ceil(out.length / 64));
+  return pString(out);
+});
+
+const concat = strict("concat", [1, 1], "str-list:[string] -> string", (c, args) => {
+  const l = args[0] as Value;
+  if (l.kind !== "list") throw c.argsError(args);
+  let out = "";
+  for (const x of l.items) {
+    if (x.kind !== "string") throw c.argsError(args);
+    out += x.value;
+  }
+  c.charge(Math.ceil(out.length / 64));
+  return pString(out);
+});
+
+const strToList = strict("str-to-list", [1, 1], "str:string -> [string]", (c, args) => {
+  const s = args[0] as Value;
+  if (s.kind !== "string") throw c.argsError(args);
+  c.charge(Math.ceil(s.value.length / 8));
+  return { kind: "list", items: codePoints(s.value).map(pString) };
+});
+
+const DIGITS = "0123456789abcdef";
+
+/** Big-endian bytes of a non-negative integer (0 → one zero byte). */
+function integerBytes(n: bigint): Uint8Array {
+  let hex = n.toString(16);
+  if (hex.length % 2 === 1) hex = `0${hex}`;
+  return Uint8Array.from(Buffer.from(hex, "hex"));
+}
+
+const intToStr = strict("int-to-str", [2, 2], "base:integer val:integer -> string", (c, args) => {
+  const b = args[0] as Value;
+  const v = args[1] as Value;
+  if (b.kind !== "integer" || v.kind !== "integer") throw c.argsError(args);
+  if (b.value >= 2n && b.value <= 16n) {
+    c.charge(Math.ceil(v.value.toString(16).length / 64));
+    return pString(v.value.toString(Number(b.value)));
+  }
+  if (b.value === 64n) {
+    if (v.value < 0n) throw c.evalError("Only positive values allowed for base64URL conversion.");
+    return pString(base64UrlEncode(integerBytes(v.value)));
+  }
+  throw c.evalError("Invalid base, must be 2-16 or 64");
+});
+
+const B64URL = /^[A-Za-z0-9_-]*$/;
+
+const strToInt = strict(
+  "str-to-int",
+  [1, 2],
+  "str-val:string -> integer, base:integer str-val:string -> integer",
+  (c, args) => {
+    const b = args.length === 2 ? (args[0] as Value) : pInteger(10n);
+    const s = args[args.length - 1] as Value;
+    if (b.kind !== "integer" || s.kind !== "string") throw c.argsError(args);
+    const text = s.value;
+    if (text.length === 0) throw c.evalError("Invalid input: empty string");
+    if (text.length > 512)
+      throw c.evalError(`Invalid input: unsupported string length: ${text.length}`);
+    if (b.value === 64n) {
+      if (!B64URL.test(text) || text.length % 4 === 1)
+        throw c.evalError(`Invalid input: not base64url: ${text}`);
+      const bytes = Buffer.from(text, "base64url");
+      return pInteger(bytes.length === 0 ? 0n : BigInt(`0x${bytes.toString("hex")}`));
+    }
+    if (b.value < 2n || b.value > 16n)
+      throw c.evalError("Base value must be >= 2 and <= 16, or 64");
+    const base = Number(b.value);
+    let n = 0n;
+    const bb = BigInt(base);
+    for (const ch of text.toLowerCase()) {
+      const d = DIGITS.indexOf(ch);
+      if (d < 0 || d >= base)
+        throw c.evalError(`Invalid input: ${text} is not a base-${base} number`);
+      n = n * bb + BigInt(d);
+    }
+    return pInteger(n);
+  },
+);
+
+const isCharset = strict(
+  "is-charset",
+  [2, 2],
+  "charset:integer input:string -> bool",
+  (c, args) => {
+    const cs = args[0] as Value;
+    const s = args[1] as Value;
+    if (cs.kind !== "integer" || s.kind !== "string") throw c.argsError(args);
+    const limit = cs.value === 0n ? 0x7f : cs.value === 1n ? 0xff : -1;
+    if (limit < 0) throw c.evalError("Unsupported character set");
+    for (let i = 0; i < s.value.length; i++) if (s.value.charCodeAt(i) > limit) return pBool(false);
+    return pBool(true);
+  },
+);
+
+const base64Encode = strict("base64-encode", [1, 1], "string:string -> string", (c, args) => {
+  const s = args[0] as Value;
+  if (s.kind !== "string") throw c.argsError(args);
+  c.charge(Math.ceil(s.value.length / 64));
+  return pString(Buffer.from(s.value, "utf8").toString("base64url"));
+});
+
+const base64Decode = strict("base64-decode", [1, 1], "string:string -> string", (c, args) => {
+  const s = args[0] as Value;
+  if (s.kind !== "string") throw c.argsError(args);
+  const text = s.value;
+  c.charge(Math.ceil(text.length / 64));
+  if (!B64URL.test(text)) throw c.evalError("Could not decode string: invalid base64url character");
+  if (text.length % 4 === 1) throw c.evalError("Could not decode string: invalid base64url length");
+  const bytes = Buffer.from(text, "base64url");
+  if (bytes.toString("base64url") !== text)
+    throw c.evalError("Could not decode string: non-canonical base64url encoding");
+  const decoded = new TextDecoder("utf-8", { fatal: false }).decode(bytes);
+  if (Buffer.from(decoded, "utf8").compare(bytes) !== 0)
+    throw c.evalError("Could not decode string: not valid UTF-8");
+  return pString(decoded);
+});
+
+/** The contract-language `hash` of a value. */
+export function hashValue(v: PactValue): string {
+  const text = v.kind === "string" ? v.value : pactValueToJsonText(v);
+  return base64UrlEncode(blake2b256(text));
+}
+
+const hash = strict("hash", [1, 1], "value:<a> -> string", (c, args) => {
+  const v = args[0] as Value;
+  if (isCallableValue(v)) throw c.argsError(args);
+  c.charge(1);
+  return pString(hashValue(v));
+});
+
+const typeOf = strict("typeof", [1, 1], "x:<a> -> string", (_c, args) => {
+  const v = args[0] as Value;
+  return pString(isCallableValue(v) ? "function" : typeOfValue(v));
+});
+
+export const stringNatives: readonly NativeDef[] = [
+  format,
+  concat,
+  strToList,
+  intToStr,
+  strToInt,
+  isCharset,
+  base64Encode,
+  base64Decode,
+  hash,
+  typeOf,
+];

@@ -1,0 +1,43 @@
+/**
+ * Small narrowing helpers natives use to take their arguments apart.
+ * @module
+ */
+import type { Callable, Value } from "../eval/term.ts";
+import type { Decimal } from "../values/decimal.ts";
+import type { PactValue } from "../values/value.ts";
+
+export function isCallableValue(v: Value): v is Callable {
+  return v.kind === "closure" || v.kind === "nativeFn" || v.kind === "partial";
+}
+
+export function isPact(v: Value | undefined): v is PactValue {
+  return v !== undefined && !isCallableValue(v);
+}
+
+export function intOf(v: Value | undefined): bigint | null {
+  return v !== undefined && v.kind === "integer" ? v.value : null;
+}
+
+export function decOf(v: Value | undefined): Decimal | null {
+  return v !== undefined && v.kind === "decimal" ? v.value : null;
+}
+
+export function strOf(v: Value | undefined): string | null {
+  return v !== undefined && v.kind === "string" ? v.value : null;
+}
+
+export function boolOf(v: Value | undefined): boolean | null {
+  return v !== undefined && v.kind === "bool" ? v.value : null;
+}
+
+export function listOf(v: Value | undefined): readonly PactValue[] | null {
+  return v !== undefined && v.kind === "list" ? v.items : null;
+}
+
+export function objOf(v: Value | undefined): ReadonlyMap<string, PactValue> | null {
+  return v !== undefined && v.kind === "object" ? v.fields : null;
+}
+
+export function fnOf(v: Value | undefined): Callable | null {
+  return v !== undefined && isCallableValue(v) ? v : null;
+}
