@@ -5,11 +5,24 @@
  * @module
  */
 import { readFileSync } from "node:fs";
+import { addSig } from "./addSig.ts";
+import { combineSigs } from "./combineSigs.ts";
+import { type CliIo, processIo } from "./io.ts";
+import { REQUEST_TOOL_FLAGS, requestTool } from "./requestTool.ts";
 
-type Subcommand = (args: string[]) => Promise<number>;
+/** A subcommand: its arguments (after its name) and the injected streams. */
+type Subcommand = (args: string[], io: CliIo) => Promise<number>;
 
 /** Subcommands by name; later areas register theirs here. */
-const subcommands: Record<string, Subcommand> = {};
+const subcommands: Record<string, Subcommand> = {
+  "add-sig": addSig,
+  "combine-sigs": combineSigs,
+};
+
+// The request-file flags (-g, -a, -u, -l, …) are one tool that reads the whole argv.
+for (const flag of REQUEST_TOOL_FLAGS) {
+  subcommands[flag] = (args, io) => requestTool([flag, ...args], io);
+}
 
 function packageVersion(): string {
   const pkg: unknown = JSON.parse(
@@ -28,23 +41,31 @@ const USAGE = `Usage: weft <command> [options]
 Commands:
   --version            print the version
   help                 this text
+  -g                   generate a key pair (YAML: public, secret)
+  -a FILE.yaml [-l]    format a request file as API request JSON (-l: for /local)
+  -u FILE.yaml [-c]    print an unsigned transaction (-c: condensed, without cmd)
+  add-sig KEYFILE...   sign the unsigned transaction read on standard input
+  combine-sigs FILE... merge signatures of partly signed transaction files
 `;
 
-/** Runs the CLI with `argv` (without node and script); resolves to the exit code. */
-export async function main(argv: string[]): Promise<number> {
+/**
+ * Runs the CLI with `argv` (without node and script); resolves to the exit code.
+ * @param io the streams and clock; the process's own by default.
+ */
+export async function main(argv: string[], io: CliIo = processIo()): Promise<number> {
   const [first, ...rest] = argv;
   if (first === undefined || first === "help" || first === "--help" || first === "-h") {
-    process.stdout.write(USAGE);
+    io.stdout.write(USAGE);
     return first === undefined ? 1 : 0;
   }
   if (first === "--version" || first === "-v") {
-    process.stdout.write(`${packageVersion()}\n`);
+    io.stdout.write(`${packageVersion()}\n`);
     return 0;
   }
   const sub = subcommands[first];
   if (sub === undefined) {
-    process.stderr.write(`weft: unknown command '${first}'\n\n${USAGE}`);
+    io.stderr.write(`weft: unknown command '${first}'\n\n${USAGE}`);
     return 2;
   }
-  return sub(rest);
+  return sub(rest, io);
 }

@@ -1,0 +1,17 @@
+/**
+ * `weft -a FILE [-l]`: formats a request file as API request JSON, signed
+ * with its `keyPairs`: `{"cmds":[command]}` for `/send`, or with `-l` the
+ * single command for `/local`.
+ * @module
+ */
+import { buildCommand } from "../exec/buildCommand.ts";
+import { signCommand } from "../exec/signCommand.ts";
+import { requestJson } from "./emitTx.ts";
+import type { CliIo } from "./io.ts";
+import { readRequestFile } from "./requestFile.ts";
+
+export function apiRequest(file: string, local: boolean, io: CliIo): void {
+  const { payload, keys } = readRequestFile(file, "sign", io.now());
+  const signed = signCommand(buildCommand(payload), payload.signers, keys);
+  io.stdout.write(requestJson(signed, local));
+}

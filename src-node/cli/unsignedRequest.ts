@@ -1,0 +1,16 @@
+/**
+ * `weft -u FILE [-c]`: prepares an unsigned (detached) transaction from a
+ * request file whose `signers` list public keys and capabilities. Prints YAML
+ * with `hash`, `sigs` (each signer's key mapped to null) and `cmd`; `-c`
+ * prints the condensed cold-wallet form without `cmd`.
+ * @module
+ */
+import { buildCommand } from "../exec/buildCommand.ts";
+import { detachedYaml, unsignedTx } from "./detachedTx.ts";
+import type { CliIo } from "./io.ts";
+import { readRequestFile } from "./requestFile.ts";
+
+export function unsignedRequest(file: string, condensed: boolean, io: CliIo): void {
+  const { payload } = readRequestFile(file, "unsigned", io.now());
+  io.stdout.write(detachedYaml(unsignedTx(buildCommand(payload), payload.signers), condensed));
+}
