@@ -1,0 +1,199 @@
+/**
+ * A `.repl` session: runs scripts form by form, keeps the environment the
+ * `env-*` natives set (applied when each top-level form finishes, as in the
+ * reference), the open transaction, printed output and every expectation's
+ * result with its file and line.
+ *
+ * File access goes through an injected reader, so the session itself does no
+ * I/O and runs anywhere the evaluator runs.
+ * @module
+ */
+import { type PactError, renderPactError } from "../errors.ts";
+import { compileTopLevel, type NativeTable } from "../eval/compile.ts";
+import { DEFAULT_TX_HASH } from "../eval/createRuntimeContext.ts";
+import { Interpreter } from "../eval/interpreter.ts";
+import {
+  type ChainData,
+  type ContractStorage,
+  createMemoryStorage,
+  DEFAULT_STEP_LIMIT,
+  defaultChainData,
+  type RuntimeContext,
+  type Signer,
+  StepMeter,
+} from "../eval/runtimeContext.ts";
+import type { Value } from "../eval/term.ts";
+import { type EvalResult, guarded, parseSource } from "../evaluate.ts";
+import { buildNativeTable, coreNatives } from "../natives/nativeTable.ts";
+import type { Span } from "../syntax/span.ts";
+import { makeObject, type PactValue } from "../values/value.ts";
+import { createReplNatives } from "./replNatives.ts";
+
+/** Reads a file named by `load`; `path` is already resolved against the loading file. */
+export type FileReader = (path: string) => string;
+
+/** One `expect*` outcome. */
+export type ExpectationResult = {
+  readonly file: string;
+  readonly line: number;
+  readonly doc: string;
+  readonly ok: boolean;
+  /** `Expect: success: doc` or `FAILURE: doc: …` */
+  readonly message: string;
+};
+
+/** What running a script produced. */
+export type ReplReport = {
+  readonly expectations: readonly ExpectationResult[];
+  /** An uncaught failure stops the script; it is reported here with its rendered text. */
+  readonly error: { readonly failure: PactError; readonly rendered: string } | null;
+  /** Lines the script printed (`print`, tx boundaries, load messages). */
+  readonly output: readonly string[];
+};
+
+export type ReplEnv = {
+  data: PactValue;
+  signers: readonly Signer[];
+  chainData: ChainData;
+  txHash: string;
+  execFlags: ReadonlySet<string>;
+};
+
+export type ReplSessionOptions = {
+  readonly readFile?: FileReader | undefined;
+  readonly storage?: ContractStorage | undefined;
+  readonly stepLimit?: number | undefined;
+  /** Joins a `load` path with the directory of the loading file. */
+  readonly resolvePath?: ((fromFile: string, path: string) => string) | undefined;
+};
+
+function posixResolve(fromFile: string, path: string): string {
+  if (path.startsWith("/")) return path;
+  const slash = fromFile.lastIndexOf("/");
+  const dir = slash >= 0 ? fromFile.slice(0, slash + 1) : "";
+  const parts: string[] = [];
+  for (const p of (dir + path).split("/")) {
+    if (p === "..") parts.pop();
+    else if (p !== ".") parts.push(p);
+  }
+  return parts.join("/");
+}
+
+export class ReplSession {
+  /** The environment new forms see. */
+  env: ReplEnv;
+  /** Changes made by the current form; applied when it finishes. */
+  pending: Partial<ReplEnv> = {};
+  readonly storage: ContractStorage;
+  tx: { id: number; name: string | null } | null = null;
+  readonly expectations: ExpectationResult[] = [];
+  readonly output: string[] = [];
+  readonly natives: NativeTable;
+  readonly stepLimit: number;
+  private readonly readFile: FileReader | undefined;
+  private readonly resolvePath: (fromFile: string, path: string) => string;
+  private loadDepth = 0;
+
+  constructor(opts: ReplSessionOptions = {}) {
+    this.env = {
+      data: makeObject([]),
+      signers: [],
+      chainData: defaultChainData,
+      txHash: DEFAULT_TX_HASH,
+      execFlags: new Set(),
+    };
+    this.storage = opts.storage ?? createMemoryStorage();
+    this.readFile = opts.readFile;
+    this.resolvePath = opts.resolvePath ?? posixResolve;
+    this.stepLimit = opts.stepLimit ?? DEFAULT_STEP_LIMIT;
+    this.natives = buildNativeTable([...coreNatives.values()], createReplNatives(this));
+  }
+
+  /** The runtime context of the next top-level form. */
+  context(): RuntimeContext {
+    return {
+      data: this.env.data,
+      signers: this.env.signers,
+      chainData: this.env.chainData,
+      txHash: this.env.txHash,
+      execFlags: this.env.execFlags,
+      storage: this.storage,
+      meter: new StepMeter(this.stepLimit),
+    };
+  }
+
+  /** Records a change to the environment (visible from the next top-level form). */
+  setEnv(change: Partial<ReplEnv>): void {
+    this.pending = { ...this.pending, ...change };
+  }
+
+  private applyPending(): void {
+    this.env = { ...this.env, ...this.pending };
+    this.pending = {};
+  }
+
+  record(span: Span, doc: string, ok: boolean, message: string): string {
+    this.expectations.push({ file: span.file, line: span.line, doc, ok, message });
+    return message;
+  }
+
+  print(line: string): void {
+    this.output.push(line);
+  }
+
+  /** Evaluates one source text form by form; stops at the first uncaught failure. */
+  evalSource(source: string, file: string): EvalResult<Value | null> {
+    const parsed = parseSource(source, file);
+    if (!parsed.ok) return parsed;
+    let last: Value | null = null;
+    for (const node of parsed.value) {
+      const ip = new Interpreter(this.context());
+      const r = guarded(() => ip.eval(compileTopLevel(node, this.natives), null));
+      this.applyPending();
+      if (!r.ok) return r;
+      last = r.value;
+    }
+    return { ok: true, value: last };
+  }
+
+  /** Runs a whole script and reports. */
+  runScript(source: string, file: string): ReplReport {
+    const r = this.evalSource(source, file);
+    return {
+      expectations: [...this.expectations],
+      error: r.ok ? null : { failure: r.error, rendered: renderPactError(r.error) },
+      output: [...this.output],
+    };
+  }
+
+  /** `load`: reads and evaluates another file (relative to `fromFile`). */
+  load(fromFile: string, path: string): EvalResult<Value | null> & { file: string } {
+    const file = this.resolvePath(fromFile, path);
+    if (this.readFile === undefined) {
+      return { ...this.failLoad(`load: no file reader configured (${file})`), file };
+    }
+    if (this.loadDepth > 16)
+      return { ...this.failLoad(`load: files nested too deeply (${file})`), file };
+    let text: string;
+    try {
+      text = this.readFile(file);
+    } catch (e) {
+      return {
+        ...this.failLoad(
+          `load: cannot read ${file}: ${e instanceof Error ? e.message : String(e)}`,
+        ),
+        file,
+      };
+    }
+    this.loadDepth++;
+    try {
+      return { ...this.evalSource(text, file), file };
+    } finally {
+      this.loadDepth--;
+    }
+  }
+
+  private failLoad(message: string): EvalResult<Value | null> {
+    return { ok: false, error: { kind: "EvalError", message, span: null, callStack: [] } };
+  }
+}
