@@ -8,6 +8,7 @@ import { readFileSync } from "node:fs";
 import { addSig } from "./addSig.ts";
 import { combineSigs } from "./combineSigs.ts";
 import { type CliIo, processIo } from "./io.ts";
+import { replCommand } from "./repl.ts";
 import { REQUEST_TOOL_FLAGS, requestTool } from "./requestTool.ts";
 
 /** A subcommand: its arguments (after its name) and the injected streams. */
@@ -17,6 +18,7 @@ type Subcommand = (args: string[], io: CliIo) => Promise<number>;
 const subcommands: Record<string, Subcommand> = {
   "add-sig": addSig,
   "combine-sigs": combineSigs,
+  repl: replCommand,
 };
 
 // The request-file flags (-g, -a, -u, -l, …) are one tool that reads the whole argv.
@@ -46,6 +48,7 @@ Commands:
   -u FILE.yaml [-c]    print an unsigned transaction (-c: condensed, without cmd)
   add-sig KEYFILE...   sign the unsigned transaction read on standard input
   combine-sigs FILE... merge signatures of partly signed transaction files
+  repl [FILE.repl...]  run contract-language scripts, or an interactive prompt
 `;
 
 /**
