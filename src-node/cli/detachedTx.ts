@@ -144,7 +144,9 @@ export function checkSignatures(tx: DetachedTx, file: string): void {
  */
 export function readDetachedTx(value: YamlValue, file: string): DetachedTx {
   const map = readMap(value, file, "");
-  checkKeys(map, ["hash", "sigs", "cmd"], file, "");
+  checkKeys(map, ["hash", "sigs", "cmd"], file, "", {
+    cmds: "this is already a final API request (every signature present), not a transaction to sign",
+  });
   const hash = readText(member(map, "hash"), file, "hash");
   if (!isHashText(hash)) {
     throw cliError(

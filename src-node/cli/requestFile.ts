@@ -88,10 +88,10 @@ function readData(map: YamlMap, file: string, dir: string): JsonObject {
   let value: YamlValue | undefined = source.value;
   if (source.text !== undefined) {
     try {
-      value = parseYamlText(source.text, source.path ?? "dataFile");
+      value = parseYamlText(source.text, source.path ?? "dataFile", "JSON");
     } catch (e) {
       if (e instanceof CliError) {
-        throw cliError("CLI_BAD_FIELD", file, "dataFile", `not JSON: ${e.message}`, e);
+        throw cliError("CLI_BAD_FIELD", file, "dataFile", e.message, e);
       }
       throw e;
     }

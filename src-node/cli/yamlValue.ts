@@ -104,17 +104,18 @@ function convert(node: unknown, file: string, path: string, doc: ParsedDoc): Yam
 /**
  * Parses YAML or JSON text.
  * @param file names the source in errors (a path, or `<stdin>`).
+ * @param kind what the text should be, for the message (`JSON` for data files).
  * @throws {CliError} CLI_BAD_YAML with the line and column of the first
  *   problem; CLI_BAD_FIELD for a number that is not finite (`.inf`) or a tag.
  */
-export function parseYamlText(text: string, file: string): YamlValue {
+export function parseYamlText(text: string, file: string, kind = "YAML"): YamlValue {
   const doc = parseDocument(text, { prettyErrors: true, uniqueKeys: true });
   const problem = doc.errors[0] ?? doc.warnings[0];
   if (problem !== undefined) {
     const pos = problem.linePos?.[0];
     const where = pos === undefined ? "" : `line ${pos.line}, column ${pos.col}: `;
     const first = (problem.message.split("\n")[0] ?? "").replace(/ at line \d+, column \d+:?$/, "");
-    throw cliError("CLI_BAD_YAML", file, "", `${where}not valid YAML: ${first}`);
+    throw cliError("CLI_BAD_YAML", file, "", `${where}not valid ${kind}: ${first}`);
   }
   return convert(doc.contents, file, "", doc);
 }
