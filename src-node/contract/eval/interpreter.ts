@@ -198,8 +198,12 @@ export class Interpreter {
     if (t.kind === "app") {
       const fn = this.eval(t.fn, env);
       if (!isCallable(fn)) throw this.failure("EvalError", "expected a function", t.fn.span);
+      const fnArgs = fn.kind === "nativeFn" && !fn.def.lazy ? fn.def.fnArgs : undefined;
       const args: Value[] = [];
-      for (const a of t.args) args.push(this.eval(a, env));
+      for (let i = 0; i < t.args.length; i++) {
+        const a = t.args[i] as Term;
+        args.push(fnArgs !== undefined && fnArgs.includes(i) ? this.evalFnArg(a, env) : this.eval(a, env));
+      }
       return { kind: "partial", fn, args, span: t.span };
     }
     return this.eval(t, env);
