@@ -12,7 +12,7 @@
  * ```
  * @module
  */
-import { contractFailure, failureOf, type PactError } from "./errors.ts";
+import { failureOf, type PactError } from "./errors.ts";
 import { compileTopLevel, type NativeTable } from "./eval/compile.ts";
 import { Interpreter } from "./eval/interpreter.ts";
 import type { RuntimeContext } from "./eval/runtimeContext.ts";
@@ -20,6 +20,7 @@ import type { Value } from "./eval/term.ts";
 import { coreNatives } from "./natives/nativeTable.ts";
 import { parseProgram } from "./syntax/parser.ts";
 import type { ParseNode } from "./syntax/parseTree.ts";
+import type { Span } from "./syntax/span.ts";
 
 export type EvalResult<T = Value> =
   | { readonly ok: true; readonly value: T }
@@ -30,15 +31,28 @@ export type EvalResult<T = Value> =
  * stack overflow (input nested beyond what the guards caught) becomes an
  * EvalError too; every other exception is a bug and is rethrown.
  */
-export function guarded<T>(f: () => T): EvalResult<T> {
+export function guarded<T>(f: () => T, where: Span | null = null): EvalResult<T> {
   try {
     return { ok: true, value: f() };
   } catch (e) {
     const failure = failureOf(e);
-    if (failure !== null) return { ok: false, error: failure };
+    if (failure !== null) {
+      // A failure without a position (e.g. from JSON input) takes the form's.
+      return {
+        ok: false,
+        error: failure.span === null && where !== null ? { ...failure, span: where } : failure,
+      };
+    }
     if (e instanceof RangeError && /call stack/i.test(e.message)) {
-      const f2 = failureOf(contractFailure("EvalError", "evaluation nested too deeply", null));
-      if (f2 !== null) return { ok: false, error: f2 };
+      return {
+        ok: false,
+        error: {
+          kind: "EvalError",
+          message: "evaluation nested too deeply",
+          span: where,
+          callStack: [],
+        },
+      };
     }
     throw e;
   }
@@ -55,7 +69,7 @@ export function evaluateForm(
   ip: Interpreter,
   natives: NativeTable = coreNatives,
 ): EvalResult {
-  return guarded(() => ip.eval(compileTopLevel(node, natives), null));
+  return guarded(() => ip.eval(compileTopLevel(node, natives), null), node.span);
 }
 
 /**
@@ -70,9 +84,17 @@ export function evaluateSource(
   const parsed = parseSource(source, opts.file ?? "<input>");
   if (!parsed.ok) return parsed;
   if (parsed.value.length === 0) {
-    return guarded(() => {
-      throw contractFailure("SyntaxError", "expected at least one expression", null);
-    });
+    const file = opts.file ?? "<input>";
+    const span: Span = { file, line: 1, column: 0, offset: 0, end: source.length };
+    return {
+      ok: false,
+      error: {
+        kind: "SyntaxError",
+        message: "expected at least one expression",
+        span,
+        callStack: [],
+      },
+    };
   }
   const ip = new Interpreter(opts.ctx);
   let last: EvalResult = {

@@ -71,6 +71,13 @@ export class Interpreter {
     return contractFailure(kind, message, span, frames);
   }
 
+  /** Charges the meter; past its limit, a GasError at `span`. */
+  charge(units: number, span: Span): void {
+    const m = this.ctx.meter;
+    if (!m.charge(units))
+      throw this.failure("GasError", `Gas limit (${m.limit}) exceeded: ${m.used}`, span);
+  }
+
   /** Current call depth (for natives that must run only at the top level). */
   get depth(): number {
     return this.stack.length;
@@ -113,7 +120,7 @@ export class Interpreter {
         return makeObject(entries);
       }
       case "let": {
-        this.ctx.meter.charge(1);
+        this.charge(1, t.span);
         const vals: Value[] = [];
         for (let i = 0; i < t.values.length; i++) {
           const v = this.eval(t.values[i] as Term, env);
@@ -202,7 +209,9 @@ export class Interpreter {
       const args: Value[] = [];
       for (let i = 0; i < t.args.length; i++) {
         const a = t.args[i] as Term;
-        args.push(fnArgs !== undefined && fnArgs.includes(i) ? this.evalFnArg(a, env) : this.eval(a, env));
+        args.push(
+          fnArgs !== undefined && fnArgs.includes(i) ? this.evalFnArg(a, env) : this.eval(a, env),
+        );
       }
       return { kind: "partial", fn, args, span: t.span };
     }
@@ -210,7 +219,7 @@ export class Interpreter {
   }
 
   evalApp(t: Extract<Term, { kind: "app" }>, env: Env | null): Value {
-    this.ctx.meter.charge(1);
+    this.charge(1, t.span);
     const fnT = t.fn;
     if (fnT.kind === "native") {
       const def = fnT.def;
@@ -290,7 +299,7 @@ export class Interpreter {
       case "partial":
         return this.apply(f.fn, [...f.args, ...args], span);
       case "closure": {
-        this.ctx.meter.charge(1);
+        this.charge(1, span);
         if (args.length !== f.params.length) {
           throw this.failure(
             "ArgsError",

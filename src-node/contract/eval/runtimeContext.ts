@@ -5,7 +5,6 @@
  * which makes every evaluation deterministic.
  * @module
  */
-import { contractFailure } from "../errors.ts";
 import type { Decimal } from "../values/decimal.ts";
 import type { PactValue } from "../values/value.ts";
 
@@ -45,10 +44,13 @@ export interface ContractStorage {
   keys(table: string): string[];
 }
 
-/** Counts work and stops an evaluation that exceeds its limit. */
+/** Counts work; the evaluator stops an evaluation once its meter is exhausted. */
 export interface GasMeter {
-  /** Charges `units` before work of that size is done; throws a GasError failure past the limit. */
-  charge(units: number): void;
+  /**
+   * Charges `units` before work of that size is done. Returns false once the
+   * limit is exceeded; the caller then fails with a GasError at its position.
+   */
+  charge(units: number): boolean;
   readonly used: number;
   readonly limit: number;
 }
@@ -75,11 +77,9 @@ export class StepMeter implements GasMeter {
     this.limit = limit;
   }
 
-  charge(units: number): void {
+  charge(units: number): boolean {
     this.used += units;
-    if (this.used > this.limit) {
-      throw contractFailure("GasError", `Gas limit (${this.limit}) exceeded: ${this.used}`, null);
-    }
+    return this.used <= this.limit;
   }
 }
 

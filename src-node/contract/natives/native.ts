@@ -75,7 +75,7 @@ export class Call {
   }
 
   charge(units: number): void {
-    this.ip.ctx.meter.charge(units);
+    this.ip.charge(units, this.span);
   }
 
   apply(fn: Callable, args: Value[]): Value {

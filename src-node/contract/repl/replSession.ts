@@ -148,7 +148,7 @@ export class ReplSession {
     let last: Value | null = null;
     for (const node of parsed.value) {
       const ip = new Interpreter(this.context());
-      const r = guarded(() => ip.eval(compileTopLevel(node, this.natives), null));
+      const r = guarded(() => ip.eval(compileTopLevel(node, this.natives), null), node.span);
       this.applyPending();
       if (!r.ok) return r;
       last = r.value;
