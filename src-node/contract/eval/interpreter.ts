@@ -261,6 +261,7 @@ export class Interpreter {
   }
 
   callNative(def: NativeDef, args: Value[], span: Span): Value {
+    this.charge(1, span);
     this.checkArity(def, args.length, span);
     const call = new Call(this, def, span);
     if (def.lazy) {
