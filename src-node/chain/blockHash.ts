@@ -10,7 +10,7 @@
 
 import { merkleLeaf, merkleRoot } from "../crypto/merkle.ts";
 import { type Hash32, hash32Bytes, hash32FromBytes } from "../encoding/hash32.ts";
-import { u256ToBytes, writeI64, writeU32, writeU64 } from "../encoding/littleEndian.ts";
+import { readU16, u256ToBytes, writeI64, writeU32, writeU64 } from "../encoding/littleEndian.ts";
 import type { UnhashedBlockHeader } from "./blockHeader.ts";
 import { MerkleTag } from "./merkleTags.ts";
 
@@ -70,4 +70,36 @@ export function headerMerkleNodes(header: UnhashedBlockHeader): Uint8Array[] {
 /** The block hash of a header (whatever its `hash` field says). */
 export function computeBlockHash(header: UnhashedBlockHeader): Hash32 {
   return hash32FromBytes(merkleRoot(headerMerkleNodes(header)));
+}
+
+/**
+ * The Merkle tree nodes of a header given as its binary work header (or full
+ * header: the trailing hash is ignored). Leaf values are slices of the binary
+ * layout, so this is the fast path for decoders; it agrees with
+ * {@link headerMerkleNodes} on every well-formed header.
+ */
+export function headerMerkleNodesOfBytes(bytes: Uint8Array): Uint8Array[] {
+  const n = readU16(bytes, 48, "adjacents");
+  const o = 50 + 36 * n;
+  const at = (from: number, size: number) => bytes.subarray(from, from + size);
+  const nodes = [
+    merkleLeaf(MerkleTag.featureFlags, at(0, 8)),
+    merkleLeaf(MerkleTag.creationTime, at(8, 8)),
+    at(16, 32),
+    merkleLeaf(MerkleTag.hashTarget, at(o, 32)),
+    at(o + 32, 32),
+    merkleLeaf(MerkleTag.chainId, at(o + 64, 4)),
+    merkleLeaf(MerkleTag.blockWeight, at(o + 68, 32)),
+    merkleLeaf(MerkleTag.blockHeight, at(o + 100, 8)),
+    merkleLeaf(MerkleTag.versionCode, at(o + 108, 4)),
+    merkleLeaf(MerkleTag.epochStart, at(o + 112, 8)),
+    merkleLeaf(MerkleTag.nonce, at(o + 120, 8)),
+  ];
+  for (let i = 0; i < n; i++) nodes.push(at(54 + 36 * i, 32));
+  return nodes;
+}
+
+/** The block hash of a binary (work) header; see {@link headerMerkleNodesOfBytes}. */
+export function blockHashOfBytes(bytes: Uint8Array): Hash32 {
+  return hash32FromBytes(merkleRoot(headerMerkleNodesOfBytes(bytes)));
 }

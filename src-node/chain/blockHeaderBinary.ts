@@ -22,7 +22,7 @@ import {
   writeU64,
   writeU256,
 } from "../encoding/littleEndian.ts";
-import { computeBlockHash } from "./blockHash.ts";
+import { blockHashOfBytes } from "./blockHash.ts";
 import {
   ADJACENT_ENTRY_SIZE,
   type AdjacentParent,
@@ -175,7 +175,7 @@ export function decodeBlockHeader(
   const { header, storedHash } = decodeFields(bytes, true, "header");
   const hash = storedHash as Hash32;
   if (options.verifyHash !== false) {
-    const computed = computeBlockHash(header);
+    const computed = blockHashOfBytes(bytes);
     if (computed !== hash) {
       throw new ChainError(
         { code: ChainErrorCode.HashMismatch, field: "hash", expected: computed, actual: hash },
@@ -194,5 +194,5 @@ export function decodeBlockHeader(
 export function decodeWorkHeader(bytes: Uint8Array): BlockHeader {
   requireBytes(bytes, "workHeader");
   const { header } = decodeFields(bytes, false, "workHeader");
-  return { ...header, hash: computeBlockHash(header) };
+  return { ...header, hash: blockHashOfBytes(bytes) };
 }

@@ -42,6 +42,8 @@ export const ChainErrorCode = {
   BadPayload: "CHAIN_BAD_PAYLOAD",
   PayloadHashMismatch: "CHAIN_PAYLOAD_HASH_MISMATCH",
   BadMinerData: "CHAIN_BAD_MINER_DATA",
+  // SPV proofs.
+  BadSpvProof: "CHAIN_BAD_SPV_PROOF",
   // A state that is a bug (inconsistent version data, a caller breaking a precondition).
   Invariant: "CHAIN_INVARIANT",
 } as const;
@@ -87,6 +89,7 @@ export type ChainErrorType =
         | typeof ChainErrorCode.NotMonotonic
         | typeof ChainErrorCode.BadPayload
         | typeof ChainErrorCode.BadMinerData
+        | typeof ChainErrorCode.BadSpvProof
         | typeof ChainErrorCode.Invariant;
       field: string;
       reason: string;
