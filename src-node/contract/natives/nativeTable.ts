@@ -10,6 +10,7 @@ import { functionalNatives } from "./functional.ts";
 import { listNatives } from "./lists.ts";
 import type { NativeDef } from "./native.ts";
 import { operatorNatives } from "./operators.ts";
+import { principalNatives } from "./principals.ts";
 import { stringNatives } from "./strings.ts";
 import { timeNatives } from "./time.ts";
 
@@ -36,4 +37,5 @@ export const coreNatives: ReadonlyMap<string, NativeDef> = buildNativeTable(
   stringNatives,
   timeNatives,
   environmentNatives,
+  principalNatives,
 );
