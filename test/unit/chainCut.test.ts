@@ -16,6 +16,7 @@ import {
 } from "../../src-node/chain/cut.ts";
 import { checkCutBraiding, cutBraidingProblems } from "../../src-node/chain/cutBraiding.ts";
 import { cutExtension, extendableChains, extendCut } from "../../src-node/chain/cutExtension.ts";
+import { cutToJson } from "../../src-node/chain/cutJson.ts";
 import { headerValidationFailures } from "../../src-node/chain/headerValidation.ts";
 import { limitCut } from "../../src-node/chain/limitCut.ts";
 import { testSingletonVersion, testTransitionVersion } from "../../src-node/chain/versions.ts";
@@ -87,6 +88,25 @@ describe("[chain] cuts on a 10-chain network", () => {
     expect(cutHeight(sim.cut)).toBe([...sim.cut.values()].reduce((s, h) => s + h.height, 0));
     expect(cutWeight(sim.cut)).toBe([...sim.cut.values()].reduce((s, h) => s + h.weight, 0n));
     expect(cutMaxHeight(sim.cut) - cutMinHeight(sim.cut)).toBeLessThanOrEqual(2);
+  });
+
+  it("serializes as GET /cut does", () => {
+    const sim = simChainweb(testSingletonVersion);
+    mineRounds(sim, 2);
+    const json = cutToJson(sim.cut, sim.version);
+    expect(Object.keys(json)).toEqual(["hashes", "origin", "weight", "height", "instance", "id"]);
+    expect(Object.keys(json.hashes)).toEqual(["0", "1", "2", "3", "4", "5", "6", "7", "8", "9"]);
+    expect(json.hashes["3"]).toEqual({
+      height: (sim.cut.get(3) as BlockHeader).height,
+      hash: (sim.cut.get(3) as BlockHeader).hash,
+    });
+    expect(json.height).toBe(cutHeight(sim.cut));
+    expect(json.instance).toBe("test-singleton");
+    expect(json.origin).toBeNull();
+    expect(json.id).toBe(cutId(sim.cut));
+    expect(Buffer.from(json.weight, "base64url").readUInt8(0)).toBe(
+      Number(cutWeight(sim.cut) & 0xffn),
+    );
   });
 
   it("the cut id depends on the heads only, in ascending chain order", () => {
