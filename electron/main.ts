@@ -97,7 +97,11 @@ async function onReady(state: DesktopState): Promise<void> {
     resourcesPath: process.resourcesPath,
     isPackaged: app.isPackaged,
   });
-  const log = createFileLogger({ file: paths.logFile, echo: !app.isPackaged });
+  // Echo to a terminal in development (`npm start`); packaged apps only write the file.
+  const log = createFileLogger({
+    file: paths.logFile,
+    echo: !app.isPackaged && process.stderr.isTTY === true,
+  });
   log.info("Starting", { version: app.getVersion(), electron: process.versions.electron });
   const settings = new SettingsStore(paths.settingsFile, log);
   const appOrigin = () => state.appOrigin;

@@ -1,0 +1,329 @@
+/**
+ * The main process composed with a fake `electron` module and a fake node host: the
+ * single-instance lock, the window and its security settings, the menu, the bridge, the
+ * node's start-up (success and failure) and the clean shutdown.
+ */
+import type { EventEmitter } from "node:events";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+
+type Listener = (...args: unknown[]) => unknown;
+
+const fake = vi.hoisted(() => {
+  class FakeWindow {
+    static all: FakeWindow[] = [];
+    readonly options: Record<string, unknown>;
+    readonly loaded: string[] = [];
+    readonly events = new Map<string, Listener>();
+    destroyed = false;
+    shown = false;
+    constructor(options: Record<string, unknown>) {
+      this.options = options;
+      FakeWindow.all.push(this);
+    }
+    static getAllWindows() {
+      return FakeWindow.all.filter((w) => !w.destroyed);
+    }
+    async loadURL(url: string) {
+      this.loaded.push(url);
+    }
+    once(event: string, l: Listener) {
+      this.events.set(event, l);
+    }
+    on(event: string, l: Listener) {
+      this.events.set(event, l);
+    }
+    isDestroyed() {
+      return this.destroyed;
+    }
+    isMinimized() {
+      return false;
+    }
+    restore() {}
+    show() {
+      this.shown = true;
+    }
+    focus() {}
+  }
+  return {
+    FakeWindow,
+    state: {
+      lock: true,
+      userData: "",
+      appRoot: "",
+      quit: 0,
+      menuTemplate: null as unknown,
+      ipc: new Map<string, Listener>(),
+      permissionRequest: null as Listener | null,
+      beforeRequest: null as Listener | null,
+    },
+    startNode: (..._args: unknown[]): Promise<unknown> => Promise.reject(new Error("not set")),
+  };
+});
+
+vi.mock("electron", async () => {
+  const { EventEmitter: Emitter } = await import("node:events");
+  const app = Object.assign(new Emitter(), {
+    setName: () => {},
+    enableSandbox: () => {},
+    requestSingleInstanceLock: () => fake.state.lock,
+    quit: () => {
+      fake.state.quit += 1;
+    },
+    whenReady: () => Promise.resolve(),
+    getPath: (name: string) => join(fake.state.userData, name === "logs" ? "logs" : ""),
+    getAppPath: () => fake.state.appRoot,
+    getVersion: () => "0.1.0",
+    isPackaged: false,
+  });
+  return {
+    app,
+    BrowserWindow: fake.FakeWindow,
+    Menu: {
+      buildFromTemplate: (t: unknown) => ({ template: t }),
+      setApplicationMenu: (m: { template: unknown }) => {
+        fake.state.menuTemplate = m.template;
+      },
+    },
+    ipcMain: {
+      handle: (channel: string, l: Listener) => fake.state.ipc.set(channel, l),
+      removeHandler: (channel: string) => fake.state.ipc.delete(channel),
+    },
+    session: {
+      defaultSession: {
+        setPermissionRequestHandler: (h: Listener) => {
+          fake.state.permissionRequest = h;
+        },
+        setPermissionCheckHandler: () => {},
+        setDevicePermissionHandler: () => {},
+        webRequest: {
+          onBeforeRequest: (l: Listener) => {
+            fake.state.beforeRequest = l;
+          },
+          onHeadersReceived: () => {},
+        },
+        on: () => {},
+      },
+    },
+    dialog: { showOpenDialog: async () => ({ canceled: true, filePaths: [] }) },
+    shell: { openPath: async () => "" },
+  };
+});
+
+vi.mock("../../electron/nodeHost.ts", () => ({
+  startNode: (...args: unknown[]) => fake.startNode(...args),
+}));
+
+const electron = await import("electron");
+const { startDesktop } = await import("../../electron/main.ts");
+const appEvents: EventEmitter = electron.app;
+
+const APP_URL = "http://127.0.0.1:41234/app/";
+const BASE_URL = "http://127.0.0.1:41234/ledger/0.0/development";
+
+let root: string;
+
+beforeEach(() => {
+  root = mkdtempSync(join(tmpdir(), "weft-main-"));
+  fake.state.userData = join(root, "userData");
+  fake.state.appRoot = join(root, "app");
+  fake.state.lock = true;
+  fake.state.quit = 0;
+  fake.state.menuTemplate = null;
+  fake.state.ipc.clear();
+  fake.FakeWindow.all = [];
+  appEvents.removeAllListeners();
+  const native = join(fake.state.appRoot, "dist", "native", "electron");
+  mkdirSync(native, { recursive: true });
+  writeFileSync(join(native, "better_sqlite3.node"), "");
+});
+
+afterEach(() => rmSync(root, { recursive: true, force: true }));
+
+function decodeDataUrl(url: string): string {
+  return decodeURIComponent(url.slice(url.indexOf(",") + 1));
+}
+
+function nodeHandle() {
+  return { baseUrl: BASE_URL, appUrl: APP_URL, close: vi.fn(async () => {}) };
+}
+
+describe("[electron] main process", () => {
+  it("quits at once when another instance holds the lock", async () => {
+    fake.state.lock = false;
+    const startNode = vi.fn();
+    fake.startNode = startNode;
+    await startDesktop();
+    expect(fake.state.quit).toBe(1);
+    expect(startNode).not.toHaveBeenCalled();
+    expect(fake.FakeWindow.all).toHaveLength(0);
+  });
+
+  it("starts the node and shows its UI in a secure window", async () => {
+    const node = nodeHandle();
+    const startNode = vi.fn(async () => node);
+    fake.startNode = startNode;
+    await startDesktop();
+
+    expect(startNode).toHaveBeenCalledWith(
+      expect.objectContaining({
+        network: "development",
+        dataDir: join(fake.state.userData, "data"),
+        host: "127.0.0.1",
+        port: 1848,
+        mining: { enabled: false, threads: 1 },
+        sqliteNativeBinding: join(
+          fake.state.appRoot,
+          "dist",
+          "native",
+          "electron",
+          "better_sqlite3.node",
+        ),
+      }),
+    );
+    const [window] = fake.FakeWindow.all;
+    expect(window?.options.webPreferences).toMatchObject({
+      preload: join(fake.state.appRoot, "dist", "electron", "preload.cjs"),
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      webSecurity: true,
+    });
+    expect(window?.loaded[0]?.startsWith("data:text/html")).toBe(true);
+    expect(window?.loaded.at(-1)).toBe(APP_URL);
+    window?.events.get("ready-to-show")?.();
+    expect(window?.shown).toBe(true);
+
+    const labels = (fake.state.menuTemplate as { label?: string }[]).map((m) =>
+      m.label?.replace("&", ""),
+    );
+    expect(labels).toEqual(expect.arrayContaining(["Edit", "View", "Window"]));
+
+    const cb = vi.fn();
+    fake.state.permissionRequest?.(null, "geolocation", cb);
+    expect(cb).toHaveBeenCalledWith(false);
+    const cancelled = (url: string) => {
+      let cancel: boolean | undefined;
+      fake.state.beforeRequest?.({ url }, (r: { cancel: boolean }) => {
+        cancel = r.cancel;
+      });
+      return cancel;
+    };
+    expect(cancelled(`${APP_URL}assets/index.js`)).toBe(false);
+    expect(cancelled("https://example.com/tracker.js")).toBe(true);
+  });
+
+  it("answers the bridge only for the node's origin once it runs", async () => {
+    fake.startNode = async () => nodeHandle();
+    await startDesktop();
+    const info = fake.state.ipc.get("app/info");
+    expect(info).toBeDefined();
+    await expect(info?.({ senderFrame: { url: APP_URL } }, null)).resolves.toEqual({
+      ok: true,
+      value: {
+        version: "0.1.0",
+        dataDir: join(fake.state.userData, "data"),
+        logFile: join(fake.state.userData, "logs", "weft.log"),
+      },
+    });
+    await expect(
+      info?.({ senderFrame: { url: "http://127.0.0.1:9/app/" } }, null),
+    ).resolves.toMatchObject({
+      ok: false,
+      error: { code: "DESKTOP_IPC_FORBIDDEN_SENDER" },
+    });
+  });
+
+  it("starts the node with the saved settings", async () => {
+    const dataDir = join(root, "elsewhere");
+    mkdirSync(fake.state.userData, { recursive: true });
+    writeFileSync(
+      join(fake.state.userData, "settings.json"),
+      JSON.stringify({
+        version: 1,
+        network: "testnet04",
+        dataDir,
+        port: 0,
+        miningOnStart: true,
+        miningThreads: 3,
+        backupDir: null,
+      }),
+    );
+    const startNode = vi.fn(async () => nodeHandle());
+    fake.startNode = startNode;
+    await startDesktop();
+    expect(startNode).toHaveBeenCalledWith(
+      expect.objectContaining({
+        network: "testnet04",
+        dataDir,
+        port: 0,
+        mining: { enabled: true, threads: 3 },
+      }),
+    );
+  });
+
+  it("shows the reason and the log file when the node cannot start", async () => {
+    const failure = Object.assign(
+      new Error("listen EADDRINUSE: address already in use 127.0.0.1:1848"),
+      {
+        code: "EADDRINUSE",
+      },
+    );
+    fake.startNode = async () => {
+      throw failure;
+    };
+    await startDesktop();
+    const page = decodeDataUrl(fake.FakeWindow.all[0]?.loaded.at(-1) ?? "");
+    const logFile = join(fake.state.userData, "logs", "weft.log");
+    expect(page).toContain("could not start");
+    expect(page).toContain("address already in use 127.0.0.1:1848");
+    expect(page).toContain("<code>EADDRINUSE</code>");
+    expect(page).toContain(logFile);
+    expect(readFileSync(logFile, "utf8")).toContain("Node start-up failed");
+  });
+
+  it("refuses to start without the Electron build of better-sqlite3", async () => {
+    rmSync(join(fake.state.appRoot, "dist", "native"), { recursive: true });
+    const startNode = vi.fn();
+    fake.startNode = startNode;
+    await startDesktop();
+    expect(startNode).not.toHaveBeenCalled();
+    const page = decodeDataUrl(fake.FakeWindow.all[0]?.loaded.at(-1) ?? "");
+    expect(page).toContain("DESKTOP_NATIVE_MODULE_MISSING");
+    expect(page).toContain("npm run build:native");
+  });
+
+  it("closes the node before letting the app quit", async () => {
+    let finishClose: () => void = () => {};
+    const node = {
+      ...nodeHandle(),
+      close: vi.fn(
+        () =>
+          new Promise<void>((r) => {
+            finishClose = r;
+          }),
+      ),
+    };
+    fake.startNode = async () => node;
+    await startDesktop();
+    const event = { preventDefault: vi.fn() };
+    appEvents.emit("before-quit", event);
+    expect(event.preventDefault).toHaveBeenCalled();
+    expect(node.close).toHaveBeenCalledOnce();
+    expect(fake.state.quit).toBe(0);
+    finishClose();
+    await vi.waitFor(() => expect(fake.state.quit).toBe(1));
+    const again = { preventDefault: vi.fn() };
+    appEvents.emit("before-quit", again);
+    expect(again.preventDefault).not.toHaveBeenCalled();
+  });
+
+  it("quits when the last window closes, except on macOS", async () => {
+    fake.startNode = async () => nodeHandle();
+    await startDesktop();
+    appEvents.emit("window-all-closed");
+    expect(fake.state.quit).toBe(process.platform === "darwin" ? 0 : 1);
+  });
+});
