@@ -98,10 +98,11 @@ export function contractFailure(
 }
 
 /** A bug: the evaluator reached a state it should never reach. */
-export function contractInvariant(reason: string): ContractError {
+export function contractInvariant(reason: string, cause?: unknown): ContractError {
   return new ContractError(
     { code: ContractErrorCode.Invariant, reason },
     `contract invariant: ${reason}`,
+    cause === undefined ? undefined : { cause },
   );
 }
 

@@ -12,7 +12,7 @@
  * ```
  * @module
  */
-import { failureOf, type PactError } from "./errors.ts";
+import { ContractError, contractInvariant, failureOf, type PactError } from "./errors.ts";
 import { compileTopLevel, type NativeTable } from "./eval/compile.ts";
 import { Interpreter } from "./eval/interpreter.ts";
 import type { RuntimeContext } from "./eval/runtimeContext.ts";
@@ -29,7 +29,8 @@ export type EvalResult<T = Value> =
 /**
  * Runs `f`, turning a thrown contract failure into `{ok:false}`. A JavaScript
  * stack overflow (input nested beyond what the guards caught) becomes an
- * EvalError too; every other exception is a bug and is rethrown.
+ * EvalError too; every other exception is a bug, rethrown as a
+ * `CONTRACT_INVARIANT` error with the original as its cause.
  */
 export function guarded<T>(f: () => T, where: Span | null = null): EvalResult<T> {
   try {
@@ -54,7 +55,12 @@ export function guarded<T>(f: () => T, where: Span | null = null): EvalResult<T>
         },
       };
     }
-    throw e;
+    if (e instanceof ContractError) throw e;
+    // Anything else escaping the evaluator is a bug: rethrow it coded, keeping the cause.
+    throw contractInvariant(
+      `unexpected exception: ${e instanceof Error ? e.message : String(e)}`,
+      e,
+    );
   }
 }
 

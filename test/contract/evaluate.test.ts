@@ -79,9 +79,14 @@ describe("[contract] evaluateSource", () => {
       throw new TypeError("a bug");
     });
     const natives = buildNativeTable([...coreNatives.values()], [buggy]);
-    expect(() => evaluateSource("(buggy)", { ctx: createRuntimeContext(), natives })).toThrow(
-      TypeError,
-    );
+    let thrown: unknown;
+    try {
+      evaluateSource("(buggy)", { ctx: createRuntimeContext(), natives });
+    } catch (e) {
+      thrown = e;
+    }
+    expect(thrown instanceof ContractError && thrown.code).toBe(ContractErrorCode.Invariant);
+    expect(thrown instanceof Error && thrown.cause instanceof TypeError).toBe(true);
     expect(() => buildNativeTable([buggy], [buggy])).toThrow(ContractError);
     try {
       buildNativeTable([buggy], [buggy]);
