@@ -1,0 +1,54 @@
+/**
+ * How a call to the node can fail, as values the UI renders. Codes are listed in
+ * docs/desktop.md.
+ * @module
+ */
+
+export const ClientErrorCode = {
+  Unreachable: "CLIENT_UNREACHABLE",
+  Timeout: "CLIENT_TIMEOUT",
+  HttpStatus: "CLIENT_HTTP_STATUS",
+  BadResponse: "CLIENT_BAD_RESPONSE",
+} as const;
+
+export type ClientError =
+  | {
+      readonly code: typeof ClientErrorCode.Unreachable;
+      readonly url: string;
+      readonly detail: string;
+    }
+  | { readonly code: typeof ClientErrorCode.Timeout; readonly url: string; readonly ms: number }
+  | {
+      readonly code: typeof ClientErrorCode.HttpStatus;
+      readonly url: string;
+      readonly status: number;
+      /** The node's own message when it sent one (`{code, message}` JSON or plain text). */
+      readonly message: string | null;
+    }
+  | {
+      readonly code: typeof ClientErrorCode.BadResponse;
+      readonly url: string;
+      readonly reason: string;
+    };
+
+export type ClientResult<T> =
+  | { readonly ok: true; readonly value: T }
+  | { readonly ok: false; readonly error: ClientError };
+
+/** One sentence for the user: what went wrong and, where useful, what to do. */
+export function describeClientError(e: ClientError): string {
+  switch (e.code) {
+    case ClientErrorCode.Unreachable:
+      return `The node is not reachable at ${e.url}. Check that Weft is running.`;
+    case ClientErrorCode.Timeout:
+      return `The node did not answer within ${Math.round(e.ms / 1000)} s (${e.url}).`;
+    case ClientErrorCode.HttpStatus:
+      return `The node answered ${e.status}${e.message === null ? "" : `: ${e.message}`} (${e.url}).`;
+    case ClientErrorCode.BadResponse:
+      return `The node sent a reply this app does not understand (${e.reason}).`;
+    default: {
+      const never: never = e;
+      return String(never);
+    }
+  }
+}

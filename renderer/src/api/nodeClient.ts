@@ -1,0 +1,190 @@
+/**
+ * The one typed client the UI uses to talk to the node over its HTTP API, on the page's own
+ * origin (the node serves the UI under /app/). Every call resolves to a `ClientResult`:
+ * an unreachable node, a timeout, an error status or a reply that does not parse all come
+ * back as values the UI can show.
+ * @module
+ */
+import { type AppConfig, parseAppConfig } from "./appConfig.ts";
+import { ClientErrorCode, type ClientResult } from "./clientError.ts";
+import { type Cut, parseCut } from "./cut.ts";
+import type { Decoded } from "./decode.ts";
+import { type MiningChange, type MiningStatus, parseMiningStatus } from "./miningStatus.ts";
+import { type NodeInfo, parseNodeInfo } from "./nodeInfo.ts";
+
+/** The part of a fetch Response the client reads. */
+export type ResponseLike = {
+  readonly ok: boolean;
+  readonly status: number;
+  readonly headers: { get(name: string): string | null };
+  text(): Promise<string>;
+};
+
+export type RequestInitLike = {
+  method: "GET" | "POST";
+  headers?: Record<string, string>;
+  body?: string;
+  signal?: AbortSignal;
+};
+
+/** `window.fetch`, or anything shaped like it (tests pass Node's fetch). */
+export type FetchLike = (url: string, init: RequestInitLike) => Promise<ResponseLike>;
+
+export type NodeClientOptions = {
+  /** The page's origin, e.g. `window.location.origin`. */
+  readonly origin: string;
+  readonly config: AppConfig;
+  readonly fetch: FetchLike;
+  /** Per request; default 10 s. */
+  readonly timeoutMs?: number | undefined;
+};
+
+export type NodeClient = {
+  /** The API base on this origin, for display and for the event stream. */
+  readonly baseUrl: string;
+  /** `GET {base}/health-check`: the node's confirmation text. */
+  healthCheck(): Promise<ClientResult<string>>;
+  /** `GET {base}/info` */
+  info(): Promise<ClientResult<NodeInfo>>;
+  /** `GET {base}/cut` */
+  cut(): Promise<ClientResult<Cut>>;
+  /** `GET /app/api/mining` */
+  mining(): Promise<ClientResult<MiningStatus>>;
+  /** `POST /app/api/mining` */
+  setMining(change: MiningChange): Promise<ClientResult<MiningStatus>>;
+  /** The URL of `GET {base}/header/updates` (server-sent events). */
+  readonly headerUpdatesUrl: string;
+};
+
+const DEFAULT_TIMEOUT_MS = 10_000;
+
+function isTimeout(e: unknown): boolean {
+  return (
+    typeof e === "object" &&
+    e !== null &&
+    "name" in e &&
+    (e.name === "TimeoutError" || e.name === "AbortError")
+  );
+}
+
+/** The node's error message from a body: `{message}` JSON, else short plain text. */
+function messageOf(body: string): string | null {
+  const text = body.trim();
+  if (text === "") return null;
+  try {
+    const j: unknown = JSON.parse(text);
+    if (typeof j === "object" && j !== null && "message" in j && typeof j.message === "string")
+      return j.message;
+    if (typeof j === "string") return j;
+  } catch {
+    // plain text
+  }
+  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
+}
+
+/** Sends one request; resolves to the body of a 2xx reply. */
+async function fetchText(
+  fetch: FetchLike,
+  url: string,
+  init: RequestInitLike,
+  timeoutMs: number,
+): Promise<ClientResult<string>> {
+  let res: ResponseLike;
+  let body: string;
+  try {
+    res = await fetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
+    body = await res.text();
+  } catch (e) {
+    if (isTimeout(e))
+      return { ok: false, error: { code: ClientErrorCode.Timeout, url, ms: timeoutMs } };
+    const detail = e instanceof Error ? e.message : String(e);
+    return { ok: false, error: { code: ClientErrorCode.Unreachable, url, detail } };
+  }
+  if (!res.ok) {
+    return {
+      ok: false,
+      error: {
+        code: ClientErrorCode.HttpStatus,
+        url,
+        status: res.status,
+        message: messageOf(body),
+      },
+    };
+  }
+  return { ok: true, value: body };
+}
+
+/** Sends one request and parses the JSON reply with `parse`. */
+async function fetchJson<T>(
+  fetch: FetchLike,
+  url: string,
+  init: RequestInitLike,
+  timeoutMs: number,
+  parse: (raw: unknown) => Decoded<T>,
+): Promise<ClientResult<T>> {
+  const text = await fetchText(fetch, url, init, timeoutMs);
+  if (!text.ok) return text;
+  const bad = (reason: string): ClientResult<T> => ({
+    ok: false,
+    error: { code: ClientErrorCode.BadResponse, url, reason },
+  });
+  let json: unknown;
+  try {
+    json = JSON.parse(text.value);
+  } catch {
+    return bad("not JSON");
+  }
+  const parsed = parse(json);
+  return parsed.ok ? { ok: true, value: parsed.value } : bad(parsed.reason);
+}
+
+export function createNodeClient(options: NodeClientOptions): NodeClient {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const origin = options.origin.replace(/\/+$/, "");
+  const base = `${origin}${options.config.basePath}`;
+  const miningUrl = `${origin}/app/api/mining`;
+  const get = <T>(url: string, parse: (raw: unknown) => Decoded<T>) =>
+    fetchJson(
+      options.fetch,
+      url,
+      { method: "GET", headers: { accept: "application/json" } },
+      timeoutMs,
+      parse,
+    );
+  return {
+    baseUrl: base,
+    headerUpdatesUrl: `${base}/header/updates`,
+    healthCheck: () =>
+      fetchText(options.fetch, `${base}/health-check`, { method: "GET" }, timeoutMs),
+    info: () => get(`${base}/info`, parseNodeInfo),
+    cut: () => get(`${base}/cut`, parseCut),
+    mining: () => get(miningUrl, parseMiningStatus),
+    setMining: (change) =>
+      fetchJson(
+        options.fetch,
+        miningUrl,
+        {
+          method: "POST",
+          headers: { "content-type": "application/json", accept: "application/json" },
+          body: JSON.stringify(change),
+        },
+        timeoutMs,
+        parseMiningStatus,
+      ),
+  };
+}
+
+/** Loads `/app/config.json` (the URL is passed in: `${import.meta.env.BASE_URL}config.json`). */
+export function loadAppConfig(
+  fetch: FetchLike,
+  url: string,
+  timeoutMs = DEFAULT_TIMEOUT_MS,
+): Promise<ClientResult<AppConfig>> {
+  return fetchJson(
+    fetch,
+    url,
+    { method: "GET", headers: { accept: "application/json" } },
+    timeoutMs,
+    parseAppConfig,
+  );
+}
