@@ -37,9 +37,14 @@ function bitLength(n: bigint): number {
   return (n < 0n ? -n : n).toString(16).length * 4;
 }
 
+const LIMIT = 1n << BigInt(MAX_INTEGER_BITS);
+const NEG_LIMIT = -LIMIT;
+
+// A bigint comparison looks at lengths first, so this stays cheap for small values.
 function checkSize(c: Call, n: bigint): bigint {
-  if (bitLength(n) > MAX_INTEGER_BITS)
+  if (n >= LIMIT || n <= NEG_LIMIT) {
     throw c.evalError(`integer result too large (over ${MAX_INTEGER_BITS} bits)`);
+  }
   return n;
 }
 
@@ -131,11 +136,8 @@ const minus = strict(
 const times = binaryNumeric(
   "*",
   NUM_SIG,
-  (c, a, b) => {
-    if (bitLength(a) + bitLength(b) > MAX_INTEGER_BITS + 8)
-      checkSize(c, 1n << BigInt(MAX_INTEGER_BITS + 8));
-    return a * b;
-  },
+  // Two operands within the limit give a product of at most twice the limit: compute, then check.
+  (c, a, b) => checkSize(c, a * b),
   (_c, a, b) => decimalMul(a, b),
 );
 
