@@ -2,6 +2,7 @@
  * The desktop security settings: web preferences, the Content-Security-Policy, and the
  * session and web-contents guards (permissions, requests, navigation, new windows).
  */
+import { readFileSync } from "node:fs";
 import { describe, expect, it, vi } from "vitest";
 import { localPageCsp, rendererCsp, rendererCspHeader } from "../../electron/security/csp.ts";
 import {
@@ -69,6 +70,12 @@ describe("[electron] Content-Security-Policy", () => {
     expect(d.get("base-uri")).toBe("'none'");
     expect(d.get("frame-ancestors")).toBe("'none'");
     expect(rendererCspHeader).not.toMatch(/unsafe-inline|unsafe-eval|\*|https?:/);
+  });
+
+  it("is the policy the renderer's index.html declares", () => {
+    const html = readFileSync(new URL("../../renderer/index.html", import.meta.url), "utf8");
+    const meta = /<meta http-equiv="Content-Security-Policy" content="([^"]*)"/.exec(html);
+    expect(meta?.[1]).toBe(rendererCsp);
   });
 
   it("keeps the local pages script-free", () => {

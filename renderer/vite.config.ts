@@ -1,0 +1,23 @@
+/**
+ * Builds the React UI into dist/renderer. The node serves it under /app/ (same origin as
+ * its API), hence `base`. Run: `vite build --config renderer/vite.config.ts`.
+ */
+import { fileURLToPath } from "node:url";
+import react from "@vitejs/plugin-react";
+import { defineConfig } from "vite";
+
+export default defineConfig({
+  root: fileURLToPath(new URL(".", import.meta.url)),
+  base: "/app/",
+  plugins: [react()],
+  publicDir: false,
+  build: {
+    outDir: fileURLToPath(new URL("../dist/renderer", import.meta.url)),
+    emptyOutDir: true,
+    target: "es2022",
+    sourcemap: true,
+    // Everything from 'self': no inline scripts, no data: URLs for assets (the CSP allows
+    // data: only for images).
+    assetsInlineLimit: 0,
+  },
+});
