@@ -60,14 +60,13 @@ function Page({ route, ...props }: AppProps & { readonly route: Route }) {
 export function App(props: AppProps) {
   const route = useHashRoute();
   const mainRef = useRef<HTMLElement>(null);
-  const first = useRef(true);
+  const shownRoute = useRef(route);
 
   useEffect(() => {
     document.title = `${routeLabel(route)} · Weft`;
-    if (first.current) {
-      first.current = false;
-      return;
-    }
+    // Only a change of page moves focus; the first page keeps the browser's start point.
+    if (shownRoute.current === route) return;
+    shownRoute.current = route;
     document.getElementById(pageTitleId)?.focus();
   }, [route]);
 

@@ -42,16 +42,18 @@ export function NodeStatus({
         </dd>
         <dt>Health</dt>
         <dd>
-          <span
-            role="status"
-            data-testid="health"
-            className={h === null ? "" : h.ok ? "good" : "bad"}
-          >
-            {h === null
-              ? "Checking…"
-              : h.ok
-                ? `Healthy: ${h.value.trim() || "the node answers"}`
-                : `Not responding. ${describeClientError(h.error)}`}
+          <span role="status" data-testid="health">
+            {h === null ? (
+              "Checking…"
+            ) : h.ok ? (
+              <>
+                <strong className="good">Healthy:</strong> {h.value.trim() || "the node answers"}
+              </>
+            ) : (
+              <>
+                <strong className="bad">Not responding.</strong> {describeClientError(h.error)}
+              </>
+            )}
           </span>
         </dd>
         {i?.ok ? (

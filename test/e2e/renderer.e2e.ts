@@ -1,0 +1,169 @@
+/**
+ * The built UI in headless Chromium against the fake node (test/e2e/support/fakeNode.ts):
+ * the Node page, live chain heights, the mining switch, keyboard navigation, the
+ * Content-Security-Policy, and clear messages when the node is unreachable.
+ */
+import type { Browser, Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
+import { launchChromium, saveScreenshot } from "./support/browser.ts";
+import { type FakeNode, startFakeNode } from "./support/fakeNode.ts";
+
+let browser: Browser;
+let node: FakeNode;
+let page: Page;
+let problems: string[];
+
+beforeAll(async () => {
+  browser = await launchChromium();
+});
+afterAll(async () => {
+  await browser?.close();
+});
+
+beforeEach(async () => {
+  node = await startFakeNode({ rendererDir: inject("rendererDir"), startHeight: 100 });
+  page = await browser.newPage();
+  problems = [];
+  page.on("console", (m) => {
+    if (m.type() === "error") problems.push(m.text());
+  });
+  page.on("pageerror", (e) => problems.push(e.message));
+});
+afterEach(async () => {
+  await page?.close();
+  await node?.close();
+});
+
+async function openNodePage(): Promise<void> {
+  await page.goto(node.appUrl);
+  await page.getByRole("heading", { level: 1, name: "Node" }).waitFor();
+  await page.getByTestId("height-19").waitFor();
+}
+
+describe("[e2e] renderer against a fake node", () => {
+  it("shows the node's network, base URL, health and the height of all 20 chains", async () => {
+    await openNodePage();
+    expect(await page.getByTestId("network").textContent()).toBe("development");
+    expect(await page.getByTestId("base-url").textContent()).toBe(node.baseUrl);
+    await expect
+      .poll(() => page.getByTestId("health").textContent())
+      .toBe("Healthy: Health check OK.");
+    expect(await page.getByTestId("chain-count").textContent()).toBe("20");
+    expect(await page.locator("table.chains tbody tr").count()).toBe(20);
+    expect(await page.getByTestId("cut-height").textContent()).toBe("2,000");
+    await expect.poll(() => page.getByTestId("stream-state").textContent()).toContain("Live");
+    expect(await page.title()).toBe("Node · Weft");
+    await saveScreenshot(page, "node-page");
+    expect(problems).toEqual([]);
+  });
+
+  it("moves a chain's height as soon as the node reports a new block", async () => {
+    await openNodePage();
+    await expect.poll(() => node.streamCount()).toBeGreaterThan(0);
+    await expect.poll(() => page.getByTestId("stream-state").textContent()).toContain("Live");
+    node.pushHeader(3, 101);
+    await expect.poll(() => page.getByTestId("height-3").textContent()).toBe("101");
+    expect(await page.getByTestId("cut-height").textContent()).toBe("2,001");
+    node.pushHeader(3, 102);
+    node.pushHeader(17, 101);
+    await expect.poll(() => page.getByTestId("cut-height").textContent()).toBe("2,003");
+    expect(await page.getByTestId("height-17").textContent()).toBe("101");
+  });
+
+  it("turns mining on and off and shows the hash rate", async () => {
+    await openNodePage();
+    const toggle = page.getByRole("switch", { name: "Mining" });
+    await toggle.waitFor();
+    expect(await toggle.isChecked()).toBe(false);
+    expect(await page.getByTestId("hash-rate").textContent()).toBe("0 H/s");
+    await toggle.click();
+    await expect.poll(() => page.getByTestId("mining-state").textContent()).toBe("On");
+    expect(await page.getByTestId("hash-rate").textContent()).toBe("1.53 MH/s");
+    expect(node.miningPosts).toEqual([{ enabled: true }]);
+    await saveScreenshot(page, "node-page-mining");
+    await toggle.press("Space");
+    await expect.poll(() => page.getByTestId("mining-state").textContent()).toBe("Off");
+    expect(node.miningPosts).toEqual([{ enabled: true }, { enabled: false }]);
+  });
+
+  it("can be used with the keyboard: skip link, navigation, focus on the new page's heading", async () => {
+    await openNodePage();
+    await page.keyboard.press("Tab");
+    expect(await page.locator(":focus").textContent()).toBe("Skip to content");
+    await page.keyboard.press("Tab");
+    expect(await page.locator(":focus").textContent()).toBe("Wallet");
+    await page.keyboard.press("Enter");
+    await page.getByRole("heading", { level: 1, name: "Wallet" }).waitFor();
+    await expect.poll(() => page.locator(":focus").getAttribute("id")).toBe("page-title");
+    expect(await page.getByRole("link", { name: "Wallet" }).getAttribute("aria-current")).toBe(
+      "page",
+    );
+    expect(await page.getByRole("link", { name: "Node" }).getAttribute("aria-current")).toBeNull();
+    expect(await page.title()).toBe("Wallet · Weft");
+    for (const name of ["Explorer", "Backup"]) {
+      await page.getByRole("link", { name }).click();
+      await page.getByRole("heading", { level: 1, name }).waitFor();
+    }
+    await page.getByRole("link", { name: "Node" }).focus();
+    await page.keyboard.press("Enter");
+    await page.getByRole("heading", { level: 1, name: "Node" }).waitFor();
+    // The skip link moves focus to the main region.
+    await page.getByRole("button", { name: "Skip to content" }).focus();
+    await page.keyboard.press("Enter");
+    expect(await page.locator(":focus").getAttribute("id")).toBe("main");
+    await page.goto(`${node.appUrl}#/nowhere`);
+    await page.getByRole("heading", { level: 1, name: "Page not found" }).waitFor();
+  });
+
+  it("loads only from its own origin under the Content-Security-Policy", async () => {
+    const blocked: string[] = [];
+    page.on("requestfailed", (r) => blocked.push(r.url()));
+    await openNodePage();
+    // An inline script injected into the page must be refused (and reported) by the policy.
+    const violations = await page.evaluate(`new Promise((resolve) => {
+      let n = 0;
+      document.addEventListener("securitypolicyviolation", () => { n += 1; });
+      const s = document.createElement("script");
+      s.textContent = "window.__inlineRan = true";
+      document.body.append(s);
+      setTimeout(() => resolve(n), 200);
+    })`);
+    // One report per policy: the response header and the <meta> tag both apply.
+    expect(violations).toBeGreaterThanOrEqual(1);
+    expect(await page.evaluate("window.__inlineRan === undefined")).toBe(true);
+    expect(blocked).toEqual([]);
+    expect(node.requests.every((r) => r.split(" ")[1]?.startsWith("/"))).toBe(true);
+  });
+
+  it("says clearly when the node stops answering", async () => {
+    await openNodePage();
+    node.setHealthy(false);
+    await expect
+      .poll(() => page.getByTestId("health").textContent(), { timeout: 15_000 })
+      .toContain(
+        "Not responding. The node answered 503: Failed health check due to service drain.",
+      );
+    await node.close();
+    await expect
+      .poll(() => page.getByTestId("health").textContent(), { timeout: 15_000 })
+      .toMatch(
+        /^Not responding\. The node is not reachable at http:\/\/127\.0\.0\.1:\d+\/ledger\/0\.0\/development\/health-check/,
+      );
+    await expect
+      .poll(() => page.getByTestId("stream-state").textContent())
+      .toContain("reconnecting");
+    await saveScreenshot(page, "node-page-unreachable");
+  });
+
+  it("offers to try again when the node's configuration cannot be loaded", async () => {
+    node.setConfigAvailable(false);
+    await page.goto(node.appUrl);
+    await page.getByRole("heading", { level: 1, name: "Cannot reach the Weft node" }).waitFor();
+    expect(await page.getByRole("alert").textContent()).toContain(
+      "The node answered 503: starting",
+    );
+    node.setConfigAvailable(true);
+    await page.getByRole("button", { name: "Try again" }).click();
+    await page.getByRole("heading", { level: 1, name: "Node" }).waitFor();
+  });
+});
