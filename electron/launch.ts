@@ -1,0 +1,160 @@
+/**
+ * `npm start`: opens the desktop app where an Electron binary is installed; otherwise, or
+ * with `--headless`, runs the node under plain Node.js and prints the address of the same
+ * UI for a browser (docs/desktop.md §8).
+ *
+ * It never `import`s the electron package to find the binary: that package's index tries to
+ * download Electron when the binary is missing.
+ *
+ * Usage: tsx electron/launch.ts [--headless] [--network NAME] [--data-dir DIR] [--port N]
+ */
+import { spawn } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { NodeNetwork } from "./nodeHost.ts";
+
+/** The Electron executable installed in node_modules, or null when there is none. */
+export function findElectronBinary(repoRoot: string): string | null {
+  const pkg = join(repoRoot, "node_modules", "electron");
+  const pathFile = join(pkg, "path.txt");
+  if (!existsSync(pathFile)) return null;
+  const relative = readFileSync(pathFile, "utf8").trim();
+  if (relative === "") return null;
+  const binary = join(pkg, "dist", relative);
+  return existsSync(binary) ? binary : null;
+}
+
+export type LaunchOptions = {
+  readonly headless: boolean;
+  readonly network: NodeNetwork;
+  /** Headless only; default `<repo>/.weft`. */
+  readonly dataDir: string | null;
+  readonly port: number;
+};
+
+export type ParsedLaunch = { ok: true; options: LaunchOptions } | { ok: false; message: string };
+
+const networks: readonly NodeNetwork[] = [
+  "development",
+  "testnet04",
+  "mainnet01",
+  "test-singleton",
+];
+
+/** Parses the launcher's arguments. */
+export function parseLaunchArgs(argv: readonly string[]): ParsedLaunch {
+  let headless = false;
+  let network: NodeNetwork = "development";
+  let dataDir: string | null = null;
+  let port = 1848;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    const value = argv[i + 1];
+    switch (arg) {
+      case "--headless":
+        headless = true;
+        break;
+      case "--network": {
+        const found = networks.find((n) => n === value);
+        if (found === undefined) {
+          return { ok: false, message: `--network takes one of ${networks.join(", ")}` };
+        }
+        network = found;
+        i++;
+        break;
+      }
+      case "--data-dir":
+        if (value === undefined || value === "")
+          return { ok: false, message: "--data-dir takes a folder" };
+        dataDir = resolve(value);
+        i++;
+        break;
+      case "--port": {
+        const n = Number(value);
+        if (value === undefined || !Number.isInteger(n) || n < 0 || n > 65535) {
+          return { ok: false, message: "--port takes an integer from 0 to 65535" };
+        }
+        port = n;
+        i++;
+        break;
+      }
+      default:
+        return { ok: false, message: `unknown option ${arg}` };
+    }
+  }
+  return { ok: true, options: { headless, network, dataDir, port } };
+}
+
+async function runHeadless(repoRoot: string, options: LaunchOptions): Promise<number> {
+  const { startNode } = await import("./nodeHost.ts");
+  const network = options.network;
+  const node = await startNode({
+    network,
+    dataDir: options.dataDir ?? join(repoRoot, ".weft"),
+    host: "127.0.0.1",
+    port: options.port,
+  });
+  console.log(`Weft node running (${network}).`);
+  console.log(`  UI:  ${node.appUrl}`);
+  console.log(`  API: ${node.baseUrl}`);
+  console.log("Press Ctrl+C to stop.");
+  await new Promise<void>((done) => {
+    const stop = () => {
+      process.off("SIGINT", stop);
+      process.off("SIGTERM", stop);
+      done();
+    };
+    process.on("SIGINT", stop);
+    process.on("SIGTERM", stop);
+  });
+  console.log("Stopping the node…");
+  await node.close();
+  return 0;
+}
+
+function runElectron(binary: string, repoRoot: string): Promise<number> {
+  const env = { ...process.env };
+  // Set by some tools; it would make the binary behave as plain Node.js.
+  delete env.ELECTRON_RUN_AS_NODE;
+  const child = spawn(binary, [repoRoot], { stdio: "inherit", env });
+  const forward = (signal: NodeJS.Signals) => () => child.kill(signal);
+  process.on("SIGINT", forward("SIGINT"));
+  process.on("SIGTERM", forward("SIGTERM"));
+  return new Promise((done) => {
+    child.on("exit", (code, signal) => done(code ?? (signal === null ? 0 : 1)));
+    child.on("error", (e) => {
+      console.error(`Could not start Electron: ${e.message}`);
+      done(1);
+    });
+  });
+}
+
+export async function launch(argv: readonly string[], repoRoot: string): Promise<number> {
+  const parsed = parseLaunchArgs(argv);
+  if (!parsed.ok) {
+    console.error(`npm start: ${parsed.message}`);
+    return 2;
+  }
+  const binary = parsed.options.headless ? null : findElectronBinary(repoRoot);
+  if (binary !== null) return runElectron(binary, repoRoot);
+  if (!parsed.options.headless) {
+    console.log(
+      "No Electron binary in node_modules/electron: running headless; open the UI in a browser.",
+    );
+  }
+  return runHeadless(repoRoot, parsed.options);
+}
+
+if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === resolve(process.argv[1])) {
+  const repoRoot = fileURLToPath(new URL("..", import.meta.url));
+  launch(process.argv.slice(2), repoRoot).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (e: unknown) => {
+      console.error(e instanceof Error ? e.message : String(e));
+      process.exitCode = 1;
+    },
+  );
+}

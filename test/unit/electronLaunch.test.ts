@@ -1,0 +1,89 @@
+/**
+ * `npm start`'s launcher: finding an installed Electron binary without importing the
+ * electron package (which would try to download one), and its arguments. Also keeps the
+ * rule that only main.ts and preload.ts import electron at run time.
+ */
+import {
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
+import { tmpdir } from "node:os";
+import { join, relative, resolve } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { findElectronBinary, parseLaunchArgs } from "../../electron/launch.ts";
+
+const tmp = mkdtempSync(join(tmpdir(), "weft-launch-"));
+afterAll(() => rmSync(tmp, { recursive: true, force: true }));
+
+describe("[electron] launcher", () => {
+  it("finds the binary named by node_modules/electron/path.txt, only if it exists", () => {
+    const repo = join(tmp, "repo");
+    const pkg = join(repo, "node_modules", "electron");
+    mkdirSync(pkg, { recursive: true });
+    expect(findElectronBinary(repo)).toBeNull();
+    writeFileSync(join(pkg, "path.txt"), "electron");
+    expect(findElectronBinary(repo)).toBeNull();
+    mkdirSync(join(pkg, "dist"));
+    writeFileSync(join(pkg, "dist", "electron"), "");
+    expect(findElectronBinary(repo)).toBe(join(pkg, "dist", "electron"));
+  });
+
+  it("parses its options", () => {
+    expect(parseLaunchArgs([])).toEqual({
+      ok: true,
+      options: { headless: false, network: "development", dataDir: null, port: 1848 },
+    });
+    expect(
+      parseLaunchArgs([
+        "--headless",
+        "--network",
+        "testnet04",
+        "--port",
+        "0",
+        "--data-dir",
+        "/tmp/d",
+      ]),
+    ).toEqual({
+      ok: true,
+      options: { headless: true, network: "testnet04", dataDir: "/tmp/d", port: 0 },
+    });
+    for (const bad of [
+      ["--network", "moon"],
+      ["--port", "70000"],
+      ["--port"],
+      ["--data-dir"],
+      ["--fast"],
+    ]) {
+      expect(parseLaunchArgs(bad).ok, bad.join(" ")).toBe(false);
+    }
+  });
+});
+
+describe("[electron] imports of electron", () => {
+  const dir = resolve(import.meta.dirname, "..", "..", "electron");
+  const files = (d: string): string[] =>
+    readdirSync(d).flatMap((n) => {
+      const p = join(d, n);
+      return statSync(p).isDirectory() ? files(p) : /\.(ts|js)$/.test(n) ? [p] : [];
+    });
+
+  it("happen at run time only in main.ts and preload.ts", () => {
+    const importers = files(dir)
+      .filter((f) => /^import\s+(?!type\b)[^;]*from\s+"electron"/m.test(readFileSync(f, "utf8")))
+      .map((f) => relative(dir, f))
+      .sort();
+    expect(importers).toEqual(["main.ts", "preload.ts"]);
+  });
+
+  it("reach the node only through nodeHost.ts", () => {
+    const importers = files(dir)
+      .filter((f) => readFileSync(f, "utf8").includes("src-node/node"))
+      .map((f) => relative(dir, f));
+    expect(importers).toEqual(["nodeHost.ts"]);
+  });
+});
