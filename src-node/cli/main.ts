@@ -8,6 +8,7 @@ import { readFileSync } from "node:fs";
 import { addSig } from "./addSig.ts";
 import { combineSigs } from "./combineSigs.ts";
 import { type CliIo, processIo } from "./io.ts";
+import { nodeCommand } from "./node.ts";
 import { replCommand } from "./repl.ts";
 import { REQUEST_TOOL_FLAGS, requestTool } from "./requestTool.ts";
 
@@ -18,6 +19,7 @@ type Subcommand = (args: string[], io: CliIo) => Promise<number>;
 const subcommands: Record<string, Subcommand> = {
   "add-sig": addSig,
   "combine-sigs": combineSigs,
+  node: (args, io) => nodeCommand(args, io),
   repl: replCommand,
 };
 
@@ -49,6 +51,8 @@ Commands:
   add-sig KEYFILE...   sign the unsigned transaction read on standard input
   combine-sigs FILE... merge signatures of partly signed transaction files
   repl [FILE.repl...]  run contract-language scripts, or an interactive prompt
+  node [--network N] [--data-dir D] [--host H] [--port P] [--config F.yaml]
+                       run a node (weft node --help)
 `;
 
 /**

@@ -1,0 +1,30 @@
+/**
+ * What the HTTP API needs from the node: the network, the services it
+ * adapts, and facts about the release. Later areas (exec, mempool, mining,
+ * backup) add their services here; node.ts supplies them.
+ * @module
+ */
+import type { NetworkVersion } from "../chain/networkVersion.ts";
+import type { BlockDb } from "../store/blockDb.ts";
+import { API_VERSION } from "./nodeInfo.ts";
+
+export type ApiLog = {
+  info(message: string, fields?: Record<string, unknown>): void;
+  warn(message: string, fields?: Record<string, unknown>): void;
+  error(message: string, fields?: Record<string, unknown>): void;
+};
+
+export type ApiServices = {
+  readonly version: NetworkVersion;
+  readonly blocks: BlockDb;
+  /** The node's release (`nodePackageVersion`, `x-ledger-node-version`). */
+  readonly packageVersion: string;
+  /** ISO 8601 (`nodeServiceDate`). */
+  readonly serviceDate: string;
+  readonly log?: ApiLog | undefined;
+};
+
+/** `/ledger/{apiVersion}/{network}`: the path of `{base_url}`. */
+export function basePath(version: NetworkVersion): string {
+  return `/ledger/${API_VERSION}/${version.name}`;
+}

@@ -1,0 +1,94 @@
+/**
+ * `buildServer(node)`: the node's one HTTP server as an unstarted Fastify
+ * instance (tests call `inject()`; node.ts calls `listen()`). URL layout as
+ * architecture §2.2: `{base_url}` = `/ledger/0.0/{network}`, `/health-check`
+ * and `/info` also at the root.
+ *
+ * Every response, errors and unknown routes included, carries the common
+ * headers (commonHeaders.ts); errors are answered through the code → status
+ * table (errorStatus.ts); GET and HEAD responses carry CORS headers
+ * (cors.ts); request bodies are limited to 2 MiB by default.
+ * docs/api.md documents every route.
+ * @module
+ */
+import Fastify, { type FastifyInstance } from "fastify";
+import { type ApiServices, basePath } from "./apiServices.ts";
+import { commonHeaders } from "./commonHeaders.ts";
+import { registerCors } from "./cors.ts";
+import { errorReply } from "./errorStatus.ts";
+import { ApiError, ApiErrorCode } from "./errors.ts";
+import { EventStreams } from "./eventStream.ts";
+import type { RouteContext } from "./routeContext.ts";
+import { registerBlockRoutes } from "./routes/blockRoutes.ts";
+import { registerCutRoutes } from "./routes/cutRoutes.ts";
+import { registerHashRoutes } from "./routes/hashRoutes.ts";
+import { registerHeaderRoutes } from "./routes/headerRoutes.ts";
+import { registerHeaderUpdatesRoute } from "./routes/headerUpdatesRoute.ts";
+import { registerHealthRoutes } from "./routes/healthRoutes.ts";
+import { registerInfoRoutes } from "./routes/infoRoutes.ts";
+
+/** Largest request body (reference service API: 2 MB). */
+export const DEFAULT_BODY_LIMIT = 2 * 1024 * 1024;
+
+export type BuildServerOptions = {
+  readonly bodyLimit?: number | undefined;
+};
+
+export type ApiServer = {
+  readonly server: FastifyInstance;
+  /** `{base_url}`'s path. */
+  readonly base: string;
+  readonly streams: EventStreams;
+};
+
+/** The HTTP server of `node`, not listening. */
+export function buildServer(node: ApiServices, options: BuildServerOptions = {}): FastifyInstance {
+  return buildApi(node, options).server;
+}
+
+/** {@link buildServer} with the pieces node.ts and later areas use (base path, event streams). */
+export function buildApi(node: ApiServices, options: BuildServerOptions = {}): ApiServer {
+  const server = Fastify({
+    logger: false,
+    bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
+    return503OnClosing: true,
+  });
+  const base = basePath(node.version);
+  const streams = new EventStreams();
+  const ctx: RouteContext = { node, base, streams };
+
+  server.addHook("onSend", async (request, reply, payload) => {
+    reply.headers(commonHeaders(request.raw, node.packageVersion));
+    return payload;
+  });
+  server.addHook("preClose", async () => {
+    streams.endAll();
+  });
+  server.setErrorHandler((error, request, reply) => {
+    const r = errorReply(error);
+    if (r.status === 500) {
+      node.log?.error("request failed", {
+        method: request.method,
+        url: request.url,
+        error: error instanceof Error ? (error.stack ?? error.message) : String(error),
+      });
+    }
+    reply.code(r.status).type(r.contentType).send(r.body);
+  });
+  server.setNotFoundHandler((request) => {
+    throw new ApiError(
+      { code: ApiErrorCode.RouteNotFound, method: request.method, url: request.url },
+      `no route for ${request.method} ${request.url.split("?")[0]}`,
+    );
+  });
+
+  registerCors(server);
+  registerHealthRoutes(server, ctx);
+  registerInfoRoutes(server, ctx);
+  registerCutRoutes(server, ctx);
+  registerHashRoutes(server, ctx);
+  registerHeaderRoutes(server, ctx);
+  registerBlockRoutes(server, ctx);
+  registerHeaderUpdatesRoute(server, ctx);
+  return { server, base, streams };
+}

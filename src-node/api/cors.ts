@@ -1,0 +1,43 @@
+/**
+ * CORS on read-only routes: GET and HEAD responses carry
+ * `access-control-allow-origin: *`, so web pages on other origins (an
+ * explorer, a wallet page) can read chain data; preflight requests are
+ * answered for GET and HEAD only, so no other origin can POST to the node
+ * from a browser with a JSON body. Same-origin pages (the node's own UI
+ * under /app/) need no CORS at all.
+ * @module
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+
+const READ_METHODS = new Set(["GET", "HEAD"]);
+
+/** CORS headers for a response to `request` (empty for non-read methods). */
+export function corsHeaders(request: FastifyRequest): Record<string, string> {
+  return READ_METHODS.has(request.method) ? { "access-control-allow-origin": "*" } : {};
+}
+
+function preflight(request: FastifyRequest, reply: FastifyReply): void {
+  const method = String(request.headers["access-control-request-method"] ?? "").toUpperCase();
+  if (!READ_METHODS.has(method)) {
+    reply
+      .code(403)
+      .type("text/plain; charset=utf-8")
+      .send("cross-origin requests are allowed for GET and HEAD only\n");
+    return;
+  }
+  const requested = request.headers["access-control-request-headers"];
+  reply
+    .code(204)
+    .header("access-control-allow-origin", "*")
+    .header("access-control-allow-methods", "GET, HEAD")
+    .header("access-control-allow-headers", typeof requested === "string" ? requested : "accept")
+    .header("access-control-max-age", "86400")
+    .send();
+}
+
+export function registerCors(server: FastifyInstance): void {
+  server.addHook("onRequest", async (request, reply) => {
+    for (const [k, v] of Object.entries(corsHeaders(request))) reply.header(k, v);
+  });
+  server.options("/*", preflight);
+}

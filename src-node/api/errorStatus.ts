@@ -1,0 +1,97 @@
+/**
+ * The one table from error codes to HTTP statuses, and the error replies:
+ * - a block hash the chain does not hold (STORE_KEY_NOT_FOUND): 404 with the
+ *   spec's not-found object `{"key": <hash>, "reason": "key not found"}`;
+ * - every other error: its status with a text/plain message;
+ * - anything that is not a coded error (a bug): 500 "internal error", the
+ *   details go to the log, never to the client.
+ * Areas added later (exec, mempool, mining, backup) add their tables here.
+ * @module
+ */
+import { ChainErrorCode, type ChainErrorCodeValue } from "../chain/errors.ts";
+import { EncodingErrorCode } from "../encoding/errors.ts";
+import { NodeError } from "../errors/nodeError.ts";
+import { StoreError, StoreErrorCode, type StoreErrorCodeValue } from "../store/errors.ts";
+import { ApiErrorCode, type ApiErrorCodeValue } from "./errors.ts";
+
+const apiStatus: Record<ApiErrorCodeValue, number> = {
+  [ApiErrorCode.BadRequest]: 400,
+  [ApiErrorCode.NotAcceptable]: 406,
+  [ApiErrorCode.BranchBoundsExceeded]: 400,
+  [ApiErrorCode.RouteNotFound]: 404,
+  [ApiErrorCode.ListenFailed]: 500,
+  [ApiErrorCode.NotListening]: 500,
+};
+
+const storeStatus: Record<StoreErrorCodeValue, number> = {
+  [StoreErrorCode.OpenFailed]: 500,
+  [StoreErrorCode.SchemaTooNew]: 500,
+  [StoreErrorCode.NetworkMismatch]: 500,
+  [StoreErrorCode.GenesisMismatch]: 500,
+  [StoreErrorCode.Corrupt]: 500,
+  [StoreErrorCode.Closed]: 503,
+  [StoreErrorCode.UnknownChain]: 404,
+  [StoreErrorCode.KeyNotFound]: 404,
+  [StoreErrorCode.HeightNotFound]: 404,
+  [StoreErrorCode.Invariant]: 500,
+};
+
+/** Block and header rejections are the client's: 400, except a bug (invariant). */
+const chainStatus: Record<ChainErrorCodeValue, number> = Object.fromEntries(
+  Object.values(ChainErrorCode).map((c) => [c, c === ChainErrorCode.Invariant ? 500 : 400]),
+) as Record<ChainErrorCodeValue, number>;
+
+const encodingStatus: Record<string, number> = Object.fromEntries(
+  Object.values(EncodingErrorCode).map((c) => [c, 400]),
+);
+
+const statusByCode: Readonly<Record<string, number>> = {
+  ...encodingStatus,
+  ...chainStatus,
+  ...storeStatus,
+  ...apiStatus,
+};
+
+/** The HTTP status of a coded error (500 for codes no table lists). */
+export function statusOfCode(code: string): number {
+  return statusByCode[code] ?? 500;
+}
+
+export type ErrorReply = {
+  readonly status: number;
+  readonly contentType: string;
+  readonly body: string;
+};
+
+const TEXT = "text/plain; charset=utf-8";
+
+/** Fastify's own client errors (body too large, bad JSON, unsupported media type). */
+function frameworkStatus(e: unknown): number | undefined {
+  if (typeof e !== "object" || e === null || !("statusCode" in e)) return undefined;
+  const s = e.statusCode;
+  return typeof s === "number" && s >= 400 && s < 500 ? s : undefined;
+}
+
+/** The reply for an error thrown while handling a request. */
+export function errorReply(e: unknown): ErrorReply {
+  if (e instanceof StoreError && e.type.code === StoreErrorCode.KeyNotFound) {
+    return {
+      status: 404,
+      contentType: "application/json; charset=utf-8",
+      body: JSON.stringify({ key: e.type.key, reason: "key not found" }),
+    };
+  }
+  if (e instanceof NodeError) {
+    const status = statusOfCode(e.code);
+    return {
+      status,
+      contentType: TEXT,
+      body: status === 500 ? "internal error\n" : `${e.message}\n`,
+    };
+  }
+  const status = frameworkStatus(e);
+  if (status !== undefined && e instanceof Error) {
+    return { status, contentType: TEXT, body: `${e.message}\n` };
+  }
+  return { status: 500, contentType: TEXT, body: "internal error\n" };
+}

@@ -1,0 +1,45 @@
+/**
+ * What every route module receives: the node's services, `{base_url}`'s path
+ * and the server's open event streams; and the helpers routes share to
+ * answer JSON and pages.
+ * @module
+ */
+import type { FastifyReply } from "fastify";
+import type { Cursor, Page } from "../store/blockPages.ts";
+import type { ApiServices } from "./apiServices.ts";
+import type { EventStreams } from "./eventStream.ts";
+
+export type RouteContext = {
+  readonly node: ApiServices;
+  /** `/ledger/0.0/{network}` */
+  readonly base: string;
+  readonly streams: EventStreams;
+};
+
+/** A cursor as the `next` field of a page and the `next` query parameter: `inclusive:<hash>`. */
+export function cursorText(cursor: Cursor | null): string | null {
+  if (cursor === null) return null;
+  return `${cursor.inclusive ? "inclusive" : "exclusive"}:${cursor.hash}`;
+}
+
+/** The result page JSON: `limit` is the number of items returned (never more than asked). */
+export function pageJson<T, R>(
+  page: Page<T>,
+  item: (t: T) => R,
+): { limit: number; items: R[]; next: string | null } {
+  return { limit: page.items.length, items: page.items.map(item), next: cursorText(page.next) };
+}
+
+/** Sends a JSON body, serialized here so the content type can carry parameters. */
+export function sendJson(
+  reply: FastifyReply,
+  value: unknown,
+  contentType = "application/json; charset=utf-8",
+): void {
+  // Sent as bytes: for text bodies Fastify rewrites the content type's parameters
+  // (quotes them, adds a charset), which would change the negotiated media type.
+  reply
+    .code(200)
+    .header("content-type", contentType)
+    .send(Buffer.from(JSON.stringify(value)));
+}

@@ -1,0 +1,38 @@
+/**
+ * Block hashes of a chain: `GET {base_url}/chain/{chain}/hash` (ascending,
+ * orphans included) and `POST {base_url}/chain/{chain}/hash/branch`
+ * (descending between branch bounds). Pages of at most 4096 hashes. These
+ * answer JSON whatever the Accept header says (the spec lists no 406 here).
+ * @module
+ */
+import type { FastifyInstance } from "fastify";
+import { branchHashes, hashPage } from "../../store/blockPages.ts";
+import {
+  MAX_HASH_PAGE,
+  parseBranchBounds,
+  parseChainParam,
+  parsePageQuery,
+  propertyOf,
+} from "../params.ts";
+import { pageJson, type RouteContext, sendJson } from "../routeContext.ts";
+
+export function registerHashRoutes(server: FastifyInstance, ctx: RouteContext): void {
+  const { blocks } = ctx.node;
+  server.get(`${ctx.base}/chain/:chain/hash`, (request, reply) => {
+    const chainId = parseChainParam(blocks, propertyOf(request.params, "chain"));
+    const q = parsePageQuery(request.query, MAX_HASH_PAGE);
+    sendJson(
+      reply,
+      pageJson(hashPage(blocks, chainId, q), (h) => h),
+    );
+  });
+  server.post(`${ctx.base}/chain/:chain/hash/branch`, (request, reply) => {
+    const chainId = parseChainParam(blocks, propertyOf(request.params, "chain"));
+    const q = parsePageQuery(request.query, MAX_HASH_PAGE);
+    const bounds = parseBranchBounds(request.body);
+    sendJson(
+      reply,
+      pageJson(branchHashes(blocks, chainId, bounds, q), (h) => h),
+    );
+  });
+}

@@ -1,0 +1,87 @@
+/**
+ * Block headers of a chain: `GET {base_url}/chain/{chain}/header`
+ * (ascending, orphans included), `GET …/header/{blockHash}` (one header) and
+ * `POST …/header/branch` (descending between branch bounds). Pages of at
+ * most 360 headers. The encoding follows Accept: base64url strings
+ * (application/json), objects (application/json;blockheader-encoding=object),
+ * or the binary header (application/octet-stream, single header only).
+ * @module
+ */
+import type { FastifyInstance } from "fastify";
+import type { BlockHeader } from "../../chain/blockHeader.ts";
+import { encodeBlockHeader } from "../../chain/blockHeaderBinary.ts";
+import { blockHeaderToObject } from "../../chain/blockHeaderObject.ts";
+import { base64UrlEncode } from "../../encoding/base64url.ts";
+import { branchHeaders, headerPage } from "../../store/blockPages.ts";
+import { StoreError, StoreErrorCode } from "../../store/errors.ts";
+import { HEADER_OBJECT_TYPE, type HeaderEncoding, negotiateHeaderEncoding } from "../accept.ts";
+import {
+  MAX_HEADER_PAGE,
+  parseBranchBounds,
+  parseChainParam,
+  parseHashParam,
+  parsePageQuery,
+  propertyOf,
+} from "../params.ts";
+import { pageJson, type RouteContext, sendJson } from "../routeContext.ts";
+
+function contentType(encoding: HeaderEncoding): string {
+  return encoding === "object" ? HEADER_OBJECT_TYPE : "application/json; charset=utf-8";
+}
+
+/** A header in a JSON encoding; `bytes` when the caller already has them. */
+function headerJson(encoding: HeaderEncoding, header: BlockHeader, bytes?: Uint8Array): unknown {
+  return encoding === "object"
+    ? blockHeaderToObject(header)
+    : base64UrlEncode(bytes ?? encodeBlockHeader(header));
+}
+
+export function registerHeaderRoutes(server: FastifyInstance, ctx: RouteContext): void {
+  const { blocks } = ctx.node;
+
+  server.get(`${ctx.base}/chain/:chain/header`, (request, reply) => {
+    const chainId = parseChainParam(blocks, propertyOf(request.params, "chain"));
+    const encoding = negotiateHeaderEncoding(request.headers.accept, false);
+    const q = parsePageQuery(request.query, MAX_HEADER_PAGE);
+    const page = headerPage(blocks, chainId, q);
+    sendJson(
+      reply,
+      pageJson(page, (r) => headerJson(encoding, r.header, r.bytes)),
+      contentType(encoding),
+    );
+  });
+
+  server.get(`${ctx.base}/chain/:chain/header/:blockHash`, (request, reply) => {
+    const chainId = parseChainParam(blocks, propertyOf(request.params, "chain"));
+    const hash = parseHashParam(propertyOf(request.params, "blockHash"), "blockHash");
+    const encoding = negotiateHeaderEncoding(request.headers.accept, true);
+    const header = blocks.headerOnChain(chainId, hash);
+    if (header === undefined) {
+      throw new StoreError(
+        { code: StoreErrorCode.KeyNotFound, key: hash, what: "blockHash" },
+        `blockHash: block ${hash} not found on chain ${chainId}`,
+      );
+    }
+    if (encoding === "binary") {
+      reply
+        .code(200)
+        .type("application/octet-stream")
+        .send(Buffer.from(encodeBlockHeader(header)));
+      return;
+    }
+    sendJson(reply, headerJson(encoding, header), contentType(encoding));
+  });
+
+  server.post(`${ctx.base}/chain/:chain/header/branch`, (request, reply) => {
+    const chainId = parseChainParam(blocks, propertyOf(request.params, "chain"));
+    const encoding = negotiateHeaderEncoding(request.headers.accept, false);
+    const q = parsePageQuery(request.query, MAX_HEADER_PAGE);
+    const bounds = parseBranchBounds(request.body);
+    const page = branchHeaders(blocks, chainId, bounds, q);
+    sendJson(
+      reply,
+      pageJson(page, (h) => headerJson(encoding, h)),
+      contentType(encoding),
+    );
+  });
+}

@@ -1,0 +1,41 @@
+/**
+ * `GET {base_url}/header/updates`: server-sent events, one per block added
+ * to the best cut, all chains, in the order they were added (reference
+ * chainweb-api.md §8.7): `event:BlockHeader` with data
+ * `{"header": <header object>, "txCount": n, "powHash": <64 hex>, "target": <64 hex>}`.
+ * Blocks that leave the best cut in a fork switch are not announced; the
+ * blocks of the new branch are.
+ * @module
+ */
+import type { FastifyInstance } from "fastify";
+import type { BlockHeader } from "../../chain/blockHeader.ts";
+import { blockHeaderToObject } from "../../chain/blockHeaderObject.ts";
+import { powHash, powHashHex } from "../../chain/pow.ts";
+import type { BlockDb } from "../../store/blockDb.ts";
+import { commonHeaders } from "../commonHeaders.ts";
+import { corsHeaders } from "../cors.ts";
+import type { RouteContext } from "../routeContext.ts";
+
+/** The data of one header event. */
+export function headerEventData(blocks: BlockDb, header: BlockHeader): string {
+  return JSON.stringify({
+    header: blockHeaderToObject(header),
+    txCount: blocks.store.transactionCount(header.payloadHash) ?? 0,
+    powHash: powHashHex(powHash(header)),
+    target: header.target.toString(16).padStart(64, "0"),
+  });
+}
+
+export function registerHeaderUpdatesRoute(server: FastifyInstance, ctx: RouteContext): void {
+  const { blocks, packageVersion } = ctx.node;
+  server.get(`${ctx.base}/header/updates`, { exposeHeadRoute: false }, (request, reply) => {
+    const stream = ctx.streams.open(request, reply, {
+      ...commonHeaders(request.raw, packageVersion),
+      ...corsHeaders(request),
+    });
+    const unsubscribe = blocks.onCutChange((change) => {
+      for (const h of change.added) stream.send("BlockHeader", headerEventData(blocks, h));
+    });
+    stream.onEnd(unsubscribe);
+  });
+}

@@ -1,0 +1,118 @@
+/**
+ * `weft node`: runs a node until SIGINT or SIGTERM. Options come from flags
+ * and an optional YAML file (`--config`; flags win), see
+ * src-node/config/parseNodeFlags.ts and docs/node.md. Prints the base URL on
+ * standard output once the node listens (one line, for scripts), progress and
+ * problems on standard error. On a stop signal it closes the server and the
+ * databases before exiting with 0; a second signal ends the process at once
+ * (SQLite's write-ahead log keeps the files consistent either way).
+ * @module
+ */
+
+import { defaultDataDir } from "../config/defaultDataDir.ts";
+import { ConfigErrorCode } from "../config/errors.ts";
+import { loadConfigFile } from "../config/loadConfigFile.ts";
+import { mergeNodeOptions, NETWORK_NAMES } from "../config/nodeOptions.ts";
+import { parseNodeFlags } from "../config/parseNodeFlags.ts";
+import { isNodeError } from "../errors/nodeError.ts";
+import { createNode, type NodeLogger } from "../node.ts";
+import type { CliIo } from "./io.ts";
+
+/** Where stop requests come from (the process's signals, or a test). */
+export type StopSignals = {
+  /** Calls `callback` once, on the first stop request; returns an unsubscribe function. */
+  onStop(callback: (signal: string) => void): () => void;
+};
+
+/** SIGINT and SIGTERM of this process (each handled once; a second one ends the process). */
+export function processStopSignals(): StopSignals {
+  return {
+    onStop(callback) {
+      const handler = (signal: NodeJS.Signals) => {
+        process.off("SIGINT", handler);
+        process.off("SIGTERM", handler);
+        callback(signal);
+      };
+      process.once("SIGINT", handler);
+      process.once("SIGTERM", handler);
+      return () => {
+        process.off("SIGINT", handler);
+        process.off("SIGTERM", handler);
+      };
+    },
+  };
+}
+
+export const NODE_USAGE = `Usage: weft node [options]
+
+Runs a node and its HTTP API until interrupted (Ctrl-C, SIGTERM).
+
+Options:
+  --network NAME          ${NETWORK_NAMES.join(", ")} (default development)
+  --data-dir DIR          where databases live (default ${defaultDataDir()})
+  --host HOST             address to listen on (default 127.0.0.1)
+  --port N                port (default 1848; 0 = any free port)
+  --config FILE.yaml      options from a YAML file (keys as the flags; flags win)
+  --enable-backup-api     serve {base_url}/make-backup and /check-backup
+  --backup-directory DIR  where backups are written
+  --mining                run the built-in miner
+  --mining-threads N      miner threads
+  --mining-account NAME   account that receives mining rewards
+  --help                  this text
+`;
+
+function stderrLogger(io: CliIo): NodeLogger {
+  const line = (level: string, message: string, fields?: Record<string, unknown>) =>
+    io.stderr.write(
+      `${level}: ${message}${fields === undefined ? "" : ` ${JSON.stringify(fields)}`}\n`,
+    );
+  return {
+    info: () => {},
+    warn: (m, f) => line("warning", m, f),
+    error: (m, f) => line("error", m, f),
+  };
+}
+
+export async function nodeCommand(
+  args: string[],
+  io: CliIo,
+  signals: StopSignals = processStopSignals(),
+): Promise<number> {
+  let stopRequested: string | undefined;
+  let wake: (() => void) | undefined;
+  const unsubscribe = signals.onStop((signal) => {
+    stopRequested = signal;
+    wake?.();
+  });
+  try {
+    const flags = parseNodeFlags(args);
+    if (flags.help) {
+      io.stdout.write(NODE_USAGE);
+      return 0;
+    }
+    const fromFile = flags.configFile === undefined ? {} : loadConfigFile(flags.configFile);
+    const node = await createNode({
+      ...mergeNodeOptions(fromFile, flags.options),
+      logger: stderrLogger(io),
+    });
+    io.stderr.write(`weft node: network ${node.version.name}, data in ${node.options.dataDir}\n`);
+    io.stdout.write(`${node.baseUrl}\n`);
+    if (stopRequested === undefined) {
+      await new Promise<void>((resolve) => {
+        wake = resolve;
+      });
+    }
+    io.stderr.write(`weft node: ${stopRequested ?? "stop"} received, closing\n`);
+    await node.close();
+    io.stderr.write("weft node: stopped\n");
+    return 0;
+  } catch (e) {
+    if (isNodeError(e)) {
+      io.stderr.write(`weft node: ${e.message}\n`);
+      return isNodeError(e, ConfigErrorCode.BadFlag) ? 2 : 1;
+    }
+    throw e;
+  } finally {
+    unsubscribe();
+  }
+}

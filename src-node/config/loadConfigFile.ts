@@ -1,0 +1,127 @@
+/**
+ * The YAML configuration file of `weft node --config FILE.yaml`. Its keys
+ * mirror the flags (docs/node.md):
+ *
+ * ```yaml
+ * network: development
+ * data-dir: ~/weft-data        # also dataDir; relative to this file
+ * host: 127.0.0.1
+ * port: 1848
+ * mining: { enabled: false, threads: 2, account: k:… }
+ * backup:
+ *   api: { enabled: true }     # the spec's backup.api.enabled
+ *   directory: ./backups       # the spec's backup.directory
+ * ```
+ * Unknown keys are errors (they are usually misspellings); paths are
+ * resolved against the file's folder.
+ * @module
+ */
+import { readFileSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import { parse } from "yaml";
+import { ConfigError, ConfigErrorCode } from "./errors.ts";
+import { type NodeOptionsInput, resolvePath } from "./nodeOptions.ts";
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+function section(
+  file: string,
+  value: unknown,
+  key: string,
+  allowed: readonly string[],
+): Record<string, unknown> | undefined {
+  if (value === undefined || value === null) return undefined;
+  if (!isRecord(value)) {
+    throw new ConfigError(
+      { code: ConfigErrorCode.BadValue, key, reason: "expected a mapping" },
+      `${file}: ${key}: expected a mapping`,
+    );
+  }
+  for (const k of Object.keys(value)) {
+    if (!allowed.includes(k)) {
+      const full = key === "" ? k : `${key}.${k}`;
+      throw new ConfigError(
+        { code: ConfigErrorCode.UnknownKey, key: full, file },
+        `${file}: unknown key ${full} (known: ${allowed.join(", ")})`,
+      );
+    }
+  }
+  return value;
+}
+
+function pathIn(value: unknown, baseDir: string): unknown {
+  return typeof value === "string" && value.trim() !== "" ? resolvePath(value, baseDir) : value;
+}
+
+/** Parses the text of a configuration file; `file` names it in errors and anchors relative paths. */
+export function parseConfigText(text: string, file: string): NodeOptionsInput {
+  let doc: unknown;
+  try {
+    doc = parse(text);
+  } catch (e) {
+    throw new ConfigError(
+      { code: ConfigErrorCode.BadFile, file, reason: e instanceof Error ? e.message : String(e) },
+      `${file}: not valid YAML: ${e instanceof Error ? e.message : String(e)}`,
+      { cause: e },
+    );
+  }
+  if (doc === undefined || doc === null) return {};
+  const top = section(file, doc, "", [
+    "network",
+    "data-dir",
+    "dataDir",
+    "host",
+    "port",
+    "mining",
+    "backup",
+  ]);
+  if (top === undefined) return {};
+  if ("data-dir" in top && "dataDir" in top) {
+    throw new ConfigError(
+      {
+        code: ConfigErrorCode.BadValue,
+        key: "data-dir",
+        reason: "given twice (data-dir and dataDir)",
+      },
+      `${file}: data-dir: given twice (data-dir and dataDir)`,
+    );
+  }
+  const baseDir = dirname(resolve(file));
+  const mining = section(file, top.mining, "mining", ["enabled", "threads", "account"]);
+  const backup = section(file, top.backup, "backup", ["api", "directory"]);
+  const backupApi = section(file, backup?.api, "backup.api", ["enabled"]);
+  return {
+    network: top.network,
+    dataDir: pathIn(top["data-dir"] ?? top.dataDir, baseDir),
+    host: top.host,
+    port: top.port,
+    mining:
+      mining === undefined
+        ? undefined
+        : { enabled: mining.enabled, threads: mining.threads, account: mining.account },
+    backup:
+      backup === undefined
+        ? undefined
+        : { apiEnabled: backupApi?.enabled, directory: pathIn(backup.directory, baseDir) },
+  };
+}
+
+/**
+ * Reads and parses a configuration file.
+ * @throws {ConfigError} CONFIG_BAD_FILE (unreadable, not YAML), CONFIG_UNKNOWN_KEY, CONFIG_BAD_VALUE.
+ */
+export function loadConfigFile(file: string): NodeOptionsInput {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (e) {
+    throw new ConfigError(
+      { code: ConfigErrorCode.BadFile, file, reason: e instanceof Error ? e.message : String(e) },
+      `${file}: cannot read the configuration file: ${e instanceof Error ? e.message : String(e)}`,
+      { cause: e },
+    );
+  }
+  return parseConfigText(text, file);
+}

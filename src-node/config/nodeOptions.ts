@@ -1,0 +1,175 @@
+/**
+ * The node's options: what `createNode` runs with, from the command line
+ * (parseNodeFlags.ts), a YAML file (loadConfigFile.ts) or a host such as the
+ * desktop shell. {@link resolveNodeOptions} checks every value, naming the
+ * key of the first bad one, and fills in the defaults:
+ *
+ * | key | default |
+ * | --- | --- |
+ * | network | `development` |
+ * | dataDir | defaultDataDir.ts |
+ * | host | 127.0.0.1 |
+ * | port | 1848 (0: any free port) |
+ * | mining | disabled (issue 4 fills in the rest) |
+ * | backup | API disabled, no directory (issue 10) |
+ * @module
+ */
+import { homedir } from "node:os";
+import { isAbsolute, join, resolve } from "node:path";
+import { runnableVersions } from "../chain/versions.ts";
+import { defaultDataDir } from "./defaultDataDir.ts";
+import { badValue } from "./errors.ts";
+import { DEFAULT_HOST, DEFAULT_PORT } from "./nodeParams.ts";
+
+export type MiningOptions = {
+  /** Run the built-in miner (and the mining API). */
+  readonly enabled: boolean;
+  /** Miner threads (default chosen by the miner). */
+  readonly threads?: number | undefined;
+  /** The account that receives mining rewards. */
+  readonly account?: string | undefined;
+};
+
+export type BackupOptions = {
+  /** Serve `{base_url}/make-backup` and `/check-backup/{id}` (spec: `backup.api.enabled`). */
+  readonly apiEnabled: boolean;
+  /** Where backups are written (spec: `backup.directory`); absolute. */
+  readonly directory?: string | undefined;
+};
+
+export type NodeOptions = {
+  /** A runnable network version name (`development`, `testnet04`, `mainnet01`, `test-singleton`, …). */
+  readonly network: string;
+  /** Absolute; each network keeps its databases in `dataDir/<network>/`. */
+  readonly dataDir: string;
+  readonly host: string;
+  readonly port: number;
+  readonly mining: MiningOptions;
+  readonly backup: BackupOptions;
+};
+
+/** Options as given: every key optional, values unchecked. */
+export type NodeOptionsInput = {
+  readonly network?: unknown;
+  readonly dataDir?: unknown;
+  readonly host?: unknown;
+  readonly port?: unknown;
+  readonly mining?:
+    | {
+        readonly enabled?: unknown;
+        readonly threads?: unknown;
+        readonly account?: unknown;
+      }
+    | undefined;
+  readonly backup?:
+    | {
+        readonly apiEnabled?: unknown;
+        readonly directory?: unknown;
+      }
+    | undefined;
+};
+
+/** The names `network` accepts. */
+export const NETWORK_NAMES: readonly string[] = runnableVersions.map((v) => v.name);
+
+/** A path with `~` expanded, made absolute against `baseDir`. */
+export function resolvePath(path: string, baseDir: string): string {
+  const expanded =
+    path === "~" ? homedir() : path.startsWith("~/") ? join(homedir(), path.slice(2)) : path;
+  return isAbsolute(expanded) ? expanded : resolve(baseDir, expanded);
+}
+
+function text(value: unknown, key: string): string {
+  if (typeof value !== "string" || value.trim() === "")
+    throw badValue(key, "expected a non-empty string");
+  return value;
+}
+
+function bool(value: unknown, key: string): boolean {
+  if (typeof value === "boolean") return value;
+  if (value === "true") return true;
+  if (value === "false") return false;
+  throw badValue(key, `expected true or false, got ${JSON.stringify(value)}`);
+}
+
+function integer(value: unknown, key: string, min: number, max: number): number {
+  const n = typeof value === "string" && /^[0-9]+$/.test(value) ? Number(value) : value;
+  if (typeof n !== "number" || !Number.isInteger(n) || n < min || n > max) {
+    throw badValue(key, `expected an integer from ${min} to ${max}, got ${JSON.stringify(value)}`);
+  }
+  return n;
+}
+
+function host(value: unknown): string {
+  const h = text(value, "host");
+  // A host name, IPv4 or IPv6 address: no scheme, path, port or spaces.
+  if (!/^[a-zA-Z0-9.:_-]+$/.test(h) || h.startsWith("-")) {
+    throw badValue("host", `expected a host name or IP address, got ${JSON.stringify(h)}`);
+  }
+  return h;
+}
+
+/**
+ * Checks options and fills in defaults.
+ * @param baseDir relative paths are resolved against it (default: the working directory).
+ * @throws {ConfigError} CONFIG_BAD_VALUE naming the key.
+ */
+export function resolveNodeOptions(input: NodeOptionsInput, baseDir = process.cwd()): NodeOptions {
+  const network = input.network === undefined ? "development" : text(input.network, "network");
+  if (!NETWORK_NAMES.includes(network)) {
+    throw badValue(
+      "network",
+      `unknown network ${JSON.stringify(network)}; use one of ${NETWORK_NAMES.join(", ")}`,
+    );
+  }
+  const mining = input.mining ?? {};
+  const backup = input.backup ?? {};
+  return {
+    network,
+    dataDir:
+      input.dataDir === undefined
+        ? defaultDataDir()
+        : resolvePath(text(input.dataDir, "dataDir"), baseDir),
+    host: input.host === undefined ? DEFAULT_HOST : host(input.host),
+    port: input.port === undefined ? DEFAULT_PORT : integer(input.port, "port", 0, 65535),
+    mining: {
+      enabled: mining.enabled === undefined ? false : bool(mining.enabled, "mining.enabled"),
+      threads:
+        mining.threads === undefined
+          ? undefined
+          : integer(mining.threads, "mining.threads", 1, 1024),
+      account: mining.account === undefined ? undefined : text(mining.account, "mining.account"),
+    },
+    backup: {
+      apiEnabled:
+        backup.apiEnabled === undefined ? false : bool(backup.apiEnabled, "backup.api.enabled"),
+      directory:
+        backup.directory === undefined
+          ? undefined
+          : resolvePath(text(backup.directory, "backup.directory"), baseDir),
+    },
+  };
+}
+
+/** Options from a file overlaid with options from flags (flags win, key by key). */
+export function mergeNodeOptions(
+  file: NodeOptionsInput,
+  flags: NodeOptionsInput,
+): NodeOptionsInput {
+  const pick = <T>(a: T | undefined, b: T | undefined) => (b !== undefined ? b : a);
+  return {
+    network: pick(file.network, flags.network),
+    dataDir: pick(file.dataDir, flags.dataDir),
+    host: pick(file.host, flags.host),
+    port: pick(file.port, flags.port),
+    mining: {
+      enabled: pick(file.mining?.enabled, flags.mining?.enabled),
+      threads: pick(file.mining?.threads, flags.mining?.threads),
+      account: pick(file.mining?.account, flags.mining?.account),
+    },
+    backup: {
+      apiEnabled: pick(file.backup?.apiEnabled, flags.backup?.apiEnabled),
+      directory: pick(file.backup?.directory, flags.backup?.directory),
+    },
+  };
+}

@@ -1,0 +1,29 @@
+/**
+ * Fixed facts about this release of the node, and defaults of its options.
+ * @module
+ */
+import { readFileSync } from "node:fs";
+
+/** Loopback only by default: the node is a personal node (architecture §2.2). */
+export const DEFAULT_HOST = "127.0.0.1";
+/** The reference service API's port. */
+export const DEFAULT_PORT = 1848;
+/**
+ * `nodeServiceDate` of /info: the date by which this release should be
+ * replaced by a newer one. Weft does not stop at that date; it is advice.
+ */
+export const NODE_SERVICE_DATE = "2027-06-30T00:00:00Z";
+
+let cachedVersion: string | undefined;
+
+/** The node's release: `version` of package.json. */
+export function packageVersion(): string {
+  if (cachedVersion === undefined) {
+    const pkg: unknown = JSON.parse(
+      readFileSync(new URL("../../package.json", import.meta.url), "utf8"),
+    );
+    const v = typeof pkg === "object" && pkg !== null && "version" in pkg ? pkg.version : undefined;
+    cachedVersion = typeof v === "string" ? v : "0.0.0";
+  }
+  return cachedVersion;
+}

@@ -1,0 +1,86 @@
+/**
+ * The flags of `weft node`: `--network NAME`, `--data-dir DIR`, `--host HOST`,
+ * `--port N`, `--config FILE.yaml`, `--enable-backup-api`,
+ * `--backup-directory DIR` (the spec's backup flags), `--mining`,
+ * `--mining-threads N`, `--mining-account NAME`, `--help`. Values follow
+ * the flag (`--port 1848`) or an equals sign (`--port=1848`). Values are
+ * checked later, by resolveNodeOptions.
+ * @module
+ */
+import { ConfigError, ConfigErrorCode } from "./errors.ts";
+import type { NodeOptionsInput } from "./nodeOptions.ts";
+
+export type NodeFlags = {
+  readonly options: NodeOptionsInput;
+  readonly configFile?: string | undefined;
+  readonly help: boolean;
+};
+
+const VALUE_FLAGS = [
+  "--network",
+  "--data-dir",
+  "--host",
+  "--port",
+  "--config",
+  "--backup-directory",
+  "--mining-threads",
+  "--mining-account",
+] as const;
+const SWITCHES = ["--enable-backup-api", "--mining", "--help", "-h"] as const;
+
+function badFlag(flag: string, reason: string): ConfigError {
+  return new ConfigError({ code: ConfigErrorCode.BadFlag, flag, reason }, `${flag}: ${reason}`);
+}
+
+/**
+ * @throws {ConfigError} CONFIG_BAD_FLAG for an unknown flag, a missing value or a repeated flag.
+ */
+export function parseNodeFlags(args: readonly string[]): NodeFlags {
+  const values = new Map<string, string>();
+  const switches = new Set<string>();
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as string;
+    const eq = arg.indexOf("=");
+    const name = arg.startsWith("--") && eq > 0 ? arg.slice(0, eq) : arg;
+    if ((VALUE_FLAGS as readonly string[]).includes(name)) {
+      let value: string | undefined;
+      if (name !== arg) value = arg.slice(eq + 1);
+      else {
+        value = args[i + 1];
+        i++;
+      }
+      if (value === undefined || (name === arg && value.startsWith("--"))) {
+        throw badFlag(name, "expects a value");
+      }
+      if (values.has(name)) throw badFlag(name, "given more than once");
+      values.set(name, value);
+    } else if ((SWITCHES as readonly string[]).includes(arg)) {
+      switches.add(arg);
+    } else {
+      throw badFlag(arg, "unknown flag (see weft node --help)");
+    }
+  }
+  const miningGiven =
+    switches.has("--mining") || values.has("--mining-threads") || values.has("--mining-account");
+  return {
+    options: {
+      network: values.get("--network"),
+      dataDir: values.get("--data-dir"),
+      host: values.get("--host"),
+      port: values.get("--port"),
+      mining: miningGiven
+        ? {
+            enabled: switches.has("--mining") ? true : undefined,
+            threads: values.get("--mining-threads"),
+            account: values.get("--mining-account"),
+          }
+        : undefined,
+      backup: {
+        apiEnabled: switches.has("--enable-backup-api") ? true : undefined,
+        directory: values.get("--backup-directory"),
+      },
+    },
+    configFile: values.get("--config"),
+    help: switches.has("--help") || switches.has("-h"),
+  };
+}

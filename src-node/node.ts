@@ -1,0 +1,201 @@
+/**
+ * The composition root: `createNode(options)` opens the stores of the
+ * configured network under the data directory, wires the services and the
+ * HTTP API, and (unless told not to) starts listening.
+ *
+ *   options → config (checked, defaults) → BlockDb (blocks.sqlite)
+ *           → HTTP API (api/buildServer.ts) → listen
+ *
+ * Later areas plug in here: the contract-state store (state.sqlite), exec,
+ * mempool, mining and backup become fields of {@link WeftNode}, are given to
+ * the API through `ApiServices`, and are closed by `close()` in reverse order.
+ *
+ * The resolved node satisfies the desktop shell's `HostedNode`
+ * (electron/nodeHost.ts: `baseUrl`, `appUrl`, `close()`), and adds what the
+ * command line, tests and later areas need (ARCHITECTURE.md).
+ * @module
+ */
+import { join } from "node:path";
+import type { FastifyInstance } from "fastify";
+import type { ApiLog } from "./api/apiServices.ts";
+import { buildApi } from "./api/buildServer.ts";
+import { ApiError, ApiErrorCode } from "./api/errors.ts";
+import type { NetworkVersion } from "./chain/networkVersion.ts";
+import type { PayloadWithOutputs } from "./chain/payloadWithOutputs.ts";
+import { versionByName } from "./chain/versions.ts";
+import {
+  type NodeOptions,
+  type NodeOptionsInput,
+  resolveNodeOptions,
+} from "./config/nodeOptions.ts";
+import { NODE_SERVICE_DATE, packageVersion } from "./config/nodeParams.ts";
+import { BlockDb } from "./store/blockDb.ts";
+
+/** Structured log sink (the desktop passes its log file; the CLI prints warnings and errors). */
+export type NodeLogger = ApiLog;
+
+export type CreateNodeOptions = NodeOptionsInput & {
+  /** better_sqlite3.node for this process's ABI (the desktop's Electron build). */
+  readonly sqliteNativeBinding?: string | undefined;
+  readonly logger?: NodeLogger | undefined;
+  /**
+   * Start listening before resolving (default true, what the desktop and the
+   * CLI want). With false the node is complete but not listening: tests use
+   * `node.server.inject()`, and `start()` listens later.
+   */
+  readonly listen?: boolean | undefined;
+  /** Clock for block validation, µs since the UNIX epoch (tests). */
+  readonly now?: (() => number) | undefined;
+  /** Genesis payload of each chain (default: genesis payloads without transactions). */
+  readonly genesisPayload?: ((chainId: number) => PayloadWithOutputs) | undefined;
+  /** Largest request body in bytes (default 2 MiB). */
+  readonly bodyLimit?: number | undefined;
+};
+
+/** `dataDir/<network>/blocks.sqlite` */
+export function blocksPath(options: Pick<NodeOptions, "dataDir" | "network">): string {
+  return join(options.dataDir, options.network, "blocks.sqlite");
+}
+
+function urlHost(host: string): string {
+  return host.includes(":") ? `[${host}]` : host;
+}
+
+export class WeftNode {
+  readonly options: NodeOptions;
+  readonly version: NetworkVersion;
+  readonly blocks: BlockDb;
+  readonly server: FastifyInstance;
+  /** `{base_url}`'s path: `/ledger/0.0/{network}`. */
+  readonly basePath: string;
+  readonly #log: NodeLogger | undefined;
+  #port: number | undefined;
+  #closing: Promise<void> | undefined;
+
+  private constructor(
+    options: NodeOptions,
+    version: NetworkVersion,
+    blocks: BlockDb,
+    server: FastifyInstance,
+    basePath: string,
+    log: NodeLogger | undefined,
+  ) {
+    this.options = options;
+    this.version = version;
+    this.blocks = blocks;
+    this.server = server;
+    this.basePath = basePath;
+    this.#log = log;
+  }
+
+  /** Builds the node (stores open, server built, not listening). */
+  static open(input: CreateNodeOptions): WeftNode {
+    const options = resolveNodeOptions(input);
+    const version = versionByName(options.network, "network");
+    const blocks = BlockDb.open({
+      path: blocksPath(options),
+      version,
+      nativeBinding: input.sqliteNativeBinding,
+      now: input.now,
+      genesisPayload: input.genesisPayload,
+      log: input.logger,
+    });
+    try {
+      const api = buildApi(
+        {
+          version,
+          blocks,
+          packageVersion: packageVersion(),
+          serviceDate: NODE_SERVICE_DATE,
+          log: input.logger,
+        },
+        { bodyLimit: input.bodyLimit },
+      );
+      return new WeftNode(options, version, blocks, api.server, api.base, input.logger);
+    } catch (e) {
+      blocks.close();
+      throw e;
+    }
+  }
+
+  get listening(): boolean {
+    return this.#port !== undefined;
+  }
+
+  /** `http://HOST:PORT` once listening. */
+  get origin(): string {
+    if (this.#port === undefined) {
+      throw new ApiError(
+        { code: ApiErrorCode.NotListening },
+        "the node is not listening yet; call start()",
+      );
+    }
+    return `http://${urlHost(this.options.host)}:${this.#port}`;
+  }
+
+  /** `http://HOST:PORT/ledger/0.0/{network}` once listening. */
+  get baseUrl(): string {
+    return `${this.origin}${this.basePath}`;
+  }
+
+  /** `http://HOST:PORT/app/`: where the node serves the UI (served from a later issue on). */
+  get appUrl(): string {
+    return `${this.origin}/app/`;
+  }
+
+  /**
+   * Listens on the configured host and port (port 0: any free port);
+   * returns the base URL. Calling it again returns the same URL.
+   * @throws {ApiError} API_LISTEN_FAILED (address in use, no permission, bad host).
+   */
+  async start(): Promise<string> {
+    if (this.#port !== undefined) return this.baseUrl;
+    const { host, port } = this.options;
+    try {
+      await this.server.listen({ host, port });
+    } catch (e) {
+      const reason = e instanceof Error ? e.message : String(e);
+      throw new ApiError(
+        { code: ApiErrorCode.ListenFailed, host, port, reason },
+        `cannot listen on ${host}:${port}: ${reason}`,
+        { cause: e },
+      );
+    }
+    const address = this.server.server.address();
+    this.#port = typeof address === "object" && address !== null ? address.port : port;
+    this.#log?.info("node listening", { baseUrl: this.baseUrl, network: this.version.name });
+    return this.baseUrl;
+  }
+
+  /** Stops the server (ending event streams) and closes the databases. Idempotent. */
+  close(): Promise<void> {
+    this.#closing ??= (async () => {
+      try {
+        await this.server.close();
+      } finally {
+        this.blocks.close();
+        this.#log?.info("node closed", { network: this.version.name });
+      }
+    })();
+    return this.#closing;
+  }
+}
+
+/**
+ * Creates a node of the configured network and, unless `listen: false`,
+ * starts it (the desktop shell's contract: resolves once the node listens).
+ * @throws {ConfigError} CONFIG_BAD_VALUE for a bad option (naming the key).
+ * @throws {StoreError} when blocks.sqlite cannot be opened or belongs to another network.
+ * @throws {ApiError} API_LISTEN_FAILED when the address cannot be used.
+ */
+export async function createNode(options: CreateNodeOptions): Promise<WeftNode> {
+  const node = WeftNode.open(options);
+  if (options.listen === false) return node;
+  try {
+    await node.start();
+  } catch (e) {
+    await node.close();
+    throw e;
+  }
+  return node;
+}

@@ -1,0 +1,9 @@
+/**
+ * The migrations of blocks.sqlite, in order. Add a file
+ * `migrations/blocks/NNNN-name.ts` and append it here; never edit or remove one.
+ * @module
+ */
+import type { Migration } from "./migration.ts";
+import { migration0001 } from "./migrations/blocks/0001-block-tables.ts";
+
+export const blockMigrations: readonly Migration[] = [migration0001];

@@ -1,0 +1,117 @@
+/**
+ * Row mappers of blocks.sqlite: the only place that turns rows (typed
+ * `unknown` by the driver) into domain values. A row of the wrong shape is
+ * a corrupt file or a bug, never user input, so it fails as STORE_CORRUPT.
+ * @module
+ */
+import type { BlockHeader } from "../chain/blockHeader.ts";
+import { decodeBlockHeader } from "../chain/blockHeaderBinary.ts";
+import { type Hash32, hash32FromBytes } from "../encoding/hash32.ts";
+import { StoreError, StoreErrorCode } from "./errors.ts";
+
+function corrupt(reason: string): never {
+  throw new StoreError(
+    { code: StoreErrorCode.Corrupt, path: "blocks.sqlite", reason },
+    `blocks.sqlite: ${reason}`,
+  );
+}
+
+function record(row: unknown): Record<string, unknown> {
+  if (typeof row !== "object" || row === null) corrupt("a row is not an object");
+  return row as Record<string, unknown>;
+}
+
+/** A BLOB column. */
+export function blobValue(value: unknown, column: string): Buffer {
+  if (!Buffer.isBuffer(value)) corrupt(`${column} is not a blob`);
+  return value;
+}
+
+/** An INTEGER column (within JS's safe range). */
+export function integerValue(value: unknown, column: string): number {
+  if (typeof value !== "number" || !Number.isSafeInteger(value)) {
+    corrupt(`${column} is not an integer`);
+  }
+  return value;
+}
+
+/** A TEXT column. */
+export function textValue(value: unknown, column: string): string {
+  if (typeof value !== "string") corrupt(`${column} is not text`);
+  return value;
+}
+
+/** A 32-byte hash column. */
+export function hashValue(value: unknown, column: string): Hash32 {
+  const b = blobValue(value, column);
+  if (b.length !== 32) corrupt(`${column} is not 32 bytes`);
+  return hash32FromBytes(b, column);
+}
+
+/** The stored binary header (written by the node itself, so its hash is not recomputed). */
+export function headerFromBlob(value: unknown): BlockHeader {
+  try {
+    return decodeBlockHeader(blobValue(value, "header"), { verifyHash: false });
+  } catch (e) {
+    if (e instanceof StoreError) throw e;
+    return corrupt(`a stored header does not decode: ${e instanceof Error ? e.message : e}`);
+  }
+}
+
+export type HashHeightRow = { readonly hash: Hash32; readonly height: number };
+
+export function hashHeightRow(row: unknown): HashHeightRow {
+  const r = record(row);
+  return { hash: hashValue(r.hash, "hash"), height: integerValue(r.height, "height") };
+}
+
+export type HeaderRow = { readonly bytes: Buffer; readonly header: BlockHeader };
+
+export function headerRow(row: unknown): HeaderRow {
+  const r = record(row);
+  const bytes = blobValue(r.header, "header");
+  return { bytes, header: headerFromBlob(bytes) };
+}
+
+export type PayloadRow = {
+  readonly transactionsHash: Hash32;
+  readonly outputsHash: Hash32;
+  readonly minerData: Buffer;
+  readonly coinbase: Buffer;
+  readonly transactionCount: number;
+};
+
+export function payloadRow(row: unknown): PayloadRow {
+  const r = record(row);
+  return {
+    transactionsHash: hashValue(r.transactions_hash, "transactions_hash"),
+    outputsHash: hashValue(r.outputs_hash, "outputs_hash"),
+    minerData: blobValue(r.miner_data, "miner_data"),
+    coinbase: blobValue(r.coinbase, "coinbase"),
+    transactionCount: integerValue(r.transaction_count, "transaction_count"),
+  };
+}
+
+export type TransactionRow = { readonly transaction: Buffer; readonly output: Buffer };
+
+export function transactionRow(row: unknown): TransactionRow {
+  const r = record(row);
+  return {
+    transaction: blobValue(r.transaction_bytes, "transaction_bytes"),
+    output: blobValue(r.output_bytes, "output_bytes"),
+  };
+}
+
+export type ChainHashRow = { readonly chainId: number; readonly hash: Hash32 };
+
+export function chainHashRow(row: unknown): ChainHashRow {
+  const r = record(row);
+  return { chainId: integerValue(r.chain_id, "chain_id"), hash: hashValue(r.hash, "hash") };
+}
+
+export type MetaRow = { readonly key: string; readonly value: string };
+
+export function metaRow(row: unknown): MetaRow {
+  const r = record(row);
+  return { key: textValue(r.key, "key"), value: textValue(r.value, "value") };
+}

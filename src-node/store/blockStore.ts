@@ -1,0 +1,334 @@
+/**
+ * `BlockStore`: the SQL of blocks.sqlite (schema in migrations/blocks/).
+ * Headers, payloads with outputs, the best cut's heads and the best chain
+ * index, read and written through prepared statements; decoded headers are
+ * kept in a small LRU cache because validation and branch walks read the
+ * same recent headers again and again. No consensus logic lives here
+ * (blockDb.ts has it); multi-row writes are grouped by the caller with
+ * {@link BlockStore.transaction}.
+ * @module
+ */
+import type { BlockHeader } from "../chain/blockHeader.ts";
+import { encodeBlockHeader } from "../chain/blockHeaderBinary.ts";
+import type { PayloadWithOutputs } from "../chain/payloadWithOutputs.ts";
+import { type Hash32, hash32Bytes } from "../encoding/hash32.ts";
+import { blockMigrations } from "./blockMigrations.ts";
+import {
+  type ChainHashRow,
+  chainHashRow,
+  type HashHeightRow,
+  type HeaderRow,
+  hashHeightRow,
+  hashValue,
+  headerFromBlob,
+  headerRow,
+  integerValue,
+  metaRow,
+  payloadRow,
+  transactionRow,
+} from "./blockRows.ts";
+import { runMigrations } from "./migration.ts";
+import { sql } from "./sql.ts";
+import { type OpenDatabaseOptions, SqlDatabase } from "./sqlDatabase.ts";
+
+/** Where an ascending scan starts: at/after a (height, hash) key, or at a height. */
+export type ScanStart =
+  | { readonly kind: "height"; readonly height: number }
+  | { readonly kind: "inclusive" | "exclusive"; readonly height: number; readonly hash: Hash32 };
+
+const CACHE_SIZE = 8192;
+
+function bytes(hash: Hash32): Uint8Array {
+  return hash32Bytes(hash);
+}
+
+export class BlockStore {
+  readonly db: SqlDatabase;
+  readonly #cache = new Map<Hash32, BlockHeader>();
+
+  constructor(db: SqlDatabase) {
+    this.db = db;
+  }
+
+  /**
+   * Opens blocks.sqlite at `path` and brings its schema up to date.
+   * @throws {StoreError} STORE_OPEN_FAILED, STORE_SCHEMA_TOO_NEW.
+   */
+  static open(path: string, options: OpenDatabaseOptions = {}): BlockStore {
+    const db = SqlDatabase.open(path, options);
+    try {
+      runMigrations(db, blockMigrations);
+    } catch (e) {
+      db.close();
+      throw e;
+    }
+    return new BlockStore(db);
+  }
+
+  close(): void {
+    this.#cache.clear();
+    this.db.close();
+  }
+
+  transaction<T>(fn: () => T): T {
+    return this.db.transaction(fn);
+  }
+
+  // ---- meta
+
+  meta(key: string): string | undefined {
+    return this.db.get(sql`SELECT key, value FROM meta WHERE key = ${key}`, metaRow)?.value;
+  }
+
+  setMeta(key: string, value: string): void {
+    this.db.run(
+      sql`INSERT INTO meta (key, value) VALUES (${key}, ${value})
+          ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
+    );
+  }
+
+  // ---- payloads
+
+  hasPayload(payloadHash: Hash32): boolean {
+    return (
+      this.db.get(
+        sql`SELECT 1 AS one FROM payloads WHERE payload_hash = ${bytes(payloadHash)}`,
+        () => true,
+      ) ?? false
+    );
+  }
+
+  /** Stores a payload unless one with its hash is stored already. */
+  insertPayload(p: PayloadWithOutputs): void {
+    const key = bytes(p.payloadHash);
+    const inserted = this.db.run(
+      sql`INSERT INTO payloads
+            (payload_hash, transactions_hash, outputs_hash, miner_data, coinbase, transaction_count)
+          VALUES (${key}, ${bytes(p.transactionsHash)}, ${bytes(p.outputsHash)},
+                  ${p.minerData}, ${p.coinbase}, ${p.transactions.length})
+          ON CONFLICT (payload_hash) DO NOTHING`,
+    );
+    if (inserted === 0) return;
+    p.transactions.forEach((t, i) => {
+      this.db.run(
+        sql`INSERT INTO payload_transactions
+              (payload_hash, position, transaction_bytes, output_bytes)
+            VALUES (${key}, ${i}, ${t.transaction}, ${t.output})`,
+      );
+    });
+  }
+
+  payload(payloadHash: Hash32): PayloadWithOutputs | undefined {
+    const key = bytes(payloadHash);
+    const row = this.db.get(
+      sql`SELECT transactions_hash, outputs_hash, miner_data, coinbase, transaction_count
+          FROM payloads WHERE payload_hash = ${key}`,
+      payloadRow,
+    );
+    if (row === undefined) return undefined;
+    const transactions =
+      row.transactionCount === 0
+        ? []
+        : this.db.all(
+            sql`SELECT transaction_bytes, output_bytes FROM payload_transactions
+                WHERE payload_hash = ${key} ORDER BY position`,
+            transactionRow,
+          );
+    return {
+      transactions,
+      minerData: row.minerData,
+      coinbase: row.coinbase,
+      transactionsHash: row.transactionsHash,
+      outputsHash: row.outputsHash,
+      payloadHash,
+    };
+  }
+
+  transactionCount(payloadHash: Hash32): number | undefined {
+    return this.db.get(
+      sql`SELECT transaction_count FROM payloads WHERE payload_hash = ${bytes(payloadHash)}`,
+      (r) => integerValue((r as { transaction_count: unknown }).transaction_count, "count"),
+    );
+  }
+
+  // ---- headers
+
+  /** Stores a header (its payload must be stored first). */
+  insertHeader(h: BlockHeader): void {
+    this.db.run(
+      sql`INSERT INTO headers (hash, chain_id, height, parent, payload_hash, header)
+          VALUES (${bytes(h.hash)}, ${h.chainId}, ${h.height}, ${bytes(h.parent)},
+                  ${bytes(h.payloadHash)}, ${encodeBlockHeader(h)})`,
+    );
+    this.#remember(h);
+  }
+
+  hasHeader(hash: Hash32): boolean {
+    if (this.#cache.has(hash)) return true;
+    return (
+      this.db.get(sql`SELECT 1 AS one FROM headers WHERE hash = ${bytes(hash)}`, () => true) ??
+      false
+    );
+  }
+
+  header(hash: Hash32): BlockHeader | undefined {
+    const cached = this.#cache.get(hash);
+    if (cached !== undefined) {
+      this.#cache.delete(hash);
+      this.#cache.set(hash, cached);
+      return cached;
+    }
+    const h = this.db.get(sql`SELECT header FROM headers WHERE hash = ${bytes(hash)}`, (r) =>
+      headerFromBlob((r as { header: unknown }).header),
+    );
+    if (h !== undefined) this.#remember(h);
+    return h;
+  }
+
+  /** The stored 318 header bytes. */
+  headerBytes(hash: Hash32): Buffer | undefined {
+    return this.db.get(
+      sql`SELECT header FROM headers WHERE hash = ${bytes(hash)}`,
+      (r) => headerRow(r).bytes,
+    );
+  }
+
+  /** Drops a header from the cache (after a rolled-back insert). */
+  forget(hash: Hash32): void {
+    this.#cache.delete(hash);
+  }
+
+  #remember(h: BlockHeader): void {
+    this.#cache.set(h.hash, h);
+    if (this.#cache.size > CACHE_SIZE) {
+      const oldest = this.#cache.keys().next();
+      if (oldest.done !== true) this.#cache.delete(oldest.value);
+    }
+  }
+
+  /** Highest and lowest stored height of a chain (undefined when it has no blocks). */
+  chainHeightRange(chainId: number): { min: number; max: number } | undefined {
+    return this.db.get(
+      sql`SELECT MIN(height) AS min, MAX(height) AS max FROM headers WHERE chain_id = ${chainId}`,
+      (r) => {
+        const o = r as { min: unknown; max: unknown };
+        if (o.min === null) return undefined;
+        return { min: integerValue(o.min, "min"), max: integerValue(o.max, "max") };
+      },
+    );
+  }
+
+  /** Number of stored headers (all chains). */
+  headerCount(): number {
+    return (
+      this.db.get(sql`SELECT COUNT(*) AS n FROM headers`, (r) =>
+        integerValue((r as { n: unknown }).n, "n"),
+      ) ?? 0
+    );
+  }
+
+  /**
+   * Hashes of a chain in (height, raw hash) order from `start`, at most
+   * `limit`, none above `maxHeight`. Orphans included.
+   */
+  scanHashes(chainId: number, start: ScanStart, maxHeight: number, limit: number): HashHeightRow[] {
+    switch (start.kind) {
+      case "height":
+        return this.db.all(
+          sql`SELECT hash, height FROM headers
+              WHERE chain_id = ${chainId} AND height >= ${start.height} AND height <= ${maxHeight}
+              ORDER BY height, hash LIMIT ${limit}`,
+          hashHeightRow,
+        );
+      case "inclusive":
+        return this.db.all(
+          sql`SELECT hash, height FROM headers
+              WHERE chain_id = ${chainId} AND (height, hash) >= (${start.height}, ${bytes(start.hash)})
+                AND height <= ${maxHeight}
+              ORDER BY height, hash LIMIT ${limit}`,
+          hashHeightRow,
+        );
+      case "exclusive":
+        return this.db.all(
+          sql`SELECT hash, height FROM headers
+              WHERE chain_id = ${chainId} AND (height, hash) > (${start.height}, ${bytes(start.hash)})
+                AND height <= ${maxHeight}
+              ORDER BY height, hash LIMIT ${limit}`,
+          hashHeightRow,
+        );
+      default: {
+        const never: never = start;
+        return never;
+      }
+    }
+  }
+
+  /** Like {@link scanHashes}, with the stored header bytes and decoded headers. */
+  scanHeaders(chainId: number, start: ScanStart, maxHeight: number, limit: number): HeaderRow[] {
+    switch (start.kind) {
+      case "height":
+        return this.db.all(
+          sql`SELECT header FROM headers
+              WHERE chain_id = ${chainId} AND height >= ${start.height} AND height <= ${maxHeight}
+              ORDER BY height, hash LIMIT ${limit}`,
+          headerRow,
+        );
+      case "inclusive":
+        return this.db.all(
+          sql`SELECT header FROM headers
+              WHERE chain_id = ${chainId} AND (height, hash) >= (${start.height}, ${bytes(start.hash)})
+                AND height <= ${maxHeight}
+              ORDER BY height, hash LIMIT ${limit}`,
+          headerRow,
+        );
+      case "exclusive":
+        return this.db.all(
+          sql`SELECT header FROM headers
+              WHERE chain_id = ${chainId} AND (height, hash) > (${start.height}, ${bytes(start.hash)})
+                AND height <= ${maxHeight}
+              ORDER BY height, hash LIMIT ${limit}`,
+          headerRow,
+        );
+      default: {
+        const never: never = start;
+        return never;
+      }
+    }
+  }
+
+  // ---- the best cut and the best chains
+
+  cutHeads(): ChainHashRow[] {
+    return this.db.all(sql`SELECT chain_id, hash FROM cut_heads ORDER BY chain_id`, chainHashRow);
+  }
+
+  /** Replaces the stored cut (call inside a transaction with the other writes). */
+  replaceCutHeads(heads: readonly BlockHeader[]): void {
+    this.db.run(sql`DELETE FROM cut_heads`);
+    for (const h of heads) {
+      this.db.run(
+        sql`INSERT INTO cut_heads (chain_id, hash) VALUES (${h.chainId}, ${bytes(h.hash)})`,
+      );
+    }
+  }
+
+  /** The best chain's block of `chainId` at `height`. */
+  bestChainHash(chainId: number, height: number): Hash32 | undefined {
+    return this.db.get(
+      sql`SELECT hash FROM best_chain WHERE chain_id = ${chainId} AND height = ${height}`,
+      (r) => hashValue((r as { hash: unknown }).hash, "hash"),
+    );
+  }
+
+  /** Forgets the best chain of `chainId` above `height`. */
+  truncateBestChain(chainId: number, height: number): void {
+    this.db.run(sql`DELETE FROM best_chain WHERE chain_id = ${chainId} AND height > ${height}`);
+  }
+
+  setBestChain(h: BlockHeader): void {
+    this.db.run(
+      sql`INSERT INTO best_chain (chain_id, height, hash) VALUES (${h.chainId}, ${h.height}, ${bytes(h.hash)})
+          ON CONFLICT (chain_id, height) DO UPDATE SET hash = excluded.hash`,
+    );
+  }
+}

@@ -1,0 +1,19 @@
+/**
+ * The two lookups cut computations need from a block database: a header by
+ * hash, and the ancestor of a header at a height.
+ * @module
+ */
+import type { BlockHeader } from "../chain/blockHeader.ts";
+import type { Hash32 } from "../encoding/hash32.ts";
+
+export type HeaderLookups = {
+  header(hash: Hash32): BlockHeader | undefined;
+  /** The ancestor (or the header itself) at `height`; undefined above the header or below genesis. */
+  ancestorAt(header: BlockHeader, height: number): BlockHeader | undefined;
+};
+
+/** True when `a` is `b` or one of its ancestors. */
+export function isAncestorOrSelf(a: BlockHeader, b: BlockHeader, lookups: HeaderLookups): boolean {
+  if (a.chainId !== b.chainId || a.height > b.height) return false;
+  return lookups.ancestorAt(b, a.height)?.hash === a.hash;
+}

@@ -1,0 +1,159 @@
+/**
+ * `SqlDatabase`: one open better-sqlite3 database with the node's settings
+ * (WAL journal, foreign keys on, NORMAL sync), a statement cache keyed by the
+ * `sql` call site (so each statement is prepared once per database), and
+ * transactions. Rows come back as `unknown`; the caller's mapper parses them.
+ * @module
+ */
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import Database from "better-sqlite3";
+import { StoreError, StoreErrorCode } from "./errors.ts";
+import { type SqlQuery, sqlText } from "./sql.ts";
+
+export type OpenDatabaseOptions = {
+  /** Path of better_sqlite3.node for this process's ABI (Electron passes its own build). */
+  readonly nativeBinding?: string | undefined;
+};
+
+type Statement = Database.Statement<unknown[], unknown>;
+
+export class SqlDatabase {
+  readonly path: string;
+  readonly #db: Database.Database;
+  readonly #statements = new WeakMap<TemplateStringsArray, Statement>();
+  #closed = false;
+
+  private constructor(path: string, db: Database.Database) {
+    this.path = path;
+    this.#db = db;
+  }
+
+  /**
+   * Opens (creating when missing) the database file and its directory.
+   * @throws {StoreError} STORE_OPEN_FAILED when the file cannot be opened or is not a database.
+   */
+  static open(path: string, options: OpenDatabaseOptions = {}): SqlDatabase {
+    try {
+      mkdirSync(dirname(path), { recursive: true });
+      const db = new Database(
+        path,
+        options.nativeBinding === undefined ? {} : { nativeBinding: options.nativeBinding },
+      );
+      try {
+        db.pragma("journal_mode = WAL");
+        db.pragma("foreign_keys = ON");
+        // WAL + NORMAL: a crash of the process loses nothing committed; a power
+        // loss may lose the last transactions but never corrupts the file.
+        db.pragma("synchronous = NORMAL");
+        db.pragma("busy_timeout = 5000");
+      } catch (e) {
+        db.close();
+        throw e;
+      }
+      return new SqlDatabase(path, db);
+    } catch (e) {
+      throw new StoreError(
+        {
+          code: StoreErrorCode.OpenFailed,
+          path,
+          reason: e instanceof Error ? e.message : String(e),
+        },
+        `cannot open database ${path}: ${e instanceof Error ? e.message : String(e)}`,
+        { cause: e },
+      );
+    }
+  }
+
+  get isOpen(): boolean {
+    return !this.#closed;
+  }
+
+  #requireOpen(): void {
+    if (this.#closed) {
+      throw new StoreError(
+        { code: StoreErrorCode.Closed, path: this.path },
+        `database ${this.path} is closed`,
+      );
+    }
+  }
+
+  #statement(query: SqlQuery): Statement {
+    this.#requireOpen();
+    let s = this.#statements.get(query.strings);
+    if (s === undefined) {
+      s = this.#db.prepare(sqlText(query));
+      this.#statements.set(query.strings, s);
+    }
+    return s;
+  }
+
+  /** The first row, mapped, or undefined. */
+  get<T>(query: SqlQuery, map: (row: unknown) => T): T | undefined {
+    const row = this.#statement(query).get(...query.values);
+    return row === undefined ? undefined : map(row);
+  }
+
+  /** Every row, mapped. */
+  all<T>(query: SqlQuery, map: (row: unknown) => T): T[] {
+    return this.#statement(query)
+      .all(...query.values)
+      .map(map);
+  }
+
+  /** The first column of every row (statements selecting one column). */
+  column<T>(query: SqlQuery, map: (value: unknown) => T): T[] {
+    return this.#statement(query)
+      .raw(true)
+      .all(...query.values)
+      .map((row) => map((row as unknown[])[0]));
+  }
+
+  /** Runs a statement; returns the number of rows changed. */
+  run(query: SqlQuery): number {
+    return this.#statement(query).run(...query.values).changes;
+  }
+
+  /** Runs DDL or several statements (no parameters allowed). */
+  exec(query: SqlQuery): void {
+    if (query.values.length > 0) {
+      throw new StoreError(
+        { code: StoreErrorCode.Invariant, reason: "exec takes no parameters" },
+        "block store: exec takes no parameters",
+      );
+    }
+    this.#requireOpen();
+    this.#db.exec(sqlText(query));
+  }
+
+  /** Runs `fn` in one transaction (nested calls become savepoints). */
+  transaction<T>(fn: () => T): T {
+    this.#requireOpen();
+    return this.#db.transaction(fn)();
+  }
+
+  /** `PRAGMA user_version`: the schema version migrations have reached. */
+  userVersion(): number {
+    const v = this.#db.pragma("user_version", { simple: true });
+    return typeof v === "number" ? v : 0;
+  }
+
+  /** Sets `PRAGMA user_version` (inside a migration's transaction). */
+  setUserVersion(version: number): void {
+    if (!Number.isSafeInteger(version) || version < 0) {
+      throw new StoreError(
+        { code: StoreErrorCode.Invariant, reason: `bad schema version ${version}` },
+        `block store: bad schema version ${version}`,
+      );
+    }
+    // PRAGMA takes no bound parameters; the value is a checked integer.
+    this.#db.pragma(`user_version = ${version}`);
+  }
+
+  /** Closes the database (idempotent); the WAL is checkpointed into the file. */
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#db.close();
+  }
+}
