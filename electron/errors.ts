@@ -15,7 +15,6 @@ export const DesktopErrorCode = {
   OpenFailed: "DESKTOP_OPEN_FAILED",
   SettingsInvalid: "DESKTOP_SETTINGS_INVALID",
   SettingsWriteFailed: "DESKTOP_SETTINGS_WRITE_FAILED",
-  NodeModuleInvalid: "DESKTOP_NODE_MODULE_INVALID",
   NodeStartFailed: "DESKTOP_NODE_START_FAILED",
   NativeModuleMissing: "DESKTOP_NATIVE_MODULE_MISSING",
   ShutdownTimeout: "DESKTOP_SHUTDOWN_TIMEOUT",
@@ -31,7 +30,6 @@ export type DesktopErrorType =
   | { code: typeof DesktopErrorCode.OpenFailed; path: string; reason: string }
   | { code: typeof DesktopErrorCode.SettingsInvalid; file: string; reason: string }
   | { code: typeof DesktopErrorCode.SettingsWriteFailed; file: string; reason: string }
-  | { code: typeof DesktopErrorCode.NodeModuleInvalid; reason: string }
   | { code: typeof DesktopErrorCode.NodeStartFailed; reason: string; nodeCode: string | null }
   | { code: typeof DesktopErrorCode.NativeModuleMissing; path: string }
   | { code: typeof DesktopErrorCode.ShutdownTimeout; ms: number };

@@ -1,13 +1,12 @@
 /**
- * Small main-process modules: the menu, the local pages, paths, the log file, the node
- * handle check and the shutdown sequence.
+ * Small main-process modules: the menu, the local pages, paths, the log file and the
+ * shutdown sequence.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { MenuItemConstructorOptions } from "electron";
 import { afterAll, describe, expect, it, vi } from "vitest";
-import { DesktopErrorCode, isDesktopError } from "../../electron/errors.ts";
 import {
   dataUrl,
   escapeHtml,
@@ -16,7 +15,6 @@ import {
 } from "../../electron/localPages.ts";
 import { createFileLogger, formatLogLine } from "../../electron/log/fileLogger.ts";
 import { applicationMenuTemplate } from "../../electron/menu.ts";
-import { parseHostedNode } from "../../electron/nodeHost.ts";
 import { desktopPaths } from "../../electron/paths.ts";
 import { createShutdown } from "../../electron/shutdown.ts";
 
@@ -135,47 +133,6 @@ describe("[electron] log file", () => {
     writeFileSync(blocker, "");
     const log = createFileLogger({ file: join(blocker, "sub", "x.log"), echo: false });
     expect(() => log.warn("lost")).not.toThrow();
-  });
-});
-
-describe("[electron] node handle", () => {
-  it("accepts what createNode resolves to and calls close on the handle", async () => {
-    const close = vi.fn(async function (this: unknown) {
-      expect(this).toBe(raw);
-    });
-    const raw = {
-      baseUrl: "http://127.0.0.1:1848/ledger/0.0/development",
-      appUrl: "http://127.0.0.1:1848/app/",
-      close,
-    };
-    const node = parseHostedNode(raw);
-    expect(node.appUrl).toBe(raw.appUrl);
-    await node.close();
-    expect(close).toHaveBeenCalledOnce();
-  });
-
-  it("rejects handles that do not match the interface", () => {
-    const good = {
-      baseUrl: "http://127.0.0.1:1/ledger/0.0/x",
-      appUrl: "http://127.0.0.1:1/app/",
-      close: () => {},
-    };
-    for (const bad of [
-      null,
-      { ...good, appUrl: "/app/" },
-      { ...good, baseUrl: 3 },
-      { ...good, close: "x" },
-    ]) {
-      const e = (() => {
-        try {
-          parseHostedNode(bad);
-          return null;
-        } catch (x) {
-          return x;
-        }
-      })();
-      expect(isDesktopError(e, DesktopErrorCode.NodeModuleInvalid), JSON.stringify(bad)).toBe(true);
-    }
   });
 });
 
