@@ -132,6 +132,10 @@ async function onReady(state: DesktopState): Promise<void> {
     ),
   );
 
+  if (!existsSync(paths.preload)) {
+    // The UI still works without it; only the desktop-only controls disappear.
+    log.warn("Preload missing; run `npm run build:preload`", { preload: paths.preload });
+  }
   const window = openWindow(state, paths);
   await window.loadURL(dataUrl(startingPage(APP_NAME)));
   app.on("activate", () => {
