@@ -18,7 +18,8 @@ import { registerCors } from "./cors.ts";
 import { errorReply } from "./errorStatus.ts";
 import { ApiError, ApiErrorCode } from "./errors.ts";
 import { EventStreams } from "./eventStream.ts";
-import type { RouteContext } from "./routeContext.ts";
+import { MAX_HASH_PAGE, MAX_HEADER_PAGE } from "./params.ts";
+import type { PageLimits, RouteContext } from "./routeContext.ts";
 import { registerBlockRoutes } from "./routes/blockRoutes.ts";
 import { registerCutRoutes } from "./routes/cutRoutes.ts";
 import { registerHashRoutes } from "./routes/hashRoutes.ts";
@@ -32,6 +33,8 @@ export const DEFAULT_BODY_LIMIT = 2 * 1024 * 1024;
 
 export type BuildServerOptions = {
   readonly bodyLimit?: number | undefined;
+  /** Page maxima (default 4096 hashes, 360 headers or blocks, as the reference). */
+  readonly pageLimits?: PageLimits | undefined;
 };
 
 export type ApiServer = {
@@ -55,7 +58,8 @@ export function buildApi(node: ApiServices, options: BuildServerOptions = {}): A
   });
   const base = basePath(node.version);
   const streams = new EventStreams();
-  const ctx: RouteContext = { node, base, streams };
+  const pageLimits = options.pageLimits ?? { hashes: MAX_HASH_PAGE, headers: MAX_HEADER_PAGE };
+  const ctx: RouteContext = { node, base, streams, pageLimits };
 
   server.addHook("onSend", async (request, reply, payload) => {
     reply.headers(commonHeaders(request.raw, node.packageVersion));

@@ -14,7 +14,11 @@ export type RouteContext = {
   /** `/ledger/0.0/{network}` */
   readonly base: string;
   readonly streams: EventStreams;
+  /** Most items per page: hashes, and headers or blocks. */
+  readonly pageLimits: PageLimits;
 };
+
+export type PageLimits = { readonly hashes: number; readonly headers: number };
 
 /** A cursor as the `next` field of a page and the `next` query parameter: `inclusive:<hash>`. */
 export function cursorText(cursor: Cursor | null): string | null {

@@ -16,9 +16,8 @@
  * @module
  */
 import type { BlockHeader } from "../chain/blockHeader.ts";
-import { type Cut, cutWeight, genesisCut, withJoinedChains } from "../chain/cut.ts";
+import { type Cut, cutWeight, genesisCut } from "../chain/cut.ts";
 import { cutBraidingProblems } from "../chain/cutBraiding.ts";
-import { extendCut } from "../chain/cutExtension.ts";
 import { ChainError, ChainErrorCode } from "../chain/errors.ts";
 import { genesisHeadersOf } from "../chain/genesisHeader.ts";
 import { buildGenesisPayload } from "../chain/genesisPayload.ts";
@@ -27,9 +26,8 @@ import { limitCut } from "../chain/limitCut.ts";
 import type { NetworkVersion } from "../chain/networkVersion.ts";
 import { buildPayloadWithOutputs, type PayloadWithOutputs } from "../chain/payloadWithOutputs.ts";
 import type { Hash32 } from "../encoding/hash32.ts";
-import { isNodeError } from "../errors/nodeError.ts";
 import { BlockStore } from "./blockStore.ts";
-import { cutDifference, cutWithBlock } from "./cutWithBlock.ts";
+import { cutDifference, cutWithBlock, extended } from "./cutWithBlock.ts";
 import { StoreError, StoreErrorCode } from "./errors.ts";
 import type { HeaderLookups } from "./headerLookups.ts";
 import type { OpenDatabaseOptions } from "./sqlDatabase.ts";
@@ -246,7 +244,8 @@ export class BlockDb {
     const lookups = this.#lookupsWith(h);
     const current = this.#cut;
     let next =
-      this.#extension(current, h) ?? cutWithBlock(current, h, this.version, this.genesis, lookups);
+      extended(current, h, this.version, this.genesis) ??
+      cutWithBlock(current, h, this.version, this.genesis, lookups);
     if (next !== undefined && cutWeight(next) <= cutWeight(current)) next = undefined;
     const diff =
       next === undefined ? undefined : cutDifference(current, next, this.version, lookups);
@@ -278,22 +277,12 @@ export class BlockDb {
     return { status: "inserted", cutChanged: true, added };
   }
 
-  #extension(current: Cut, h: BlockHeader): Cut | undefined {
-    let next: Cut;
-    try {
-      next = withJoinedChains(extendCut(current, h), this.version, this.genesis);
-    } catch (e) {
-      if (isNodeError(e, ChainErrorCode.NotMonotonic, ChainErrorCode.InvalidCut)) return undefined;
-      throw e;
-    }
-    return cutBraidingProblems(next, this.version).length === 0 ? next : undefined;
-  }
-
   /** Lookups that also see `pending` (a block being inserted, not yet stored). */
   #lookupsWith(pending: BlockHeader): HeaderLookups {
     const header = (hash: Hash32) => (hash === pending.hash ? pending : this.store.header(hash));
     return {
       header,
+      children: (hash) => (hash === pending.hash ? [] : this.store.children(hash)),
       ancestorAt: (h, height) => {
         if (h.hash !== pending.hash) return this.ancestorAt(h, height);
         if (height === h.height) return h;

@@ -185,6 +185,15 @@ export class BlockStore {
     return h;
   }
 
+  /** The stored children of a block (any chain order; usually one). */
+  children(hash: Hash32): BlockHeader[] {
+    return this.db.column(sql`SELECT header FROM headers WHERE parent = ${bytes(hash)}`, (v) => {
+      const h = headerFromBlob(v);
+      this.#remember(h);
+      return h;
+    });
+  }
+
   /** The stored 318 header bytes. */
   headerBytes(hash: Hash32): Buffer | undefined {
     return this.db.get(

@@ -18,6 +18,9 @@
  * 4. Chains outside the graph at the cut's minimum height leave; chains whose
  *    genesis is reached join (reference chainweb-api.md §5.1); the result must
  *    be braided, else there is no such cut.
+ * 5. The cut grows with stored blocks that extend it (side blocks that came
+ *    earlier but could not join the old cut), heaviest child first, until
+ *    none does.
  *
  * The node switches to the result when it is heavier (blockDb.ts); ties keep
  * the current cut.
@@ -26,12 +29,16 @@
 import type { BlockHeader } from "../chain/blockHeader.ts";
 import { type Cut, cutMinHeight, cutOf, withJoinedChains } from "../chain/cut.ts";
 import { cutBraidingProblems } from "../chain/cutBraiding.ts";
+import { extendCut } from "../chain/cutExtension.ts";
+import { ChainErrorCode } from "../chain/errors.ts";
 import {
   chainsAtHeight,
   genesisHeightOf,
   isGenesisHeight,
   type NetworkVersion,
 } from "../chain/networkVersion.ts";
+import { compareHash32 } from "../encoding/hash32.ts";
+import { isNodeError } from "../errors/nodeError.ts";
 import { type HeaderLookups, isAncestorOrSelf } from "./headerLookups.ts";
 
 /** Per chain, the highest block in the past of `block` (the block itself on its chain). */
@@ -118,7 +125,52 @@ export function cutWithBlock(
   const inGraph = new Set(chainsAtHeight(version, cutMinHeight(cut)));
   cut = cutOf([...cut.values()].filter((h) => inGraph.has(h.chainId)));
   cut = withJoinedChains(cut, version, genesis);
-  return cutBraidingProblems(cut, version).length === 0 ? cut : undefined;
+  if (cutBraidingProblems(cut, version).length > 0) return undefined;
+  return growCut(cut, version, genesis, lookups);
+}
+
+/** The cut extended by stored blocks, one at a time, while any extends it (step 5). */
+export function growCut(
+  cut: Cut,
+  version: NetworkVersion,
+  genesis: ReadonlyMap<number, BlockHeader>,
+  lookups: HeaderLookups,
+): Cut {
+  let current = cut;
+  for (let grown = true; grown; ) {
+    grown = false;
+    for (const chainId of [...current.keys()]) {
+      const head = current.get(chainId) as BlockHeader;
+      const children = [...lookups.children(head.hash)].sort((a, b) =>
+        a.weight === b.weight ? compareHash32(a.hash, b.hash) : a.weight > b.weight ? -1 : 1,
+      );
+      for (const child of children) {
+        const next = extended(current, child, version, genesis);
+        if (next === undefined) continue;
+        current = next;
+        grown = true;
+        break;
+      }
+    }
+  }
+  return current;
+}
+
+/** The cut with `header` as its chain's new head, if that is a braided extension. */
+export function extended(
+  cut: Cut,
+  header: BlockHeader,
+  version: NetworkVersion,
+  genesis: ReadonlyMap<number, BlockHeader>,
+): Cut | undefined {
+  let next: Cut;
+  try {
+    next = withJoinedChains(extendCut(cut, header), version, genesis);
+  } catch (e) {
+    if (isNodeError(e, ChainErrorCode.NotMonotonic, ChainErrorCode.InvalidCut)) return undefined;
+    throw e;
+  }
+  return cutBraidingProblems(next, version).length === 0 ? next : undefined;
 }
 
 /**

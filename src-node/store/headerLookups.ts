@@ -1,6 +1,6 @@
 /**
- * The two lookups cut computations need from a block database: a header by
- * hash, and the ancestor of a header at a height.
+ * The lookups cut computations need from a block database: a header by
+ * hash, the ancestor of a header at a height, and the children of a block.
  * @module
  */
 import type { BlockHeader } from "../chain/blockHeader.ts";
@@ -10,6 +10,8 @@ export type HeaderLookups = {
   header(hash: Hash32): BlockHeader | undefined;
   /** The ancestor (or the header itself) at `height`; undefined above the header or below genesis. */
   ancestorAt(header: BlockHeader, height: number): BlockHeader | undefined;
+  /** The stored children of a block. */
+  children(hash: Hash32): readonly BlockHeader[];
 };
 
 /** True when `a` is `b` or one of its ancestors. */

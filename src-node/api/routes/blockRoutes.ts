@@ -12,13 +12,7 @@ import { payloadWithOutputsToJson } from "../../chain/payloadWithOutputs.ts";
 import type { Block } from "../../store/blockDb.ts";
 import { blockPage, branchBlocks } from "../../store/blockPages.ts";
 import { requireJson } from "../accept.ts";
-import {
-  MAX_HEADER_PAGE,
-  parseBranchBounds,
-  parseChainParam,
-  parsePageQuery,
-  propertyOf,
-} from "../params.ts";
+import { parseBranchBounds, parseChainParam, parsePageQuery, propertyOf } from "../params.ts";
 import { pageJson, type RouteContext, sendJson } from "../routeContext.ts";
 
 /** The JSON of a block. */
@@ -34,13 +28,13 @@ export function registerBlockRoutes(server: FastifyInstance, ctx: RouteContext):
   server.get(`${ctx.base}/chain/:chain/block`, (request, reply) => {
     const chainId = parseChainParam(blocks, propertyOf(request.params, "chain"));
     requireJson(request.headers.accept);
-    const q = parsePageQuery(request.query, MAX_HEADER_PAGE);
+    const q = parsePageQuery(request.query, ctx.pageLimits.headers);
     sendJson(reply, pageJson(blockPage(blocks, chainId, q), blockJson));
   });
   server.post(`${ctx.base}/chain/:chain/block/branch`, (request, reply) => {
     const chainId = parseChainParam(blocks, propertyOf(request.params, "chain"));
     requireJson(request.headers.accept);
-    const q = parsePageQuery(request.query, MAX_HEADER_PAGE);
+    const q = parsePageQuery(request.query, ctx.pageLimits.headers);
     const bounds = parseBranchBounds(request.body);
     sendJson(reply, pageJson(branchBlocks(blocks, chainId, bounds, q), blockJson));
   });

@@ -7,20 +7,14 @@
  */
 import type { FastifyInstance } from "fastify";
 import { branchHashes, hashPage } from "../../store/blockPages.ts";
-import {
-  MAX_HASH_PAGE,
-  parseBranchBounds,
-  parseChainParam,
-  parsePageQuery,
-  propertyOf,
-} from "../params.ts";
+import { parseBranchBounds, parseChainParam, parsePageQuery, propertyOf } from "../params.ts";
 import { pageJson, type RouteContext, sendJson } from "../routeContext.ts";
 
 export function registerHashRoutes(server: FastifyInstance, ctx: RouteContext): void {
   const { blocks } = ctx.node;
   server.get(`${ctx.base}/chain/:chain/hash`, (request, reply) => {
     const chainId = parseChainParam(blocks, propertyOf(request.params, "chain"));
-    const q = parsePageQuery(request.query, MAX_HASH_PAGE);
+    const q = parsePageQuery(request.query, ctx.pageLimits.hashes);
     sendJson(
       reply,
       pageJson(hashPage(blocks, chainId, q), (h) => h),
@@ -28,7 +22,7 @@ export function registerHashRoutes(server: FastifyInstance, ctx: RouteContext): 
   });
   server.post(`${ctx.base}/chain/:chain/hash/branch`, (request, reply) => {
     const chainId = parseChainParam(blocks, propertyOf(request.params, "chain"));
-    const q = parsePageQuery(request.query, MAX_HASH_PAGE);
+    const q = parsePageQuery(request.query, ctx.pageLimits.hashes);
     const bounds = parseBranchBounds(request.body);
     sendJson(
       reply,

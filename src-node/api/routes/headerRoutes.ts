@@ -16,7 +16,6 @@ import { branchHeaders, headerPage } from "../../store/blockPages.ts";
 import { StoreError, StoreErrorCode } from "../../store/errors.ts";
 import { HEADER_OBJECT_TYPE, type HeaderEncoding, negotiateHeaderEncoding } from "../accept.ts";
 import {
-  MAX_HEADER_PAGE,
   parseBranchBounds,
   parseChainParam,
   parseHashParam,
@@ -42,7 +41,7 @@ export function registerHeaderRoutes(server: FastifyInstance, ctx: RouteContext)
   server.get(`${ctx.base}/chain/:chain/header`, (request, reply) => {
     const chainId = parseChainParam(blocks, propertyOf(request.params, "chain"));
     const encoding = negotiateHeaderEncoding(request.headers.accept, false);
-    const q = parsePageQuery(request.query, MAX_HEADER_PAGE);
+    const q = parsePageQuery(request.query, ctx.pageLimits.headers);
     const page = headerPage(blocks, chainId, q);
     sendJson(
       reply,
@@ -75,7 +74,7 @@ export function registerHeaderRoutes(server: FastifyInstance, ctx: RouteContext)
   server.post(`${ctx.base}/chain/:chain/header/branch`, (request, reply) => {
     const chainId = parseChainParam(blocks, propertyOf(request.params, "chain"));
     const encoding = negotiateHeaderEncoding(request.headers.accept, false);
-    const q = parsePageQuery(request.query, MAX_HEADER_PAGE);
+    const q = parsePageQuery(request.query, ctx.pageLimits.headers);
     const bounds = parseBranchBounds(request.body);
     const page = branchHeaders(blocks, chainId, bounds, q);
     sendJson(

@@ -5,7 +5,8 @@
  * - `headers`: every block ever accepted, orphans included. `hash` (raw 32
  *   bytes, so ordering by it is the raw-byte order the paging rules use),
  *   chain, height, parent, payload hash, and the 318-byte binary header.
- *   Index (chain_id, height, hash) serves the ascending lists.
+ *   Index (chain_id, height, hash) serves the ascending lists, index
+ *   (parent) the search for children when a fork is followed.
  * - `payloads` / `payload_transactions`: content-addressed by payload hash;
  *   equal payloads on several chains are stored once.
  * - `cut_heads`: one row per chain of the best cut.
@@ -53,6 +54,7 @@ export const migration0001: Migration = {
         header BLOB NOT NULL
       ) STRICT;
       CREATE UNIQUE INDEX headers_by_chain_height ON headers (chain_id, height, hash);
+      CREATE INDEX headers_by_parent ON headers (parent);
 
       CREATE TABLE cut_heads (
         chain_id INTEGER PRIMARY KEY,
