@@ -1,0 +1,293 @@
+/**
+ * The node's own CPU miner: mines the node's work (miningService.ts) for a
+ * configured miner in worker threads (workerPool.ts), submits what it finds
+ * through the same checks as the HTTP API, and fetches new work after each
+ * solution and whenever its chain's work goes out of date (a new block on
+ * that chain or on a neighbour it waited for). It starts and stops at
+ * runtime, can change its thread count and miner while running, and reports
+ * its hash rate and the blocks it found. Used by `weft node --mine` and by
+ * the desktop app's mining switch (app route `/app/api/mining`).
+ * @module
+ */
+import type { MinerInfo } from "../chain/minerData.ts";
+import { isNodeError } from "../errors/nodeError.ts";
+import { MiningError, MiningErrorCode } from "./errors.ts";
+import type { MiningLog, MiningService } from "./miningService.ts";
+import { type MiningSolution, WorkerPool, type WorkerPoolOptions } from "./workerPool.ts";
+
+/** Most threads the miner accepts. */
+export const MAX_MINER_THREADS = 1024;
+/** Wait before asking again when the node has no work (or another failure), ms. */
+const RETRY_MS = 1000;
+
+export type BuiltInMinerStatus = {
+  readonly enabled: boolean;
+  readonly threads: number;
+  /** The account rewards go to; null when no miner is configured. */
+  readonly account: string | null;
+  /** Nonces per second summed over the threads (latest reports); 0 when stopped. */
+  readonly hashRate: number;
+  /** Blocks this miner found and the node stored since it was created. */
+  readonly blocksFound: number;
+};
+
+/** The part of {@link WorkerPool} the miner uses (tests may pass another). */
+export type MinerPool = Pick<WorkerPool, "start" | "stop" | "setWork" | "close">;
+
+export type BuiltInMinerOptions = {
+  readonly service: MiningService;
+  /** Worker threads (default 1). */
+  readonly threads?: number | undefined;
+  /** The miner rewards go to; start() needs one. */
+  readonly minerInfo?: MinerInfo | undefined;
+  readonly log?: MiningLog | undefined;
+  /** Creates the thread pool (default: a {@link WorkerPool}). */
+  readonly createPool?: ((options: WorkerPoolOptions) => MinerPool) | undefined;
+  /** How often threads report their rate, ms (default 1000). */
+  readonly progressIntervalMs?: number | undefined;
+};
+
+export type BuiltInMinerChange = {
+  readonly threads?: number | undefined;
+  readonly minerInfo?: MinerInfo | undefined;
+};
+
+/** @throws {MiningError} MINING_BAD_ARGUMENT unless 1 ≤ threads ≤ {@link MAX_MINER_THREADS}. */
+export function checkMinerThreads(threads: number): number {
+  if (!Number.isSafeInteger(threads) || threads < 1 || threads > MAX_MINER_THREADS) {
+    throw new MiningError(
+      { code: MiningErrorCode.BadArgument, field: "threads", value: String(threads) },
+      `threads: ${String(threads)} is not an integer from 1 to ${MAX_MINER_THREADS}`,
+    );
+  }
+  return threads;
+}
+
+function describe(e: unknown): Record<string, unknown> {
+  return isNodeError(e)
+    ? { code: e.code, error: e.message }
+    : { error: e instanceof Error ? e.message : String(e) };
+}
+
+type Current = { readonly workId: string; readonly chainId: number };
+
+export class BuiltInMiner {
+  readonly #service: MiningService;
+  readonly #log: MiningLog | undefined;
+  readonly #createPool: (options: WorkerPoolOptions) => MinerPool;
+  readonly #progressIntervalMs: number | undefined;
+  #threads: number;
+  #minerInfo: MinerInfo | undefined;
+  #enabled = false;
+  #pool: MinerPool | undefined;
+  #unsubscribe: (() => void) | undefined;
+  #current: Current | undefined;
+  #workSeq = 0;
+  #fetching = false;
+  #fetchAgain = false;
+  #retry: NodeJS.Timeout | undefined;
+  #hashRate = 0;
+  #blocksFound = 0;
+  #closed = false;
+  /** Serialises start/stop/configure/close. */
+  #queue: Promise<unknown> = Promise.resolve();
+
+  constructor(options: BuiltInMinerOptions) {
+    this.#service = options.service;
+    this.#log = options.log;
+    this.#threads = checkMinerThreads(options.threads ?? 1);
+    this.#minerInfo = options.minerInfo;
+    this.#progressIntervalMs = options.progressIntervalMs;
+    this.#createPool = options.createPool ?? ((o) => new WorkerPool(o));
+  }
+
+  status(): BuiltInMinerStatus {
+    return {
+      enabled: this.#enabled,
+      threads: this.#threads,
+      account: this.#minerInfo?.account ?? null,
+      hashRate: this.#enabled ? this.#hashRate : 0,
+      blocksFound: this.#blocksFound,
+    };
+  }
+
+  get minerInfo(): MinerInfo | undefined {
+    return this.#minerInfo;
+  }
+
+  /**
+   * Starts mining (no-op when running).
+   * @throws {MiningError} MINING_CANNOT_START without a miner,
+   *   MINING_WORKER_FAILED when a thread does not start, MINING_POOL_CLOSED after close().
+   */
+  start(): Promise<void> {
+    return this.#serial(() => this.#start());
+  }
+
+  /** Stops mining; the threads stay loaded for a quick restart. */
+  stop(): Promise<void> {
+    return this.#serial(async () => this.#stop());
+  }
+
+  /** Changes the thread count and/or the miner; a running miner goes on with the new settings. */
+  configure(change: BuiltInMinerChange): Promise<void> {
+    const threads = change.threads === undefined ? undefined : checkMinerThreads(change.threads);
+    return this.#serial(async () => {
+      if (change.minerInfo !== undefined) this.#minerInfo = change.minerInfo;
+      if (threads !== undefined && threads !== this.#threads) {
+        this.#threads = threads;
+        const old = this.#pool;
+        this.#pool = undefined;
+        if (old !== undefined) {
+          old.stop();
+          await old.close();
+        }
+        if (this.#enabled) {
+          this.#stop();
+          await this.#start();
+          return;
+        }
+      }
+      if (this.#enabled && change.minerInfo !== undefined) this.#fetchWork();
+    });
+  }
+
+  /** Stops and ends every thread. Idempotent. */
+  close(): Promise<void> {
+    return this.#serial(async () => {
+      this.#closed = true;
+      this.#stop();
+      const pool = this.#pool;
+      this.#pool = undefined;
+      await pool?.close();
+    });
+  }
+
+  #serial<T>(task: () => Promise<T>): Promise<T> {
+    const run = this.#queue.then(task, task);
+    this.#queue = run.catch(() => undefined);
+    return run;
+  }
+
+  async #start(): Promise<void> {
+    if (this.#closed) {
+      throw new MiningError({ code: MiningErrorCode.PoolClosed }, "the built-in miner is closed");
+    }
+    if (this.#enabled) return;
+    if (this.#minerInfo === undefined) {
+      throw new MiningError(
+        { code: MiningErrorCode.CannotStart, reason: "no miner account" },
+        "mining cannot start: no reward account is set (give --miner-account and --miner-key, set mining.account in the configuration, or set the account on the Node page)",
+      );
+    }
+    this.#pool ??= this.#newPool();
+    this.#enabled = true;
+    this.#hashRate = 0;
+    this.#unsubscribe = this.#service.updates.subscribe((changed) => this.#onUpdates(changed));
+    try {
+      await this.#pool.start();
+    } catch (e) {
+      this.#stop();
+      const pool = this.#pool;
+      this.#pool = undefined;
+      await pool?.close();
+      throw e;
+    }
+    this.#log?.info("built-in miner started", {
+      threads: this.#threads,
+      account: this.#minerInfo.account,
+    });
+    this.#fetchWork();
+  }
+
+  #stop(): void {
+    if (!this.#enabled) return;
+    this.#enabled = false;
+    this.#unsubscribe?.();
+    this.#unsubscribe = undefined;
+    this.#current = undefined;
+    if (this.#retry !== undefined) clearTimeout(this.#retry);
+    this.#retry = undefined;
+    this.#pool?.stop();
+    this.#hashRate = 0;
+    this.#log?.info("built-in miner stopped", { blocksFound: this.#blocksFound });
+  }
+
+  #newPool(): MinerPool {
+    return this.#createPool({
+      threads: this.#threads,
+      clock: () => BigInt(this.#service.now()),
+      progressIntervalMs: this.#progressIntervalMs,
+      onSolution: (s) => this.#onSolution(s),
+      onHashRate: (rate) => {
+        if (this.#enabled) this.#hashRate = rate;
+      },
+      onError: (e) => this.#onPoolError(e),
+    });
+  }
+
+  #onPoolError(e: MiningError): void {
+    this.#log?.warn("built-in miner thread problem", { code: e.code, error: e.message });
+    if (e.code === MiningErrorCode.WorkerFailed && this.#enabled) {
+      // The pool stops itself after a thread failure; reflect that.
+      void this.#serial(async () => this.#stop());
+    }
+  }
+
+  #onUpdates(changed: readonly number[]): void {
+    if (!this.#enabled) return;
+    const current = this.#current;
+    if (current === undefined || changed.includes(current.chainId)) this.#fetchWork();
+  }
+
+  #onSolution(solution: MiningSolution): void {
+    if (!this.#enabled || solution.workId !== this.#current?.workId) return;
+    try {
+      const solved = this.#service.submit(solution.header);
+      if (solved.status === "inserted") this.#blocksFound++;
+    } catch (e) {
+      this.#log?.warn("built-in miner: solution refused", describe(e));
+    }
+    this.#fetchWork();
+  }
+
+  /** Gets new work and hands it to the threads; requests made meanwhile are merged. */
+  #fetchWork(): void {
+    if (this.#fetching) {
+      this.#fetchAgain = true;
+      return;
+    }
+    if (this.#retry !== undefined) clearTimeout(this.#retry);
+    this.#retry = undefined;
+    this.#fetching = true;
+    void this.#fetchLoop().finally(() => {
+      this.#fetching = false;
+    });
+  }
+
+  async #fetchLoop(): Promise<void> {
+    do {
+      this.#fetchAgain = false;
+      const info = this.#minerInfo;
+      const pool = this.#pool;
+      if (!this.#enabled || info === undefined || pool === undefined) return;
+      try {
+        const work = await this.#service.work(info);
+        if (!this.#enabled || this.#pool !== pool) return;
+        const workId = String(++this.#workSeq);
+        this.#current = { workId, chainId: work.header.chainId };
+        pool.setWork(workId, work.bytes);
+      } catch (e) {
+        this.#log?.warn("built-in miner: no work", describe(e));
+        this.#current = undefined;
+        if (!this.#fetchAgain && this.#enabled) {
+          this.#retry = setTimeout(() => {
+            this.#retry = undefined;
+            this.#fetchWork();
+          }, RETRY_MS);
+          this.#retry.unref();
+        }
+      }
+    } while (this.#fetchAgain);
+  }
+}
