@@ -1,0 +1,171 @@
+/**
+ * What every response shares: the three common headers (also on errors and
+ * unknown routes), CORS on GET and HEAD only, the body size limit, and no
+ * 500 for bad input.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type ApiFixture, openForkedNode } from "../support/apiFixture.ts";
+import { openTestNode } from "../support/testNode.ts";
+
+let t: ApiFixture;
+beforeAll(async () => {
+  t = await openForkedNode();
+});
+afterAll(async () => {
+  await t.cleanup();
+});
+
+type Req = { method: "GET" | "POST"; url: string; body?: unknown; status: number };
+
+/** One request per route, and error cases; each with the status it must get. */
+function requests(): Req[] {
+  const b = t.base;
+  const head = t.chain.main.cut.get(0)!.hash;
+  const upper = { upper: [head] };
+  return [
+    { method: "GET", url: "/health-check", status: 200 },
+    { method: "GET", url: `${b}/health-check`, status: 200 },
+    { method: "GET", url: "/info", status: 200 },
+    { method: "GET", url: `${b}/info`, status: 200 },
+    { method: "GET", url: `${b}/cut`, status: 200 },
+    { method: "GET", url: `${b}/chain/0/hash`, status: 200 },
+    { method: "POST", url: `${b}/chain/0/hash/branch`, body: upper, status: 200 },
+    { method: "GET", url: `${b}/chain/0/header`, status: 200 },
+    { method: "GET", url: `${b}/chain/0/header/${head}`, status: 200 },
+    { method: "POST", url: `${b}/chain/0/header/branch`, body: upper, status: 200 },
+    { method: "GET", url: `${b}/chain/0/block`, status: 200 },
+    { method: "POST", url: `${b}/chain/0/block/branch`, body: upper, status: 200 },
+    { method: "GET", url: "/no/such/route", status: 404 },
+    { method: "GET", url: "/ledger/0.0/mainnet01/cut", status: 404 },
+    { method: "POST", url: `${b}/cut`, status: 404 },
+    { method: "GET", url: `${b}/chain/77/hash`, status: 404 },
+    { method: "GET", url: `${b}/chain/0/hash?limit=x`, status: 400 },
+    { method: "POST", url: `${b}/chain/0/hash/branch`, body: { upper: "x" }, status: 400 },
+  ];
+}
+
+describe("[api] common headers", () => {
+  it("are on every response, errors and unknown routes included", async () => {
+    for (const r of requests()) {
+      const res = await t.request(r.method, r.url, r.body === undefined ? {} : { body: r.body });
+      const name = `${r.method} ${r.url}`;
+      expect(res.statusCode, name).toBe(r.status);
+      expect(res.headers["x-peer-addr"], name).toMatch(/^.+:\d+$/);
+      expect(res.headers["x-server-timestamp"], name).toMatch(/^\d+$/);
+      expect(
+        Math.abs(Number(res.headers["x-server-timestamp"]) - Date.now() / 1000),
+        name,
+      ).toBeLessThan(60);
+      expect(res.headers["x-ledger-node-version"], name).toMatch(/^\d+\.\d+\.\d+/);
+    }
+  });
+
+  it("are on 406, 413 and 415 responses", async () => {
+    const head = t.chain.main.cut.get(0)!.hash;
+    const cases = [
+      await t.request("GET", `${t.base}/chain/0/block`, { headers: { accept: "image/png" } }),
+      await t.request("POST", `${t.base}/chain/0/hash/branch`, {
+        rawBody: JSON.stringify({ upper: [head], pad: "x".repeat(3 * 1024 * 1024) }),
+        headers: { "content-type": "application/json" },
+      }),
+      await t.request("POST", `${t.base}/chain/0/hash/branch`, {
+        rawBody: "<upper/>",
+        headers: { "content-type": "application/xml" },
+      }),
+    ];
+    expect(cases.map((c) => c.statusCode)).toEqual([406, 413, 415]);
+    for (const c of cases) {
+      expect(c.headers["x-ledger-node-version"]).toBeDefined();
+      expect(c.headers["content-type"]).toMatch(/^text\/plain/);
+    }
+  });
+
+  it("give unknown routes a text/plain 404 naming the route", async () => {
+    const r = await t.request("GET", "/ledger/0.0/test-singleton/nothing?x=1");
+    expect(r.statusCode).toBe(404);
+    expect(r.headers["content-type"]).toMatch(/^text\/plain/);
+    expect(r.body).toBe("no route for GET /ledger/0.0/test-singleton/nothing\n");
+  });
+});
+
+describe("[api] CORS", () => {
+  it("allows any origin to read with GET and HEAD", async () => {
+    const get = await t.request("GET", `${t.base}/cut`, {
+      headers: { origin: "https://explorer.example" },
+    });
+    expect(get.headers["access-control-allow-origin"]).toBe("*");
+    const head = await t.request("HEAD", `${t.base}/cut`, {
+      headers: { origin: "https://explorer.example" },
+    });
+    expect(head.statusCode).toBe(200);
+    expect(head.headers["access-control-allow-origin"]).toBe("*");
+  });
+
+  it("answers preflights for GET only, and leaves POST responses without CORS headers", async () => {
+    const ok = await t.request("OPTIONS", `${t.base}/chain/0/header`, {
+      headers: {
+        origin: "https://explorer.example",
+        "access-control-request-method": "GET",
+        "access-control-request-headers": "accept",
+      },
+    });
+    expect(ok.statusCode).toBe(204);
+    expect(ok.headers["access-control-allow-methods"]).toBe("GET, HEAD");
+    const post = await t.request("OPTIONS", `${t.base}/chain/0/hash/branch`, {
+      headers: { origin: "https://evil.example", "access-control-request-method": "POST" },
+    });
+    expect(post.statusCode).toBe(403);
+    expect(post.headers["access-control-allow-origin"]).toBeUndefined();
+    const r = await t.request("POST", `${t.base}/chain/0/hash/branch`, {
+      body: {},
+      headers: { origin: "https://evil.example" },
+    });
+    expect(r.headers["access-control-allow-origin"]).toBeUndefined();
+  });
+});
+
+describe("[api] robustness", () => {
+  it("never answers 500 to bad input", async () => {
+    const b = t.base;
+    const nasty = [
+      `${b}/chain/%00/hash`,
+      `${b}/chain/0/header/%E0%A4%A`,
+      `${b}/chain/0/hash?next=inclusive:%FF`,
+      `${b}/chain/0/hash?limit=1e3`,
+      `${b}/chain/0/hash?limit[]=1`,
+      `${b}/chain/0/hash?maxheight=9007199254740993`,
+      `${b}/chain/0/header?next=exclusive:${"_".repeat(43)}`,
+      `${b}/chain/9999999999999999999999/hash`,
+      `${b}/chain/0/header/${"a".repeat(500)}`,
+    ];
+    for (const url of nasty) {
+      const r = await t.request("GET", url);
+      expect(r.statusCode, url).toBeLessThan(500);
+    }
+    for (const body of [
+      '{"upper": null}',
+      "null",
+      "[]",
+      '{"upper": [null]}',
+      '{"lower": {}}',
+      "1",
+    ]) {
+      const r = await t.request("POST", `${b}/chain/0/header/branch`, {
+        rawBody: body,
+        headers: { "content-type": "application/json" },
+      });
+      expect(r.statusCode, body).toBeLessThan(500);
+    }
+  });
+
+  it("answers 503 when the databases are closed under it, not 500", async () => {
+    const n = await openTestNode();
+    try {
+      n.node.blocks.close();
+      const r = await n.request("GET", `${n.base}/chain/0/hash`);
+      expect(r.statusCode).toBe(503);
+    } finally {
+      await n.cleanup();
+    }
+  });
+});

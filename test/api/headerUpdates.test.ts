@@ -1,0 +1,129 @@
+/**
+ * GET {base_url}/header/updates: server-sent events over a real socket
+ * (127.0.0.1, port 0), one `BlockHeader` event per block added to the best
+ * cut, fork switches announcing the new branch; closing the node ends the
+ * stream.
+ */
+import { get, type IncomingMessage } from "node:http";
+import { afterEach, describe, expect, it } from "vitest";
+import { blockHeaderToObject } from "../../src-node/chain/blockHeaderObject.ts";
+import { powHash, powHashHex } from "../../src-node/chain/pow.ts";
+import { testSingletonVersion } from "../../src-node/chain/versions.ts";
+import { ChainBuilder } from "../support/chainBuilder.ts";
+import { openTestNode, type TestNode } from "../support/testNode.ts";
+
+let t: TestNode | undefined;
+afterEach(async () => {
+  await t?.cleanup();
+  t = undefined;
+});
+
+type Event = { event: string; data: Record<string, unknown> };
+
+/** Connects and collects events; `waitFor(n)` resolves once n events arrived. */
+function subscribe(url: string) {
+  const events: Event[] = [];
+  let buffer = "";
+  let response: IncomingMessage | undefined;
+  let waiters: { n: number; resolve: () => void }[] = [];
+  const ended = new Promise<void>((resolveEnd) => {
+    const req = get(url, (res) => {
+      response = res;
+      res.setEncoding("utf8");
+      res.on("data", (chunk: string) => {
+        buffer += chunk;
+        for (let i = buffer.indexOf("\n\n"); i >= 0; i = buffer.indexOf("\n\n")) {
+          const block = buffer.slice(0, i);
+          buffer = buffer.slice(i + 2);
+          const lines = block.split("\n").filter((l) => !l.startsWith(":"));
+          if (lines.length === 0) continue;
+          const event = lines.find((l) => l.startsWith("event:"))?.slice(6) ?? "";
+          const data = lines
+            .filter((l) => l.startsWith("data:"))
+            .map((l) => l.slice(5))
+            .join("\n");
+          events.push({ event, data: JSON.parse(data) as Record<string, unknown> });
+        }
+        const ready = waiters.filter((w) => events.length >= w.n);
+        waiters = waiters.filter((w) => events.length < w.n);
+        for (const w of ready) w.resolve();
+      });
+      res.on("end", () => resolveEnd());
+      res.on("close", () => resolveEnd());
+    });
+    req.on("error", () => resolveEnd());
+  });
+  const connected = new Promise<IncomingMessage>((resolve) => {
+    const poll = () => (response !== undefined ? resolve(response) : setTimeout(poll, 5));
+    poll();
+  });
+  return {
+    events,
+    connected,
+    ended,
+    waitFor: (n: number) =>
+      new Promise<void>((resolve) => {
+        if (events.length >= n) resolve();
+        else waiters.push({ n, resolve });
+      }),
+  };
+}
+
+describe("[api] GET /header/updates", () => {
+  it("streams one BlockHeader event per block added to the cut", async () => {
+    t = await openTestNode();
+    const base = await t.node.start();
+    const s = subscribe(`${base}/header/updates`);
+    const res = await s.connected;
+    expect(res.statusCode).toBe(200);
+    expect(res.headers["content-type"]).toMatch(/^text\/event-stream/);
+    expect(res.headers["x-ledger-node-version"]).toBeDefined();
+    expect(res.headers["x-peer-addr"]).toMatch(/^127\.0\.0\.1:\d+$/);
+    expect(res.headers["x-server-timestamp"]).toMatch(/^\d+$/);
+
+    const b = ChainBuilder.create(testSingletonVersion);
+    const blocks = b.rounds(2);
+    for (const x of blocks) t.node.blocks.insertBlock(x);
+    await s.waitFor(blocks.length);
+    expect(s.events.map((e) => e.event)).toEqual(blocks.map(() => "BlockHeader"));
+    const first = s.events[0]!.data;
+    const h = blocks[0]!.header;
+    expect(first).toEqual({
+      header: blockHeaderToObject(h),
+      txCount: 1,
+      powHash: powHashHex(powHash(h)),
+      target: h.target.toString(16).padStart(64, "0"),
+    });
+    expect(first.powHash).toMatch(/^[0-9a-f]{64}$/);
+    expect(s.events.map((e) => (e.data.header as { hash: string }).hash)).toEqual(
+      blocks.map((x) => x.header.hash),
+    );
+  });
+
+  it("announces the new branch of a fork switch, and not blocks that stay off the cut", async () => {
+    t = await openTestNode();
+    const base = await t.node.start();
+    const main = ChainBuilder.create(testSingletonVersion);
+    for (const x of main.rounds(1)) t.node.blocks.insertBlock(x);
+    const side = main.fork("side");
+    const s = subscribe(`${base}/header/updates`);
+    await s.connected;
+    const m = main.round();
+    const sb = side.rounds(2);
+    for (const x of [...m, ...sb]) t.node.blocks.insertBlock(x);
+    await s.waitFor(m.length + sb.length);
+    const announced = s.events.map((e) => (e.data.header as { hash: string }).hash);
+    expect(announced.slice(0, m.length)).toEqual(m.map((x) => x.header.hash));
+    expect([...announced.slice(m.length)].sort()).toEqual(sb.map((x) => x.header.hash).sort());
+  });
+
+  it("ends the stream when the node closes", async () => {
+    t = await openTestNode();
+    const base = await t.node.start();
+    const s = subscribe(`${base}/header/updates`);
+    await s.connected;
+    await t.node.close();
+    await s.ended;
+    expect(t.node.server.server.listening).toBe(false);
+  });
+});
