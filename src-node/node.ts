@@ -4,7 +4,8 @@
  * HTTP API, and (unless told not to) starts listening.
  *
  *   options → config (checked, defaults) → BlockDb (blocks.sqlite)
- *           → HTTP API (api/buildServer.ts) → listen
+ *           → mining (service, update streams, built-in miner)
+ *           → HTTP API (api/buildServer.ts) → listen → built-in miner (when enabled)
  *
  * Later areas plug in here: the contract-state store (state.sqlite), exec,
  * mempool, mining and backup become fields of {@link WeftNode}, are given to
@@ -20,15 +21,24 @@ import type { FastifyInstance } from "fastify";
 import type { ApiLog } from "./api/apiServices.ts";
 import { buildApi } from "./api/buildServer.ts";
 import { ApiError, ApiErrorCode } from "./api/errors.ts";
+import type { MinerInfo } from "./chain/minerData.ts";
 import type { NetworkVersion } from "./chain/networkVersion.ts";
 import type { PayloadWithOutputs } from "./chain/payloadWithOutputs.ts";
 import { versionByName } from "./chain/versions.ts";
+import { badValue } from "./config/errors.ts";
 import {
   type NodeOptions,
   type NodeOptionsInput,
   resolveNodeOptions,
 } from "./config/nodeOptions.ts";
 import { NODE_SERVICE_DATE, packageVersion } from "./config/nodeParams.ts";
+import { isNodeError } from "./errors/nodeError.ts";
+import { BuiltInMiner } from "./mining/builtInMiner.ts";
+import { MiningError, MiningErrorCode } from "./mining/errors.ts";
+import { minerInfoOf } from "./mining/minerInfo.ts";
+import { MiningService } from "./mining/miningService.ts";
+import type { PayloadProvider } from "./mining/payloadProvider.ts";
+import { UpdateStreams } from "./mining/updateStreams.ts";
 import { BlockDb } from "./store/blockDb.ts";
 
 /** Structured log sink (the desktop passes its log file; the CLI prints warnings and errors). */
@@ -50,7 +60,28 @@ export type CreateNodeOptions = NodeOptionsInput & {
   readonly genesisPayload?: ((chainId: number) => PayloadWithOutputs) | undefined;
   /** Largest request body in bytes (default 2 MiB). */
   readonly bodyLimit?: number | undefined;
+  /** Payloads of mined blocks (default: no transactions, placeholder coinbase; mining/payloadProvider.ts). */
+  readonly payloadProvider?: PayloadProvider | undefined;
 };
+
+/**
+ * The reward miner of the options, if an account is set.
+ * @throws {ConfigError} CONFIG_BAD_VALUE naming `mining.account`, `mining.publicKeys` or `mining.predicate`.
+ */
+function configuredMiner(options: NodeOptions): MinerInfo | undefined {
+  const { account, publicKeys, predicate } = options.mining;
+  if (account === undefined) {
+    if (publicKeys !== undefined) throw badValue("mining.account", "needed with mining.publicKeys");
+    return undefined;
+  }
+  try {
+    return minerInfoOf(account, publicKeys ?? [], predicate);
+  } catch (e) {
+    if (!(e instanceof MiningError) || e.type.code !== MiningErrorCode.BadMinerInfo) throw e;
+    const field = e.type.field.startsWith("public-keys") ? "publicKeys" : e.type.field;
+    throw badValue(`mining.${field}`, e.type.reason);
+  }
+}
 
 /** `dataDir/<network>/blocks.sqlite` */
 export function blocksPath(options: Pick<NodeOptions, "dataDir" | "network">): string {
@@ -68,6 +99,11 @@ export class WeftNode {
   readonly server: FastifyInstance;
   /** `{base_url}`'s path: `/ledger/0.0/{network}`. */
   readonly basePath: string;
+  /** Work, solutions and work updates (the mining API and the built-in miner use it). */
+  readonly mining: MiningService;
+  /** The built-in CPU miner (started by `mining.enabled`, `--mine` or `/app/api/mining`). */
+  readonly miner: BuiltInMiner;
+  readonly #miningStreams: UpdateStreams | undefined;
   readonly #log: NodeLogger | undefined;
   #port: number | undefined;
   #closing: Promise<void> | undefined;
@@ -78,6 +114,7 @@ export class WeftNode {
     blocks: BlockDb,
     server: FastifyInstance,
     basePath: string,
+    mining: { service: MiningService; miner: BuiltInMiner; streams: UpdateStreams | undefined },
     log: NodeLogger | undefined,
   ) {
     this.options = options;
@@ -85,6 +122,9 @@ export class WeftNode {
     this.blocks = blocks;
     this.server = server;
     this.basePath = basePath;
+    this.mining = mining.service;
+    this.miner = mining.miner;
+    this.#miningStreams = mining.streams;
     this.#log = log;
   }
 
@@ -100,7 +140,29 @@ export class WeftNode {
       genesisPayload: input.genesisPayload,
       log: input.logger,
     });
+    let service: MiningService | undefined;
     try {
+      service = new MiningService({
+        chain: blocks,
+        payloadProvider: input.payloadProvider,
+        clock: input.now,
+        log: input.logger,
+      });
+      const streams = options.mining.apiEnabled
+        ? new UpdateStreams(service.updates, {
+            timeoutMs:
+              options.mining.updateStreamTimeout === undefined
+                ? undefined
+                : options.mining.updateStreamTimeout * 1000,
+            limit: options.mining.updateStreamLimit,
+          })
+        : undefined;
+      const miner = new BuiltInMiner({
+        service,
+        threads: options.mining.threads,
+        minerInfo: configuredMiner(options),
+        log: input.logger,
+      });
       const api = buildApi(
         {
           version,
@@ -108,11 +170,22 @@ export class WeftNode {
           packageVersion: packageVersion(),
           serviceDate: NODE_SERVICE_DATE,
           log: input.logger,
+          miningApi: streams === undefined ? undefined : { service, streams },
+          miner,
         },
         { bodyLimit: input.bodyLimit },
       );
-      return new WeftNode(options, version, blocks, api.server, api.base, input.logger);
+      return new WeftNode(
+        options,
+        version,
+        blocks,
+        api.server,
+        api.base,
+        { service, miner, streams },
+        input.logger,
+      );
     } catch (e) {
+      service?.close();
       blocks.close();
       throw e;
     }
@@ -164,6 +237,15 @@ export class WeftNode {
     const address = this.server.server.address();
     this.#port = typeof address === "object" && address !== null ? address.port : port;
     this.#log?.info("node listening", { baseUrl: this.baseUrl, network: this.version.name });
+    if (this.options.mining.enabled) {
+      // A miner that cannot start (no reward account, a thread failed) leaves the node running.
+      try {
+        await this.miner.start();
+      } catch (e) {
+        if (!isNodeError(e)) throw e;
+        this.#log?.warn("the built-in miner did not start", { code: e.code, error: e.message });
+      }
+    }
     return this.baseUrl;
   }
 
@@ -171,8 +253,11 @@ export class WeftNode {
   close(): Promise<void> {
     this.#closing ??= (async () => {
       try {
+        await this.miner.close();
+        this.#miningStreams?.close();
         await this.server.close();
       } finally {
+        this.mining.close();
         this.blocks.close();
         this.#log?.info("node closed", { network: this.version.name });
       }

@@ -5,6 +5,9 @@
  * @module
  */
 import type { NetworkVersion } from "../chain/networkVersion.ts";
+import type { BuiltInMiner } from "../mining/builtInMiner.ts";
+import type { MiningService } from "../mining/miningService.ts";
+import type { UpdateStreams } from "../mining/updateStreams.ts";
 import type { BlockDb } from "../store/blockDb.ts";
 import { API_VERSION } from "./nodeInfo.ts";
 
@@ -22,6 +25,12 @@ export type ApiServices = {
   /** ISO 8601 (`nodeServiceDate`). */
   readonly serviceDate: string;
   readonly log?: ApiLog | undefined;
+  /** The mining API's service and update streams; absent when the mining API is disabled (404). */
+  readonly miningApi?:
+    | { readonly service: MiningService; readonly streams: UpdateStreams }
+    | undefined;
+  /** The built-in miner, controlled through the app route `/app/api/mining`. */
+  readonly miner?: BuiltInMiner | undefined;
 };
 
 /** `/ledger/{apiVersion}/{network}`: the path of `{base_url}`. */

@@ -20,6 +20,7 @@ import { ApiError, ApiErrorCode } from "./errors.ts";
 import { EventStreams } from "./eventStream.ts";
 import { MAX_HASH_PAGE, MAX_HEADER_PAGE } from "./params.ts";
 import type { PageLimits, RouteContext } from "./routeContext.ts";
+import { registerAppMiningRoutes } from "./routes/appMiningRoutes.ts";
 import { registerBlockRoutes } from "./routes/blockRoutes.ts";
 import { registerCutRoutes } from "./routes/cutRoutes.ts";
 import { registerHashRoutes } from "./routes/hashRoutes.ts";
@@ -27,6 +28,7 @@ import { registerHeaderRoutes } from "./routes/headerRoutes.ts";
 import { registerHeaderUpdatesRoute } from "./routes/headerUpdatesRoute.ts";
 import { registerHealthRoutes } from "./routes/healthRoutes.ts";
 import { registerInfoRoutes } from "./routes/infoRoutes.ts";
+import { registerMiningRoutes } from "./routes/miningRoutes.ts";
 
 /** Largest request body (reference service API: 2 MB). */
 export const DEFAULT_BODY_LIMIT = 2 * 1024 * 1024;
@@ -94,5 +96,7 @@ export function buildApi(node: ApiServices, options: BuildServerOptions = {}): A
   registerHeaderRoutes(server, ctx);
   registerBlockRoutes(server, ctx);
   registerHeaderUpdatesRoute(server, ctx);
+  registerMiningRoutes(server, ctx);
+  registerAppMiningRoutes(server, ctx);
   return { server, base, streams };
 }

@@ -11,6 +11,7 @@
 import { ChainErrorCode, type ChainErrorCodeValue } from "../chain/errors.ts";
 import { EncodingErrorCode } from "../encoding/errors.ts";
 import { NodeError } from "../errors/nodeError.ts";
+import { MiningErrorCode, type MiningErrorCodeValue } from "../mining/errors.ts";
 import { StoreError, StoreErrorCode, type StoreErrorCodeValue } from "../store/errors.ts";
 import { ApiErrorCode, type ApiErrorCodeValue } from "./errors.ts";
 
@@ -45,11 +46,36 @@ const encodingStatus: Record<string, number> = Object.fromEntries(
   Object.values(EncodingErrorCode).map((c) => [c, 400]),
 );
 
+/** Mining API and miner control (docs/api.md, docs/desktop.md §3.3). */
+const miningStatus: Record<MiningErrorCodeValue, number> = {
+  [MiningErrorCode.BadWork]: 400,
+  [MiningErrorCode.BadArgument]: 400,
+  [MiningErrorCode.BadMessage]: 500,
+  [MiningErrorCode.BadSolution]: 500,
+  [MiningErrorCode.WorkerFailed]: 500,
+  [MiningErrorCode.PoolClosed]: 503,
+  [MiningErrorCode.BadMinerInfo]: 400,
+  [MiningErrorCode.BadChain]: 400,
+  [MiningErrorCode.UnknownPayload]: 404,
+  [MiningErrorCode.ChangedWork]: 400,
+  [MiningErrorCode.PowAboveTarget]: 400,
+  [MiningErrorCode.StaleCreationTime]: 400,
+  [MiningErrorCode.FutureCreationTime]: 400,
+  [MiningErrorCode.NoWork]: 503,
+  [MiningErrorCode.TooManyStreams]: 503,
+  [MiningErrorCode.Forbidden]: 403,
+  [MiningErrorCode.NotJson]: 415,
+  [MiningErrorCode.BadRequest]: 400,
+  [MiningErrorCode.CannotStart]: 409,
+  [MiningErrorCode.NodeRequestFailed]: 502,
+};
+
 const statusByCode: Readonly<Record<string, number>> = {
   ...encodingStatus,
   ...chainStatus,
   ...storeStatus,
   ...apiStatus,
+  ...miningStatus,
 };
 
 /** The HTTP status of a coded error (500 for codes no table lists). */

@@ -13,6 +13,8 @@ const HEARTBEAT_MS = 25_000;
 
 export type EventStream = {
   send(event: string, data: string): void;
+  /** An event with a name and no data: `event:<name>\n\n` (mining updates). */
+  sendEvent(event: string): void;
   end(): void;
   /** Runs once when the stream ends (client gone, `end()`, server closing). */
   onEnd(callback: () => void): void;
@@ -58,6 +60,9 @@ export class EventStreams {
         if (ended) return;
         // SSE data lines cannot hold newlines; JSON text never does unless pretty-printed.
         res.write(`event:${event}\ndata:${data.replace(/\n/g, "\ndata:")}\n\n`);
+      },
+      sendEvent(event) {
+        if (!ended) res.write(`event:${event}\n\n`);
       },
       end: finish,
       onEnd(callback) {

@@ -55,9 +55,11 @@ Options:
   --config FILE.yaml      options from a YAML file (keys as the flags; flags win)
   --enable-backup-api     serve {base_url}/make-backup and /check-backup
   --backup-directory DIR  where backups are written
-  --mining                run the built-in miner
-  --mining-threads N      miner threads
-  --mining-account NAME   account that receives mining rewards
+  --enable-mining-api     serve {base_url}/mining/work, /mining/solved, /mining/updates
+  --mine                  run the built-in miner (needs --miner-account)
+  --miner-account NAME    account that receives mining rewards
+  --miner-key HEX[,HEX]   its public key(s); not needed for a k:<key> account
+  --miner-threads N       built-in miner threads (default 1)
   --help                  this text
 `;
 

@@ -7,7 +7,14 @@
  * data-dir: ~/weft-data        # also dataDir; relative to this file
  * host: 127.0.0.1
  * port: 1848
- * mining: { enabled: false, threads: 2, account: k:… }
+ * mining:
+ *   enabled: false             # the built-in miner
+ *   threads: 2
+ *   account: k:…               # public-keys: [hex…] and predicate for other accounts
+ *   api:                       # the spec's mining.api.enabled
+ *     enabled: true
+ *     update-stream-timeout: 240   # seconds
+ *     update-stream-limit: 2000
  * backup:
  *   api: { enabled: true }     # the spec's backup.api.enabled
  *   directory: ./backups       # the spec's backup.directory
@@ -89,7 +96,19 @@ export function parseConfigText(text: string, file: string): NodeOptionsInput {
     );
   }
   const baseDir = dirname(resolve(file));
-  const mining = section(file, top.mining, "mining", ["enabled", "threads", "account"]);
+  const mining = section(file, top.mining, "mining", [
+    "enabled",
+    "threads",
+    "account",
+    "public-keys",
+    "predicate",
+    "api",
+  ]);
+  const miningApi = section(file, mining?.api, "mining.api", [
+    "enabled",
+    "update-stream-timeout",
+    "update-stream-limit",
+  ]);
   const backup = section(file, top.backup, "backup", ["api", "directory"]);
   const backupApi = section(file, backup?.api, "backup.api", ["enabled"]);
   return {
@@ -100,7 +119,16 @@ export function parseConfigText(text: string, file: string): NodeOptionsInput {
     mining:
       mining === undefined
         ? undefined
-        : { enabled: mining.enabled, threads: mining.threads, account: mining.account },
+        : {
+            enabled: mining.enabled,
+            threads: mining.threads,
+            account: mining.account,
+            publicKeys: mining["public-keys"],
+            predicate: mining.predicate,
+            apiEnabled: miningApi?.enabled,
+            updateStreamTimeout: miningApi?.["update-stream-timeout"],
+            updateStreamLimit: miningApi?.["update-stream-limit"],
+          },
     backup:
       backup === undefined
         ? undefined

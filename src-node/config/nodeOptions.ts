@@ -10,7 +10,12 @@
  * | dataDir | defaultDataDir.ts |
  * | host | 127.0.0.1 |
  * | port | 1848 (0: any free port) |
- * | mining | disabled (issue 4 fills in the rest) |
+ * | mining.enabled (built-in miner) | false; needs mining.account (+ publicKeys unless `k:`) |
+ * | mining.threads | 1 |
+ * | mining.predicate | keys-all |
+ * | mining.apiEnabled (the spec's `mining.api.enabled`) | false |
+ * | mining.updateStreamTimeout | 240 s (each stream ends after it, ±10 %) |
+ * | mining.updateStreamLimit | 2000 concurrent update streams |
  * | backup | API disabled, no directory (issue 10) |
  * @module
  */
@@ -22,12 +27,22 @@ import { badValue } from "./errors.ts";
 import { DEFAULT_HOST, DEFAULT_PORT } from "./nodeParams.ts";
 
 export type MiningOptions = {
-  /** Run the built-in miner (and the mining API). */
+  /** Run the built-in miner once the node listens. */
   readonly enabled: boolean;
   /** Miner threads (default chosen by the miner). */
   readonly threads?: number | undefined;
   /** The account that receives mining rewards. */
   readonly account?: string | undefined;
+  /** The reward account's public keys (hex); a `k:<key>` account needs none. */
+  readonly publicKeys?: readonly string[] | undefined;
+  /** The reward keyset's predicate (default keys-all). */
+  readonly predicate?: string | undefined;
+  /** Serve `{base_url}/mining/*` (spec: `mining.api.enabled`). */
+  readonly apiEnabled: boolean;
+  /** Seconds after which the node ends a `/mining/updates` stream (default 240). */
+  readonly updateStreamTimeout?: number | undefined;
+  /** Most concurrent `/mining/updates` streams (default 2000). */
+  readonly updateStreamLimit?: number | undefined;
 };
 
 export type BackupOptions = {
@@ -59,6 +74,11 @@ export type NodeOptionsInput = {
         readonly enabled?: unknown;
         readonly threads?: unknown;
         readonly account?: unknown;
+        readonly publicKeys?: unknown;
+        readonly predicate?: unknown;
+        readonly apiEnabled?: unknown;
+        readonly updateStreamTimeout?: unknown;
+        readonly updateStreamLimit?: unknown;
       }
     | undefined;
   readonly backup?:
@@ -100,6 +120,19 @@ function integer(value: unknown, key: string, min: number, max: number): number 
   return n;
 }
 
+/** A list of strings, or one string of comma-separated items (a flag's value). */
+function textList(value: unknown, key: string): string[] {
+  const items = typeof value === "string" ? value.split(",").map((k) => k.trim()) : value;
+  if (
+    !Array.isArray(items) ||
+    items.length === 0 ||
+    !items.every((k) => typeof k === "string" && k !== "")
+  ) {
+    throw badValue(key, "expected a non-empty list of strings");
+  }
+  return items;
+}
+
 function host(value: unknown): string {
   const h = text(value, "host");
   // A host name, IPv4 or IPv6 address: no scheme, path, port or spaces.
@@ -139,6 +172,22 @@ export function resolveNodeOptions(input: NodeOptionsInput, baseDir = process.cw
           ? undefined
           : integer(mining.threads, "mining.threads", 1, 1024),
       account: mining.account === undefined ? undefined : text(mining.account, "mining.account"),
+      publicKeys:
+        mining.publicKeys === undefined
+          ? undefined
+          : textList(mining.publicKeys, "mining.publicKeys"),
+      predicate:
+        mining.predicate === undefined ? undefined : text(mining.predicate, "mining.predicate"),
+      apiEnabled:
+        mining.apiEnabled === undefined ? false : bool(mining.apiEnabled, "mining.api.enabled"),
+      updateStreamTimeout:
+        mining.updateStreamTimeout === undefined
+          ? undefined
+          : integer(mining.updateStreamTimeout, "mining.api.updateStreamTimeout", 1, 86_400),
+      updateStreamLimit:
+        mining.updateStreamLimit === undefined
+          ? undefined
+          : integer(mining.updateStreamLimit, "mining.api.updateStreamLimit", 1, 100_000),
     },
     backup: {
       apiEnabled:
@@ -166,6 +215,14 @@ export function mergeNodeOptions(
       enabled: pick(file.mining?.enabled, flags.mining?.enabled),
       threads: pick(file.mining?.threads, flags.mining?.threads),
       account: pick(file.mining?.account, flags.mining?.account),
+      publicKeys: pick(file.mining?.publicKeys, flags.mining?.publicKeys),
+      predicate: pick(file.mining?.predicate, flags.mining?.predicate),
+      apiEnabled: pick(file.mining?.apiEnabled, flags.mining?.apiEnabled),
+      updateStreamTimeout: pick(
+        file.mining?.updateStreamTimeout,
+        flags.mining?.updateStreamTimeout,
+      ),
+      updateStreamLimit: pick(file.mining?.updateStreamLimit, flags.mining?.updateStreamLimit),
     },
     backup: {
       apiEnabled: pick(file.backup?.apiEnabled, flags.backup?.apiEnabled),

@@ -1,8 +1,9 @@
 /**
  * The flags of `weft node`: `--network NAME`, `--data-dir DIR`, `--host HOST`,
  * `--port N`, `--config FILE.yaml`, `--enable-backup-api`,
- * `--backup-directory DIR` (the spec's backup flags), `--mining`,
- * `--mining-threads N`, `--mining-account NAME`, `--help`. Values follow
+ * `--backup-directory DIR` (the spec's backup flags), `--enable-mining-api`
+ * (the spec's mining API), `--mine`, `--miner-threads N`, `--miner-account
+ * NAME`, `--miner-key HEX[,HEX…]` (the built-in miner), `--help`. Values follow
  * the flag (`--port 1848`) or an equals sign (`--port=1848`). Values are
  * checked later, by resolveNodeOptions.
  * @module
@@ -23,10 +24,11 @@ const VALUE_FLAGS = [
   "--port",
   "--config",
   "--backup-directory",
-  "--mining-threads",
-  "--mining-account",
+  "--miner-threads",
+  "--miner-account",
+  "--miner-key",
 ] as const;
-const SWITCHES = ["--enable-backup-api", "--mining", "--help", "-h"] as const;
+const SWITCHES = ["--enable-backup-api", "--enable-mining-api", "--mine", "--help", "-h"] as const;
 
 function badFlag(flag: string, reason: string): ConfigError {
   return new ConfigError({ code: ConfigErrorCode.BadFlag, flag, reason }, `${flag}: ${reason}`);
@@ -61,7 +63,11 @@ export function parseNodeFlags(args: readonly string[]): NodeFlags {
     }
   }
   const miningGiven =
-    switches.has("--mining") || values.has("--mining-threads") || values.has("--mining-account");
+    switches.has("--mine") ||
+    switches.has("--enable-mining-api") ||
+    values.has("--miner-threads") ||
+    values.has("--miner-account") ||
+    values.has("--miner-key");
   return {
     options: {
       network: values.get("--network"),
@@ -70,9 +76,11 @@ export function parseNodeFlags(args: readonly string[]): NodeFlags {
       port: values.get("--port"),
       mining: miningGiven
         ? {
-            enabled: switches.has("--mining") ? true : undefined,
-            threads: values.get("--mining-threads"),
-            account: values.get("--mining-account"),
+            enabled: switches.has("--mine") ? true : undefined,
+            threads: values.get("--miner-threads"),
+            account: values.get("--miner-account"),
+            publicKeys: values.get("--miner-key"),
+            apiEnabled: switches.has("--enable-mining-api") ? true : undefined,
           }
         : undefined,
       backup: {
