@@ -117,12 +117,11 @@ export function hashPage(db: BlockDb, chainId: number, q: PageQuery): Page<Hash3
 
 /** Headers (with their stored bytes) of a chain, ascending, orphans included. */
 export function headerPage(db: BlockDb, chainId: number, q: PageQuery): Page<HeaderRow> {
-  return ascending<HeaderRow & { hash: Hash32 }, HeaderRow>(
+  return ascending<HeaderRow, HeaderRow>(
     db,
     chainId,
     q,
-    (s, max, n) =>
-      db.store.scanHeaders(chainId, s, max, n).map((r) => ({ ...r, hash: r.header.hash })),
+    (s, max, n) => db.store.scanHeaders(chainId, s, max, n),
     (r) => r,
   );
 }

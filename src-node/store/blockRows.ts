@@ -65,12 +65,27 @@ export function hashHeightRow(row: unknown): HashHeightRow {
   return { hash: hashValue(r.hash, "hash"), height: integerValue(r.height, "height") };
 }
 
-export type HeaderRow = { readonly bytes: Buffer; readonly header: BlockHeader };
+/** A stored header: its bytes and hash, decoded only when `header` is read. */
+export type HeaderRow = {
+  readonly hash: Hash32;
+  readonly bytes: Buffer;
+  readonly header: BlockHeader;
+};
 
+/** Maps a row with `hash` and `header` columns; base64 pages never pay for decoding. */
 export function headerRow(row: unknown): HeaderRow {
   const r = record(row);
   const bytes = blobValue(r.header, "header");
-  return { bytes, header: headerFromBlob(bytes) };
+  const hash = hashValue(r.hash, "hash");
+  let decoded: BlockHeader | undefined;
+  return {
+    hash,
+    bytes,
+    get header() {
+      decoded ??= headerFromBlob(bytes);
+      return decoded;
+    },
+  };
 }
 
 export type PayloadRow = {

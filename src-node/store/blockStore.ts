@@ -197,7 +197,7 @@ export class BlockStore {
   /** The stored 318 header bytes. */
   headerBytes(hash: Hash32): Buffer | undefined {
     return this.db.get(
-      sql`SELECT header FROM headers WHERE hash = ${bytes(hash)}`,
+      sql`SELECT hash, header FROM headers WHERE hash = ${bytes(hash)}`,
       (r) => headerRow(r).bytes,
     );
   }
@@ -277,14 +277,14 @@ export class BlockStore {
     switch (start.kind) {
       case "height":
         return this.db.all(
-          sql`SELECT header FROM headers
+          sql`SELECT hash, header FROM headers
               WHERE chain_id = ${chainId} AND height >= ${start.height} AND height <= ${maxHeight}
               ORDER BY height, hash LIMIT ${limit}`,
           headerRow,
         );
       case "inclusive":
         return this.db.all(
-          sql`SELECT header FROM headers
+          sql`SELECT hash, header FROM headers
               WHERE chain_id = ${chainId} AND (height, hash) >= (${start.height}, ${bytes(start.hash)})
                 AND height <= ${maxHeight}
               ORDER BY height, hash LIMIT ${limit}`,
@@ -292,7 +292,7 @@ export class BlockStore {
         );
       case "exclusive":
         return this.db.all(
-          sql`SELECT header FROM headers
+          sql`SELECT hash, header FROM headers
               WHERE chain_id = ${chainId} AND (height, hash) > (${start.height}, ${bytes(start.hash)})
                 AND height <= ${maxHeight}
               ORDER BY height, hash LIMIT ${limit}`,

@@ -13,6 +13,7 @@ import { encodeBlockHeader } from "../../chain/blockHeaderBinary.ts";
 import { blockHeaderToObject } from "../../chain/blockHeaderObject.ts";
 import { base64UrlEncode } from "../../encoding/base64url.ts";
 import { branchHeaders, headerPage } from "../../store/blockPages.ts";
+import type { HeaderRow } from "../../store/blockRows.ts";
 import { StoreError, StoreErrorCode } from "../../store/errors.ts";
 import { HEADER_OBJECT_TYPE, type HeaderEncoding, negotiateHeaderEncoding } from "../accept.ts";
 import {
@@ -28,11 +29,16 @@ function contentType(encoding: HeaderEncoding): string {
   return encoding === "object" ? HEADER_OBJECT_TYPE : "application/json; charset=utf-8";
 }
 
-/** A header in a JSON encoding; `bytes` when the caller already has them. */
-function headerJson(encoding: HeaderEncoding, header: BlockHeader, bytes?: Uint8Array): unknown {
+/** A header in a JSON encoding. */
+function headerJson(encoding: HeaderEncoding, header: BlockHeader): unknown {
   return encoding === "object"
     ? blockHeaderToObject(header)
-    : base64UrlEncode(bytes ?? encodeBlockHeader(header));
+    : base64UrlEncode(encodeBlockHeader(header));
+}
+
+/** A stored header in a JSON encoding; the base64url form needs no decoding. */
+function rowJson(encoding: HeaderEncoding, row: HeaderRow): unknown {
+  return encoding === "object" ? blockHeaderToObject(row.header) : base64UrlEncode(row.bytes);
 }
 
 export function registerHeaderRoutes(server: FastifyInstance, ctx: RouteContext): void {
@@ -45,7 +51,7 @@ export function registerHeaderRoutes(server: FastifyInstance, ctx: RouteContext)
     const page = headerPage(blocks, chainId, q);
     sendJson(
       reply,
-      pageJson(page, (r) => headerJson(encoding, r.header, r.bytes)),
+      pageJson(page, (r) => rowJson(encoding, r)),
       contentType(encoding),
     );
   });

@@ -1,0 +1,139 @@
+/**
+ * Header pages over HTTP: pages of 360 object-encoded headers per second
+ * (GET {base_url}/chain/0/header?limit=360 with
+ * Accept: application/json;blockheader-encoding=object, following the `next`
+ * cursors through the chain, one request at a time, client in the same
+ * process) on a test-singleton database of 10,000 blocks per chain (100,000
+ * blocks). Baselines from the same run and database: the raw SQLite read of
+ * the same 360-row pages (header bytes only), the same pages read and decoded
+ * by the store, and the route through Fastify's inject() (no socket).
+ *
+ * The database is built with the test chain builder and written through the
+ * store directly in large transactions (validation is measured elsewhere).
+ */
+import { rmSync } from "node:fs";
+import { join } from "node:path";
+import { testSingletonVersion } from "../../src-node/chain/versions.ts";
+import { createNode } from "../../src-node/node.ts";
+import { BlockDb } from "../../src-node/store/blockDb.ts";
+import { sql } from "../../src-node/store/sql.ts";
+import { ChainBuilder } from "../support/chainBuilder.ts";
+import { tempDir } from "../support/testNode.ts";
+
+const HEIGHT = Number(process.env.WEFT_BENCH_HEIGHT ?? 10_000);
+const PAGE = 360;
+const SECONDS = Number(process.env.WEFT_BENCH_SECONDS ?? 5);
+const OBJECT = "application/json;blockheader-encoding=object";
+
+function report(metric: string, value: number, unit = "1/s"): void {
+  console.log(`BENCH headers ${metric}=${Math.round(value)} ${unit}`);
+}
+
+/** Calls `step` (one page) for about SECONDS after a short warm-up; pages per second. */
+async function pagesPerSecond(step: () => Promise<void> | void): Promise<number> {
+  const warm = performance.now() + 500;
+  while (performance.now() < warm) await step();
+  let pages = 0;
+  const start = performance.now();
+  let now = start;
+  while (now - start < SECONDS * 1000) {
+    await step();
+    pages++;
+    now = performance.now();
+  }
+  return (pages * 1000) / (now - start);
+}
+
+const dir = tempDir("weft-bench-");
+try {
+  // ---- build the database
+  const t0 = performance.now();
+  const version = testSingletonVersion;
+  const db = BlockDb.open({ path: join(dir, version.name, "blocks.sqlite"), version });
+  const builder = ChainBuilder.create(version);
+  for (let r = 0; r < HEIGHT; r += 100) {
+    const blocks = builder.rounds(Math.min(100, HEIGHT - r), { transactions: 0 });
+    db.store.transaction(() => {
+      for (const b of blocks) {
+        db.store.insertPayload(b.payload);
+        db.store.insertHeader(b.header);
+        db.store.setBestChain(b.header);
+      }
+      db.store.replaceCutHeads([...builder.cut.values()]);
+    });
+  }
+  const blockCount = db.store.headerCount();
+  db.close();
+  report("setup_blocks", blockCount, "blocks");
+  report("setup_ms", performance.now() - t0, "ms");
+
+  // ---- raw SQLite reads of the same pages (header bytes, no decoding)
+  const raw = BlockDb.open({ path: join(dir, version.name, "blocks.sqlite"), version });
+  let rawHeight = 0;
+  report(
+    "raw_pages_per_s",
+    await pagesPerSecond(() => {
+      const rows = raw.store.db.column(
+        sql`SELECT header FROM headers WHERE chain_id = ${0} AND height >= ${rawHeight}
+            ORDER BY height, hash LIMIT ${PAGE + 1}`,
+        (v) => v as Buffer,
+      );
+      rawHeight = rows.length > PAGE ? rawHeight + PAGE : 0;
+    }),
+  );
+  // The store's page read: rows decoded into headers (what the route starts from).
+  let storeHeight = 0;
+  report(
+    "store_pages_per_s",
+    await pagesPerSecond(() => {
+      const rows = raw.store.scanHeaders(
+        0,
+        { kind: "height", height: storeHeight },
+        HEIGHT,
+        PAGE + 1,
+      );
+      // Read every header: rows decode lazily.
+      for (const r of rows) if (r.header.chainId !== 0) throw new Error("wrong chain");
+      storeHeight = rows.length > PAGE ? storeHeight + PAGE : 0;
+    }),
+  );
+  raw.close();
+
+  // ---- the route without a socket, then over HTTP
+  const node = await createNode({ network: version.name, dataDir: dir, port: 0 });
+  const first = `${node.basePath}/chain/0/header?limit=${PAGE}`;
+  const nextOf = (body: string): string | null => {
+    const m = /"next":(null|"([^"]+)")\}$/.exec(body);
+    return m === null || m[2] === undefined ? null : m[2];
+  };
+  let injectUrl = first;
+  report(
+    "inject_pages_per_s",
+    await pagesPerSecond(async () => {
+      const r = await node.server.inject({
+        method: "GET",
+        url: injectUrl,
+        headers: { accept: OBJECT },
+      });
+      const next = nextOf(r.body);
+      injectUrl = next === null || next.startsWith("exclusive:") ? first : `${first}&next=${next}`;
+    }),
+  );
+  let httpUrl = first;
+  let items = 0;
+  let pagesOverHttp = 0;
+  const perSecond = await pagesPerSecond(async () => {
+    const res = await fetch(`${node.origin}${httpUrl}`, { headers: { accept: OBJECT } });
+    const body = await res.text();
+    if (res.status !== 200) throw new Error(`HTTP ${res.status}: ${body}`);
+    const next = nextOf(body);
+    items += body.split('"nonce"').length - 1;
+    pagesOverHttp++;
+    httpUrl = next === null || next.startsWith("exclusive:") ? first : `${first}&next=${next}`;
+  });
+  report("pages_per_s", perSecond);
+  report("headers_per_page", items / pagesOverHttp, "headers");
+  await node.close();
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}
