@@ -8,6 +8,7 @@ import { readFileSync } from "node:fs";
 import { addSig } from "./addSig.ts";
 import { combineSigs } from "./combineSigs.ts";
 import { type CliIo, processIo } from "./io.ts";
+import { mineCommand } from "./mine.ts";
 import { nodeCommand } from "./node.ts";
 import { replCommand } from "./repl.ts";
 import { REQUEST_TOOL_FLAGS, requestTool } from "./requestTool.ts";
@@ -20,6 +21,7 @@ const subcommands: Record<string, Subcommand> = {
   "add-sig": addSig,
   "combine-sigs": combineSigs,
   node: (args, io) => nodeCommand(args, io),
+  mine: (args, io) => mineCommand(args, io),
   repl: replCommand,
 };
 
@@ -53,6 +55,8 @@ Commands:
   repl [FILE.repl...]  run contract-language scripts, or an interactive prompt
   node [--network N] [--data-dir D] [--host H] [--port P] [--config F.yaml]
                        run a node (weft node --help)
+  mine --node URL --account A [--public-key K]
+                       mine through a node's mining API (weft mine --help)
 `;
 
 /**

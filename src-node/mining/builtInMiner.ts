@@ -130,9 +130,9 @@ export class BuiltInMiner {
   }
 
   /** Changes the thread count and/or the miner; a running miner goes on with the new settings. */
-  configure(change: BuiltInMinerChange): Promise<void> {
+  async configure(change: BuiltInMinerChange): Promise<void> {
     const threads = change.threads === undefined ? undefined : checkMinerThreads(change.threads);
-    return this.#serial(async () => {
+    await this.#serial(async () => {
       if (change.minerInfo !== undefined) this.#minerInfo = change.minerInfo;
       if (threads !== undefined && threads !== this.#threads) {
         this.#threads = threads;

@@ -27,6 +27,8 @@ let scheduled = false;
 let chunk = 1 << 14;
 let tried = 0;
 let windowStart = performance.now();
+/** When the thread ran out of work (solved or stopped); undefined while searching. */
+let idleSince: number | undefined;
 
 function post(message: FromWorker): void {
   port?.postMessage(message);
@@ -48,15 +50,18 @@ function step(): void {
   // Size the next chunk to about CHUNK_MS whatever this machine's speed.
   const ms = now - t0;
   if (ms > 0) chunk = Math.max(1024, Math.min(1 << 26, Math.round((chunk * CHUNK_MS) / ms)));
-  if (result.header !== null) {
-    // The work is done: a second solution for the same parent is useless.
-    core.clear();
-    post({ kind: "solved", generation, header: result.header });
-  }
+  // Progress first: the pool ignores reports of a generation it has left,
+  // and a solution makes it leave this one.
   if (now - windowStart >= settings.progressIntervalMs) {
     post({ kind: "progress", generation, tried, elapsedMs: now - windowStart });
     tried = 0;
     windowStart = now;
+  }
+  if (result.header !== null) {
+    // The work is done: a second solution for the same parent is useless.
+    core.clear();
+    idleSince = now;
+    post({ kind: "solved", generation, header: result.header });
   }
   if (core.hasWork) schedule();
 }
@@ -69,9 +74,15 @@ function resetRate(): void {
 function handle(message: ToWorker): void {
   switch (message.kind) {
     case "work":
+      // The rate window runs on across work items (when blocks come faster
+      // than the report interval, a window per item would never report),
+      // unless the thread sat idle for longer than a window (stopped).
+      if (idleSince !== undefined && performance.now() - idleSince >= settings.progressIntervalMs) {
+        resetRate();
+      }
+      idleSince = undefined;
       generation = message.generation;
       core.setWork(message.header, message.target, message.startNonce);
-      resetRate();
       schedule();
       return;
     case "time":
@@ -80,6 +91,7 @@ function handle(message: ToWorker): void {
       }
       return;
     case "stop":
+      if (core.hasWork) idleSince = performance.now();
       core.clear();
       return;
     case "close":

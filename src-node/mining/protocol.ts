@@ -4,7 +4,9 @@
  * thread boundary unchecked.
  *
  * `generation` numbers a work assignment: the pool bumps it on new work, on
- * stop and on start, and ignores any worker message from an older one.
+ * stop and on start, and ignores solutions from an older one (progress
+ * reports count whatever their generation while the pool runs: a thread's
+ * rate window spans work items).
  * @module
  */
 import { WORK_HEADER_BYTES } from "./blake2sMidstate.ts";

@@ -302,7 +302,9 @@ export class WorkerPool {
   #receive(slot: Slot, message: Exclude<FromWorker, { kind: "ready" }>): void {
     switch (message.kind) {
       case "progress":
-        if (message.generation !== this.#generation || message.elapsedMs <= 0) return;
+        // A thread's speed does not depend on the work: reports of an older
+        // work item still count while running (blocks may come faster than reports).
+        if (this.#state !== "running" || message.elapsedMs <= 0) return;
         slot.rate = (message.tried * 1000) / message.elapsedMs;
         this.#onHashRate?.(this.hashRate());
         return;
@@ -342,7 +344,6 @@ export class WorkerPool {
     this.#generation++;
     this.#stopTimer();
     this.#broadcast({ kind: "stop" });
-    for (const s of this.#slots) s.rate = 0;
     const view = new DataView(header.buffer, header.byteOffset, header.byteLength);
     this.#onSolution({
       workId: work.id,
@@ -357,7 +358,7 @@ export class WorkerPool {
     const work = this.#work;
     this.#generation++;
     this.#stopTimer();
-    for (const s of this.#slots) s.rate = 0;
+    // Rates are kept across work items (threads report over windows that span them).
     if (work === undefined || work.solved) {
       this.#broadcast({ kind: "stop" });
       return;
