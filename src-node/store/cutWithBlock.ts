@@ -12,9 +12,9 @@
  * 2. Each chain starts at the current head when that head descends from B's
  *    past head there (it may be rewound down to it, no further), otherwise at
  *    B's past head (fixed).
- * 3. A rewindable head that is more than one above a neighbour, or whose
- *    adjacent-parent link disagrees with the neighbour's head, moves to its
- *    parent; repeat until nothing moves.
+ * 3. A rewindable head that is more than one above a neighbour moves down to
+ *    one above it; one whose adjacent-parent link disagrees with the
+ *    neighbour's head moves to its parent; repeat until nothing moves.
  * 4. Chains outside the graph at the cut's minimum height leave; chains whose
  *    genesis is reached join (reference chainweb-api.md §5.1); the result must
  *    be braided, else there is no such cut.
@@ -62,21 +62,29 @@ export function pastHeads(block: BlockHeader, lookups: HeaderLookups): Map<numbe
   return heads;
 }
 
-function disagrees(
+/**
+ * The height a rewindable head must move down to so it agrees with its
+ * neighbours' heads (one above the lowest neighbour; one below itself when a
+ * link disagrees), or undefined when it agrees.
+ */
+function rewindTarget(
   version: NetworkVersion,
   h: BlockHeader,
   heads: ReadonlyMap<number, BlockHeader>,
-): boolean {
+): number | undefined {
   const genesis = isGenesisHeight(version, h.chainId, h.height);
+  let target: number | undefined;
   for (const a of h.adjacents) {
     const other = heads.get(a.chainId);
     if (other === undefined) continue;
-    if (other.height < h.height - 1) return true;
-    if (genesis) continue;
-    if (other.height === h.height - 1 && a.hash !== other.hash) return true;
-    if (other.height === h.height && a.hash !== other.parent) return true;
+    let t: number | undefined;
+    if (other.height < h.height - 1) t = other.height + 1;
+    else if (genesis) t = undefined;
+    else if (other.height === h.height - 1 && a.hash !== other.hash) t = h.height - 1;
+    else if (other.height === h.height && a.hash !== other.parent) t = h.height - 1;
+    if (t !== undefined) target = target === undefined ? t : Math.min(target, t);
   }
-  return false;
+  return target;
 }
 
 /**
@@ -111,12 +119,14 @@ export function cutWithBlock(
     moved = false;
     for (const c of [...rewindable]) {
       const h = heads.get(c) as BlockHeader;
-      if (!disagrees(version, h, heads)) continue;
-      const parent = lookups.header(h.parent);
+      const target = rewindTarget(version, h, heads);
+      if (target === undefined) continue;
       const min = floor.get(c);
-      if (parent === undefined || (min !== undefined && parent.height < min)) return undefined;
-      heads.set(c, parent);
-      if (parent.height === min) rewindable.delete(c);
+      // Jump, rather than step, so a head far above the fork point costs one lookup.
+      const lower = min !== undefined && target < min ? undefined : lookups.ancestorAt(h, target);
+      if (lower === undefined) return undefined;
+      heads.set(c, lower);
+      if (lower.height === min) rewindable.delete(c);
       moved = true;
     }
   }

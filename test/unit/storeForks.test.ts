@@ -143,6 +143,19 @@ describe("[store] forks", () => {
     checkCutBraiding(db.cut(), testSingletonVersion);
   });
 
+  it("stores a stale side block far below the cut and leaves the cut alone", () => {
+    const { db } = fresh();
+    const main = ChainBuilder.create(testSingletonVersion);
+    insertAll(db, main.rounds(2));
+    const side = main.fork("stale");
+    insertAll(db, main.rounds(30));
+    const cut = hashes(db.cut().values());
+    const stale = side.next(4);
+    expect(db.insertBlock(stale)).toEqual({ status: "inserted", cutChanged: false, added: [] });
+    expect(hashes(db.cut().values())).toEqual(cut);
+    expect(db.header(stale.header.hash)).toEqual(stale.header);
+  });
+
   it("writes a block and a cut switch in one transaction", () => {
     const { db, path } = fresh();
     const main = ChainBuilder.create(testSingletonVersion);
