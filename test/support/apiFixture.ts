@@ -19,12 +19,17 @@ export function json(r: LightMyRequestResponse): unknown {
 }
 
 /** A result page's fields. */
-export function page<T = unknown>(r: LightMyRequestResponse): { limit: number; items: T[]; next: string | null } {
+export function page<T = unknown>(
+  r: LightMyRequestResponse,
+): { limit: number; items: T[]; next: string | null } {
   return JSON.parse(r.body) as { limit: number; items: T[]; next: string | null };
 }
 
 /** A URL with query parameters. */
-export function withQuery(path: string, query: Record<string, string | number | undefined>): string {
+export function withQuery(
+  path: string,
+  query: Record<string, string | number | undefined>,
+): string {
   const q = Object.entries(query)
     .filter(([, v]) => v !== undefined)
     .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(String(v))}`)
