@@ -29,7 +29,10 @@ export type StandaloneMinerOptions = {
   readonly minerInfo: MinerInfo;
   /** Worker threads (default 1). */
   readonly threads?: number | undefined;
-  /** Stop after this many solutions were accepted (default: run until `signal`). */
+  /**
+   * Stop once this many solutions were accepted (default: run until `signal`);
+   * solutions already in flight then may still be accepted and counted.
+   */
   readonly maxBlocks?: number | undefined;
   readonly signal?: AbortSignal | undefined;
   /** Progress lines (accepted and refused solutions, reconnects). */
