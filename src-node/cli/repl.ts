@@ -9,7 +9,7 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { createInterface } from "node:readline";
 import { renderPactError } from "../contract/errors.ts";
-import { isCallable } from "../contract/eval/term.ts";
+import { isOpaque } from "../contract/eval/term.ts";
 import { ReplSession } from "../contract/repl/replSession.ts";
 import { showValue } from "../contract/values/render.ts";
 import type { CliIo } from "./io.ts";
@@ -89,9 +89,7 @@ export async function runReplPrompt(
       for (; shown < session.output.length; shown++) io.stdout.write(`${session.output[shown]}\n`);
       if (!r.ok) io.stdout.write(`${renderPactError(r.error)}\n`);
       else if (r.value !== null) {
-        io.stdout.write(
-          `${isCallable(r.value) ? `<function ${r.value.kind}>` : showValue(r.value)}\n`,
-        );
+        io.stdout.write(`${isOpaque(r.value) ? `<${r.value.kind}>` : showValue(r.value)}\n`);
       }
     }
     buffer = "";

@@ -15,6 +15,7 @@
 import { ContractError, contractInvariant, failureOf, type PactError } from "./errors.ts";
 import { compileTopLevel, type NativeTable } from "./eval/compile.ts";
 import { Interpreter } from "./eval/interpreter.ts";
+import { topLevelResolver } from "./eval/modules.ts";
 import type { RuntimeContext } from "./eval/runtimeContext.ts";
 import type { Value } from "./eval/term.ts";
 import { coreNatives } from "./natives/nativeTable.ts";
@@ -69,13 +70,26 @@ export function parseSource(source: string, file: string): EvalResult<ParseNode[
   return guarded(() => parseProgram(source, file));
 }
 
-/** Compiles and evaluates one parsed top-level form. */
+/**
+ * Compiles and evaluates one parsed top-level form (names resolve against
+ * the modules the interpreter's storage and transaction know).
+ */
 export function evaluateForm(
   node: ParseNode,
   ip: Interpreter,
   natives: NativeTable = coreNatives,
 ): EvalResult {
-  return guarded(() => ip.eval(compileTopLevel(node, natives), null), node.span);
+  return guarded(
+    () =>
+      ip.eval(
+        compileTopLevel(node, natives, {
+          source: ip.source ?? undefined,
+          resolver: topLevelResolver(ip),
+        }),
+        null,
+      ),
+    node.span,
+  );
 }
 
 /**
@@ -102,7 +116,7 @@ export function evaluateSource(
       },
     };
   }
-  const ip = new Interpreter(opts.ctx);
+  const ip = new Interpreter(opts.ctx, { natives, moduleNatives: natives, source });
   let last: EvalResult = {
     ok: false,
     error: { kind: "EvalError", message: "no forms", span: null, callStack: [] },

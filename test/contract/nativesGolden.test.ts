@@ -6,6 +6,7 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
+import { gasTableEntries, nativeGasCost } from "../../src-node/contract/eval/gasTable.ts";
 import type { NativeDef } from "../../src-node/contract/natives/native.ts";
 import { coreNatives } from "../../src-node/contract/natives/nativeTable.ts";
 import { nativeConstants } from "../../src-node/contract/natives/strings.ts";
@@ -18,12 +19,12 @@ function line(d: NativeDef): string {
   const flags = [d.lazy ? "lazy" : "", d.topLevelOnly === true ? "top-level" : ""].filter(
     (f) => f !== "",
   );
-  return `${d.name} ${d.arity.min}..${max}${flags.length > 0 ? ` ${flags.join(",")}` : ""}`;
+  return `${d.name} ${d.arity.min}..${max} gas=${nativeGasCost(d.name)}${flags.length > 0 ? ` ${flags.join(",")}` : ""}`;
 }
 
 function table(defs: Iterable<NativeDef>, header: string): string {
   const lines = [...defs].map(line).sort();
-  return `# ${header}\n# name min..max [flags]\n${lines.join("\n")}\n`;
+  return `# ${header}\n# name min..max gas=cost [flags]\n${lines.join("\n")}\n`;
 }
 
 function checkGolden(file: string, actual: string): void {
@@ -47,6 +48,14 @@ describe("[contract] native table golden files", () => {
     const session = new ReplSession();
     const repl = [...session.natives.values()].filter((d) => !coreNatives.has(d.name));
     checkGolden("repl-natives.golden", table(repl, "repl-only natives"));
+  });
+
+  it("every native with a gas cost is a native", () => {
+    const session = new ReplSession();
+    const missing = gasTableEntries()
+      .map(([n]) => n)
+      .filter((n) => !session.natives.has(n));
+    expect(missing).toEqual([]);
   });
 
   it("every core native is exercised by some .repl file", () => {

@@ -3,23 +3,45 @@
  *
  * Gives the special forms their meaning (`let`, `let*` → nested `let`,
  * `lambda`, `cond` → nested `if`), turns a `{ k := v }` argument and the
- * arguments after it into a binding term, resolves local variables to slots and
- * names to natives, and folds literal lists and objects into values. Module
- * declarations parse but become `unsupported` terms until part 2.
+ * arguments after it into a binding term, resolves local variables to slots,
+ * names to natives and (through a {@link NameResolver}) to module members and
+ * module references, and folds literal lists and objects into values. A
+ * `module`/`interface` form becomes a declaration term carrying its exact
+ * source text (its hash is computed from it); module bodies are compiled by
+ * compileModule.ts with this same compiler.
  * @module
  */
 import { contractFailure } from "../errors.ts";
 import type { NativeDef } from "../natives/native.ts";
 import { nativeConstants } from "../natives/strings.ts";
-import type { ParseNode } from "../syntax/parseTree.ts";
+import { skipTrivia } from "../syntax/lexer.ts";
+import type { AtomNode, ParseNode, TypeAnn } from "../syntax/parseTree.ts";
 import type { Span } from "../syntax/span.ts";
 import { makeObject, type PactValue } from "../values/value.ts";
-import type { Param, Term } from "./term.ts";
+import type { DefCell, Param, Term, TypeSpec } from "./term.ts";
 
 /** Natives by name, as the compiler resolves them. */
 export type NativeTable = ReadonlyMap<string, NativeDef>;
 
-type Scope = { readonly names: readonly string[]; readonly parent: Scope | null };
+/** Resolves names that are neither local nor native: module members and module references. */
+export interface NameResolver {
+  /** A bare (`f`) or dotted (`m.f`, `ns.m.f`) name; null when nothing defines it. */
+  resolve(parts: readonly string[], span: Span): Term | null;
+  /** A schema named in a type annotation; null when unknown. */
+  schema(name: string): DefCell | null;
+}
+
+export type CompileOptions = {
+  readonly natives: NativeTable;
+  readonly constants?: ReadonlyMap<string, PactValue> | undefined;
+  /** The source text the nodes were parsed from (module declarations keep their exact text). */
+  readonly source?: string | undefined;
+  readonly resolver?: NameResolver | undefined;
+  /** Unresolvable names fail at compile time (module code) instead of at evaluation. */
+  readonly strictNames?: boolean | undefined;
+};
+
+export type Scope = { readonly names: readonly string[]; readonly parent: Scope | null };
 
 const DECLARATION_FORMS = new Set([
   "module",
@@ -52,13 +74,19 @@ function describeNode(n: ParseNode): string {
   }
 }
 
-class Compiler {
+export class Compiler {
   private readonly natives: NativeTable;
   private readonly constants: ReadonlyMap<string, PactValue>;
+  private readonly source: string | null;
+  private readonly resolver: NameResolver | null;
+  private readonly strictNames: boolean;
 
-  constructor(natives: NativeTable, constants: ReadonlyMap<string, PactValue>) {
-    this.natives = natives;
-    this.constants = constants;
+  constructor(opts: CompileOptions) {
+    this.natives = opts.natives;
+    this.constants = opts.constants ?? nativeConstants;
+    this.source = opts.source ?? null;
+    this.resolver = opts.resolver ?? null;
+    this.strictNames = opts.strictNames === true;
   }
 
   param(n: ParseNode, what: string): Param {
@@ -66,7 +94,26 @@ class Compiler {
       syntaxError(`expected ${what} (a name), found ${describeNode(n)}`, n.span);
     const name = n.parts[0] as string;
     if (KEYWORDS.has(name)) syntaxError(`'${name}' is a reserved word and cannot be bound`, n.span);
-    return { name, type: n.type, span: n.span };
+    return { name, type: n.type === null ? null : this.typeSpec(n.type), span: n.span };
+  }
+
+  /** A type annotation with its schema names resolved where the resolver knows them. */
+  typeSpec(t: TypeAnn): TypeSpec {
+    switch (t.kind) {
+      case "list":
+        return { kind: "list", elem: t.elem === null ? null : this.typeSpec(t.elem) };
+      case "object":
+      case "table":
+        return {
+          kind: t.kind,
+          schemaName: t.schema,
+          schema: t.schema === null ? null : (this.resolver?.schema(t.schema) ?? null),
+        };
+      case "module":
+        return { kind: "module", interfaces: t.interfaces };
+      default:
+        return { kind: t.kind };
+    }
   }
 
   resolve(name: string, scope: Scope | null, span: Span): Term {
@@ -79,6 +126,15 @@ class Compiler {
     if (def !== undefined) return { kind: "native", def, span };
     const constant = this.constants.get(name);
     if (constant !== undefined) return { kind: "lit", value: constant, span };
+    return this.resolveGlobal([name], span);
+  }
+
+  /** Module members and module references; a `free` term (or a failure) otherwise. */
+  resolveGlobal(parts: readonly string[], span: Span): Term {
+    const name = parts.join(".");
+    const t = this.resolver?.resolve(parts, span) ?? null;
+    if (t !== null) return t;
+    if (this.strictNames) throw contractFailure("EvalError", `Cannot resolve ${name}`, span);
     return { kind: "free", name, span };
   }
 
@@ -102,10 +158,10 @@ class Compiler {
       case "atom":
         if (n.type !== null)
           syntaxError("a type annotation is only allowed where a name is bound", n.span);
-        if (n.parts.length > 1) return { kind: "free", name: n.parts.join("."), span: n.span };
+        if (n.parts.length > 1) return this.resolveGlobal(n.parts, n.span);
         return this.resolve(n.parts[0] as string, scope, n.span);
       case "dynamic":
-        return { kind: "dynamic", ref: n.ref.parts.join("."), member: n.member, span: n.span };
+        return this.dynamic(n.ref, n.member, n.span, scope);
       case "list": {
         const items = n.items.map((x) => this.expr(x, scope));
         if (items.every((t) => t.kind === "lit")) {
@@ -145,6 +201,21 @@ class Compiler {
     }
   }
 
+  dynamic(ref: AtomNode, member: string, span: Span, scope: Scope | null): Term {
+    const refName = ref.parts.join(".");
+    let refTerm: Term;
+    if (ref.parts.length === 1) {
+      refTerm = this.resolve(ref.parts[0] as string, scope, ref.span);
+    } else {
+      refTerm = this.resolver?.resolve(ref.parts, ref.span) ?? {
+        kind: "free",
+        name: refName,
+        span: ref.span,
+      };
+    }
+    return { kind: "dynamic", ref: refTerm, refName, member, span };
+  }
+
   sexp(items: readonly ParseNode[], span: Span, scope: Scope | null): Term {
     const head = items[0];
     if (head === undefined) return syntaxError("expected a function application, found ()", span);
@@ -161,8 +232,20 @@ class Compiler {
             return this.lambdaForm(items, span, scope);
           case "cond":
             return this.condForm(items, span, scope);
+          case "module":
+          case "interface":
+            if (this.strictNames) syntaxError(`${name}: not allowed here`, span);
+            if (scope === null) return this.moduleDecl(items, span);
+            return { kind: "unsupported", form: name, span };
+          case "use":
+            if (this.strictNames) syntaxError(`${name}: not allowed here`, span);
+            if (scope === null) return this.importForm(items, span);
+            return { kind: "unsupported", form: name, span };
           default:
-            if (DECLARATION_FORMS.has(name)) return { kind: "unsupported", form: name, span };
+            if (DECLARATION_FORMS.has(name)) {
+              if (this.strictNames) syntaxError(`${name}: not allowed here`, span);
+              return { kind: "unsupported", form: name, span };
+            }
         }
       }
     }
@@ -189,6 +272,49 @@ class Compiler {
       args.push(this.expr(a, scope));
     }
     return { kind: "app", fn, args, span };
+  }
+
+  moduleDecl(items: readonly ParseNode[], span: Span): Term {
+    if (this.source === null)
+      return syntaxError("module declarations need their source text", span);
+    // The hashed text runs to the next token: trailing whitespace and comments included (§9.3).
+    const end = skipTrivia(this.source, span.end);
+    return {
+      kind: "moduleDecl",
+      node: { kind: "sexp", items, span },
+      code: this.source.slice(span.offset, end),
+      span,
+    };
+  }
+
+  importForm(items: readonly ParseNode[], span: Span): Term {
+    const invalid = (message: string, at: Span): Term => ({ kind: "invalid", message, span: at });
+    const [, mod, a, b, extra] = items;
+    if (mod === undefined || mod.kind !== "atom" || mod.type !== null || extra !== undefined)
+      return invalid('use: expected (use MODULE ["HASH"] [[names…]])', span);
+    let hash: string | null = null;
+    let list: ParseNode | undefined;
+    if (a !== undefined && (a.kind === "string" || a.kind === "symbol")) {
+      hash = a.value;
+      list = b;
+    } else {
+      if (b !== undefined) return invalid("use: expected the hash before the import list", b.span);
+      list = a;
+    }
+    let imports: string[] | null = null;
+    if (list !== undefined) {
+      if (list.kind !== "list")
+        return invalid("use: expected a literal hash and/or a list of names to import", list.span);
+      imports = [];
+      for (const x of list.items) {
+        if (x.kind !== "atom" || x.parts.length !== 1 || x.type !== null)
+          return invalid("use: import lists contain bare names", x.span);
+        imports.push(x.parts[0] as string);
+      }
+      if (imports.length === 0 && hash === null)
+        return invalid("use: an empty import list needs a module hash", list.span);
+    }
+    return { kind: "use", module: mod.parts.join("."), hash, imports, span };
   }
 
   isLocal(name: string, scope: Scope): boolean {
@@ -314,7 +440,7 @@ const KEYWORDS = new Set([
 export function compileTopLevel(
   node: ParseNode,
   natives: NativeTable,
-  constants: ReadonlyMap<string, PactValue> = nativeConstants,
+  opts: Omit<CompileOptions, "natives"> = {},
 ): Term {
-  return new Compiler(natives, constants).expr(node, null);
+  return new Compiler({ ...opts, natives }).expr(node, null);
 }

@@ -1,32 +1,63 @@
 /**
  * The evaluator: a tree-walking interpreter over terms (`switch (term.kind)`
  * ending in a never-check). Deterministic: everything it knows comes from the
- * {@link RuntimeContext}. Contract failures are thrown as `ContractError`s
- * carrying a call stack and turned into values by `evaluate.ts`.
+ * {@link RuntimeContext} and the transaction's {@link TxState}. Contract
+ * failures are thrown as `ContractError`s carrying a call stack and turned
+ * into values by `evaluate.ts`.
+ *
+ * Besides the call stack it keeps the dynamic state the reference keeps
+ * while evaluating: the purity of the current code (sys-only inside
+ * `enforce`, guards and constants; read-only inside `try` and
+ * `enforce-one`), the capabilities whose body is being evaluated (signature
+ * scoping, §4.5), whether a defcap body is running and which capabilities it
+ * composes, and the defpact step being executed. Each is set for the extent
+ * of one call and restored on the way out, failures included.
  * @module
  */
 import { type ContractError, contractFailure, type PactErrorKind, renderInfo } from "../errors.ts";
 import { Call, type NativeDef } from "../natives/native.ts";
-import type { TypeAnn } from "../syntax/parseTree.ts";
-import { renderType } from "../syntax/parseTree.ts";
+import type { SysRecords, SysTable } from "../storage/contractStorage.ts";
+import { sysRecordToText } from "../storage/storedValue.ts";
 import type { Span } from "../syntax/span.ts";
-import { typeOfValue, valueHasType } from "../values/typeOf.ts";
+import { pactValueToJsonText, parseJsonExact } from "../values/json.ts";
 import { makeObject, type PactValue } from "../values/value.ts";
-import type { RuntimeContext } from "./runtimeContext.ts";
+import type { NativeTable } from "./compile.ts";
+import type { FunctionDef, LoadedModule } from "./definitions.ts";
+import { startPact } from "./defpacts.ts";
+import { GAS_USER_APPLICATION, nativeGasCost, writeGas } from "./gasTable.ts";
+import { applyUse, evalDynamic, installModule, resolveFreeAtEval } from "./modules.ts";
+import type { PactStepContext } from "./pactStep.ts";
+import type { RuntimeContext, SigCapability } from "./runtimeContext.ts";
 import {
   type Callable,
   type Closure,
   type Env,
   isCallable,
+  isOpaque,
   type NativeFn,
   type Term,
+  type TypeSpec,
+  type UserFn,
   type Value,
 } from "./term.ts";
+import { TxState } from "./txState.ts";
+import { typeMismatch, typeNameOf } from "./typeSpec.ts";
 
-type Frame = { readonly name: string; readonly span: Span };
+type Frame = {
+  readonly name: string;
+  readonly span: Span;
+  readonly def: FunctionDef | null;
+  /** The module whose code this frame runs (a function's, or a constant's being evaluated). */
+  readonly module: LoadedModule | null;
+};
 
-/** Deepest call nesting accepted (there is no recursion in part 1; this is a guard). */
+/** Deepest call nesting accepted (a guard; recursion is rejected anyway). */
 export const MAX_CALL_DEPTH = 1000;
+
+/** What the running code may touch in the database. */
+export type Purity = "impure" | "readonly" | "sysonly";
+
+const encoder = new TextEncoder();
 
 const nativeFnCache = new WeakMap<NativeDef, NativeFn>();
 function nativeFn(def: NativeDef): NativeFn {
@@ -34,6 +65,16 @@ function nativeFn(def: NativeDef): NativeFn {
   if (f === undefined) {
     f = { kind: "nativeFn", def };
     nativeFnCache.set(def, f);
+  }
+  return f;
+}
+
+const userFnCache = new WeakMap<FunctionDef, UserFn>();
+export function userFn(def: FunctionDef): UserFn {
+  let f = userFnCache.get(def);
+  if (f === undefined) {
+    f = { kind: "userFn", def };
+    userFnCache.set(def, f);
   }
   return f;
 }
@@ -46,6 +87,8 @@ function callableName(f: Callable): string {
       return f.def.name;
     case "partial":
       return callableName(f.fn);
+    case "userFn":
+      return f.def.fqName;
     default: {
       const never: never = f;
       return never;
@@ -53,12 +96,40 @@ function callableName(f: Callable): string {
   }
 }
 
+export type InterpreterOptions = {
+  readonly tx?: TxState | undefined;
+  /** Natives of top-level code (the repl adds its own). */
+  readonly natives?: NativeTable | undefined;
+  /** Natives module code may use (the core table unless repl natives are enabled). */
+  readonly moduleNatives?: NativeTable | undefined;
+  /** Source text of the forms being evaluated (module declarations hash it). */
+  readonly source?: string | undefined;
+};
+
 export class Interpreter {
   readonly ctx: RuntimeContext;
+  readonly tx: TxState;
+  readonly natives: NativeTable | null;
+  readonly moduleNatives: NativeTable | null;
+  source: string | null;
   private readonly stack: Frame[] = [];
+  private readonly active = new Set<FunctionDef>();
+  purity: Purity = "impure";
+  /** Capabilities whose defcap body is being evaluated (signature scoping, §4.5). */
+  capsBeingEvaluated: readonly SigCapability[] = [];
+  /** True while a defcap body runs (`with-capability` is refused there). */
+  inDefcap = false;
+  /** Capabilities composed by the defcap body running now. */
+  composing: SigCapability[] | null = null;
+  /** The defpact step being executed. */
+  pactStep: PactStepContext | null = null;
 
-  constructor(ctx: RuntimeContext) {
+  constructor(ctx: RuntimeContext, opts: InterpreterOptions = {}) {
     this.ctx = ctx;
+    this.tx = opts.tx ?? new TxState();
+    this.natives = opts.natives ?? null;
+    this.moduleNatives = opts.moduleNatives ?? opts.natives ?? null;
+    this.source = opts.source ?? null;
   }
 
   /** A failure at `span` carrying the current call stack (innermost first). */
@@ -71,21 +142,79 @@ export class Interpreter {
     return contractFailure(kind, message, span, frames);
   }
 
-  /** Charges the meter; past its limit, a GasError at `span`. */
+  /** Charges the work meter; past its limit, a GasError at `span`. */
   charge(units: number, span: Span): void {
     const m = this.ctx.meter;
     if (!m.charge(units))
       throw this.failure("GasError", `Gas limit (${m.limit}) exceeded: ${m.used}`, span);
   }
 
-  /** Current call depth (for natives that must run only at the top level). */
+  /** Charges contract gas (before the work it pays for); past the limit, a GasError. */
+  chargeGas(units: number, span: Span): void {
+    const g = this.ctx.gas;
+    if (!g.charge(units))
+      throw this.failure("GasError", `Gas limit (${g.limit}) exceeded: ${g.used}`, span);
+  }
+
+  /** Current call depth. */
   get depth(): number {
     return this.stack.length;
   }
 
-  /** True when any closure frame is on the stack (part 2: module code). */
+  /** True when any function frame is on the stack. */
   inFunction(): boolean {
     return this.stack.length > 0;
+  }
+
+  /** The module of the innermost module function on the stack, or null at the top level. */
+  moduleFrame(): LoadedModule | null {
+    for (let i = this.stack.length - 1; i >= 0; i--) {
+      const m = (this.stack[i] as Frame).module;
+      if (m !== null) return m;
+    }
+    return null;
+  }
+
+  /** True when some function of module `fq` is on the stack. */
+  moduleOnStack(fq: string): boolean {
+    for (const f of this.stack) if (f.module !== null && f.module.fq === fq) return true;
+    return false;
+  }
+
+  /** Runs `f` as code of module `m` (constants are evaluated so). */
+  inModule<T>(m: LoadedModule, name: string, span: Span, f: () => T): T {
+    this.stack.push({ name, span, def: null, module: m });
+    const r = f();
+    this.stack.pop();
+    return r;
+  }
+
+  /** Writes a system record: gas by its size, the write itself, and the transaction's log. */
+  writeSys<T extends SysTable>(table: T, key: string, value: SysRecords[T], span: Span): void {
+    const text = sysRecordToText(table, value);
+    this.chargeGas(writeGas(encoder.encode(key).length + encoder.encode(text).length), span);
+    this.ctx.storage.writeSys(table, key, value);
+    this.tx.writes.push({ table: `SYS:${table}`, key, value: parseJsonExact(text) });
+  }
+
+  /** Writes a user-table row: gas by its size, the write, and the transaction's log. */
+  writeRow(table: string, key: string, row: PactValue, span: Span): void {
+    const text = pactValueToJsonText(row);
+    this.chargeGas(writeGas(encoder.encode(key).length + encoder.encode(text).length), span);
+    this.ctx.storage.writeRow(table, key, row);
+    this.tx.writes.push({ table, key, value: parseJsonExact(text) });
+  }
+
+  /** Runs `f` with `purity` at least as strict as given. */
+  withPurity<T>(p: Purity, f: () => T): T {
+    const saved = this.purity;
+    if (saved === "sysonly" || (saved === "readonly" && p === "impure")) return f();
+    this.purity = p;
+    try {
+      return f();
+    } finally {
+      this.purity = saved;
+    }
   }
 
   eval(t: Term, env: Env | null): Value {
@@ -101,6 +230,27 @@ export class Interpreter {
       }
       case "native":
         return nativeFn(t.def);
+      case "def": {
+        const d = t.cell.def;
+        if (d === null)
+          throw this.failure("EvalError", `Cannot resolve ${t.cell.name}: not defined yet`, t.span);
+        switch (d.kind) {
+          case "defun":
+          case "defcap":
+          case "defpact":
+            return userFn(d);
+          case "defconst":
+            return d.value;
+          case "deftable":
+            return { kind: "table", def: d };
+          case "defschema":
+            return { kind: "schema", def: d };
+          default: {
+            const never: never = d;
+            return never;
+          }
+        }
+      }
       case "app":
         return this.evalApp(t, env);
       case "list": {
@@ -149,17 +299,21 @@ export class Interpreter {
           t.span,
         );
       case "free":
-        throw this.failure("EvalError", `Cannot resolve ${t.name}`, t.span);
+        return resolveFreeAtEval(this, t.name, t.span);
       case "dynamic":
-        throw this.failure(
-          "EvalError",
-          `Cannot resolve ${t.ref}::${t.member}: module references are not supported yet`,
-          t.span,
-        );
+        return evalDynamic(this, t, env);
+      case "moduleDecl":
+        return installModule(this, t);
+      case "use":
+        return applyUse(this, t);
+      case "invalid":
+        throw this.failure("SyntaxError", t.message, t.span);
       case "unsupported":
         throw this.failure(
           "EvalError",
-          `${t.form}: module declarations are not supported yet`,
+          t.form === "module" || t.form === "interface" || t.form === "use"
+            ? `${t.form}: only allowed at the top level`
+            : `${t.form}: only allowed inside a module`,
           t.span,
         );
       default: {
@@ -176,28 +330,29 @@ export class Interpreter {
     return r;
   }
 
-  /** A data value, or a failure when a function appears where data is required. */
+  /** A data value, or a failure when a function (or table) appears where data is required. */
   data(v: Value, span: Span, what: string): PactValue {
-    if (isCallable(v))
-      throw this.failure("EvalError", `${what} cannot be a function (${callableName(v)})`, span);
+    if (isOpaque(v)) {
+      const name = isCallable(v) ? callableName(v) : typeNameOf(v);
+      throw this.failure(
+        "EvalError",
+        `${what} cannot be a ${isCallable(v) ? "function" : "table or schema"} (${name})`,
+        span,
+      );
+    }
     return v;
   }
 
-  checkType(v: Value, t: TypeAnn, span: Span, name: string): void {
-    if (isCallable(v)) {
+  checkType(v: Value, t: TypeSpec, span: Span, name: string): void {
+    if (isCallable(v) && t.kind !== "any") {
       throw this.failure(
         "EvalError",
-        `Type error: ${name}: expected ${renderType(t)}, found a function`,
+        `Type error: ${name}: expected ${typeNameOf(v)}, found a function`,
         span,
       );
     }
-    if (!valueHasType(v, t)) {
-      throw this.failure(
-        "EvalError",
-        `Type error: expected ${renderType(t)}, found ${typeOfValue(v)}`,
-        span,
-      );
-    }
+    const why = typeMismatch(v, t);
+    if (why !== null) throw this.failure("EvalError", `Type error: ${why}`, span);
   }
 
   /** Evaluates an argument in a function position: an under-applied call becomes a partial application. */
@@ -209,9 +364,7 @@ export class Interpreter {
       const args: Value[] = [];
       for (let i = 0; i < t.args.length; i++) {
         const a = t.args[i] as Term;
-        args.push(
-          fnArgs !== undefined && fnArgs.includes(i) ? this.evalFnArg(a, env) : this.eval(a, env),
-        );
+        args.push(fnArgs?.includes(i) ? this.evalFnArg(a, env) : this.eval(a, env));
       }
       return { kind: "partial", fn, args, span: t.span };
     }
@@ -225,6 +378,7 @@ export class Interpreter {
       const def = fnT.def;
       if (def.lazy) {
         this.checkArity(def, t.args.length, t.span);
+        this.nativeEntry(def, t.span);
         return this.withFrame(def.name, t.span, () =>
           def.impl(new Call(this, def, t.span), t.args, env),
         );
@@ -233,8 +387,7 @@ export class Interpreter {
       const fnArgs = def.fnArgs;
       for (let i = 0; i < t.args.length; i++) {
         const a = t.args[i] as Term;
-        args[i] =
-          fnArgs !== undefined && fnArgs.includes(i) ? this.evalFnArg(a, env) : this.eval(a, env);
+        args[i] = fnArgs?.includes(i) ? this.evalFnArg(a, env) : this.eval(a, env);
       }
       return this.callNative(def, args, t.span);
     }
@@ -242,7 +395,7 @@ export class Interpreter {
     if (!isCallable(f))
       throw this.failure(
         "EvalError",
-        `cannot apply a ${typeOfValue(f)} value as a function`,
+        `cannot apply a ${typeNameOf(f)} value as a function`,
         fnT.span,
       );
     const args: Value[] = new Array(t.args.length);
@@ -260,22 +413,29 @@ export class Interpreter {
     }
   }
 
+  /** Checks made before any native runs: top-level-only natives, then gas. */
+  private nativeEntry(def: NativeDef, span: Span): void {
+    if (def.topLevelOnly === true) {
+      const m = this.moduleFrame();
+      if (m !== null)
+        throw this.failure("EvalError", `Top-level call used in module ${m.fq}: ${def.name}`, span);
+    }
+    this.chargeGas(nativeGasCost(def.name), span);
+  }
+
   callNative(def: NativeDef, args: Value[], span: Span): Value {
     this.charge(1, span);
     this.checkArity(def, args.length, span);
+    this.nativeEntry(def, span);
     const call = new Call(this, def, span);
     if (def.lazy) {
-      const terms: Term[] = args.map((a) =>
-        isCallable(a)
-          ? { kind: "local", depth: 0, index: 0, name: "fn", span }
-          : { kind: "lit", value: a, span },
-      );
-      const fns = args.filter(isCallable);
+      const fns = args.filter(isOpaque);
       if (fns.length > 0)
         throw this.failure("EvalError", `${def.name}: cannot take function arguments here`, span);
+      const terms: Term[] = args.map((a) => ({ kind: "lit", value: a as PactValue, span }));
       return this.withFrame(def.name, span, () => def.impl(call, terms, null));
     }
-    this.stack.push({ name: def.name, span });
+    this.stack.push({ name: def.name, span, def: null, module: null });
     if (this.stack.length > MAX_CALL_DEPTH)
       throw this.failure("EvalError", "call stack too deep", span);
     const r = def.impl(call, args);
@@ -284,7 +444,7 @@ export class Interpreter {
   }
 
   withFrame<T>(name: string, span: Span, f: () => T): T {
-    this.stack.push({ name, span });
+    this.stack.push({ name, span, def: null, module: null });
     if (this.stack.length > MAX_CALL_DEPTH)
       throw this.failure("EvalError", "call stack too deep", span);
     const r = f();
@@ -313,13 +473,34 @@ export class Interpreter {
           if (p !== undefined && p.type !== null)
             this.checkType(args[i] as Value, p.type, span, p.name);
         }
-        this.stack.push({ name: f.name, span });
+        this.stack.push({ name: f.name, span, def: null, module: null });
         if (this.stack.length > MAX_CALL_DEPTH)
           throw this.failure("EvalError", "call stack too deep", span);
         const r = this.evalBody(f.body, { vals: args, parent: f.env });
         this.stack.pop();
         if (f.ret !== null) this.checkType(r, f.ret, span, `${f.name} result`);
         return r;
+      }
+      case "userFn": {
+        const d = f.def;
+        switch (d.kind) {
+          case "defun":
+            return this.callFunction(d, args, span, () =>
+              this.evalBody(d.body, { vals: args, parent: null }),
+            );
+          case "defcap":
+            throw this.failure(
+              "EvalError",
+              `Cannot directly evaluate defcap ${d.fqName}: use with-capability`,
+              span,
+            );
+          case "defpact":
+            return startPact(this, d, args, span);
+          default: {
+            const never: never = d.kind;
+            return never;
+          }
+        }
       }
       default: {
         const never: never = f;
@@ -328,11 +509,56 @@ export class Interpreter {
     }
   }
 
+  /** Checks a module function's arguments against its parameters (count and types). */
+  checkArgs(d: FunctionDef, args: readonly Value[], span: Span): void {
+    if (d.signature)
+      throw this.failure("EvalError", `${d.fqName} is an interface member without a body`, span);
+    if (args.length !== d.params.length) {
+      throw this.failure(
+        "ArgsError",
+        `Incorrect number of arguments to ${d.fqName}: expected ${d.params.length}, received ${args.length}`,
+        span,
+      );
+    }
+    for (let i = 0; i < args.length; i++) {
+      const p = d.params[i];
+      if (p !== undefined && p.type !== null)
+        this.checkType(args[i] as Value, p.type, span, p.name);
+      else this.data(args[i] as Value, span, `argument ${p?.name ?? i} of ${d.fqName}`);
+    }
+  }
+
+  /**
+   * Runs `body` as module function `d` applied to `args`: gas, argument checks,
+   * a frame naming the function (so the module is known to be running), the
+   * recursion check, and the return type.
+   */
+  callFunction(d: FunctionDef, args: readonly Value[], span: Span, body: () => Value): Value {
+    this.charge(1, span);
+    this.chargeGas(GAS_USER_APPLICATION, span);
+    this.checkArgs(d, args, span);
+    if (this.active.has(d))
+      throw this.failure("EvalError", `Detected recursive call: ${d.fqName}`, span);
+    this.stack.push({ name: d.fqName, span, def: d, module: d.module });
+    this.active.add(d);
+    if (this.stack.length > MAX_CALL_DEPTH)
+      throw this.failure("EvalError", "call stack too deep", span);
+    const r = body();
+    this.stack.pop();
+    this.active.delete(d);
+    if (d.ret !== null && d.kind !== "defpact")
+      this.checkType(r, d.ret, span, `${d.fqName} result`);
+    return r;
+  }
+
   /**
    * Restores the call stack to `depth` after a failure was caught (by `try`,
    * `enforce-one`, `expect-failure`), since a thrown failure skips the pops.
    */
   unwindTo(depth: number): void {
-    this.stack.length = depth;
+    while (this.stack.length > depth) {
+      const f = this.stack.pop() as Frame;
+      if (f.def !== null) this.active.delete(f.def);
+    }
   }
 }

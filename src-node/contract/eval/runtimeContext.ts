@@ -5,8 +5,14 @@
  * which makes every evaluation deterministic.
  * @module
  */
+import type { ContractStorage } from "../storage/contractStorage.ts";
+import { createMemoryStorage } from "../storage/memoryStorage.ts";
+import type { PactExec } from "../storage/pactExec.ts";
 import type { Decimal } from "../values/decimal.ts";
 import type { PactValue } from "../values/value.ts";
+
+export type { ContractStorage };
+export { createMemoryStorage };
 
 /** A capability a signer scoped their signature to: `{name:"coin.TRANSFER", args}`. */
 export type SigCapability = { readonly name: string; readonly args: readonly PactValue[] };
@@ -29,21 +35,6 @@ export type ChainData = {
   readonly gasPrice: Decimal;
 };
 
-/**
- * Contract state as the evaluator sees it (tables arrive in part 2). Writes are
- * buffered in the current transaction until commit. Rows are objects.
- */
-export interface ContractStorage {
-  /** Starts a transaction; returns its id. */
-  beginTx(): number;
-  commitTx(): void;
-  rollbackTx(): void;
-  readRow(table: string, key: string): PactValue | null;
-  writeRow(table: string, key: string, row: PactValue): void;
-  /** Keys of a table, ascending. */
-  keys(table: string): string[];
-}
-
 /** Counts work; the evaluator stops an evaluation once its meter is exhausted. */
 export interface GasMeter {
   /**
@@ -55,17 +46,56 @@ export interface GasMeter {
   readonly limit: number;
 }
 
+/**
+ * Who may define namespaces (reference §9.1). `simple`: anyone, and modules may
+ * be defined at the root (the reference repl's default). `smart`: a new
+ * namespace needs `(validator name admin-guard)` to return true (a qualified
+ * defun name, e.g. `ns.validate`); `allowRoot` false forbids root definitions.
+ */
+export type NamespacePolicy =
+  | { readonly kind: "simple" }
+  | { readonly kind: "smart"; readonly allowRoot: boolean; readonly validator: string };
+
+/** The outcome of an SPV check: the proven object, or why not. */
+export type SpvResult<T> =
+  | { readonly ok: true; readonly value: T }
+  | { readonly ok: false; readonly message: string };
+
+/**
+ * SPV verification, injected (the execution area verifies proofs against the
+ * chain database; the repl mocks it).
+ */
+export interface SpvSupport {
+  /** `verify-spv TYPE PAYLOAD`. */
+  verify(type: string, payload: PactValue): SpvResult<PactValue>;
+  /** A cross-chain continuation's proof (base64url text): the proven defpact state. */
+  verifyContinuation(proof: string): SpvResult<PactExec>;
+}
+
+/**
+ * `repl`: everything allowed. `local`: a /local call, history natives allowed.
+ * `transactional`: on chain; history natives, `describe-module` and
+ * `list-modules` are refused (chainweb's DisableHistoryInTransactionalMode).
+ */
+export type ExecMode = "repl" | "local" | "transactional";
+
 export type RuntimeContext = {
   /** The message data (`read-msg` …); an object. */
   readonly data: PactValue;
   readonly signers: readonly Signer[];
   readonly chainData: ChainData;
-  /** Base64url transaction hash (`tx-hash`). */
+  /** Base64url transaction hash (`tx-hash`, the id of a defpact started here). */
   readonly txHash: string;
   /** Execution flags (`DisablePact44` …). */
   readonly execFlags: ReadonlySet<string>;
   readonly storage: ContractStorage;
+  /** The work bound of one evaluation (steps; deterministic; see docs/contract-language.md). */
   readonly meter: GasMeter;
+  /** Contract gas, charged from the gas table (eval/gasTable.ts). */
+  readonly gas: GasMeter;
+  readonly namespacePolicy: NamespacePolicy;
+  readonly spv: SpvSupport | null;
+  readonly mode: ExecMode;
 };
 
 /** A gas meter counting evaluation steps (one per application, more for big work). */
@@ -96,44 +126,3 @@ export const defaultChainData: ChainData = {
   gasLimit: 0n,
   gasPrice: { mantissa: 0n, scale: 0 },
 };
-
-/** An in-memory {@link ContractStorage} (the repl's; tests). */
-export function createMemoryStorage(): ContractStorage {
-  const committed = new Map<string, Map<string, PactValue>>();
-  let pending: Map<string, Map<string, PactValue>> | null = null;
-  let txId = 0;
-  const table = (m: Map<string, Map<string, PactValue>>, t: string): Map<string, PactValue> => {
-    let x = m.get(t);
-    if (x === undefined) {
-      x = new Map();
-      m.set(t, x);
-    }
-    return x;
-  };
-  return {
-    beginTx() {
-      pending = new Map();
-      return txId++;
-    },
-    commitTx() {
-      if (pending !== null) {
-        for (const [t, rows] of pending) for (const [k, v] of rows) table(committed, t).set(k, v);
-      }
-      pending = null;
-    },
-    rollbackTx() {
-      pending = null;
-    },
-    readRow(t, k) {
-      return pending?.get(t)?.get(k) ?? committed.get(t)?.get(k) ?? null;
-    },
-    writeRow(t, k, row) {
-      // Outside a transaction writes auto-commit (the reference's SQLite repl does).
-      table(pending ?? committed, t).set(k, row);
-    },
-    keys(t) {
-      const ks = new Set([...(committed.get(t)?.keys() ?? []), ...(pending?.get(t)?.keys() ?? [])]);
-      return [...ks].sort();
-    },
-  };
-}

@@ -7,6 +7,7 @@
 import { failureOf } from "../errors.ts";
 import type { Env, Term, Value } from "../eval/term.ts";
 import { pBool, pString, TRUE } from "../values/value.ts";
+import { runBinding } from "./bindings.ts";
 import { type Call, lazy, type NativeDef, strict } from "./native.ts";
 
 /** The language version this interpreter implements (`pact-version`). */
@@ -41,24 +42,31 @@ const not = strict("not", [1, 1], "x:bool -> bool", (c, args) => {
 });
 
 const enforce = lazy("enforce", [2, 2], "test:bool msg:string -> bool", (c, args, env) => {
-  const t = c.eval(args[0] as Term, env);
+  // The test and the message are pure: no user-table access (§6).
+  const t = c.ip.withPurity("sysonly", () => c.eval(args[0] as Term, env));
   if (t.kind !== "bool") throw c.argsError([t]);
   if (t.value) return TRUE;
   // The message is evaluated only on failure (Pact ≥ 4.5).
-  const m = c.eval(args[1] as Term, env);
+  const m = c.ip.withPurity("sysonly", () => c.eval(args[1] as Term, env));
   if (m.kind !== "string") throw c.argsError([t, m]);
   throw c.fail("TxFailure", m.value);
 });
 
-/** Runs `f`, turning a TxFailure into null (other failures propagate). */
+/**
+ * Runs `f` read-only, turning a TxFailure into null (other failures
+ * propagate); after a caught failure the call stack and the transaction's
+ * evaluation state are as they were before.
+ */
 function catchTxFailure<T>(c: Call, f: () => T): T | null {
   const depth = c.ip.depth;
+  const saved = c.ip.tx.snapshot();
   try {
-    return f();
+    return c.ip.withPurity("readonly", f);
   } catch (e) {
     const failure = failureOf(e);
     if (failure !== null && failure.kind === "TxFailure") {
       c.ip.unwindTo(depth);
+      c.ip.tx.restore(saved);
       return null;
     }
     throw e;
@@ -104,17 +112,7 @@ const bind = lazy(
     const src = c.eval(args[0] as Term, env);
     const b = args[1] as Term;
     if (src.kind !== "object" || b.kind !== "binding") throw c.argsError([src]);
-    const vals: Value[] = [];
-    for (let i = 0; i < b.keys.length; i++) {
-      const k = c.eval(b.keys[i] as Term, env);
-      if (k.kind !== "string") throw c.evalError("bind: binding keys must be strings");
-      const v = src.fields.get(k.value);
-      if (v === undefined) throw c.evalError(`bind: key not found in object: ${k.value}`);
-      const p = b.params[i];
-      if (p !== undefined && p.type !== null) c.ip.checkType(v, p.type, p.span, p.name);
-      vals.push(v);
-    }
-    return c.ip.evalBody(b.body, { vals, parent: env });
+    return runBinding(c, src.fields, b, env, (k) => `bind: key not found in object: ${k}`);
   },
 );
 

@@ -8,10 +8,10 @@
 import type { Callable, Value } from "../eval/term.ts";
 import type { PactValue } from "../values/value.ts";
 import { type Call, type NativeDef, strict, VARIADIC } from "./native.ts";
-import { fnOf, isCallableValue } from "./valueGuards.ts";
+import { fnOf, isOpaqueValue } from "./valueGuards.ts";
 
 function data(c: Call, v: Value): PactValue {
-  if (isCallableValue(v)) throw c.evalError(`${c.def.name}: the function returned a function`);
+  if (isOpaqueValue(v)) throw c.evalError(`${c.def.name}: the function returned a function`);
   return v;
 }
 

@@ -16,7 +16,7 @@ import {
   pInteger,
 } from "../values/value.ts";
 import { type Call, type NativeDef, strict, VARIADIC } from "./native.ts";
-import { isCallableValue } from "./valueGuards.ts";
+import { isOpaqueValue } from "./valueGuards.ts";
 
 /** Longest list or string a single native may build. */
 export const MAX_COLLECTION_LENGTH = 10_000_000;
@@ -112,7 +112,7 @@ const contains = strict(
   (c, args) => {
     const v = args[0] as Value;
     const x = args[1] as Value;
-    if (isCallableValue(v)) throw c.argsError(args);
+    if (isOpaqueValue(v)) throw c.argsError(args);
     if (x.kind === "list") return pBool(x.items.some((i) => valueEquals(i, v)));
     if (x.kind === "object" && v.kind === "string") return pBool(x.fields.has(v.value));
     if (x.kind === "string" && v.kind === "string") return pBool(x.value.includes(v.value));
@@ -194,7 +194,7 @@ const reverse = strict("reverse", [1, 1], "list:[<a>] -> [<a>]", (c, args) => {
 const makeList = strict("make-list", [2, 2], "length:integer value:<a> -> [<a>]", (c, args) => {
   const n = args[0] as Value;
   const v = args[1] as Value;
-  if (n.kind !== "integer" || isCallableValue(v)) throw c.argsError(args);
+  if (n.kind !== "integer" || isOpaqueValue(v)) throw c.argsError(args);
   if (n.value <= 0n) return { kind: "list", items: [] };
   const k = chargeLength(c, n.value);
   return { kind: "list", items: new Array<PactValue>(k).fill(v) };
@@ -203,7 +203,7 @@ const makeList = strict("make-list", [2, 2], "length:integer value:<a> -> [<a>]"
 const list = strict("list", [0, VARIADIC], "elems:*  -> list", (c, args) => {
   const items: PactValue[] = [];
   for (const a of args) {
-    if (isCallableValue(a)) throw c.argsError(args);
+    if (isOpaqueValue(a)) throw c.argsError(args);
     items.push(a);
   }
   return { kind: "list", items };

@@ -9,9 +9,10 @@ import type { ContractError, PactErrorKind } from "../errors.ts";
 import type { Interpreter } from "../eval/interpreter.ts";
 import type { RuntimeContext } from "../eval/runtimeContext.ts";
 import type { Callable, Env, Term, Value } from "../eval/term.ts";
+import { typeNameOf } from "../eval/typeSpec.ts";
 import type { Span } from "../syntax/span.ts";
 import { typeOfValue } from "../values/typeOf.ts";
-import { isCallableValue } from "./valueGuards.ts";
+import { isOpaqueValue } from "./valueGuards.ts";
 
 export type Arity = { readonly min: number; readonly max: number };
 
@@ -67,7 +68,9 @@ export class Call {
 
   /** The reference's "Invalid arguments in call to NAME, received arguments of type [...]". */
   argsError(args: readonly Value[]): ContractError {
-    const types = args.map((a) => (isCallableValue(a) ? "<function>" : typeOfValue(a)));
+    const types = args.map((a) =>
+      isOpaqueValue(a) ? (a.kind === "table" ? typeNameOf(a) : "<function>") : typeOfValue(a),
+    );
     return this.fail(
       "ArgsError",
       `Invalid arguments in call to ${this.def.name}, received arguments of type [${types.join(", ")}], expected ${this.def.sig}`,

@@ -4,13 +4,21 @@
  * @module
  */
 import { contractInvariant } from "../errors.ts";
+import { capabilityNatives } from "./capabilities.ts";
 import { controlNatives } from "./control.ts";
+import { databaseNatives } from "./database.ts";
+import { defpactNatives } from "./defpacts.ts";
 import { environmentNatives } from "./environment.ts";
 import { functionalNatives } from "./functional.ts";
+import { guardNatives } from "./guards.ts";
+import { keysetNatives } from "./keysets.ts";
 import { listNatives } from "./lists.ts";
+import { moduleInfoNatives } from "./moduleInfo.ts";
+import { namespaceNatives } from "./namespaces.ts";
 import type { NativeDef } from "./native.ts";
 import { operatorNatives } from "./operators.ts";
 import { principalNatives } from "./principals.ts";
+import { spvNatives } from "./spv.ts";
 import { stringNatives } from "./strings.ts";
 import { timeNatives } from "./time.ts";
 
@@ -38,4 +46,12 @@ export const coreNatives: ReadonlyMap<string, NativeDef> = buildNativeTable(
   timeNatives,
   environmentNatives,
   principalNatives,
+  keysetNatives,
+  guardNatives,
+  capabilityNatives,
+  databaseNatives,
+  defpactNatives,
+  namespaceNatives,
+  moduleInfoNatives,
+  spvNatives,
 );

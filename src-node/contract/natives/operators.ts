@@ -28,7 +28,7 @@ import { canCompareForEquality, compareOrdered, valueEquals } from "../values/eq
 import { typeOfValue } from "../values/typeOf.ts";
 import { makeObject, type PactValue, pBool, pDecimal, pInteger } from "../values/value.ts";
 import { type Call, type NativeDef, strict } from "./native.ts";
-import { isCallableValue } from "./valueGuards.ts";
+import { isOpaqueValue } from "./valueGuards.ts";
 
 /** Largest integer result (in bits) a single operation may produce; bounds memory per step. */
 export const MAX_INTEGER_BITS = 1_048_576;
@@ -259,7 +259,7 @@ function equality(name: string, negate: boolean): NativeDef {
     (c, args) => {
       const x = args[0] as Value;
       const y = args[1] as Value;
-      if (isCallableValue(x) || isCallableValue(y)) throw c.argsError(args);
+      if (isOpaqueValue(x) || isOpaqueValue(y)) throw c.argsError(args);
       if (!canCompareForEquality(x, y)) {
         throw c.evalError(
           `cannot compare incompatible types: ${typeOfValue(x)}, ${typeOfValue(y)}`,

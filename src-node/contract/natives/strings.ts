@@ -9,12 +9,13 @@
 import { blake2b256 } from "../../crypto/blake2.ts";
 import { base64UrlEncode } from "../../encoding/base64url.ts";
 import type { Value } from "../eval/term.ts";
+import { typeNameOf } from "../eval/typeSpec.ts";
 import { pactValueToJsonText } from "../values/json.ts";
 import { renderValue } from "../values/render.ts";
 import { typeOfValue } from "../values/typeOf.ts";
 import { codePoints, type PactValue, pBool, pInteger, pString } from "../values/value.ts";
 import { type NativeDef, strict } from "./native.ts";
-import { isCallableValue } from "./valueGuards.ts";
+import { isOpaqueValue } from "./valueGuards.ts";
 
 /** Native constants: names that evaluate to a value. */
 export const nativeConstants: ReadonlyMap<string, PactValue> = new Map([
@@ -162,14 +163,20 @@ export function hashValue(v: PactValue): string {
 
 const hash = strict("hash", [1, 1], "value:<a> -> string", (c, args) => {
   const v = args[0] as Value;
-  if (isCallableValue(v)) throw c.argsError(args);
+  if (isOpaqueValue(v)) throw c.argsError(args);
   c.charge(1);
   return pString(hashValue(v));
 });
 
 const typeOf = strict("typeof", [1, 1], "x:<a> -> string", (_c, args) => {
   const v = args[0] as Value;
-  return pString(isCallableValue(v) ? "function" : typeOfValue(v));
+  return pString(
+    isOpaqueValue(v)
+      ? v.kind === "table" || v.kind === "schema"
+        ? typeNameOf(v)
+        : "function"
+      : typeOfValue(v),
+  );
 });
 
 export const stringNatives: readonly NativeDef[] = [

@@ -2,16 +2,17 @@
  * Small narrowing helpers natives use to take their arguments apart.
  * @module
  */
-import type { Callable, Value } from "../eval/term.ts";
+import { type Callable, isCallable, isOpaque, type Opaque, type Value } from "../eval/term.ts";
 import type { Decimal } from "../values/decimal.ts";
 import type { PactValue } from "../values/value.ts";
 
-export function isCallableValue(v: Value): v is Callable {
-  return v.kind === "closure" || v.kind === "nativeFn" || v.kind === "partial";
+/** True for values that are not data: functions, tables, schemas. */
+export function isOpaqueValue(v: Value): v is Opaque {
+  return isOpaque(v);
 }
 
 export function isPact(v: Value | undefined): v is PactValue {
-  return v !== undefined && !isCallableValue(v);
+  return v !== undefined && !isOpaqueValue(v);
 }
 
 export function intOf(v: Value | undefined): bigint | null {
@@ -39,5 +40,5 @@ export function objOf(v: Value | undefined): ReadonlyMap<string, PactValue> | nu
 }
 
 export function fnOf(v: Value | undefined): Callable | null {
-  return v !== undefined && isCallableValue(v) ? v : null;
+  return v !== undefined && isCallable(v) ? v : null;
 }

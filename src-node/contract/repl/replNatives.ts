@@ -10,17 +10,18 @@ import { contractFailure, failureOf, renderPactError } from "../errors.ts";
 import type { ChainData, SigCapability, Signer } from "../eval/runtimeContext.ts";
 import type { Term, Value } from "../eval/term.ts";
 import { type Call, lazy, type NativeDef, strict } from "../natives/native.ts";
-import { fnOf, isCallableValue } from "../natives/valueGuards.ts";
+import { fnOf, isOpaqueValue } from "../natives/valueGuards.ts";
 import { decimalFromInteger } from "../values/decimal.ts";
 import { valueEquals } from "../values/equality.ts";
 import { type JsonValue, pactValueFromJson, parseJsonExact } from "../values/json.ts";
 import { renderValue, showValue } from "../values/render.ts";
 import { typeOfValue } from "../values/typeOf.ts";
 import { makeObject, type PactValue, pList, pString } from "../values/value.ts";
+import { createReplEnvNatives } from "./replEnvNatives.ts";
 import type { ReplSession } from "./replSession.ts";
 
 function shown(v: Value): string {
-  return isCallableValue(v) ? "<function>" : `${showValue(v)} (${typeOfValue(v)})`;
+  return isOpaqueValue(v) ? "<function>" : `${showValue(v)} (${typeOfValue(v)})`;
 }
 
 function str(c: Call, v: Value | undefined, what: string): string {
@@ -62,7 +63,7 @@ export function createReplNatives(s: ReplSession): NativeDef[] {
       const doc = str(c, args[0], "a description");
       const exp = args[1] as Value;
       const act = args[2] as Value;
-      const ok = !isCallableValue(exp) && !isCallableValue(act) && valueEquals(exp, act);
+      const ok = !isOpaqueValue(exp) && !isOpaqueValue(act) && valueEquals(exp, act);
       return pString(
         s.record(
           c.span,
@@ -85,6 +86,7 @@ export function createReplNatives(s: ReplSession): NativeDef[] {
       const wanted =
         args.length === 3 ? str(c, c.eval(args[1] as Term, env), "an error message") : null;
       const depth = c.ip.depth;
+      const saved = c.ip.tx.snapshot();
       let result: Value | null = null;
       let rendered: string | null = null;
       try {
@@ -92,7 +94,9 @@ export function createReplNatives(s: ReplSession): NativeDef[] {
       } catch (e) {
         const f = failureOf(e);
         if (f === null) throw e;
+        // The evaluation state is restored; database writes stay (as in the reference).
         c.ip.unwindTo(depth);
+        c.ip.tx.restore(saved);
         rendered = renderPactError(f);
       }
       if (rendered === null) {
@@ -151,6 +155,8 @@ export function createReplNatives(s: ReplSession): NativeDef[] {
     const name = args.length === 1 ? str(c, args[0], "a transaction name") : null;
     if (s.tx !== null) throw c.evalError(`begin-tx: transaction ${s.tx.id} is still open`);
     s.tx = { id: s.storage.beginTx(), name };
+    s.resetEvalState();
+    s.gas.used = 0;
     const msg = label("Begin");
     s.print(msg);
     return pString(msg);
@@ -161,6 +167,8 @@ export function createReplNatives(s: ReplSession): NativeDef[] {
       if (s.tx === null) throw c.evalError(`${c.def.name}: no transaction is open`);
       if (verb === "Commit") s.storage.commitTx();
       else s.storage.rollbackTx();
+      s.resetEvalState();
+      s.gas.used = 0;
       const msg = label(verb);
       s.tx = null;
       s.print(msg);
@@ -173,7 +181,7 @@ export function createReplNatives(s: ReplSession): NativeDef[] {
     "json:<a[integer,string,time,decimal,bool,[<l>],object:<{o}>,keyset]> -> string",
     (c, args) => {
       const v = args[0] as Value;
-      if (isCallableValue(v)) throw c.argsError(args);
+      if (isOpaqueValue(v)) throw c.argsError(args);
       let data: PactValue;
       if (v.kind === "string") {
         const j: JsonValue | null = parseJsonExact(v.value);
@@ -254,15 +262,19 @@ export function createReplNatives(s: ReplSession): NativeDef[] {
     const name =
       f.kind === "free"
         ? f.name
-        : f.kind === "native"
-          ? f.def.name
-          : f.kind === "local"
-            ? f.name
-            : null;
+        : f.kind === "def"
+          ? f.cell.def !== null && f.cell.def.kind === "defcap"
+            ? f.cell.def.fqName
+            : f.cell.name
+          : f.kind === "native"
+            ? f.def.name
+            : f.kind === "local"
+              ? f.name
+              : null;
     if (name === null) throw c.evalError("env-sigs: a capability is written (module.CAP arg…)");
     const argVals: PactValue[] = t.args.map((a) => {
       const v = c.eval(a, env);
-      if (isCallableValue(v)) throw c.evalError("env-sigs: capability arguments must be values");
+      if (isOpaqueValue(v)) throw c.evalError("env-sigs: capability arguments must be values");
       return v;
     });
     return { name, args: argVals };
@@ -349,7 +361,7 @@ export function createReplNatives(s: ReplSession): NativeDef[] {
 
   const print = strict("print", [1, 1], "value:<a> -> string", (c, args) => {
     const v = args[0] as Value;
-    if (isCallableValue(v)) throw c.argsError(args);
+    if (isOpaqueValue(v)) throw c.argsError(args);
     const text = renderValue(v, true);
     s.print(text);
     return pString(text);
@@ -375,6 +387,7 @@ export function createReplNatives(s: ReplSession): NativeDef[] {
   );
 
   return [
+    ...createReplEnvNatives(s),
     expect,
     expectFailure,
     expectThat,

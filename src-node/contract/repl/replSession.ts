@@ -9,23 +9,30 @@
  * @module
  */
 import { type PactError, renderPactError } from "../errors.ts";
-import { compileTopLevel, type NativeTable } from "../eval/compile.ts";
+import type { NativeTable } from "../eval/compile.ts";
 import { DEFAULT_TX_HASH } from "../eval/createRuntimeContext.ts";
+import { ContractGasMeter, UNLIMITED_GAS } from "../eval/gasTable.ts";
 import { Interpreter } from "../eval/interpreter.ts";
 import {
   type ChainData,
-  type ContractStorage,
-  createMemoryStorage,
   DEFAULT_STEP_LIMIT,
   defaultChainData,
+  type NamespacePolicy,
   type RuntimeContext,
   type Signer,
+  type SpvResult,
+  type SpvSupport,
   StepMeter,
 } from "../eval/runtimeContext.ts";
 import type { Value } from "../eval/term.ts";
-import { type EvalResult, guarded, parseSource } from "../evaluate.ts";
+import { TxState } from "../eval/txState.ts";
+import { type EvalResult, evaluateForm, parseSource } from "../evaluate.ts";
 import { buildNativeTable, coreNatives } from "../natives/nativeTable.ts";
+import type { ContractStorage } from "../storage/contractStorage.ts";
+import { createMemoryStorage } from "../storage/memoryStorage.ts";
+import type { PactExec } from "../storage/pactExec.ts";
 import type { Span } from "../syntax/span.ts";
+import { pactValueToJsonText } from "../values/json.ts";
 import { makeObject, type PactValue } from "../values/value.ts";
 import { createReplNatives } from "./replNatives.ts";
 
@@ -57,15 +64,27 @@ export type ReplEnv = {
   chainData: ChainData;
   txHash: string;
   execFlags: ReadonlySet<string>;
+  namespacePolicy: NamespacePolicy;
 };
+
+/** Makes the storage a session runs against (the reference in-memory one by default). */
+export type StorageFactory = () => ContractStorage;
 
 export type ReplSessionOptions = {
   readonly readFile?: FileReader | undefined;
+  /** The storage to run against; or give {@link ReplSessionOptions.storageFactory}. */
   readonly storage?: ContractStorage | undefined;
+  /** Builds the session's storage (lets the same scripts run on every implementation). */
+  readonly storageFactory?: StorageFactory | undefined;
   readonly stepLimit?: number | undefined;
   /** Joins a `load` path with the directory of the loading file. */
   readonly resolvePath?: ((fromFile: string, path: string) => string) | undefined;
 };
+
+/** The key of a `mock-spv` answer. */
+export function spvMockKey(type: string, payload: PactValue): string {
+  return `${type} ${pactValueToJsonText(payload)}`;
+}
 
 function posixResolve(fromFile: string, path: string): string {
   if (path.startsWith("/")) return path;
@@ -85,7 +104,18 @@ export class ReplSession {
   /** Changes made by the current form; applied when it finishes. */
   pending: Partial<ReplEnv> = {};
   readonly storage: ContractStorage;
+  /** The open transaction (`begin-tx`), if any. */
   tx: { id: number; name: string | null } | null = null;
+  /** The evaluation state (capabilities, events, imports …); reset at transaction boundaries. */
+  evalState = new TxState();
+  /** Gas of the session (`env-gasmodel`, `env-gaslimit`, `env-gas`). */
+  readonly gas = new ContractGasMeter({ kind: "fixed", rate: 0 }, UNLIMITED_GAS);
+  /** The last defpact state a form left (what `continue-pact` and `pact-state` use). */
+  lastPactExec: PactExec | null = null;
+  /** `mock-spv` answers by type and payload JSON. */
+  readonly spvMocks = new Map<string, PactValue>();
+  /** `env-enable-repl-natives`: module code may use the repl natives. */
+  replNativesInModules = false;
   readonly expectations: ExpectationResult[] = [];
   readonly output: string[] = [];
   readonly natives: NativeTable;
@@ -101,8 +131,9 @@ export class ReplSession {
       chainData: defaultChainData,
       txHash: DEFAULT_TX_HASH,
       execFlags: new Set(),
+      namespacePolicy: { kind: "simple" },
     };
-    this.storage = opts.storage ?? createMemoryStorage();
+    this.storage = opts.storage ?? opts.storageFactory?.() ?? createMemoryStorage();
     this.readFile = opts.readFile;
     this.resolvePath = opts.resolvePath ?? posixResolve;
     this.stepLimit = opts.stepLimit ?? DEFAULT_STEP_LIMIT;
@@ -119,7 +150,35 @@ export class ReplSession {
       execFlags: this.env.execFlags,
       storage: this.storage,
       meter: new StepMeter(this.stepLimit),
+      gas: this.gas,
+      namespacePolicy: this.env.namespacePolicy,
+      spv: this.spv,
+      mode: "repl",
     };
+  }
+
+  /** The repl's SPV: answers what `mock-spv` registered; continuation proofs are not mocked. */
+  readonly spv: SpvSupport = {
+    verify: (type, payload): SpvResult<PactValue> => {
+      const v = this.spvMocks.get(spvMockKey(type, payload));
+      return v === undefined
+        ? { ok: false, message: `no mock registered for ${type} ${pactValueToJsonText(payload)}` }
+        : { ok: true, value: v };
+    },
+    verifyContinuation: () => ({
+      ok: false,
+      message: "cross-chain proofs are not mocked in the repl",
+    }),
+  };
+
+  /** Natives module code may use: the core table, or all when repl natives are enabled. */
+  moduleNatives(): NativeTable {
+    return this.replNativesInModules ? this.natives : coreNatives;
+  }
+
+  /** A fresh evaluation state (transaction boundaries). */
+  resetEvalState(): void {
+    this.evalState = new TxState();
   }
 
   /** Records a change to the environment (visible from the next top-level form). */
@@ -147,8 +206,14 @@ export class ReplSession {
     if (!parsed.ok) return parsed;
     let last: Value | null = null;
     for (const node of parsed.value) {
-      const ip = new Interpreter(this.context());
-      const r = guarded(() => ip.eval(compileTopLevel(node, this.natives), null), node.span);
+      const ip = new Interpreter(this.context(), {
+        tx: this.evalState,
+        natives: this.natives,
+        moduleNatives: this.moduleNatives(),
+        source,
+      });
+      const r = evaluateForm(node, ip, this.natives);
+      if (ip.tx.pactExec !== null) this.lastPactExec = ip.tx.pactExec;
       this.applyPending();
       if (!r.ok) return r;
       last = r.value;

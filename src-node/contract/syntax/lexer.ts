@@ -97,11 +97,16 @@ const SIMPLE_ESCAPES: Record<string, string> = {
 };
 
 /** Tokenizes `source`; `file` names it in spans. */
-export function tokenize(source: string, file: string): Token[] {
+export function tokenize(
+  source: string,
+  file: string,
+  origin: { readonly line: number; readonly column: number } = { line: 1, column: 0 },
+): Token[] {
   const tokens: Token[] = [];
   let pos = 0;
-  let line = 1;
-  let lineStart = 0;
+  // A text cut from a larger file (a stored module) keeps its original positions.
+  let line = origin.line;
+  let lineStart = -origin.column;
   const n = source.length;
 
   const spanFrom = (start: number, startLine: number, startCol: number): Span => ({
@@ -328,4 +333,21 @@ export function tokenize(source: string, file: string): Token[] {
       `unexpected character ${describe(c)}: expected a literal, a name, a bracket or a separator`,
     );
   }
+}
+
+/**
+ * The offset of the next token at or after `pos`: skips whitespace and `;`
+ * comments exactly as the lexer does. A module's hashed text runs from its `(`
+ * to this point after its `)` (reference §9.3).
+ */
+export function skipTrivia(source: string, pos: number): number {
+  let p = pos;
+  while (p < source.length) {
+    const c = source[p];
+    if (c === "\n" || c === " " || c === "\t" || c === "\r" || c === "\f" || c === "\v") p++;
+    else if (c === ";") {
+      while (p < source.length && source[p] !== "\n") p++;
+    } else break;
+  }
+  return p;
 }

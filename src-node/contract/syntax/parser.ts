@@ -271,6 +271,10 @@ class Parser {
  * Parses a whole program.
  * @throws {ContractError} a SyntaxError failure (the evaluation boundary turns it into a value).
  */
-export function parseProgram(source: string, file: string): ParseNode[] {
-  return new Parser(tokenize(source, file)).program();
+export function parseProgram(
+  source: string,
+  file: string,
+  origin?: { readonly line: number; readonly column: number },
+): ParseNode[] {
+  return new Parser(tokenize(source, file, origin)).program();
 }
