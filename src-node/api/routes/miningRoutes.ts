@@ -77,7 +77,7 @@ export function registerMiningRoutes(server: FastifyInstance, ctx: RouteContext)
       done(null, body);
     });
 
-    scope.get(`${ctx.base}/mining/work`, async (request, reply) => {
+    scope.get(`${ctx.base}/mining/work`, { exposeHeadRoute: false }, async (request, reply) => {
       const chain = parseNaturalParam(propertyOf(request.query, "chain"), "chain");
       const body = await readRawBody(
         request,
