@@ -93,7 +93,10 @@ export type EventStreamHandlers = {
   onClose: (error?: MiningError) => void;
 };
 
-export type EventStreamHandle = { close(): void };
+export type EventStreamHandle = {
+  /** Ends the stream from this side; `onClose` is not called. */
+  close(): void;
+};
 
 /**
  * Opens a server-sent event stream with a GET request carrying `body`.
