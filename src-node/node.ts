@@ -62,6 +62,8 @@ export type CreateNodeOptions = NodeOptionsInput & {
   readonly bodyLimit?: number | undefined;
   /** Payloads of mined blocks (default: no transactions, placeholder coinbase; mining/payloadProvider.ts). */
   readonly payloadProvider?: PayloadProvider | undefined;
+  /** The built UI served under `/app/` (default `<repo>/dist/renderer`; tests pass their own build). */
+  readonly rendererDir?: string | undefined;
 };
 
 /**
@@ -163,6 +165,8 @@ export class WeftNode {
         minerInfo: configuredMiner(options),
         log: input.logger,
       });
+      // The API asks for the node's origin at request time (config.json), once it listens.
+      let self: WeftNode | undefined;
       const api = buildApi(
         {
           version,
@@ -172,10 +176,12 @@ export class WeftNode {
           log: input.logger,
           miningApi: streams === undefined ? undefined : { service, streams },
           miner,
+          rendererDir: input.rendererDir,
+          origin: () => (self?.listening === true ? self.origin : undefined),
         },
         { bodyLimit: input.bodyLimit },
       );
-      return new WeftNode(
+      self = new WeftNode(
         options,
         version,
         blocks,
@@ -184,6 +190,7 @@ export class WeftNode {
         { service, miner, streams },
         input.logger,
       );
+      return self;
     } catch (e) {
       service?.close();
       blocks.close();
@@ -211,7 +218,7 @@ export class WeftNode {
     return `${this.origin}${this.basePath}`;
   }
 
-  /** `http://HOST:PORT/app/`: where the node serves the UI (served from a later issue on). */
+  /** `http://HOST:PORT/app/`: where the node serves the UI (api/routes/appUiRoutes.ts). */
   get appUrl(): string {
     return `${this.origin}/app/`;
   }

@@ -31,6 +31,13 @@ export type ApiServices = {
     | undefined;
   /** The built-in miner, controlled through the app route `/app/api/mining`. */
   readonly miner?: BuiltInMiner | undefined;
+  /** The built UI served under `/app/` (default `dist/renderer`, rendererDir.ts). */
+  readonly rendererDir?: string | undefined;
+  /**
+   * `http://HOST:PORT` of the node once it listens, else undefined
+   * (`/app/config.json` then names the origin of the request's Host).
+   */
+  readonly origin?: (() => string | undefined) | undefined;
 };
 
 /** `/ledger/{apiVersion}/{network}`: the path of `{base_url}`. */

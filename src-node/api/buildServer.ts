@@ -7,12 +7,16 @@
  * Every response, errors and unknown routes included, carries the common
  * headers (commonHeaders.ts); errors are answered through the code → status
  * table (errorStatus.ts); GET and HEAD responses carry CORS headers
- * (cors.ts); request bodies are limited to 2 MiB by default.
+ * (cors.ts), except under `/app/`, the node's own UI (built files,
+ * `config.json`, `/app/api/mining`), which is same-origin only and carries
+ * the UI's security headers (appHeaders.ts); request bodies are limited to
+ * 2 MiB by default.
  * docs/api.md documents every route.
  * @module
  */
 import Fastify, { type FastifyInstance } from "fastify";
 import { type ApiServices, basePath } from "./apiServices.ts";
+import { registerAppHeaders } from "./appHeaders.ts";
 import { commonHeaders } from "./commonHeaders.ts";
 import { registerCors } from "./cors.ts";
 import { errorReply } from "./errorStatus.ts";
@@ -20,7 +24,9 @@ import { ApiError, ApiErrorCode } from "./errors.ts";
 import { EventStreams } from "./eventStream.ts";
 import { MAX_HASH_PAGE, MAX_HEADER_PAGE } from "./params.ts";
 import type { PageLimits, RouteContext } from "./routeContext.ts";
+import { registerAppConfigRoute } from "./routes/appConfigRoute.ts";
 import { registerAppMiningRoutes } from "./routes/appMiningRoutes.ts";
+import { registerAppUiRoutes } from "./routes/appUiRoutes.ts";
 import { registerBlockRoutes } from "./routes/blockRoutes.ts";
 import { registerCutRoutes } from "./routes/cutRoutes.ts";
 import { registerHashRoutes } from "./routes/hashRoutes.ts";
@@ -89,6 +95,7 @@ export function buildApi(node: ApiServices, options: BuildServerOptions = {}): A
   });
 
   registerCors(server);
+  registerAppHeaders(server);
   registerHealthRoutes(server, ctx);
   registerInfoRoutes(server, ctx);
   registerCutRoutes(server, ctx);
@@ -97,6 +104,8 @@ export function buildApi(node: ApiServices, options: BuildServerOptions = {}): A
   registerBlockRoutes(server, ctx);
   registerHeaderUpdatesRoute(server, ctx);
   registerMiningRoutes(server, ctx);
+  registerAppUiRoutes(server, ctx);
+  registerAppConfigRoute(server, ctx);
   registerAppMiningRoutes(server, ctx);
   return { server, base, streams };
 }

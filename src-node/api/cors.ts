@@ -3,20 +3,31 @@
  * `access-control-allow-origin: *`, so web pages on other origins (an
  * explorer, a wallet page) can read chain data; preflight requests are
  * answered for GET and HEAD only, so no other origin can POST to the node
- * from a browser with a JSON body. Same-origin pages (the node's own UI
- * under /app/) need no CORS at all.
+ * from a browser with a JSON body. The node's own UI under /app/ is
+ * same-origin and gets no CORS at all: no headers, and preflights there are
+ * refused (docs/desktop.md §3.3).
  * @module
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { isAppPath } from "./appPath.ts";
 
 const READ_METHODS = new Set(["GET", "HEAD"]);
 
-/** CORS headers for a response to `request` (empty for non-read methods). */
+/** CORS headers for a response to `request` (empty for non-read methods and under /app/). */
 export function corsHeaders(request: FastifyRequest): Record<string, string> {
-  return READ_METHODS.has(request.method) ? { "access-control-allow-origin": "*" } : {};
+  return READ_METHODS.has(request.method) && !isAppPath(request.url)
+    ? { "access-control-allow-origin": "*" }
+    : {};
 }
 
 function preflight(request: FastifyRequest, reply: FastifyReply): void {
+  if (isAppPath(request.url)) {
+    reply
+      .code(403)
+      .type("text/plain; charset=utf-8")
+      .send("the app's routes under /app/ do not accept cross-origin requests\n");
+    return;
+  }
   const method = String(request.headers["access-control-request-method"] ?? "").toUpperCase();
   if (!READ_METHODS.has(method)) {
     reply

@@ -22,6 +22,7 @@ const apiStatus: Record<ApiErrorCodeValue, number> = {
   [ApiErrorCode.RouteNotFound]: 404,
   [ApiErrorCode.ListenFailed]: 500,
   [ApiErrorCode.NotListening]: 500,
+  [ApiErrorCode.UiNotBuilt]: 503,
 };
 
 const storeStatus: Record<StoreErrorCodeValue, number> = {

@@ -1,7 +1,8 @@
 /**
  * Errors of the HTTP API: malformed request values, unsupported Accept
  * values, too many branch bounds, unknown routes, and a server that cannot
- * listen. Their HTTP statuses are in errorStatus.ts.
+ * listen, and a UI that has not been built. Their HTTP statuses are in
+ * errorStatus.ts.
  * @module
  */
 import { NodeError } from "../errors/nodeError.ts";
@@ -13,6 +14,7 @@ export const ApiErrorCode = {
   RouteNotFound: "API_ROUTE_NOT_FOUND",
   ListenFailed: "API_LISTEN_FAILED",
   NotListening: "API_NOT_LISTENING",
+  UiNotBuilt: "API_UI_NOT_BUILT",
 } as const;
 
 export type ApiErrorCodeValue = (typeof ApiErrorCode)[keyof typeof ApiErrorCode];
@@ -24,7 +26,9 @@ export type ApiErrorType =
   | { code: typeof ApiErrorCode.BranchBoundsExceeded; bound: "lower" | "upper"; limit: number }
   | { code: typeof ApiErrorCode.RouteNotFound; method: string; url: string }
   | { code: typeof ApiErrorCode.ListenFailed; host: string; port: number; reason: string }
-  | { code: typeof ApiErrorCode.NotListening };
+  | { code: typeof ApiErrorCode.NotListening }
+  /** `rendererDir`: the folder that should hold the built UI (index.html). */
+  | { code: typeof ApiErrorCode.UiNotBuilt; rendererDir: string };
 
 export class ApiError extends NodeError<ApiErrorType> {}
 

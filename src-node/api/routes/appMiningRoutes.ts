@@ -4,15 +4,17 @@
  * part of the ledger spec).
  *
  * Any web page the user visits can send requests to 127.0.0.1, so:
- * 1. the peer must be on this computer (127.0.0.0/8, ::1, ::ffff:127.x);
- * 2. the Host header must name the loopback (127.0.0.1, localhost, [::1]) and,
- *    when known, the port the request came in on (against DNS rebinding);
- * 3. an Origin header, when present, must be the origin of that Host;
+ * 1. the peer address must be 127.0.0.1, ::1 or ::ffff:127.0.0.1;
+ * 2. the Host header must be `127.0.0.1:PORT`, `localhost:PORT` or
+ *    `[::1]:PORT` where PORT is the port the request came in on (a Host
+ *    without a port means 80), against DNS rebinding;
+ * 3. an Origin header, when present, must be the origin of that Host (the
+ *    node's own origin);
  * 4. a POST must be `application/json` (browsers then send a preflight,
- *    which the node refuses for non-GET methods);
- * 5. no CORS headers.
- * Errors are JSON `{"code", "message"}`: 400 bad body, 403 (1–3), 415 (4),
- * 409 when mining cannot start.
+ *    which is refused: OPTIONS answers 403);
+ * 5. no CORS headers (cors.ts adds none under /app/).
+ * Errors are JSON `{"code", "message"}`: 400 bad body, 403 (1–3 and
+ * OPTIONS), 415 (4), 409 when mining cannot start.
  *
  * POST body: any of `{"enabled": boolean, "threads": 1..1024, "account":
  * string}`, plus Weft's optional `"publicKeys": [hex…]` and `"predicate"`
@@ -32,6 +34,7 @@ export const APP_MINING_PATH = "/app/api/mining";
 
 const FIELDS = new Set(["enabled", "threads", "account", "publicKeys", "predicate"]);
 const LOOPBACK_HOSTS = new Set(["127.0.0.1", "localhost", "[::1]"]);
+const LOOPBACK_PEERS = new Set(["127.0.0.1", "::1", "::ffff:127.0.0.1"]);
 
 function forbidden(reason: string): MiningError {
   return new MiningError(
@@ -48,9 +51,7 @@ function badField(field: string, reason: string): MiningError {
 }
 
 function isLoopbackAddress(address: string | undefined): boolean {
-  if (address === undefined) return false;
-  const v4 = address.startsWith("::ffff:") ? address.slice(7) : address;
-  return address === "::1" || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(v4);
+  return address !== undefined && LOOPBACK_PEERS.has(address);
 }
 
 /** @throws {MiningError} MINING_FORBIDDEN unless the request comes from this computer's own origin. */
@@ -58,18 +59,19 @@ function checkLocal(request: FastifyRequest): void {
   if (!isLoopbackAddress(request.raw.socket?.remoteAddress)) {
     throw forbidden("the request does not come from the loopback address");
   }
-  const host = request.headers.host ?? "";
-  const m = /^(\[[^\]]+\]|[^:]+)(?::(\d+))?$/.exec(host);
+  const host = (request.headers.host ?? "").toLowerCase();
+  const m = /^(\[[^\]]+\]|[^:]+)(?::(\d{1,5}))?$/.exec(host);
+  // inject() has no socket port; a real connection always has one.
   const localPort = request.raw.socket?.localPort;
   if (
     m === null ||
-    !LOOPBACK_HOSTS.has((m[1] as string).toLowerCase()) ||
-    (localPort !== undefined && m[2] !== undefined && Number(m[2]) !== localPort)
+    !LOOPBACK_HOSTS.has(m[1] as string) ||
+    (localPort !== undefined && Number(m[2] ?? "80") !== localPort)
   ) {
     throw forbidden(`Host ${JSON.stringify(host)} is not this computer's address`);
   }
   const origin = request.headers.origin;
-  if (origin !== undefined && origin !== `http://${host}`) {
+  if (origin !== undefined && origin.toLowerCase() !== `http://${host}`) {
     throw forbidden(`Origin ${JSON.stringify(origin)} is not the node's own origin`);
   }
 }
@@ -202,6 +204,10 @@ export function registerAppMiningRoutes(server: FastifyInstance, ctx: RouteConte
     scope.post(APP_MINING_PATH, async (request, reply) => {
       await apply(miner, parseChange(request.body));
       sendJson(reply, miner.status());
+    });
+    // A browser's preflight: the route is same-origin only.
+    scope.options(APP_MINING_PATH, async () => {
+      throw forbidden("cross-origin requests are refused");
     });
   });
 }
