@@ -30,8 +30,8 @@ export type StandaloneMinerOptions = {
   /** Worker threads (default 1). */
   readonly threads?: number | undefined;
   /**
-   * Stop once this many solutions were accepted (default: run until `signal`);
-   * solutions already in flight then may still be accepted and counted.
+   * Stop once this many solutions were accepted (default: run until `signal`).
+   * Never more: a solution found while enough are already being submitted is dropped.
    */
   readonly maxBlocks?: number | undefined;
   readonly signal?: AbortSignal | undefined;
@@ -124,6 +124,8 @@ class StandaloneMiner {
   #fetchAgain = false;
   #accepted = 0;
   #refused = 0;
+  /** Solutions posted and not yet answered; with `#accepted` they bound `maxBlocks`. */
+  #inFlight = 0;
   #finished = false;
   #finish: () => void = () => undefined;
   #fail: (e: unknown) => void = () => undefined;
@@ -241,6 +243,9 @@ class StandaloneMiner {
   async #submit(solution: MiningSolution): Promise<void> {
     if (this.#finished || solution.workId !== this.#current?.workId) return;
     const chainId = this.#current.chainId;
+    const max = this.#options.maxBlocks;
+    if (max !== undefined && this.#accepted + this.#inFlight >= max) return;
+    this.#inFlight++;
     try {
       const reply = await exchange(`${this.#base}/mining/solved`, {
         method: "POST",
@@ -250,7 +255,6 @@ class StandaloneMiner {
       if (reply.status === 204 || reply.status === 200) {
         this.#accepted++;
         this.#log(`block accepted on chain ${chainId} (${this.#accepted} so far)`);
-        const max = this.#options.maxBlocks;
         if (max !== undefined && this.#accepted >= max) {
           this.#finish();
           return;
@@ -261,6 +265,8 @@ class StandaloneMiner {
       }
     } catch (e) {
       this.#log(`solution not delivered: ${e instanceof Error ? e.message : String(e)}`);
+    } finally {
+      this.#inFlight--;
     }
     this.#fetchWork();
   }

@@ -75,10 +75,10 @@ async function mineOn(t: TestNode, chain: number): Promise<void> {
 function expectText(r: LightMyRequestResponse, status: number, text: RegExp | string): void {
   expect(r.statusCode, r.body).toBe(status);
   expect(r.headers["content-type"]).toBe("text/plain; charset=utf-8");
-  expect(r.body).toMatch(typeof text === "string" ? new RegExp(escape(text)) : text);
+  expect(r.body).toMatch(typeof text === "string" ? new RegExp(escapeRegExp(text)) : text);
 }
 
-function escape(s: string): string {
+function escapeRegExp(s: string): string {
   return s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
