@@ -7,6 +7,9 @@
  * download Electron when the binary is missing.
  *
  * Usage: tsx electron/launch.ts [--headless] [--network NAME] [--data-dir DIR] [--port N]
+ *          [--renderer-dir DIR]
+ *
+ * `--renderer-dir` (headless only) serves another build of the UI than dist/renderer (tests).
  */
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
@@ -31,6 +34,8 @@ export type LaunchOptions = {
   /** Headless only; default `<repo>/.weft`. */
   readonly dataDir: string | null;
   readonly port: number;
+  /** Headless only; default `<repo>/dist/renderer` (the node's own default). */
+  readonly rendererDir?: string;
 };
 
 export type ParsedLaunch = { ok: true; options: LaunchOptions } | { ok: false; message: string };
@@ -48,6 +53,7 @@ export function parseLaunchArgs(argv: readonly string[]): ParsedLaunch {
   let network: NodeNetwork = "development";
   let dataDir: string | null = null;
   let port = 1848;
+  let rendererDir: string | undefined;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const value = argv[i + 1];
@@ -79,11 +85,18 @@ export function parseLaunchArgs(argv: readonly string[]): ParsedLaunch {
         i++;
         break;
       }
+      case "--renderer-dir":
+        if (value === undefined || value === "")
+          return { ok: false, message: "--renderer-dir takes a folder" };
+        rendererDir = resolve(value);
+        i++;
+        break;
       default:
         return { ok: false, message: `unknown option ${arg}` };
     }
   }
-  return { ok: true, options: { headless, network, dataDir, port } };
+  const options: LaunchOptions = { headless, network, dataDir, port };
+  return { ok: true, options: rendererDir === undefined ? options : { ...options, rendererDir } };
 }
 
 async function runHeadless(repoRoot: string, options: LaunchOptions): Promise<number> {
@@ -94,6 +107,7 @@ async function runHeadless(repoRoot: string, options: LaunchOptions): Promise<nu
     dataDir: options.dataDir ?? join(repoRoot, ".weft"),
     host: "127.0.0.1",
     port: options.port,
+    rendererDir: options.rendererDir,
   });
   console.log(`Weft node running (${network}).`);
   console.log(`  UI:  ${node.appUrl}`);

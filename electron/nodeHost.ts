@@ -38,6 +38,8 @@ export type HostedNodeOptions = {
   /** better_sqlite3.node for this process's ABI (passed as better-sqlite3's nativeBinding). */
   readonly sqliteNativeBinding?: string | undefined;
   readonly logger?: NodeLogger | undefined;
+  /** The built UI to serve under /app/ (default: the node's, `dist/renderer`; tests pass their own). */
+  readonly rendererDir?: string | undefined;
 };
 
 /** What `createNode` resolves to once the node listens. */

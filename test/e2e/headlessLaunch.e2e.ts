@@ -1,0 +1,136 @@
+/**
+ * `npm start -- --headless` as a real process (`tsx electron/launch.ts --headless`, the
+ * same command `npm start` runs): it prints the addresses, serves the UI and its
+ * config.json, answers the ledger API, runs the built-in miner when the UI's route asks,
+ * and on SIGTERM ends open event streams and worker threads and exits by itself with
+ * code 0. A busy port makes it exit with a message instead.
+ */
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest";
+import { rendererCspHeader } from "../../electron/security/csp.ts";
+import {
+  type HeadlessProcess,
+  runLauncher,
+  startHeadless,
+  waitForExit,
+} from "./support/headlessProcess.ts";
+
+const KEY = "cd".repeat(32);
+let dataDir: string;
+const running: HeadlessProcess[] = [];
+
+beforeAll(() => {
+  dataDir = mkdtempSync(join(tmpdir(), "weft-e2e-headless-"));
+});
+afterEach(() => {
+  for (const p of running.splice(0)) p.kill();
+});
+afterAll(() => {
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+function launch(extra: readonly string[] = []): Promise<HeadlessProcess> {
+  return startHeadless([
+    "--network",
+    "test-singleton",
+    "--data-dir",
+    dataDir,
+    "--renderer-dir",
+    inject("rendererDir"),
+    ...extra,
+  ]).then((p) => {
+    running.push(p);
+    return p;
+  });
+}
+
+async function until(what: string, check: () => Promise<boolean>, timeoutMs: number) {
+  const end = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe("[e2e] npm start -- --headless (a real process)", () => {
+  it("prints the address, serves the UI, mines on request and stops cleanly on SIGTERM", async () => {
+    const p = await launch(["--port", "0"]);
+    expect(p.output()).toContain("Weft node running (test-singleton).");
+    expect(p.appUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/app\/$/);
+    expect(p.baseUrl).toBe(`${p.origin}/ledger/0.0/test-singleton`);
+
+    const page = await fetch(p.appUrl);
+    expect(page.status).toBe(200);
+    expect(page.headers.get("content-type")).toBe("text/html; charset=utf-8");
+    expect(page.headers.get("content-security-policy")).toBe(rendererCspHeader);
+    expect(await page.text()).toBe(readFileSync(join(inject("rendererDir"), "index.html"), "utf8"));
+    const redirect = await fetch(`${p.origin}/app`, { redirect: "manual" });
+    expect(redirect.status).toBe(301);
+    expect(redirect.headers.get("location")).toBe("/app/");
+
+    const config = await fetch(`${p.origin}/app/config.json`);
+    expect(config.status).toBe(200);
+    expect(await config.json()).toEqual({
+      networkId: "test-singleton",
+      apiVersion: "0.0",
+      baseUrl: p.baseUrl,
+    });
+    expect((await fetch(`${p.baseUrl}/health-check`)).status).toBe(200);
+
+    // An open header stream and running worker threads must not hold the process up.
+    const stream = await fetch(`${p.baseUrl}/header/updates`);
+    expect(stream.status).toBe(200);
+    expect(stream.headers.get("content-type")).toMatch(/^text\/event-stream/);
+    const reader = stream.body!.getReader();
+    const streamEnded = (async () => {
+      let events = 0;
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) return events;
+        events += new TextDecoder().decode(value).split("event:BlockHeader").length - 1;
+      }
+    })();
+    const on = await fetch(`${p.origin}/app/api/mining`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ enabled: true, threads: 1, account: `k:${KEY}` }),
+    });
+    expect(on.status, await on.clone().text()).toBe(200);
+    expect(await on.json()).toMatchObject({ enabled: true, threads: 1, account: `k:${KEY}` });
+    await until(
+      "mined blocks",
+      async () => {
+        const s = (await (await fetch(`${p.origin}/app/api/mining`)).json()) as {
+          blocksFound: number;
+        };
+        return s.blocksFound >= 5;
+      },
+      30_000,
+    );
+
+    const exit = await p.stop("SIGTERM");
+    expect(exit, p.output()).toEqual({ code: 0, signal: null });
+    expect(p.output()).toContain("Stopping the node…");
+    expect(await streamEnded).toBeGreaterThanOrEqual(5);
+    await expect(fetch(`${p.baseUrl}/health-check`)).rejects.toThrow();
+  });
+
+  it("exits with code 1 and says why when the port is taken", async () => {
+    const first = await launch(["--port", "0"]);
+    const port = new URL(first.origin).port;
+    const second = runLauncher([
+      "--network",
+      "test-singleton",
+      "--data-dir",
+      mkdtempSync(join(dataDir, "second-")),
+      "--port",
+      port,
+    ]);
+    const exit = await waitForExit(second.child, 30_000);
+    expect(exit, second.output()).toEqual({ code: 1, signal: null });
+    expect(second.output()).toContain(`cannot listen on 127.0.0.1:${port}`);
+    expect((await first.stop("SIGINT")).code).toBe(0);
+  });
+});
