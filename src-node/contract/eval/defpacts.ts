@@ -75,6 +75,10 @@ function runStep(ip: Interpreter, r: StepRequest, span: Span): StepRun {
       ip.pactStep = saved;
     }
   });
+  // Cross-chain events come after the step's own events (§7).
+  if (ctx.yielded?.provenance != null)
+    crossChainEvent(ip, "X_YIELD", ctx.yielded.provenance.targetChainId, ctx);
+  if (r.resume?.provenance != null) crossChainEvent(ip, "X_RESUME", r.resume.source ?? "", ctx);
   const exec: PactExec = {
     stepCount: d.steps.length,
     yield: ctx.yielded,
@@ -242,6 +246,7 @@ export function continuePact(ip: Interpreter, r: ContinueRequest, span: Span): V
     r.yieldData === null
       ? y
       : { data: r.yieldData, provenance: y?.provenance ?? null, source: y?.source ?? null };
+  if (!r.rollback) checkProvenance(ip, resume, d, span);
   const run = runStep(
     ip,
     {
@@ -340,28 +345,32 @@ export function yieldData(
     provenance: { targetChainId: target, moduleHash: s.def.module.hash },
     source: ip.ctx.chainData.chainId,
   };
-  crossChainEvent(ip, "X_YIELD", target, s);
 }
 
-/** The yield `resume` binds, after the provenance check of a cross-chain yield. */
+/** The yield `resume` binds. */
 export function resumeYield(ip: Interpreter, span: Span): PactValue {
   const s = ip.pactStep;
   if (s === null) throw ip.failure("EvalError", "resume: not in a defpact step", span);
   const y = s.resume;
   if (y === null) throw ip.failure("EvalError", "resume: no yielded data to resume", span);
-  const p = y.provenance;
-  if (p !== null) {
-    const chain = ip.ctx.chainData.chainId;
-    const m = loadModule(ip, s.def.module.fq, span);
-    const hashes = m === null ? [s.def.module.hash] : [m.hash, ...m.record.blessed];
-    if (p.targetChainId !== chain || !hashes.includes(p.moduleHash)) {
-      throw ip.failure(
-        "EvalError",
-        `enforceYield: yield provenance {targetChainId: ${p.targetChainId}, moduleHash: ${p.moduleHash}} does not match {targetChainId: ${chain}, moduleHash: ${m?.hash ?? s.def.module.hash}}`,
-        span,
-      );
-    }
-    crossChainEvent(ip, "X_RESUME", y.source ?? "", s);
-  }
   return y.data;
+}
+
+/**
+ * A cross-chain yield may only be resumed on its target chain, by the module
+ * that yielded it (its current hash or one it blesses).
+ */
+function checkProvenance(ip: Interpreter, y: PactYield | null, d: FunctionDef, span: Span): void {
+  const p = y?.provenance ?? null;
+  if (p === null) return;
+  const chain = ip.ctx.chainData.chainId;
+  const m = loadModule(ip, d.module.fq, span);
+  const hashes = m === null ? [d.module.hash] : [m.hash, ...m.record.blessed];
+  if (p.targetChainId !== chain || !hashes.includes(p.moduleHash)) {
+    throw ip.failure(
+      "EvalError",
+      `enforceYield: yield provenance {targetChainId: ${p.targetChainId}, moduleHash: ${p.moduleHash}} does not match {targetChainId: ${chain}, moduleHash: ${m?.hash ?? d.module.hash}}`,
+      span,
+    );
+  }
 }

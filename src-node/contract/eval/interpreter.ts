@@ -19,7 +19,7 @@ import { Call, type NativeDef } from "../natives/native.ts";
 import type { SysRecords, SysTable } from "../storage/contractStorage.ts";
 import { sysRecordToText } from "../storage/storedValue.ts";
 import type { Span } from "../syntax/span.ts";
-import { pactValueToJsonText, parseJsonExact } from "../values/json.ts";
+import { pactValueToJsonText } from "../values/json.ts";
 import { makeObject, type PactValue } from "../values/value.ts";
 import type { NativeTable } from "./compile.ts";
 import type { FunctionDef, LoadedModule } from "./definitions.ts";
@@ -194,7 +194,7 @@ export class Interpreter {
     const text = sysRecordToText(table, value);
     this.chargeGas(writeGas(encoder.encode(key).length + encoder.encode(text).length), span);
     this.ctx.storage.writeSys(table, key, value);
-    this.tx.writes.push({ table: `SYS:${table}`, key, value: parseJsonExact(text) });
+    this.tx.writes.push({ table: `SYS:${table}`, key, value: text });
   }
 
   /** Writes a user-table row: gas by its size, the write, and the transaction's log. */
@@ -202,7 +202,7 @@ export class Interpreter {
     const text = pactValueToJsonText(row);
     this.chargeGas(writeGas(encoder.encode(key).length + encoder.encode(text).length), span);
     this.ctx.storage.writeRow(table, key, row);
-    this.tx.writes.push({ table, key, value: parseJsonExact(text) });
+    this.tx.writes.push({ table, key, value: text });
   }
 
   /** Runs `f` with `purity` at least as strict as given. */

@@ -12,7 +12,6 @@
  */
 
 import type { PactExec } from "../storage/pactExec.ts";
-import type { JsonValue } from "../values/json.ts";
 import type { PactValue, QualifiedName } from "../values/value.ts";
 import type { Def, FunctionDef, LoadedModule } from "./definitions.ts";
 import type { SigCapability } from "./runtimeContext.ts";
@@ -40,8 +39,13 @@ export type PactEvent = {
   readonly params: readonly PactValue[];
 };
 
-/** One write of the transaction, as the command result's log reports it. */
-export type TxWrite = { readonly table: string; readonly key: string; readonly value: JsonValue };
+/**
+ * One write of the transaction, as the command result's log reports it:
+ * the table (`SYS:<table>` for system tables), the key and the value's
+ * compact JSON text (Pact JSON for rows; the stored record's JSON for system
+ * tables).
+ */
+export type TxWrite = { readonly table: string; readonly key: string; readonly value: string };
 
 export type TxSnapshot = {
   readonly capStack: readonly CapSlot[];

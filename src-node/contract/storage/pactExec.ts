@@ -43,7 +43,7 @@ export type PactExec = {
 };
 
 function str(s: string): string {
-  return JSON.stringify(s);
+  return pactValueToJsonText({ kind: "string", value: s });
 }
 
 function yieldJson(y: PactYield): string {
