@@ -52,7 +52,18 @@ describe("[electron] launcher", () => {
       ok: true,
       options: { headless: true, network: "testnet04", dataDir: "/tmp/d", port: 0 },
     });
+    expect(parseLaunchArgs(["--headless", "--renderer-dir", "/tmp/ui"])).toEqual({
+      ok: true,
+      options: {
+        headless: true,
+        network: "development",
+        dataDir: null,
+        port: 1848,
+        rendererDir: "/tmp/ui",
+      },
+    });
     for (const bad of [
+      ["--renderer-dir"],
       ["--network", "moon"],
       ["--port", "70000"],
       ["--port"],
