@@ -52,6 +52,8 @@ function runStep(ip: Interpreter, r: StepRequest, span: Span): StepRun {
       `${d.fqName}: step ${r.step} out of range (${d.steps.length} steps)`,
       span,
     );
+  if (s.entity !== null)
+    throw ip.failure("EvalError", `${d.fqName}: private (entity) steps are not supported`, s.span);
   const expr = r.rollback ? s.rollback : s.expr;
   if (expr === null)
     throw ip.failure("EvalError", `${d.fqName}: step ${r.step} has no rollback`, span);

@@ -1,0 +1,255 @@
+/**
+ * The contract language's {@link ContractStorage} over state.sqlite, for
+ * one chain: reads see the versions written below a transaction-id bound
+ * (`readLimit`: the state after some block, or everything), and a
+ * transaction's writes are buffered in memory until commit, which writes
+ * them as new versions at `writeHeight` under the transaction's id. So a
+ * rollback costs nothing and a block's execution is a sequence of inserts
+ * inside the block's one SQLite transaction (StateDb.transaction).
+ *
+ * With `persist: false` (/local), commits go to an in-memory layer over the
+ * database instead, and the database is never written.
+ *
+ * Semantics follow the in-memory reference (contract/storage/
+ * memoryStorage.ts), which every `.repl` file pins on both: transaction ids
+ * from `nextTxId` upwards, a write outside a transaction commits at once
+ * under the next id without consuming it, keys in code-point order.
+ * @module
+ */
+import type {
+  ContractStorage,
+  KeyHistoryEntry,
+  SysRecords,
+  SysTable,
+  TxLogEntry,
+} from "../contract/storage/contractStorage.ts";
+import {
+  rowFromText,
+  rowToText,
+  sysRecordFromText,
+  sysRecordToText,
+} from "../contract/storage/storedValue.ts";
+import { compareCodePoints, type PactValue } from "../contract/values/value.ts";
+import { storeInvariant } from "./errors.ts";
+import type { StateDb } from "./stateDb.ts";
+
+export type SqliteStorageOptions = {
+  /** Reads see versions with a transaction id below this (NO_TXID_LIMIT: all). */
+  readonly readLimit: number;
+  /** Block height new versions are written at. */
+  readonly writeHeight: number;
+  /** The id of the next transaction. */
+  readonly nextTxId: number;
+  /** False: commits stay in memory (default true). */
+  readonly persist?: boolean | undefined;
+};
+
+type Write = { readonly tbl: string; readonly key: string; readonly text: string };
+type Layer = {
+  readonly rows: Map<string, Map<string, string>>;
+  readonly tables: Map<string, string>;
+};
+type LocalVersion = Write & { readonly txid: number; readonly seq: number };
+
+const SYS_PREFIX = "SYS:";
+
+function sysTbl(t: SysTable): string {
+  return `${SYS_PREFIX}${t}`;
+}
+
+function newLayer(): Layer {
+  return { rows: new Map(), tables: new Map() };
+}
+
+function layerRows(layer: Layer, tbl: string): Map<string, string> {
+  let m = layer.rows.get(tbl);
+  if (m === undefined) {
+    m = new Map();
+    layer.rows.set(tbl, m);
+  }
+  return m;
+}
+
+export class SqliteContractStorage implements ContractStorage {
+  readonly chainId: number;
+  readonly #state: StateDb;
+  readonly #readLimit: number;
+  readonly #writeHeight: number;
+  readonly #persist: boolean;
+  #nextTxId: number;
+  #seq = 0;
+  #current: number | null = null;
+  #pending: Layer | null = null;
+  #pendingLog: Write[] = [];
+  /** Commits of a non-persisting storage, and their history. */
+  readonly #local: Layer = newLayer();
+  readonly #localHistory: LocalVersion[] = [];
+
+  constructor(state: StateDb, chainId: number, options: SqliteStorageOptions) {
+    this.#state = state;
+    this.chainId = chainId;
+    this.#readLimit = options.readLimit;
+    this.#writeHeight = options.writeHeight;
+    this.#nextTxId = options.nextTxId;
+    this.#persist = options.persist !== false;
+  }
+
+  /** The id the next transaction will get (a block records it as its end). */
+  get nextTxId(): number {
+    return this.#nextTxId;
+  }
+
+  beginTx(): number {
+    if (this.#current !== null) storeInvariant("beginTx inside a transaction");
+    this.#pending = newLayer();
+    this.#pendingLog = [];
+    this.#current = this.#nextTxId++;
+    return this.#current;
+  }
+
+  commitTx(): number {
+    const id = this.#current ?? this.#nextTxId;
+    const pending = this.#pending;
+    if (pending !== null) {
+      for (const [tbl, module] of pending.tables) this.#commitTable(tbl, module, id);
+      for (const w of this.#pendingLog) this.#commitWrite(w, id);
+    }
+    this.#pending = null;
+    this.#pendingLog = [];
+    this.#current = null;
+    return id;
+  }
+
+  rollbackTx(): void {
+    this.#pending = null;
+    this.#pendingLog = [];
+    this.#current = null;
+  }
+
+  inTx(): boolean {
+    return this.#current !== null;
+  }
+
+  #commitWrite(w: Write, txid: number): void {
+    const seq = this.#seq++;
+    if (this.#persist) {
+      this.#state.insertVersion(this.chainId, w.tbl, w.key, {
+        txid,
+        seq,
+        height: this.#writeHeight,
+        value: w.text,
+      });
+    } else {
+      layerRows(this.#local, w.tbl).set(w.key, w.text);
+      this.#localHistory.push({ ...w, txid, seq });
+    }
+  }
+
+  #commitTable(tbl: string, module: string, txid: number): void {
+    if (this.#persist) {
+      this.#state.insertTable(this.chainId, tbl, module, txid, this.#writeHeight);
+    } else {
+      this.#local.tables.set(tbl, module);
+    }
+  }
+
+  /** The newest text of a row: the open transaction's, local commits', then the database's. */
+  #readText(tbl: string, key: string): string | undefined {
+    const p = this.#pending?.rows.get(tbl)?.get(key);
+    if (p !== undefined) return p;
+    const l = this.#local.rows.get(tbl)?.get(key);
+    if (l !== undefined) return l;
+    return this.#state.readVersion(this.chainId, tbl, key, this.#readLimit)?.value;
+  }
+
+  #write(tbl: string, key: string, text: string): void {
+    const w = { tbl, key, text };
+    if (this.#pending !== null) {
+      layerRows(this.#pending, tbl).set(key, text);
+      this.#pendingLog.push(w);
+    } else {
+      // Outside a transaction a write commits at once (as the in-memory reference does).
+      this.#commitWrite(w, this.#nextTxId);
+    }
+  }
+
+  #keys(tbl: string): string[] {
+    const ks = new Set(this.#state.keysOf(this.chainId, tbl, this.#readLimit));
+    for (const k of this.#local.rows.get(tbl)?.keys() ?? []) ks.add(k);
+    for (const k of this.#pending?.rows.get(tbl)?.keys() ?? []) ks.add(k);
+    return [...ks].sort(compareCodePoints);
+  }
+
+  createUserTable(table: string, module: string): boolean {
+    if (this.userTableModule(table) !== null) return false;
+    if (this.#pending !== null) this.#pending.tables.set(table, module);
+    else this.#commitTable(table, module, this.#nextTxId);
+    return true;
+  }
+
+  userTableModule(table: string): string | null {
+    return (
+      this.#pending?.tables.get(table) ??
+      this.#local.tables.get(table) ??
+      this.#state.tableModule(this.chainId, table, this.#readLimit) ??
+      null
+    );
+  }
+
+  readRow(table: string, key: string): PactValue | null {
+    const t = this.#readText(table, key);
+    return t === undefined ? null : rowFromText(t);
+  }
+
+  writeRow(table: string, key: string, row: PactValue): void {
+    this.#write(table, key, rowToText(row));
+  }
+
+  keys(table: string): string[] {
+    return this.#keys(table);
+  }
+
+  txids(table: string, since: number): number[] {
+    const ids = new Set(this.#state.txidsOf(this.chainId, table, since, this.#readLimit));
+    for (const v of this.#localHistory) if (v.tbl === table && v.txid >= since) ids.add(v.txid);
+    return [...ids].sort((a, b) => a - b);
+  }
+
+  txlog(table: string, txId: number): TxLogEntry[] {
+    const rows = txId < this.#readLimit ? this.#state.txlogOf(this.chainId, table, txId) : [];
+    const local = this.#localHistory.filter((v) => v.tbl === table && v.txid === txId);
+    return [...rows, ...local.map((v) => ({ key: v.key, value: v.text }))].flatMap((r) => {
+      const value = rowFromText(r.value);
+      return value === null ? [] : [{ key: r.key, value }];
+    });
+  }
+
+  keylog(table: string, key: string, since: number): KeyHistoryEntry[] {
+    const rows = this.#state.keylogOf(this.chainId, table, key, since, this.#readLimit);
+    const local = this.#localHistory
+      .filter((v) => v.tbl === table && v.key === key && v.txid >= since)
+      .map((v) => ({ txid: v.txid, seq: v.seq, value: v.text }));
+    return [...rows, ...local].flatMap((r) => {
+      const value = rowFromText(r.value);
+      return value === null ? [] : [{ txId: r.txid, value }];
+    });
+  }
+
+  readSys<T extends SysTable>(table: T, key: string): SysRecords[T] | null {
+    const tbl = sysTbl(table);
+    const p = this.#pending?.rows.get(tbl)?.get(key) ?? this.#local.rows.get(tbl)?.get(key);
+    if (p !== undefined) return sysRecordFromText(table, p);
+    const v = this.#state.readDecoded(this.chainId, tbl, key, this.#readLimit, (t) =>
+      sysRecordFromText(table, t),
+    );
+    return v ?? null;
+  }
+
+  writeSys<T extends SysTable>(table: T, key: string, value: SysRecords[T]): void {
+    this.#write(sysTbl(table), key, sysRecordToText(table, value));
+  }
+
+  sysKeys(table: SysTable): string[] {
+    return this.#keys(sysTbl(table));
+  }
+}

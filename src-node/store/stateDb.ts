@@ -1,0 +1,401 @@
+/**
+ * `StateDb`: the contract-state database of one network (state.sqlite), the
+ * only place with its SQL. State of every chain is versioned by (chain,
+ * block height, transaction id) as architecture §2.4 says: each write is a
+ * new row version, a read takes the newest version below a transaction-id
+ * bound (the state after some block), and a rewind deletes every version
+ * above a height. It also keeps, per chain, which blocks the state holds
+ * (`state_blocks`: one branch, the one executed last) and the command
+ * results of those blocks by request key (/poll, duplicate checks).
+ *
+ * Contract code reaches the state only through {@link SqliteContractStorage}
+ * (sqliteContractStorage.ts), which buffers a transaction's writes and
+ * writes them here on commit. A block's execution is one SQLite transaction
+ * ({@link StateDb.transaction}); building a payload or a failed validation
+ * runs in one that is rolled back ({@link StateDb.rolledBack}).
+ * @module
+ */
+import type { Hash32 } from "../encoding/hash32.ts";
+import { StoreError, StoreErrorCode } from "./errors.ts";
+import { runMigrations } from "./migration.ts";
+import { sql } from "./sql.ts";
+import { type OpenDatabaseOptions, SqlDatabase } from "./sqlDatabase.ts";
+import { SqliteContractStorage, type SqliteStorageOptions } from "./sqliteContractStorage.ts";
+import { stateMigrations } from "./stateMigrations.ts";
+
+/** A block whose execution the state holds. `endTxId`: the first transaction id after it. */
+export type StateBlock = {
+  readonly chainId: number;
+  readonly height: number;
+  readonly hash: Hash32;
+  readonly endTxId: number;
+};
+
+/** A command result of a block the state holds. */
+export type StoredResult = {
+  readonly requestKey: string;
+  readonly height: number;
+  readonly blockHash: Hash32;
+  /** Index of the command in its block. */
+  readonly position: number;
+  /** The command result JSON text, as in the payload. */
+  readonly output: string;
+};
+
+/** A stored version of a row: its value text and the (txid, seq) that wrote it. */
+export type VersionRow = { readonly txid: number; readonly seq: number; readonly value: string };
+
+/** Every transaction id is below this; a read bounded by it sees everything. */
+export const NO_TXID_LIMIT = Number.MAX_SAFE_INTEGER;
+
+const ROLLBACK = Symbol("rollback");
+
+function corrupt(path: string, reason: string): never {
+  throw new StoreError({ code: StoreErrorCode.Corrupt, path, reason }, `${path}: ${reason}`);
+}
+
+function rec(path: string, row: unknown): Record<string, unknown> {
+  if (typeof row !== "object" || row === null) corrupt(path, "a row is not an object");
+  return row as Record<string, unknown>;
+}
+
+function int(path: string, v: unknown, column: string): number {
+  if (typeof v !== "number" || !Number.isSafeInteger(v))
+    corrupt(path, `${column} is not an integer`);
+  return v;
+}
+
+function text(path: string, v: unknown, column: string): string {
+  if (typeof v !== "string") corrupt(path, `${column} is not text`);
+  return v;
+}
+
+export type StateDbOptions = OpenDatabaseOptions & {
+  /** The state.sqlite file (`:memory:` for a throw-away database). */
+  readonly path: string;
+};
+
+export class StateDb {
+  readonly db: SqlDatabase;
+  readonly path: string;
+  /**
+   * Decoded system records by chain, `tbl\0key` → the version they were
+   * decoded from (modules are large; decoding them per read is the hot path).
+   */
+  readonly #decoded = new Map<number, Map<string, { txid: number; seq: number; value: unknown }>>();
+
+  private constructor(db: SqlDatabase) {
+    this.db = db;
+    this.path = db.path;
+  }
+
+  /**
+   * Opens (creating when new) state.sqlite and brings its schema up to date.
+   * @throws {StoreError} STORE_OPEN_FAILED, STORE_SCHEMA_TOO_NEW.
+   */
+  static open(options: StateDbOptions): StateDb {
+    const db = SqlDatabase.open(options.path, options);
+    try {
+      runMigrations(db, stateMigrations);
+    } catch (e) {
+      db.close();
+      throw e;
+    }
+    return new StateDb(db);
+  }
+
+  close(): void {
+    this.#decoded.clear();
+    this.db.close();
+  }
+
+  get isOpen(): boolean {
+    return this.db.isOpen;
+  }
+
+  // ---- meta
+
+  meta(key: string): string | undefined {
+    return this.db.get(sql`SELECT value FROM meta WHERE key = ${key}`, (r) =>
+      text(this.path, rec(this.path, r).value, "value"),
+    );
+  }
+
+  setMeta(key: string, value: string): void {
+    this.db.run(
+      sql`INSERT INTO meta (key, value) VALUES (${key}, ${value})
+          ON CONFLICT (key) DO UPDATE SET value = excluded.value`,
+    );
+  }
+
+  // ---- transactions
+
+  /** Runs `fn` in one transaction; a throw rolls everything back. */
+  transaction<T>(fn: () => T): T {
+    try {
+      return this.db.transaction(fn);
+    } catch (e) {
+      // Rows written inside may have been decoded and cached.
+      this.#decoded.clear();
+      throw e;
+    }
+  }
+
+  /** Runs `fn` in a transaction that is always rolled back (trial execution). */
+  rolledBack<T>(fn: () => T): T {
+    let out: { value: T } | undefined;
+    try {
+      this.db.transaction(() => {
+        out = { value: fn() };
+        throw ROLLBACK;
+      });
+    } catch (e) {
+      this.#decoded.clear();
+      if (e !== ROLLBACK) throw e;
+    }
+    return (out as { value: T }).value;
+  }
+
+  // ---- blocks held
+
+  #blockRow = (row: unknown): StateBlock => {
+    const r = rec(this.path, row);
+    return {
+      chainId: int(this.path, r.chain_id, "chain_id"),
+      height: int(this.path, r.height, "height"),
+      hash: text(this.path, r.hash, "hash") as Hash32,
+      endTxId: int(this.path, r.end_txid, "end_txid"),
+    };
+  };
+
+  /** The highest block the state of `chainId` holds. */
+  head(chainId: number): StateBlock | undefined {
+    return this.db.get(
+      sql`SELECT chain_id, height, hash, end_txid FROM state_blocks
+          WHERE chain_id = ${chainId} ORDER BY height DESC LIMIT 1`,
+      this.#blockRow,
+    );
+  }
+
+  /** The block the state of `chainId` holds at `height`. */
+  blockAt(chainId: number, height: number): StateBlock | undefined {
+    return this.db.get(
+      sql`SELECT chain_id, height, hash, end_txid FROM state_blocks
+          WHERE chain_id = ${chainId} AND height = ${height}`,
+      this.#blockRow,
+    );
+  }
+
+  /** The blocks held for `chainId`, highest first, at most `limit`. */
+  blocksDescending(chainId: number, limit: number): StateBlock[] {
+    return this.db.all(
+      sql`SELECT chain_id, height, hash, end_txid FROM state_blocks
+          WHERE chain_id = ${chainId} ORDER BY height DESC LIMIT ${limit}`,
+      this.#blockRow,
+    );
+  }
+
+  /** Records that the state now holds `block` (its writes are already in). */
+  recordBlock(block: StateBlock): void {
+    this.db.run(
+      sql`INSERT INTO state_blocks (chain_id, height, hash, end_txid)
+          VALUES (${block.chainId}, ${block.height}, ${block.hash}, ${block.endTxId})`,
+    );
+  }
+
+  /**
+   * Discards everything of `chainId` above `height`: blocks held, row
+   * versions, tables and results. Run it inside a transaction with the
+   * re-execution that follows.
+   */
+  rewind(chainId: number, height: number): void {
+    const keep = this.blockAt(chainId, height);
+    const fromTxId = keep?.endTxId ?? 0;
+    this.db.run(sql`DELETE FROM versions WHERE chain_id = ${chainId} AND txid >= ${fromTxId}`);
+    this.db.run(sql`DELETE FROM user_tables WHERE chain_id = ${chainId} AND txid >= ${fromTxId}`);
+    this.db.run(sql`DELETE FROM results WHERE chain_id = ${chainId} AND height > ${height}`);
+    this.db.run(sql`DELETE FROM state_blocks WHERE chain_id = ${chainId} AND height > ${height}`);
+    this.#decoded.get(chainId)?.clear();
+  }
+
+  /** Discards the whole state of `chainId` (before running its genesis again). */
+  resetChain(chainId: number): void {
+    this.db.run(sql`DELETE FROM versions WHERE chain_id = ${chainId}`);
+    this.db.run(sql`DELETE FROM user_tables WHERE chain_id = ${chainId}`);
+    this.db.run(sql`DELETE FROM results WHERE chain_id = ${chainId}`);
+    this.db.run(sql`DELETE FROM state_blocks WHERE chain_id = ${chainId}`);
+    this.#decoded.get(chainId)?.clear();
+  }
+
+  // ---- results
+
+  insertResult(chainId: number, r: StoredResult): void {
+    this.db.run(
+      sql`INSERT INTO results (chain_id, request_key, height, block_hash, position, output)
+          VALUES (${chainId}, ${r.requestKey}, ${r.height}, ${r.blockHash}, ${r.position}, ${r.output})`,
+    );
+  }
+
+  #resultRow = (row: unknown): StoredResult => {
+    const r = rec(this.path, row);
+    return {
+      requestKey: text(this.path, r.request_key, "request_key"),
+      height: int(this.path, r.height, "height"),
+      blockHash: text(this.path, r.block_hash, "block_hash") as Hash32,
+      position: int(this.path, r.position, "position"),
+      output: text(this.path, r.output, "output"),
+    };
+  };
+
+  /** The result of `requestKey` on `chainId`, if a block held at or below `maxHeight` has it. */
+  result(chainId: number, requestKey: string, maxHeight = NO_TXID_LIMIT): StoredResult | undefined {
+    return this.db.get(
+      sql`SELECT request_key, height, block_hash, position, output FROM results
+          WHERE chain_id = ${chainId} AND request_key = ${requestKey} AND height <= ${maxHeight}`,
+      this.#resultRow,
+    );
+  }
+
+  /** True when a block held on `chainId` has a command with this request key. */
+  hasResult(chainId: number, requestKey: string): boolean {
+    return (
+      this.db.get(
+        sql`SELECT 1 AS x FROM results WHERE chain_id = ${chainId} AND request_key = ${requestKey}`,
+        () => true,
+      ) ?? false
+    );
+  }
+
+  // ---- row versions (used by SqliteContractStorage)
+
+  /** A storage over the state of `chainId` (see sqliteContractStorage.ts). */
+  storage(chainId: number, options: SqliteStorageOptions): SqliteContractStorage {
+    return new SqliteContractStorage(this, chainId, options);
+  }
+
+  #versionRow = (row: unknown): VersionRow => {
+    const r = rec(this.path, row);
+    return {
+      txid: int(this.path, r.txid, "txid"),
+      seq: int(this.path, r.seq, "seq"),
+      value: text(this.path, r.value, "value"),
+    };
+  };
+
+  /** The newest version of a row written below transaction id `limit`. */
+  readVersion(chainId: number, tbl: string, key: string, limit: number): VersionRow | undefined {
+    return this.db.get(
+      sql`SELECT txid, seq, value FROM versions
+          WHERE chain_id = ${chainId} AND tbl = ${tbl} AND key = ${key} AND txid < ${limit}
+          ORDER BY txid DESC, seq DESC LIMIT 1`,
+      this.#versionRow,
+    );
+  }
+
+  /**
+   * Like {@link readVersion}, decoding the value with `decode` and keeping
+   * the decoded value for the next read of the same version.
+   */
+  readDecoded<T>(
+    chainId: number,
+    tbl: string,
+    key: string,
+    limit: number,
+    decode: (text: string) => T,
+  ): T | undefined {
+    const id = this.db.get(
+      sql`SELECT txid, seq FROM versions
+          WHERE chain_id = ${chainId} AND tbl = ${tbl} AND key = ${key} AND txid < ${limit}
+          ORDER BY txid DESC, seq DESC LIMIT 1`,
+      (row) => {
+        const r = rec(this.path, row);
+        return { txid: int(this.path, r.txid, "txid"), seq: int(this.path, r.seq, "seq") };
+      },
+    );
+    if (id === undefined) return undefined;
+    let cache = this.#decoded.get(chainId);
+    if (cache === undefined) {
+      cache = new Map();
+      this.#decoded.set(chainId, cache);
+    }
+    const k = `${tbl}\u0000${key}`;
+    const hit = cache.get(k);
+    if (hit !== undefined && hit.txid === id.txid && hit.seq === id.seq) return hit.value as T;
+    const row = this.readVersion(chainId, tbl, key, id.txid + 1);
+    if (row === undefined) return undefined;
+    const value = decode(row.value);
+    cache.set(k, { txid: row.txid, seq: row.seq, value });
+    if (cache.size > 1024) cache.delete(cache.keys().next().value as string);
+    return value;
+  }
+
+  insertVersion(
+    chainId: number,
+    tbl: string,
+    key: string,
+    v: VersionRow & { readonly height: number },
+  ): void {
+    this.db.run(
+      sql`INSERT INTO versions (chain_id, tbl, key, txid, seq, height, value)
+          VALUES (${chainId}, ${tbl}, ${key}, ${v.txid}, ${v.seq}, ${v.height}, ${v.value})`,
+    );
+  }
+
+  /** Keys of a table with a version below `limit`, in code-point (UTF-8 byte) order. */
+  keysOf(chainId: number, tbl: string, limit: number): string[] {
+    return this.db.column(
+      sql`SELECT DISTINCT key FROM versions
+          WHERE chain_id = ${chainId} AND tbl = ${tbl} AND txid < ${limit} ORDER BY key`,
+      (v) => text(this.path, v, "key"),
+    );
+  }
+
+  /** Transaction ids in [since, limit) that wrote to the table, ascending. */
+  txidsOf(chainId: number, tbl: string, since: number, limit: number): number[] {
+    return this.db.column(
+      sql`SELECT DISTINCT txid FROM versions
+          WHERE chain_id = ${chainId} AND tbl = ${tbl} AND txid >= ${since} AND txid < ${limit}
+          ORDER BY txid`,
+      (v) => int(this.path, v, "txid"),
+    );
+  }
+
+  /** The writes of transaction `txid` to the table, in write order. */
+  txlogOf(chainId: number, tbl: string, txid: number): { key: string; value: string }[] {
+    return this.db.all(
+      sql`SELECT key, value, seq FROM versions
+          WHERE chain_id = ${chainId} AND tbl = ${tbl} AND txid = ${txid} ORDER BY seq`,
+      (row) => {
+        const r = rec(this.path, row);
+        return { key: text(this.path, r.key, "key"), value: text(this.path, r.value, "value") };
+      },
+    );
+  }
+
+  /** The versions of one row in [since, limit), ascending. */
+  keylogOf(chainId: number, tbl: string, key: string, since: number, limit: number): VersionRow[] {
+    return this.db.all(
+      sql`SELECT txid, seq, value FROM versions
+          WHERE chain_id = ${chainId} AND tbl = ${tbl} AND key = ${key}
+            AND txid >= ${since} AND txid < ${limit}
+          ORDER BY txid, seq`,
+      this.#versionRow,
+    );
+  }
+
+  /** The module that created a user table below `limit`, or undefined. */
+  tableModule(chainId: number, tbl: string, limit: number): string | undefined {
+    return this.db.get(
+      sql`SELECT module FROM user_tables
+          WHERE chain_id = ${chainId} AND tbl = ${tbl} AND txid < ${limit}`,
+      (row) => text(this.path, rec(this.path, row).module, "module"),
+    );
+  }
+
+  insertTable(chainId: number, tbl: string, module: string, txid: number, height: number): void {
+    this.db.run(
+      sql`INSERT INTO user_tables (chain_id, tbl, module, txid, height)
+          VALUES (${chainId}, ${tbl}, ${module}, ${txid}, ${height})`,
+    );
+  }
+}
