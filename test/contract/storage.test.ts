@@ -108,15 +108,13 @@ const leaf: fc.Arbitrary<PactValue> = fc.oneof(
   fc
     .tuple(fc.array(fc.string(), { maxLength: 3 }), fc.string())
     .map(([keys, pred]): PactValue => ({ kind: "guard", guard: { kind: "keyset", keys, pred } })),
-  fc
-    .tuple(fc.option(fc.string(), { nil: null }), fc.string())
-    .map(
-      ([namespace, name]): PactValue => ({
-        kind: "modref",
-        module: { namespace, name },
-        spec: ["i"],
-      }),
-    ),
+  fc.tuple(fc.option(fc.string(), { nil: null }), fc.string()).map(
+    ([namespace, name]): PactValue => ({
+      kind: "modref",
+      module: { namespace, name },
+      spec: ["i"],
+    }),
+  ),
 );
 const value: fc.Arbitrary<PactValue> = fc.letrec((tie) => ({
   v: fc.oneof(
