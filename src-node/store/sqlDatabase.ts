@@ -3,6 +3,8 @@
  * (WAL journal, foreign keys on, NORMAL sync), a statement cache keyed by the
  * `sql` call site (so each statement is prepared once per database), and
  * transactions. Rows come back as `unknown`; the caller's mapper parses them.
+ * It also copies itself with SQLite's online backup API ({@link SqlDatabase.backup})
+ * and runs SQLite's integrity check (the backup area uses both).
  * @module
  */
 import { mkdirSync } from "node:fs";
@@ -17,6 +19,18 @@ export type OpenDatabaseOptions = {
 };
 
 type Statement = Database.Statement<unknown[], unknown>;
+
+/** Where an online backup stands after a step. */
+export type BackupProgress = { readonly totalPages: number; readonly remainingPages: number };
+
+export type OnlineBackupOptions = {
+  /** Pages copied per step (default 256); other work runs between steps. */
+  readonly pagesPerStep?: number | undefined;
+  /** Called after each step but the last; a throw stops the backup with that error. */
+  readonly onProgress?: ((progress: BackupProgress) => void) | undefined;
+};
+
+const DEFAULT_PAGES_PER_STEP = 256;
 
 export class SqlDatabase {
   readonly path: string;
@@ -148,6 +162,42 @@ export class SqlDatabase {
     }
     // PRAGMA takes no bound parameters; the value is a checked integer.
     this.#db.pragma(`user_version = ${version}`);
+  }
+
+  /**
+   * Copies the database into the new file `destination` with SQLite's online
+   * backup API, `pagesPerStep` pages at a time, letting the event loop run
+   * between steps. Writes made through this connection while it runs are
+   * copied as well, so the file holds the database as it is when the promise
+   * resolves (the same turn of the event loop). Writes through another
+   * connection restart the copy (SQLite's rule), so pass the connection the
+   * database is written through.
+   * @returns the number of pages copied.
+   * @throws the SQLite or file-system error that stopped it (a missing folder,
+   *   no permission, a full disk), or the error `onProgress` threw; a new
+   *   destination file is removed then.
+   */
+  async backup(destination: string, options: OnlineBackupOptions = {}): Promise<number> {
+    this.#requireOpen();
+    const pages = options.pagesPerStep ?? DEFAULT_PAGES_PER_STEP;
+    const onProgress = options.onProgress;
+    const result = await this.#db.backup(destination, {
+      progress: (p) => {
+        onProgress?.(p);
+        return pages;
+      },
+    });
+    return result.totalPages;
+  }
+
+  /** SQLite's `PRAGMA integrity_check`: `["ok"]`, or the problems found (slow on large files). */
+  integrityCheck(): string[] {
+    this.#requireOpen();
+    const rows: unknown = this.#db.pragma("integrity_check");
+    if (!Array.isArray(rows)) return [`unexpected answer ${String(rows)}`];
+    return rows.map((row: unknown) =>
+      typeof row === "object" && row !== null ? String(Object.values(row)[0]) : String(row),
+    );
   }
 
   /** Closes the database (idempotent); the WAL is checkpointed into the file. */
