@@ -225,6 +225,42 @@ describe("[api] GET /app/config.json", () => {
   });
 });
 
+describe("[api] /app/ routes on a real socket", () => {
+  it("answer each request once: nothing is logged as failed", async () => {
+    const logged: string[] = [];
+    const log = (level: string) => (message: string, fields?: Record<string, unknown>) =>
+      logged.push(`${level} ${message} ${JSON.stringify(fields ?? {})}`);
+    const t = await openTestNode({
+      rendererDir: fakeBuild(),
+      port: 0,
+      logger: { info: () => {}, warn: log("warn"), error: log("error") },
+    });
+    cleanups.push(() => t.cleanup());
+    await t.node.start();
+    const port = Number(new URL(t.node.origin).port);
+    const host = `127.0.0.1:${port}`;
+    const json = { host, "content-type": "application/json" };
+    const answers = [
+      await raw(port, "GET", "/app", { host }),
+      await raw(port, "GET", "/app/", { host }),
+      await raw(port, "GET", "/app/assets/index-abc123.js", { host }),
+      await raw(port, "GET", "/app/missing", { host }),
+      await raw(port, "GET", "/app/config.json", { host }),
+      await raw(port, "GET", "/app/api/mining", { host }),
+      await raw(port, "POST", "/app/api/mining", json, '{"threads":1}'),
+      await raw(port, "POST", "/app/api/mining", json, '{"threads":0}'),
+      await raw(port, "POST", "/app/api/mining", json, '{"enabled":true}'),
+      await raw(port, "OPTIONS", "/app/api/mining", { host }),
+      await raw(port, "OPTIONS", "/app/config.json", { host }),
+    ];
+    expect(answers.map((a) => a.status)).toEqual([
+      301, 200, 200, 404, 200, 200, 200, 400, 409, 403, 403,
+    ]);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(logged).toEqual([]);
+  });
+});
+
 describe("[api] /app/ is same-origin only", () => {
   it("sends no CORS headers and refuses preflights under /app/ (the ledger routes keep theirs)", async () => {
     const t = await node(fakeBuild());

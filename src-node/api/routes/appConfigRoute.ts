@@ -36,7 +36,7 @@ export function appConfigOf(ctx: RouteContext, request: FastifyRequest): AppConf
 }
 
 export function registerAppConfigRoute(server: FastifyInstance, ctx: RouteContext): void {
-  server.get(APP_CONFIG_PATH, async (request, reply) => {
+  server.get(APP_CONFIG_PATH, (request, reply) => {
     reply.header("cache-control", "no-store");
     sendJson(reply, appConfigOf(ctx, request));
   });

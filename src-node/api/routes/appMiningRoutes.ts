@@ -198,12 +198,15 @@ export function registerAppMiningRoutes(server: FastifyInstance, ctx: RouteConte
         .header("content-type", "application/json; charset=utf-8")
         .send(JSON.stringify({ code, message }));
     });
-    scope.get(APP_MINING_PATH, async (_request, reply) => {
+    scope.get(APP_MINING_PATH, (_request, reply) => {
       sendJson(reply, miner.status());
     });
+    // An async handler must return the reply it sent: resolving to undefined
+    // makes Fastify send a second time (ERR_HTTP_HEADERS_SENT).
     scope.post(APP_MINING_PATH, async (request, reply) => {
       await apply(miner, parseChange(request.body));
       sendJson(reply, miner.status());
+      return reply;
     });
     // A browser's preflight: the route is same-origin only.
     scope.options(APP_MINING_PATH, async () => {

@@ -39,7 +39,7 @@ function cacheHeaders(reply: FastifyReply, path: string): void {
 
 export function registerAppUiRoutes(server: FastifyInstance, ctx: RouteContext): void {
   const rendererDir = ctx.node.rendererDir ?? defaultRendererDir();
-  server.get("/app", async (request, reply) => {
+  server.get("/app", (request, reply) => {
     const query = request.url.slice("/app".length);
     reply.redirect(`${APP_PREFIX}${query}`, 301);
   });

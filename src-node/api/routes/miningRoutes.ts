@@ -98,7 +98,9 @@ export function registerMiningRoutes(server: FastifyInstance, ctx: RouteContext)
         );
       }
       const work = await service.work(parseMinerInfoText(text), chain);
-      reply
+      // Returned: an async handler that resolves to undefined while the async
+      // onSend hooks run makes Fastify send again (ERR_HTTP_HEADERS_SENT, logged).
+      return reply
         .code(200)
         .header("content-type", "application/octet-stream")
         .send(Buffer.from(work.bytes));
@@ -114,7 +116,7 @@ export function registerMiningRoutes(server: FastifyInstance, ctx: RouteContext)
           throw wrongLength("solved work", WORK_HEADER_BYTES, bytes.length);
         }
         service.submit(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength));
-        reply.code(204).send();
+        return reply.code(204).send();
       },
     );
 
