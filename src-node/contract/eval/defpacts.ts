@@ -80,7 +80,8 @@ function runStep(ip: Interpreter, r: StepRequest, span: Span): StepRun {
   // Cross-chain events come after the step's own events (§7).
   if (ctx.yielded?.provenance != null)
     crossChainEvent(ip, "X_YIELD", ctx.yielded.provenance.targetChainId, ctx);
-  if (r.resume?.provenance != null) crossChainEvent(ip, "X_RESUME", r.resume.source ?? "", ctx);
+  if (!r.rollback && r.resume?.provenance != null)
+    crossChainEvent(ip, "X_RESUME", r.resume.source ?? "", ctx);
   const exec: PactExec = {
     stepCount: d.steps.length,
     yield: ctx.yielded,

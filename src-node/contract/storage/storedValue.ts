@@ -75,9 +75,12 @@ export function valueToStored(v: PactValue): J {
   }
 }
 
-class Bad extends Error {}
+/** Thrown (and caught in this file only) when stored text does not decode. */
+class Malformed {
+  readonly malformed = true;
+}
 function bad(): never {
-  throw new Bad();
+  throw new Malformed();
 }
 
 function isObj(j: J | undefined): j is Obj {
@@ -167,7 +170,7 @@ export function valueFromStored(j: J): PactValue | null {
   try {
     return valueFrom(j);
   } catch (e) {
-    if (e instanceof Bad) return null;
+    if (e instanceof Malformed) return null;
     throw e;
   }
 }
@@ -342,7 +345,7 @@ export function sysRecordFromText<T extends SysTable>(
         return null;
     }
   } catch (e) {
-    if (e instanceof Bad) return null;
+    if (e instanceof Malformed) return null;
     throw e;
   }
 }
