@@ -57,7 +57,7 @@ export function loadModule(ip: Interpreter, fq: string, span: Span): LoadedModul
   if (cached !== undefined) return cached;
   const rec = readModuleRecord(ip, fq, span);
   if (rec === null) return null;
-  const m = link(ip, rec, rec, span);
+  const m = link(ip, rec, rec);
   ip.tx.modules.set(fq, m);
   return m;
 }
@@ -74,7 +74,7 @@ function loadVersion(ip: Interpreter, fq: string, hash: string, span: Span): Loa
   const rec = readModuleRecord(ip, fq, span) as ModuleRecord;
   const v = rec.history.find((h) => h.hash === hash);
   if (v === undefined) throw ip.failure("EvalError", `Module ${fq} has no version ${hash}`, span);
-  return link(ip, rec, v, span);
+  return link(ip, rec, v);
 }
 
 function cacheKey(rec: ModuleRecord, v: ModuleVersion): string {
@@ -90,7 +90,7 @@ function cacheKey(rec: ModuleRecord, v: ModuleVersion): string {
 }
 
 /** Compiles a stored version with its pinned dependencies and stored constants. */
-function link(ip: Interpreter, rec: ModuleRecord, v: ModuleVersion, span: Span): LoadedModule {
+function link(ip: Interpreter, rec: ModuleRecord, v: ModuleVersion): LoadedModule {
   const natives = moduleNatives(ip);
   let cache = linkedCache.get(natives);
   if (cache === undefined) {
@@ -135,7 +135,6 @@ function link(ip: Interpreter, rec: ModuleRecord, v: ModuleVersion, span: Span):
   compiled.module.version = versionOf(v);
   cache.set(key, compiled.module);
   if (cache.size > 4096) cache.delete(cache.keys().next().value as string);
-  void span;
   return compiled.module;
 }
 

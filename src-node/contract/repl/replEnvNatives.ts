@@ -20,7 +20,6 @@ import {
   pInteger,
   pList,
   pString,
-  TRUE,
 } from "../values/value.ts";
 import type { ReplSession } from "./replSession.ts";
 import { spvMockKey } from "./replSession.ts";
@@ -211,7 +210,6 @@ export function createReplEnvNatives(s: ReplSession): NativeDef[] {
     },
   );
 
-  void TRUE;
   return [
     envEvents,
     envGasmodel,
