@@ -21,6 +21,10 @@ import type { FastifyInstance } from "fastify";
 import type { ApiLog } from "./api/apiServices.ts";
 import { buildApi } from "./api/buildServer.ts";
 import { ApiError, ApiErrorCode } from "./api/errors.ts";
+import type { BackupDatabase } from "./backup/backupDatabase.ts";
+import { BackupService } from "./backup/backupService.ts";
+import { describeBlocksCopy } from "./backup/blocksCopy.ts";
+import { acquireDataLock, type DataLock } from "./backup/dataLock.ts";
 import type { MinerInfo } from "./chain/minerData.ts";
 import type { NetworkVersion } from "./chain/networkVersion.ts";
 import type { PayloadWithOutputs } from "./chain/payloadWithOutputs.ts";
@@ -90,6 +94,37 @@ export function blocksPath(options: Pick<NodeOptions, "dataDir" | "network">): s
   return join(options.dataDir, options.network, "blocks.sqlite");
 }
 
+/**
+ * The backup service when `backup.directory` is set: it copies the contract
+ * state (with `backupPact`) before the blocks, so the block copy is never
+ * older than the state copy (backup/backupJob.ts).
+ */
+function backupService(
+  options: NodeOptions,
+  version: NetworkVersion,
+  blocks: BlockDb,
+  log: NodeLogger | undefined,
+): BackupService | undefined {
+  const directory = options.backup.directory;
+  if (directory === undefined) return undefined;
+  const databases: BackupDatabase[] = [
+    {
+      name: "blocks",
+      file: "blocks.sqlite",
+      db: blocks.store.db,
+      pactOnly: false,
+      describe: describeBlocksCopy(version),
+    },
+  ];
+  return new BackupService({
+    directory,
+    network: version.name,
+    softwareVersion: packageVersion(),
+    databases,
+    log,
+  });
+}
+
 function urlHost(host: string): string {
   return host.includes(":") ? `[${host}]` : host;
 }
@@ -105,6 +140,9 @@ export class WeftNode {
   readonly mining: MiningService;
   /** The built-in CPU miner (started by `mining.enabled`, `--mine` or `/app/api/mining`). */
   readonly miner: BuiltInMiner;
+  /** Backup jobs, when `backup.directory` is set (the API needs `backup.api.enabled` too). */
+  readonly backup: BackupService | undefined;
+  readonly #lock: DataLock;
   readonly #miningStreams: UpdateStreams | undefined;
   readonly #log: NodeLogger | undefined;
   #port: number | undefined;
@@ -118,6 +156,8 @@ export class WeftNode {
     basePath: string,
     mining: { service: MiningService; miner: BuiltInMiner; streams: UpdateStreams | undefined },
     log: NodeLogger | undefined,
+    backup: BackupService | undefined,
+    lock: DataLock,
   ) {
     this.options = options;
     this.version = version;
@@ -128,22 +168,34 @@ export class WeftNode {
     this.miner = mining.miner;
     this.#miningStreams = mining.streams;
     this.#log = log;
+    this.backup = backup;
+    this.#lock = lock;
   }
 
   /** Builds the node (stores open, server built, not listening). */
   static open(input: CreateNodeOptions): WeftNode {
     const options = resolveNodeOptions(input);
     const version = versionByName(options.network, "network");
-    const blocks = BlockDb.open({
-      path: blocksPath(options),
-      version,
-      nativeBinding: input.sqliteNativeBinding,
-      now: input.now,
-      genesisPayload: input.genesisPayload,
-      log: input.logger,
-    });
-    let service: MiningService | undefined;
+    // Held while the node runs: a second node or a restore on this folder is refused.
+    const lock = acquireDataLock(join(options.dataDir, options.network), "node");
+    let blocks: BlockDb;
     try {
+      blocks = BlockDb.open({
+        path: blocksPath(options),
+        version,
+        nativeBinding: input.sqliteNativeBinding,
+        now: input.now,
+        genesisPayload: input.genesisPayload,
+        log: input.logger,
+      });
+    } catch (e) {
+      lock.release();
+      throw e;
+    }
+    let service: MiningService | undefined;
+    let backup: BackupService | undefined;
+    try {
+      backup = backupService(options, version, blocks, input.logger);
       service = new MiningService({
         chain: blocks,
         payloadProvider: input.payloadProvider,
@@ -175,6 +227,7 @@ export class WeftNode {
           serviceDate: NODE_SERVICE_DATE,
           log: input.logger,
           miningApi: streams === undefined ? undefined : { service, streams },
+          backup: options.backup.apiEnabled ? backup : undefined,
           miner,
           rendererDir: input.rendererDir,
           origin: () => (self?.listening === true ? self.origin : undefined),
@@ -189,11 +242,15 @@ export class WeftNode {
         api.base,
         { service, miner, streams },
         input.logger,
+        backup,
+        lock,
       );
       return self;
     } catch (e) {
+      void backup?.close();
       service?.close();
       blocks.close();
+      lock.release();
       throw e;
     }
   }
@@ -264,8 +321,11 @@ export class WeftNode {
         this.#miningStreams?.close();
         await this.server.close();
       } finally {
+        // A running backup copies through the databases' connections: stopped first.
+        await this.backup?.close();
         this.mining.close();
         this.blocks.close();
+        this.#lock.release();
         this.#log?.info("node closed", { network: this.version.name });
       }
     })();
@@ -277,6 +337,8 @@ export class WeftNode {
  * Creates a node of the configured network and, unless `listen: false`,
  * starts it (the desktop shell's contract: resolves once the node listens).
  * @throws {ConfigError} CONFIG_BAD_VALUE for a bad option (naming the key).
+ * @throws {BackupError} BACKUP_DATA_IN_USE when another running node (or a
+ *   restore) holds the data folder's lock (`dataDir/<network>/node.lock`).
  * @throws {StoreError} when blocks.sqlite cannot be opened or belongs to another network.
  * @throws {ApiError} API_LISTEN_FAILED when the address cannot be used.
  */

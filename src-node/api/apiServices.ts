@@ -4,6 +4,7 @@
  * backup) add their services here; node.ts supplies them.
  * @module
  */
+import type { BackupService } from "../backup/backupService.ts";
 import type { NetworkVersion } from "../chain/networkVersion.ts";
 import type { BuiltInMiner } from "../mining/builtInMiner.ts";
 import type { MiningService } from "../mining/miningService.ts";
@@ -29,6 +30,8 @@ export type ApiServices = {
   readonly miningApi?:
     | { readonly service: MiningService; readonly streams: UpdateStreams }
     | undefined;
+  /** The backup jobs; absent when the backup API is disabled (its routes answer 404). */
+  readonly backup?: BackupService | undefined;
   /** The built-in miner, controlled through the app route `/app/api/mining`. */
   readonly miner?: BuiltInMiner | undefined;
   /** The built UI served under `/app/` (default `dist/renderer`, rendererDir.ts). */

@@ -27,6 +27,7 @@ import type { PageLimits, RouteContext } from "./routeContext.ts";
 import { registerAppConfigRoute } from "./routes/appConfigRoute.ts";
 import { registerAppMiningRoutes } from "./routes/appMiningRoutes.ts";
 import { registerAppUiRoutes } from "./routes/appUiRoutes.ts";
+import { registerBackupRoutes } from "./routes/backupRoutes.ts";
 import { registerBlockRoutes } from "./routes/blockRoutes.ts";
 import { registerCutRoutes } from "./routes/cutRoutes.ts";
 import { registerHashRoutes } from "./routes/hashRoutes.ts";
@@ -104,6 +105,7 @@ export function buildApi(node: ApiServices, options: BuildServerOptions = {}): A
   registerBlockRoutes(server, ctx);
   registerHeaderUpdatesRoute(server, ctx);
   registerMiningRoutes(server, ctx);
+  registerBackupRoutes(server, ctx);
   registerAppUiRoutes(server, ctx);
   registerAppConfigRoute(server, ctx);
   registerAppMiningRoutes(server, ctx);

@@ -5,9 +5,10 @@
  * - every other error: its status with a text/plain message;
  * - anything that is not a coded error (a bug): 500 "internal error", the
  *   details go to the log, never to the client.
- * Areas added later (exec, mempool, mining, backup) add their tables here.
+ * Areas added later (exec, mempool) add their tables here.
  * @module
  */
+import { BackupErrorCode, type BackupErrorCodeValue } from "../backup/errors.ts";
 import { ChainErrorCode, type ChainErrorCodeValue } from "../chain/errors.ts";
 import { EncodingErrorCode } from "../encoding/errors.ts";
 import { NodeError } from "../errors/nodeError.ts";
@@ -71,12 +72,32 @@ const miningStatus: Record<MiningErrorCodeValue, number> = {
   [MiningErrorCode.NodeRequestFailed]: 502,
 };
 
+/** The backup API (docs/api.md "Backup"); job failures are statuses, not errors. */
+const backupStatus: Record<BackupErrorCodeValue, number> = {
+  [BackupErrorCode.BadId]: 400,
+  [BackupErrorCode.UnknownId]: 404,
+  [BackupErrorCode.DirectoryUnusable]: 500,
+  [BackupErrorCode.WriteFailed]: 500,
+  [BackupErrorCode.SourceChanging]: 500,
+  [BackupErrorCode.Interrupted]: 500,
+  [BackupErrorCode.Stopped]: 503,
+  [BackupErrorCode.BadManifest]: 500,
+  [BackupErrorCode.NotDone]: 500,
+  [BackupErrorCode.ChecksumMismatch]: 500,
+  [BackupErrorCode.IntegrityFailed]: 500,
+  [BackupErrorCode.WrongNetwork]: 500,
+  [BackupErrorCode.RestoreFailed]: 500,
+  [BackupErrorCode.DataInUse]: 500,
+  [BackupErrorCode.Invariant]: 500,
+};
+
 const statusByCode: Readonly<Record<string, number>> = {
   ...encodingStatus,
   ...chainStatus,
   ...storeStatus,
   ...apiStatus,
   ...miningStatus,
+  ...backupStatus,
 };
 
 /** The HTTP status of a coded error (500 for codes no table lists). */

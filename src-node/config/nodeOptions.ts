@@ -16,7 +16,8 @@
  * | mining.apiEnabled (the spec's `mining.api.enabled`) | false |
  * | mining.updateStreamTimeout | 240 s (each stream ends after it, ±10 %) |
  * | mining.updateStreamLimit | 2000 concurrent update streams |
- * | backup | API disabled, no directory (issue 10) |
+ * | backup.apiEnabled (the spec's `backup.api.enabled`) | false; needs backup.directory |
+ * | backup.directory | none (no backups) |
  * @module
  */
 import { homedir } from "node:os";
@@ -157,6 +158,11 @@ export function resolveNodeOptions(input: NodeOptionsInput, baseDir = process.cw
   }
   const mining = input.mining ?? {};
   const backup = input.backup ?? {};
+  const backupApi =
+    backup.apiEnabled === undefined ? false : bool(backup.apiEnabled, "backup.api.enabled");
+  if (backupApi && backup.directory === undefined) {
+    throw badValue("backup.directory", "needed with backup.api.enabled (--enable-backup-api)");
+  }
   return {
     network,
     dataDir:
@@ -190,8 +196,7 @@ export function resolveNodeOptions(input: NodeOptionsInput, baseDir = process.cw
           : integer(mining.updateStreamLimit, "mining.api.updateStreamLimit", 1, 100_000),
     },
     backup: {
-      apiEnabled:
-        backup.apiEnabled === undefined ? false : bool(backup.apiEnabled, "backup.api.enabled"),
+      apiEnabled: backupApi,
       directory:
         backup.directory === undefined
           ? undefined
