@@ -6,12 +6,14 @@
  */
 import { readFileSync } from "node:fs";
 import { addSig } from "./addSig.ts";
+import { backupCommand } from "./backup.ts";
 import { combineSigs } from "./combineSigs.ts";
 import { type CliIo, processIo } from "./io.ts";
 import { mineCommand } from "./mine.ts";
 import { nodeCommand } from "./node.ts";
 import { replCommand } from "./repl.ts";
 import { REQUEST_TOOL_FLAGS, requestTool } from "./requestTool.ts";
+import { restoreCommand } from "./restore.ts";
 
 /** A subcommand: its arguments (after its name) and the injected streams. */
 type Subcommand = (args: string[], io: CliIo) => Promise<number>;
@@ -23,6 +25,8 @@ const subcommands: Record<string, Subcommand> = {
   node: (args, io) => nodeCommand(args, io),
   mine: (args, io) => mineCommand(args, io),
   repl: replCommand,
+  backup: backupCommand,
+  restore: restoreCommand,
 };
 
 // The request-file flags (-g, -a, -u, -l, …) are one tool that reads the whole argv.
@@ -57,6 +61,10 @@ Commands:
                        run a node (weft node --help)
   mine --node URL --account A [--public-key K]
                        mine through a node's mining API (weft mine --help)
+  backup list --backup-directory DIR
+                       list backups with status, size and cut (weft backup --help)
+  restore BACKUP_DIR [--data-dir DIR]
+                       restore a backup into a data directory (weft restore --help)
 `;
 
 /**

@@ -44,13 +44,13 @@ export function registerBackupRoutes(server: FastifyInstance, ctx: RouteContext)
     scope.post(`${ctx.base}/make-backup`, async (request, reply) => {
       const backupPact = parseBackupPact(propertyOf(request.query, "backupPact"));
       const id = backup.start({ backupPact });
-      reply.code(200).header("content-type", TEXT).send(id);
+      return reply.code(200).header("content-type", TEXT).send(id);
     });
 
     scope.get(`${ctx.base}/check-backup/*`, async (request, reply) => {
       const id = propertyOf(request.params, "*");
       const status = backup.status(typeof id === "string" ? id : "");
-      reply.code(200).header("content-type", TEXT).send(status);
+      return reply.code(200).header("content-type", TEXT).send(status);
     });
   });
 }
