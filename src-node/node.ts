@@ -21,10 +21,9 @@ import type { FastifyInstance } from "fastify";
 import type { ApiLog } from "./api/apiServices.ts";
 import { buildApi } from "./api/buildServer.ts";
 import { ApiError, ApiErrorCode } from "./api/errors.ts";
-import type { BackupDatabase } from "./backup/backupDatabase.ts";
 import { BackupService } from "./backup/backupService.ts";
-import { describeBlocksCopy } from "./backup/blocksCopy.ts";
 import { acquireDataLock, type DataLock } from "./backup/dataLock.ts";
+import { nodeBackupDatabases } from "./backup/nodeDatabases.ts";
 import type { MinerInfo } from "./chain/minerData.ts";
 import type { NetworkVersion } from "./chain/networkVersion.ts";
 import type { PayloadWithOutputs } from "./chain/payloadWithOutputs.ts";
@@ -44,6 +43,7 @@ import { MiningService } from "./mining/miningService.ts";
 import type { PayloadProvider } from "./mining/payloadProvider.ts";
 import { UpdateStreams } from "./mining/updateStreams.ts";
 import { BlockDb } from "./store/blockDb.ts";
+import type { SqlDatabase } from "./store/sqlDatabase.ts";
 
 /** Structured log sink (the desktop passes its log file; the CLI prints warnings and errors). */
 export type NodeLogger = ApiLog;
@@ -95,32 +95,23 @@ export function blocksPath(options: Pick<NodeOptions, "dataDir" | "network">): s
 }
 
 /**
- * The backup service when `backup.directory` is set: it copies the contract
- * state (with `backupPact`) before the blocks, so the block copy is never
- * older than the state copy (backup/backupJob.ts).
+ * The backup service when `backup.directory` is set. `state`: the
+ * contract-state database's connection once the node opens state.sqlite
+ * (copied with `backupPact`, before the blocks; backup/nodeDatabases.ts).
  */
 function backupService(
   options: NodeOptions,
   version: NetworkVersion,
-  blocks: BlockDb,
+  dbs: { readonly blocks: BlockDb; readonly state?: SqlDatabase | undefined },
   log: NodeLogger | undefined,
 ): BackupService | undefined {
   const directory = options.backup.directory;
   if (directory === undefined) return undefined;
-  const databases: BackupDatabase[] = [
-    {
-      name: "blocks",
-      file: "blocks.sqlite",
-      db: blocks.store.db,
-      pactOnly: false,
-      describe: describeBlocksCopy(version),
-    },
-  ];
   return new BackupService({
     directory,
     network: version.name,
     softwareVersion: packageVersion(),
-    databases,
+    databases: nodeBackupDatabases({ version, blocks: dbs.blocks.store.db, state: dbs.state }),
     log,
   });
 }
@@ -195,7 +186,7 @@ export class WeftNode {
     let service: MiningService | undefined;
     let backup: BackupService | undefined;
     try {
-      backup = backupService(options, version, blocks, input.logger);
+      backup = backupService(options, version, { blocks }, input.logger);
       service = new MiningService({
         chain: blocks,
         payloadProvider: input.payloadProvider,
