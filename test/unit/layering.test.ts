@@ -20,6 +20,7 @@ const allowed: Record<string, readonly string[]> = {
   mempool: ["errors", "encoding", "crypto", "chain", "contract", "store", "exec"],
   mining: ["errors", "encoding", "crypto", "chain", "contract", "store", "exec", "mempool"],
   backup: ["errors", "encoding", "crypto", "chain", "store"],
+  genesis: ["errors", "encoding", "crypto", "chain", "contract", "exec"],
   api: [
     "errors",
     "encoding",
@@ -45,6 +46,7 @@ const allowed: Record<string, readonly string[]> = {
     "backup",
     "api",
     "config",
+    "genesis",
   ],
   config: ["errors", "encoding", "chain"],
   cli: ["*"],
