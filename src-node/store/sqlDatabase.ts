@@ -190,10 +190,18 @@ export class SqlDatabase {
     return result.totalPages;
   }
 
-  /** SQLite's `PRAGMA integrity_check`: `["ok"]`, or the problems found (slow on large files). */
+  /**
+   * SQLite's `PRAGMA integrity_check`: `["ok"]`, or the problems found (a
+   * file too damaged to check gives SQLite's error message). Slow on large files.
+   */
   integrityCheck(): string[] {
     this.#requireOpen();
-    const rows: unknown = this.#db.pragma("integrity_check");
+    let rows: unknown;
+    try {
+      rows = this.#db.pragma("integrity_check");
+    } catch (e) {
+      return [e instanceof Error ? e.message : String(e)];
+    }
     if (!Array.isArray(rows)) return [`unexpected answer ${String(rows)}`];
     return rows.map((row: unknown) =>
       typeof row === "object" && row !== null ? String(Object.values(row)[0]) : String(row),
