@@ -43,12 +43,16 @@ export type BackupJobOptions = {
   readonly pagesPerStep?: number | undefined;
   /** How often progress is written to the manifest, ms (default 1000). */
   readonly heartbeatMs?: number | undefined;
+  /** Restarts of one copy (writes through another connection) before the job gives up (default 1000). */
+  readonly maxRestarts?: number | undefined;
   readonly now: () => number;
   readonly log?: BackupLog | undefined;
 };
 
-/** How often the copy may restart (writes through another connection) before the job gives up. */
-const MAX_RESTARTS = 1000;
+const DEFAULT_MAX_RESTARTS = 1000;
+const DEFAULT_PAGES_PER_STEP = 256;
+/** The largest step the copy grows to when the database grows faster than it is copied. */
+const MAX_PAGES_PER_STEP = 16_384;
 
 /** Side files SQLite may leave next to a copy. */
 const SIDE_FILES = ["", "-journal", "-wal", "-shm"];
@@ -149,22 +153,38 @@ export class BackupJob {
 
   async #copy(index: number, source: BackupDatabase): Promise<void> {
     const dest = join(this.folder, source.file);
-    let last = Number.POSITIVE_INFINITY;
+    let step = this.#options.pagesPerStep ?? DEFAULT_PAGES_PER_STEP;
+    // The first step only measures the database (0 pages).
+    let lastStep = 0;
+    let lastDone = 0;
+    let lastRemaining = Number.POSITIVE_INFINITY;
     let restarts = 0;
     const total = await source.db.backup(dest, {
-      pagesPerStep: this.#options.pagesPerStep,
+      pagesPerStep: step,
       onProgress: ({ totalPages, remainingPages }) => {
         this.#checkStop();
-        if (remainingPages > last && ++restarts > MAX_RESTARTS) {
-          throw failure(
-            BackupErrorCode.SourceChanging,
-            dest,
-            `the ${source.name} database keeps changing through another connection; its copy restarted ${restarts} times`,
-          );
+        const done = totalPages - remainingPages;
+        if (done < lastDone + lastStep) {
+          // Restarted from the first page: written through another connection.
+          if (++restarts > (this.#options.maxRestarts ?? DEFAULT_MAX_RESTARTS)) {
+            throw failure(
+              BackupErrorCode.SourceChanging,
+              dest,
+              `the ${source.name} database keeps changing through another connection; its copy restarted ${restarts} times`,
+            );
+          }
+          // Larger steps finish between two such writes (each step reads one snapshot).
+          step = Math.min(step * 2, MAX_PAGES_PER_STEP);
+        } else if (remainingPages >= lastRemaining) {
+          // The database grows faster than it is copied: larger steps catch up.
+          step = Math.min(step * 2, MAX_PAGES_PER_STEP);
         }
-        last = remainingPages;
-        this.#update(index, { pages: { done: totalPages - remainingPages, total: totalPages } });
+        lastStep = step;
+        lastDone = done;
+        lastRemaining = remainingPages;
+        this.#update(index, { pages: { done, total: totalPages } });
         this.#heartbeat();
+        return step;
       },
     });
     this.#update(index, { pages: { done: total, total } });

@@ -51,6 +51,8 @@ export type BackupServiceOptions = {
   readonly pagesPerStep?: number | undefined;
   /** How often a job writes its progress, ms (default 1000). */
   readonly heartbeatMs?: number | undefined;
+  /** Restarts of one copy before a job gives up (default 1000; backupJob.ts). */
+  readonly maxRestarts?: number | undefined;
 };
 
 export type StartOptions = { readonly backupPact: boolean };
@@ -158,6 +160,7 @@ export class BackupService {
         databases,
         pagesPerStep: this.#options.pagesPerStep,
         heartbeatMs: this.#options.heartbeatMs,
+        maxRestarts: this.#options.maxRestarts,
         now: this.#now,
         log: this.#options.log,
       });

@@ -26,8 +26,11 @@ export type BackupProgress = { readonly totalPages: number; readonly remainingPa
 export type OnlineBackupOptions = {
   /** Pages copied per step (default 256); other work runs between steps. */
   readonly pagesPerStep?: number | undefined;
-  /** Called after each step but the last; a throw stops the backup with that error. */
-  readonly onProgress?: ((progress: BackupProgress) => void) | undefined;
+  /**
+   * Called after each step but the last; a number returned becomes the step
+   * size from then on; a throw stops the backup with that error.
+   */
+  readonly onProgress?: ((progress: BackupProgress) => number | undefined) | undefined;
 };
 
 const DEFAULT_PAGES_PER_STEP = 256;
@@ -179,11 +182,12 @@ export class SqlDatabase {
    */
   async backup(destination: string, options: OnlineBackupOptions = {}): Promise<number> {
     this.#requireOpen();
-    const pages = options.pagesPerStep ?? DEFAULT_PAGES_PER_STEP;
+    let pages = options.pagesPerStep ?? DEFAULT_PAGES_PER_STEP;
     const onProgress = options.onProgress;
     const result = await this.#db.backup(destination, {
       progress: (p) => {
-        onProgress?.(p);
+        const next = onProgress?.(p);
+        if (next !== undefined && Number.isSafeInteger(next) && next > 0) pages = next;
         return pages;
       },
     });

@@ -338,6 +338,7 @@ describe("[store] SqlDatabase online backup and integrity check", () => {
           onProgress: (p) => {
             steps++;
             expect(p.remainingPages).toBeLessThanOrEqual(p.totalPages);
+            return undefined;
           },
         })
         .then((n) => {
@@ -358,6 +359,31 @@ describe("[store] SqlDatabase online backup and integrity check", () => {
       } finally {
         copy.close();
       }
+    } finally {
+      db.close();
+    }
+  });
+
+  it("takes the step size onProgress returns", async () => {
+    const d = dir();
+    const db = SqlDatabase.open(join(d, "src.sqlite"));
+    try {
+      db.exec(sql`CREATE TABLE t (v BLOB)`);
+      db.transaction(() => {
+        for (let i = 0; i < 100; i++) db.run(sql`INSERT INTO t (v) VALUES (randomblob(4000))`);
+      });
+      const remaining: number[] = [];
+      await db.backup(join(d, "copy.sqlite"), {
+        pagesPerStep: 1,
+        onProgress: (p) => {
+          remaining.push(p.remainingPages);
+          return 10;
+        },
+      });
+      // After the first step (which only measures the file), 10 pages at a time.
+      const drops = remaining.slice(1).map((r, i) => (remaining[i] as number) - r);
+      expect(drops.length).toBeGreaterThan(5);
+      expect(new Set(drops)).toEqual(new Set([10]));
     } finally {
       db.close();
     }
