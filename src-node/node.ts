@@ -36,6 +36,7 @@ import {
 } from "./config/nodeOptions.ts";
 import { NODE_SERVICE_DATE, packageVersion } from "./config/nodeParams.ts";
 import { isNodeError } from "./errors/nodeError.ts";
+import { genesisPayloadOf } from "./genesis/genesisPayloads.ts";
 import { BuiltInMiner } from "./mining/builtInMiner.ts";
 import { MiningError, MiningErrorCode } from "./mining/errors.ts";
 import { minerInfoOf } from "./mining/minerInfo.ts";
@@ -60,7 +61,10 @@ export type CreateNodeOptions = NodeOptionsInput & {
   readonly listen?: boolean | undefined;
   /** Clock for block validation, µs since the UNIX epoch (tests). */
   readonly now?: (() => number) | undefined;
-  /** Genesis payload of each chain (default: genesis payloads without transactions). */
+  /**
+   * Genesis payload of each chain (default: the network's genesis payloads,
+   * which install the system contracts; genesis/genesisPayloads.ts).
+   */
   readonly genesisPayload?: ((chainId: number) => PayloadWithOutputs) | undefined;
   /** Largest request body in bytes (default 2 MiB). */
   readonly bodyLimit?: number | undefined;
@@ -176,7 +180,7 @@ export class WeftNode {
         version,
         nativeBinding: input.sqliteNativeBinding,
         now: input.now,
-        genesisPayload: input.genesisPayload,
+        genesisPayload: input.genesisPayload ?? ((chainId) => genesisPayloadOf(version, chainId)),
         log: input.logger,
       });
     } catch (e) {

@@ -13,6 +13,7 @@
  */
 import { rmSync } from "node:fs";
 import { join } from "node:path";
+import { buildGenesisPayload } from "../../src-node/chain/genesisPayload.ts";
 import { testSingletonVersion } from "../../src-node/chain/versions.ts";
 import { createNode } from "../../src-node/node.ts";
 import { BlockDb } from "../../src-node/store/blockDb.ts";
@@ -100,7 +101,14 @@ try {
   raw.close();
 
   // ---- the route without a socket, then over HTTP
-  const node = await createNode({ network: version.name, dataDir: dir, port: 0 });
+  // The database was built on the empty genesis payloads (ChainBuilder's default).
+  const empty = buildGenesisPayload([]);
+  const node = await createNode({
+    network: version.name,
+    dataDir: dir,
+    port: 0,
+    genesisPayload: () => empty,
+  });
   const first = `${node.basePath}/chain/0/header?limit=${PAGE}`;
   const nextOf = (body: string): string | null => {
     const m = /"next":(null|"([^"]+)")\}$/.exec(body);

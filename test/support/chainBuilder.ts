@@ -78,10 +78,17 @@ export class ChainBuilder {
     this.label = label;
   }
 
-  /** A builder at the genesis cut (genesis payloads without transactions, as BlockDb's default). */
-  static create(version: NetworkVersion, label = "main"): ChainBuilder {
+  /**
+   * A builder at the genesis cut: of `genesis` (e.g. a node's `blocks.genesis`),
+   * or of genesis payloads without transactions (BlockDb's default).
+   */
+  static create(
+    version: NetworkVersion,
+    label = "main",
+    genesisHeaders?: ReadonlyMap<number, BlockHeader>,
+  ): ChainBuilder {
     const payload = buildGenesisPayload([]);
-    const genesis = genesisHeadersOf(version, () => payload.payloadHash);
+    const genesis = genesisHeaders ?? genesisHeadersOf(version, () => payload.payloadHash);
     const headers = new Map<Hash32, BlockHeader>([...genesis.values()].map((h) => [h.hash, h]));
     return new ChainBuilder(version, genesis, headers, genesisCut(version, genesis), label);
   }

@@ -21,7 +21,7 @@ export type ForkedChain = {
 };
 
 export function buildForkedChain(db: BlockDb): ForkedChain {
-  const main = ChainBuilder.create(db.version);
+  const main = ChainBuilder.create(db.version, "main", db.genesis);
   const blocks: Block[] = [...main.rounds(6)];
   const side = main.fork("side");
   blocks.push(...main.rounds(2));

@@ -12,6 +12,7 @@ import { testSingletonVersion, testTransitionVersion } from "../../src-node/chai
 import type { CliIo } from "../../src-node/cli/io.ts";
 import { main } from "../../src-node/cli/main.ts";
 import { nodeCommand, type StopSignals } from "../../src-node/cli/node.ts";
+import { genesisPayloadOf } from "../../src-node/genesis/genesisPayloads.ts";
 import { BlockDb } from "../../src-node/store/blockDb.ts";
 import { sql } from "../../src-node/store/sql.ts";
 import { tempDir } from "../support/testNode.ts";
@@ -93,6 +94,7 @@ describe("[cli] weft node (in process)", () => {
     const db = BlockDb.open({
       path: join(d, "data", "test-transition", "blocks.sqlite"),
       version: testTransitionVersion,
+      genesisPayload: (c) => genesisPayloadOf(testTransitionVersion, c),
     });
     db.close();
   });
@@ -172,6 +174,7 @@ describe("[cli] weft node (a real process)", () => {
       const db = BlockDb.open({
         path: join(d, "test-singleton", "blocks.sqlite"),
         version: testSingletonVersion,
+        genesisPayload: (c) => genesisPayloadOf(testSingletonVersion, c),
       });
       try {
         expect(
