@@ -6,6 +6,7 @@
  */
 import type { BackupService } from "../backup/backupService.ts";
 import type { NetworkVersion } from "../chain/networkVersion.ts";
+import type { CommandService } from "../mempool/commandService.ts";
 import type { BuiltInMiner } from "../mining/builtInMiner.ts";
 import type { MiningService } from "../mining/miningService.ts";
 import type { UpdateStreams } from "../mining/updateStreams.ts";
@@ -32,6 +33,8 @@ export type ApiServices = {
     | undefined;
   /** The backup jobs; absent when the backup API is disabled (its routes answer 404). */
   readonly backup?: BackupService | undefined;
+  /** The contract command endpoints' service (`/pact/api/v1/…`); absent: those routes are not served. */
+  readonly commands?: CommandService | undefined;
   /** The built-in miner, controlled through the app route `/app/api/mining`. */
   readonly miner?: BuiltInMiner | undefined;
   /** The built UI served under `/app/` (default `dist/renderer`, rendererDir.ts). */

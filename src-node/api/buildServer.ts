@@ -36,6 +36,7 @@ import { registerHeaderUpdatesRoute } from "./routes/headerUpdatesRoute.ts";
 import { registerHealthRoutes } from "./routes/healthRoutes.ts";
 import { registerInfoRoutes } from "./routes/infoRoutes.ts";
 import { registerMiningRoutes } from "./routes/miningRoutes.ts";
+import { registerPactRoutes } from "./routes/pactRoutes.ts";
 
 /** Largest request body (reference service API: 2 MB). */
 export const DEFAULT_BODY_LIMIT = 2 * 1024 * 1024;
@@ -105,6 +106,7 @@ export function buildApi(node: ApiServices, options: BuildServerOptions = {}): A
   registerBlockRoutes(server, ctx);
   registerHeaderUpdatesRoute(server, ctx);
   registerMiningRoutes(server, ctx);
+  registerPactRoutes(server, ctx);
   registerBackupRoutes(server, ctx);
   registerAppUiRoutes(server, ctx);
   registerAppConfigRoute(server, ctx);

@@ -12,6 +12,8 @@ import { BackupErrorCode, type BackupErrorCodeValue } from "../backup/errors.ts"
 import { ChainErrorCode, type ChainErrorCodeValue } from "../chain/errors.ts";
 import { EncodingErrorCode } from "../encoding/errors.ts";
 import { NodeError } from "../errors/nodeError.ts";
+import { CommandErrorCode, ExecErrorCode, type ExecErrorCodeValue } from "../exec/errors.ts";
+import { MempoolErrorCode, type MempoolErrorCodeValue } from "../mempool/errors.ts";
 import { MiningErrorCode, type MiningErrorCodeValue } from "../mining/errors.ts";
 import { StoreError, StoreErrorCode, type StoreErrorCodeValue } from "../store/errors.ts";
 import { ApiErrorCode, type ApiErrorCodeValue } from "./errors.ts";
@@ -91,6 +93,29 @@ const backupStatus: Record<BackupErrorCodeValue, number> = {
   [BackupErrorCode.Invariant]: 500,
 };
 
+/** A refused command is the client's (400), except a bug (invariant). */
+const commandStatus: Record<string, number> = Object.fromEntries(
+  Object.values(CommandErrorCode).map((c) => [c, c === CommandErrorCode.Invariant ? 500 : 400]),
+);
+
+/** The contract command endpoints and block execution (docs/api.md "Contract commands"). */
+const execStatus: Record<ExecErrorCodeValue, number> = {
+  [ExecErrorCode.BatchInvalid]: 400,
+  [ExecErrorCode.PreflightInvalid]: 400,
+  [ExecErrorCode.BlockInvalid]: 400,
+  [ExecErrorCode.OutputMismatch]: 400,
+  [ExecErrorCode.PrivateNeedsPeer]: 400,
+  [ExecErrorCode.ListenTimeout]: 504,
+  [ExecErrorCode.ShuttingDown]: 503,
+  [ExecErrorCode.GenesisFailed]: 500,
+  [ExecErrorCode.ReplayMismatch]: 500,
+  [ExecErrorCode.Invariant]: 500,
+};
+
+const mempoolStatus: Record<MempoolErrorCodeValue, number> = {
+  [MempoolErrorCode.Full]: 503,
+};
+
 const statusByCode: Readonly<Record<string, number>> = {
   ...encodingStatus,
   ...chainStatus,
@@ -98,6 +123,9 @@ const statusByCode: Readonly<Record<string, number>> = {
   ...apiStatus,
   ...miningStatus,
   ...backupStatus,
+  ...commandStatus,
+  ...execStatus,
+  ...mempoolStatus,
 };
 
 /** The HTTP status of a coded error (500 for codes no table lists). */

@@ -11,7 +11,11 @@
  *   the heaviest of the current cut and the cut each new block makes with it
  *   (cutWithBlock.ts; ties keep the current cut). A block, its payload and a
  *   cut switch are written in one transaction;
- * - tells listeners about every block added to the best cut.
+ * - tells listeners about every block added to the best cut;
+ * - before storing a block, has it executed by the {@link BlockExecutor}
+ *   set with {@link BlockDb.setExecutor} (exec/chainExecutor.ts): a block
+ *   whose payload does not execute to its stated outputs is rejected, with
+ *   the executor's error, and nothing is stored.
  * Reads for the HTTP API are in blockPages.ts.
  * @module
  */
@@ -46,6 +50,16 @@ export type InsertResult = {
   readonly added: readonly BlockHeader[];
 };
 
+/**
+ * Executes blocks before they are accepted. `executeBlock` runs the block
+ * on its parent's state (the parent is stored already) and throws to reject
+ * it; it may leave the state at the block even when the block does not join
+ * the best cut (the executor follows the best cut through `onCutChange`).
+ */
+export interface BlockExecutor {
+  executeBlock(block: Block): void;
+}
+
 /** Where listener failures and other non-fatal events are reported. */
 export type BlockDbLog = {
   warn(message: string, fields?: Record<string, unknown>): void;
@@ -78,6 +92,7 @@ export class BlockDb {
   readonly #log: BlockDbLog | undefined;
   readonly #listeners = new Set<(change: CutChange) => void>();
   #cut: Cut;
+  #executor: BlockExecutor | undefined;
 
   private constructor(
     store: BlockStore,
@@ -130,7 +145,13 @@ export class BlockDb {
     }
   }
 
+  /** Sets (or removes) the executor every inserted block must pass. */
+  setExecutor(executor: BlockExecutor | undefined): void {
+    this.#executor = executor;
+  }
+
   close(): void {
+    this.#executor = undefined;
     this.#listeners.clear();
     this.store.close();
   }
@@ -240,6 +261,7 @@ export class BlockDb {
       now: this.#now(),
       payloadHash: payload.payloadHash,
     });
+    this.#executor?.executeBlock({ header: h, payload });
 
     const lookups = this.#lookupsWith(h);
     const current = this.#cut;

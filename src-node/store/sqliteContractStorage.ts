@@ -99,6 +99,15 @@ export class SqliteContractStorage implements ContractStorage {
     return this.#nextTxId;
   }
 
+  /**
+   * Takes back the transaction ids handed out since `next` (a command that
+   * was tried and dropped while a block was built leaves no gap).
+   */
+  resetNextTxId(next: number): void {
+    if (this.#current !== null) storeInvariant("resetNextTxId inside a transaction");
+    this.#nextTxId = next;
+  }
+
   beginTx(): number {
     if (this.#current !== null) storeInvariant("beginTx inside a transaction");
     this.#pending = newLayer();

@@ -1,0 +1,61 @@
+/**
+ * The environment a block's commands execute in: network, chain, the
+ * parent block (execution is on the parent's state; the block's own header
+ * may still change when a miner updates its creation time, so chain data
+ * comes from the parent: height = parent's + 1, block time = the parent's
+ * creation time, previous block hash = the parent's hash, as the reference
+ * does), the storage, the namespace policy and the SPV verifier. Nothing
+ * here reads a clock: execution is deterministic.
+ * @module
+ */
+import type { NetworkVersion } from "../chain/networkVersion.ts";
+import type { ChainData, NamespacePolicy, SpvSupport } from "../contract/eval/runtimeContext.ts";
+import type { ContractStorage } from "../contract/storage/contractStorage.ts";
+import type { PublicMeta } from "./commandTypes.ts";
+import { decimalOfText } from "./gasMath.ts";
+
+/** What execution needs of the parent block. */
+export type ParentBlock = {
+  readonly height: number;
+  readonly hash: string;
+  /** µs since the UNIX epoch. */
+  readonly creationTime: number;
+};
+
+export type BlockEnv = {
+  readonly version: NetworkVersion;
+  readonly chainId: number;
+  readonly parent: ParentBlock;
+  readonly storage: ContractStorage;
+  readonly namespacePolicy: NamespacePolicy;
+  readonly spv: SpvSupport | null;
+};
+
+/** Who may define namespaces on chain: `ns.validate` decides, nothing at the root (reference §9.1). */
+export const CHAIN_NAMESPACE_POLICY: NamespacePolicy = {
+  kind: "smart",
+  allowRoot: false,
+  validator: "ns.validate",
+};
+
+/** Execution flags of on-chain code (keyset keys must be ed25519 public keys in hex). */
+export const CHAIN_EXEC_FLAGS: ReadonlySet<string> = new Set(["EnforceKeyFormats"]);
+
+/** Chain data of a command (`chain-data`), from the parent block and the command's metadata. */
+export function chainDataOf(env: BlockEnv, meta: PublicMeta | null): ChainData {
+  return {
+    chainId: String(env.chainId),
+    blockHeight: BigInt(env.parent.height + 1),
+    blockTime: BigInt(env.parent.creationTime),
+    prevBlockHash: env.parent.hash,
+    sender: meta?.sender ?? "",
+    gasLimit: BigInt(meta?.gasLimit ?? 0),
+    gasPrice: meta === null ? { mantissa: 0n, scale: 0 } : decimalOfText(meta.gasPrice),
+  };
+}
+
+/** The public data `/local` answers as `metaData`: `{publicMeta, blockTime, prevBlockHash, blockHeight}`. */
+export function publicDataJson(env: BlockEnv, meta: PublicMeta): string {
+  const m = `{"chainId":${JSON.stringify(meta.chainId)},"sender":${JSON.stringify(meta.sender)},"gasLimit":${meta.gasLimit},"gasPrice":${meta.gasPrice},"ttl":${meta.ttl},"creationTime":${meta.creationTime}}`;
+  return `{"publicMeta":${m},"blockTime":${env.parent.creationTime},"prevBlockHash":${JSON.stringify(env.parent.hash)},"blockHeight":${env.parent.height + 1}}`;
+}

@@ -1,0 +1,662 @@
+/**
+ * `ChainExecutor`: executes blocks against state.sqlite and keeps the state
+ * of every chain on that chain's block of the best cut.
+ *
+ * - Validation (the BlockDb hook, `executeBlock`): the block runs on its
+ *   parent's state (the state is first moved there: rewound to the fork
+ *   point and the parent's branch re-executed), in one SQLite transaction:
+ *   coinbase, then each command (parsed, signatures, rules at the parent's
+ *   time, not on chain already, gas bought, run, gas redeemed). Any command
+ *   that breaks a rule, or an output that differs from the payload's, rejects
+ *   the block and rolls the transaction back.
+ * - Following the best cut: on every cut change, each chain's state is
+ *   moved to the new head (rewind to the fork point, re-execute the branch);
+ *   results of orphaned blocks disappear from the results index with their
+ *   state, and their commands are offered back (`onOrphaned`).
+ * - Building payloads for mining (`buildPayload`): the same code, in a
+ *   transaction that is rolled back; commands that cannot be applied are
+ *   left out and reported.
+ * - /local, /poll and /send checks read the state at the best head (or n
+ *   blocks below it).
+ *
+ * Execution reads no clock: block time is the parent's creation time.
+ * @module
+ */
+import type { BlockHeader } from "../chain/blockHeader.ts";
+import { type MinerInfo, minerDataBytes, parseMinerData } from "../chain/minerData.ts";
+import { genesisHeightOf, type NetworkVersion } from "../chain/networkVersion.ts";
+import { buildPayloadWithOutputs, type PayloadWithOutputs } from "../chain/payloadWithOutputs.ts";
+import type { NamespacePolicy } from "../contract/eval/runtimeContext.ts";
+import type { ContractStorage } from "../contract/storage/contractStorage.ts";
+import { isNodeError } from "../errors/nodeError.ts";
+import type { Block, BlockDb, BlockExecutor, CutChange } from "../store/blockDb.ts";
+import type { SqliteContractStorage } from "../store/sqliteContractStorage.ts";
+import { NO_TXID_LIMIT, type StateDb } from "../store/stateDb.ts";
+import { applyCommand, localCommand } from "./applyCommand.ts";
+import { type BlockEnv, CHAIN_NAMESPACE_POLICY, type ParentBlock } from "./blockEnv.ts";
+import { blockTransactionBytes, parseBlockTransaction } from "./blockTransaction.ts";
+import { coinbaseOutput } from "./coinbase.ts";
+import { commandRuleViolations } from "./commandRules.ts";
+import type { ParsedCommand } from "./commandTypes.ts";
+import { type ContractInput, contractInputOf } from "./contractInput.ts";
+import {
+  CommandError,
+  CommandErrorCode,
+  ExecError,
+  ExecErrorCode,
+  execInvariant,
+} from "./errors.ts";
+import { decimalOfText, gasAmount } from "./gasMath.ts";
+import { buyGas } from "./systemCalls.ts";
+import { verifyCommandSignatures } from "./verifySignatures.ts";
+
+/** Runs a chain's genesis transactions on a storage at the genesis height. */
+export type GenesisRunner = (chainId: number, storage: ContractStorage) => void;
+
+export type ExecutorLog = {
+  info(message: string, fields?: Record<string, unknown>): void;
+  warn(message: string, fields?: Record<string, unknown>): void;
+  error(message: string, fields?: Record<string, unknown>): void;
+};
+
+export type ChainExecutorOptions = {
+  readonly version: NetworkVersion;
+  readonly blocks: BlockDb;
+  readonly state: StateDb;
+  /** Default: none (a genesis without transactions). */
+  readonly genesis?: GenesisRunner | undefined;
+  /** Default: {@link CHAIN_NAMESPACE_POLICY}. */
+  readonly namespacePolicy?: NamespacePolicy | undefined;
+  readonly log?: ExecutorLog | undefined;
+};
+
+/** A command ready to run: parsed, with its contract inputs. */
+export type ReadyCommand = { readonly command: ParsedCommand; readonly input: ContractInput };
+
+/** What building a payload gave: the payload, and the candidates it left out. */
+export type BuiltPayload = {
+  readonly payload: PayloadWithOutputs;
+  readonly included: readonly ParsedCommand[];
+  /** Commands that can never be included on this branch (expired, on chain, gas not buyable). */
+  readonly dropped: readonly { readonly command: ParsedCommand; readonly error: CommandError }[];
+};
+
+export type LocalOptions = {
+  readonly preflight: boolean;
+  /** Blocks below the best head to run on (clamped at genesis). */
+  readonly rewindDepth: number;
+};
+
+/** /local's answer: a result, or the metadata rules the command breaks (preflight). */
+export type LocalAnswer =
+  | { readonly kind: "result"; readonly output: string }
+  | { readonly kind: "invalid"; readonly failures: readonly CommandError[] };
+
+/** The miner /local?preflight pays its fee to (nothing it does persists). */
+export const PREFLIGHT_MINER: MinerInfo = {
+  account: "weft-preflight",
+  predicate: "keys-all",
+  publicKeys: [],
+};
+
+const DROP = Symbol("drop");
+
+/** Splices `"metaData":<json>` into a command result text that has `"metaData":null`. */
+export function withMetaData(output: string, metaData: string): string {
+  // Our outputs put metaData after the result, logs and events; no value inside
+  // them can be a bare null under a "metaData" key, so the first match is the field.
+  const marker = ',"metaData":null,';
+  const at = output.indexOf(marker);
+  if (at < 0) return output;
+  return `${output.slice(0, at)},"metaData":${metaData},${output.slice(at + marker.length)}`;
+}
+
+export class ChainExecutor implements BlockExecutor {
+  readonly version: NetworkVersion;
+  readonly blocks: BlockDb;
+  readonly state: StateDb;
+  readonly #genesis: GenesisRunner | undefined;
+  readonly #policy: NamespacePolicy;
+  readonly #log: ExecutorLog | undefined;
+  readonly #orphanListeners = new Set<(chainId: number, commands: ParsedCommand[]) => void>();
+  readonly #unsubscribe: () => void;
+
+  private constructor(options: ChainExecutorOptions) {
+    this.version = options.version;
+    this.blocks = options.blocks;
+    this.state = options.state;
+    this.#genesis = options.genesis;
+    this.#policy = options.namespacePolicy ?? CHAIN_NAMESPACE_POLICY;
+    this.#log = options.log;
+    this.#unsubscribe = this.blocks.onCutChange((change) => this.#followCut(change));
+  }
+
+  /**
+   * Opens the executor: runs the genesis of every chain whose state lacks
+   * it, then brings every chain's state to the best cut (re-executing what
+   * a crash or a deleted state.sqlite left out), and registers itself as the
+   * block database's executor.
+   */
+  static open(options: ChainExecutorOptions): ChainExecutor {
+    const x = new ChainExecutor(options);
+    try {
+      for (const chainId of x.version.chainIds) x.#ensureGenesis(chainId);
+      for (const head of x.blocks.cut().values()) x.syncTo(head);
+      x.blocks.setExecutor(x);
+    } catch (e) {
+      x.close();
+      throw e;
+    }
+    return x;
+  }
+
+  close(): void {
+    this.#unsubscribe();
+    this.#orphanListeners.clear();
+    if (this.blocks.isOpen) this.blocks.setExecutor(undefined);
+  }
+
+  /** Commands of blocks that left the best chain (for the mempool to take back). */
+  onOrphaned(listener: (chainId: number, commands: ParsedCommand[]) => void): () => void {
+    this.#orphanListeners.add(listener);
+    return () => {
+      this.#orphanListeners.delete(listener);
+    };
+  }
+
+  // ---- genesis and following the cut
+
+  #ensureGenesis(chainId: number): void {
+    const genesis = this.blocks.genesis.get(chainId);
+    if (genesis === undefined) throw execInvariant(`no genesis header for chain ${chainId}`);
+    const held = this.state.blockAt(chainId, genesis.height);
+    if (held !== undefined && held.hash === genesis.hash) return;
+    this.state.transaction(() => {
+      this.state.resetChain(chainId);
+      const storage = this.state.storage(chainId, {
+        readLimit: NO_TXID_LIMIT,
+        writeHeight: genesis.height,
+        nextTxId: 0,
+      });
+      try {
+        this.#genesis?.(chainId, storage);
+      } catch (e) {
+        if (!isNodeError(e)) throw e;
+        throw new ExecError(
+          { code: ExecErrorCode.GenesisFailed, chainId, reason: e.message },
+          `the genesis of chain ${chainId} failed: ${e.message}`,
+          { cause: e },
+        );
+      }
+      const payload = this.blocks.payload(genesis.payloadHash);
+      payload?.transactions.forEach((t, position) => {
+        let command: ParsedCommand;
+        try {
+          command = parseBlockTransaction(t.transaction, `genesis.transactions[${position}]`);
+        } catch {
+          return; // not a command (nothing to poll for)
+        }
+        this.state.insertResult(chainId, {
+          requestKey: command.hash,
+          height: genesis.height,
+          blockHash: genesis.hash,
+          position,
+          output: new TextDecoder().decode(t.output),
+        });
+      });
+      this.state.recordBlock({
+        chainId,
+        height: genesis.height,
+        hash: genesis.hash,
+        endTxId: storage.nextTxId,
+      });
+    });
+  }
+
+  #followCut(change: CutChange): void {
+    const chains = new Set(change.added.map((h) => h.chainId));
+    for (const chainId of chains) {
+      const head = change.cut.get(chainId);
+      if (head !== undefined) this.syncTo(head);
+    }
+  }
+
+  /** The best cut's head of `chainId`, with the state moved there. */
+  bestHead(chainId: number): BlockHeader {
+    this.blocks.requireChain(chainId);
+    const head = this.blocks.cut().get(chainId) ?? this.blocks.genesis.get(chainId);
+    if (head === undefined) throw execInvariant(`chain ${chainId} has no head`);
+    this.syncTo(head);
+    return head;
+  }
+
+  #parentOf(h: BlockHeader): BlockHeader {
+    const p = this.blocks.header(h.parent);
+    if (p === undefined) throw execInvariant(`the parent of ${h.hash} is not stored`);
+    return p;
+  }
+
+  /**
+   * Moves the state of `target`'s chain to `target`: rewinds to the fork
+   * point with the state's branch and re-executes `target`'s branch from
+   * there (each block in its own transaction).
+   */
+  syncTo(target: BlockHeader): void {
+    const chainId = target.chainId;
+    const head = this.state.head(chainId);
+    if (head?.hash === target.hash) return;
+    const genesisHeight = genesisHeightOf(this.version, chainId);
+    const path: BlockHeader[] = [];
+    let x = target;
+    const headHeight = head?.height ?? genesisHeight;
+    while (x.height > headHeight) {
+      path.push(x);
+      x = this.#parentOf(x);
+    }
+    while (this.state.blockAt(chainId, x.height)?.hash !== x.hash) {
+      if (x.height <= genesisHeight) {
+        // No common block, not even genesis: start the chain's state again.
+        this.#ensureGenesis(chainId);
+        break;
+      }
+      path.push(x);
+      x = this.#parentOf(x);
+    }
+    const orphaned = this.#commandsAbove(chainId, x.height);
+    this.state.transaction(() => this.state.rewind(chainId, x.height));
+    for (const b of path.reverse()) this.#replay(b);
+    if (orphaned.length > 0) {
+      const back = orphaned.filter((c) => !this.state.hasResult(chainId, c.hash));
+      if (back.length > 0) for (const l of this.#orphanListeners) l(chainId, back);
+    }
+  }
+
+  /** The commands of the blocks the state holds above `height` (about to be rewound). */
+  #commandsAbove(chainId: number, height: number): ParsedCommand[] {
+    if (this.#orphanListeners.size === 0) return [];
+    const out: ParsedCommand[] = [];
+    const head = this.state.head(chainId);
+    if (head === undefined || head.height <= height) return out;
+    for (const b of this.state.blocksDescending(chainId, head.height - height)) {
+      if (b.height <= height) break;
+      const h = this.blocks.header(b.hash);
+      const p = h === undefined ? undefined : this.blocks.payload(h.payloadHash);
+      for (const [i, t] of (p?.transactions ?? []).entries()) {
+        try {
+          out.push(parseBlockTransaction(t.transaction, `transactions[${i}]`));
+        } catch {
+          // A stored block's commands parse; nothing to offer back otherwise.
+        }
+      }
+    }
+    return out;
+  }
+
+  #replay(header: BlockHeader): void {
+    const payload = this.blocks.payload(header.payloadHash);
+    if (payload === undefined) throw execInvariant(`no payload for stored block ${header.hash}`);
+    try {
+      this.#apply({ header, payload });
+    } catch (e) {
+      if (e instanceof ExecError) {
+        this.#log?.error("re-executing a stored block gave other outputs", {
+          chainId: header.chainId,
+          height: header.height,
+          hash: header.hash,
+          error: e.message,
+        });
+        throw new ExecError(
+          {
+            code: ExecErrorCode.ReplayMismatch,
+            blockHash: header.hash,
+            chainId: header.chainId,
+            height: header.height,
+          },
+          `re-executing block ${header.hash} (chain ${header.chainId}, height ${header.height}) did not give its stored outputs: ${e.message}`,
+          { cause: e },
+        );
+      }
+      throw e;
+    }
+  }
+
+  // ---- blocks
+
+  /** BlockDb hook: executes `block` on its parent's state; throws to reject it. */
+  executeBlock(block: Block): void {
+    const parent = this.#parentOf(block.header);
+    this.syncTo(parent);
+    this.#apply(block);
+  }
+
+  #env(chainId: number, parent: ParentBlock, storage: ContractStorage): BlockEnv {
+    return {
+      version: this.version,
+      chainId,
+      parent,
+      storage,
+      namespacePolicy: this.#policy,
+      spv: null,
+    };
+  }
+
+  /** Executes a block on the state at its parent (the caller moved it there). */
+  #apply(block: Block): void {
+    const { header, payload } = block;
+    const chainId = header.chainId;
+    const invalid = (index: number, reason: string): ExecError =>
+      new ExecError(
+        { code: ExecErrorCode.BlockInvalid, blockHash: header.hash, index, reason },
+        index < 0
+          ? `block ${header.hash} is invalid: ${reason}`
+          : `block ${header.hash} is invalid: transaction ${index}: ${reason}`,
+      );
+    const mismatch = (part: string): ExecError =>
+      new ExecError(
+        { code: ExecErrorCode.OutputMismatch, blockHash: header.hash, part },
+        `block ${header.hash}: ${part} is not what executing the block gives`,
+      );
+    let miner: MinerInfo;
+    try {
+      miner = parseMinerData(payload.minerData);
+    } catch (e) {
+      throw invalid(-1, `miner data: ${e instanceof Error ? e.message : String(e)}`);
+    }
+    this.state.transaction(() => {
+      const base = this.state.head(chainId);
+      if (base === undefined || base.hash !== header.parent) {
+        throw execInvariant(`the state of chain ${chainId} is not at the parent of ${header.hash}`);
+      }
+      const parent = this.#parentOf(header);
+      const storage = this.state.storage(chainId, {
+        readLimit: NO_TXID_LIMIT,
+        writeHeight: header.height,
+        nextTxId: base.endTxId,
+      });
+      const env = this.#env(chainId, parent, storage);
+      if (!sameText(coinbaseOutput(env, miner), payload.coinbase)) throw mismatch("coinbase");
+      const seen = new Set<string>();
+      const parentTimeS = Math.floor(parent.creationTime / 1_000_000);
+      const blockTimeS = Math.floor(header.creationTime / 1_000_000);
+      payload.transactions.forEach((t, i) => {
+        let ready: ReadyCommand;
+        try {
+          const command = parseBlockTransaction(t.transaction, `transactions[${i}]`);
+          verifyCommandSignatures(command);
+          const [problem] = commandRuleViolations(command, {
+            version: this.version,
+            chainId,
+            time: { kind: "block", parentTimeS, blockTimeS },
+          });
+          if (problem !== undefined) throw problem;
+          if (seen.has(command.hash) || this.state.hasResult(chainId, command.hash)) {
+            throw duplicate(command.hash, "", seen.has(command.hash) ? "block" : "chain");
+          }
+          seen.add(command.hash);
+          ready = { command, input: contractInputOf(command) };
+        } catch (e) {
+          if (e instanceof CommandError) throw invalid(i, e.message);
+          throw e;
+        }
+        const r = applyCommand(env, ready.command, ready.input, miner);
+        if (r.kind === "rejected") throw invalid(i, r.error.message);
+        if (!sameText(r.output, t.output)) throw mismatch(`transactions[${i}] output`);
+        this.state.insertResult(chainId, {
+          requestKey: ready.command.hash,
+          height: header.height,
+          blockHash: header.hash,
+          position: i,
+          output: r.output,
+        });
+      });
+      this.state.recordBlock({
+        chainId,
+        height: header.height,
+        hash: header.hash,
+        endTxId: storage.nextTxId,
+      });
+    });
+  }
+
+  /**
+   * The payload of a new block on `parent` for `miner`: coinbase, then the
+   * candidates in order while they fit the block gas limit. `blockTimeS`:
+   * a lower bound of the new block's creation time (seconds), for the
+   * creation-time rule. A candidate
+   * that cannot be applied now is left out: `dropped` when it never can be
+   * on this branch, silently when it may later (creation time ahead of the
+   * parent's time, not enough gas left in this block).
+   */
+  buildPayload(
+    parent: BlockHeader,
+    miner: MinerInfo,
+    candidates: readonly ReadyCommand[],
+    blockTimeS: number,
+  ): BuiltPayload {
+    const chainId = parent.chainId;
+    this.syncTo(parent);
+    return this.state.rolledBack(() => {
+      const base = this.state.head(chainId);
+      if (base === undefined) throw execInvariant(`no state for chain ${chainId}`);
+      const storage = this.state.storage(chainId, {
+        readLimit: NO_TXID_LIMIT,
+        writeHeight: parent.height + 1,
+        nextTxId: base.endTxId,
+      });
+      const env = this.#env(chainId, parent, storage);
+      const coinbase = coinbaseOutput(env, miner);
+      const included: { command: ParsedCommand; output: string }[] = [];
+      const dropped: { command: ParsedCommand; error: CommandError }[] = [];
+      const seen = new Set<string>();
+      let gasLeft = this.version.blockGasLimit;
+      const parentTimeS = Math.floor(parent.creationTime / 1_000_000);
+      for (const { command, input } of candidates) {
+        if (seen.has(command.hash)) continue;
+        const problems = commandRuleViolations(command, {
+          version: this.version,
+          chainId,
+          time: { kind: "block", parentTimeS, blockTimeS },
+        });
+        const [problem] = problems;
+        if (problem !== undefined) {
+          // Too early now is fine later; anything else never is.
+          if (!problems.every((p) => p.code === CommandErrorCode.FutureCreationTime)) {
+            dropped.push({ command, error: problem });
+          }
+          continue;
+        }
+        if (this.state.hasResult(chainId, command.hash)) {
+          dropped.push({ command, error: duplicate(command.hash, "", "chain") });
+          continue;
+        }
+        if (command.payload.meta.gasLimit > gasLeft) continue;
+        const mark = storage.nextTxId;
+        try {
+          const r = this.state.transaction(() => {
+            const x = applyCommand(env, command, input, miner);
+            if (x.kind === "rejected") throw { [DROP]: x.error };
+            return x;
+          });
+          included.push({ command, output: r.output });
+          seen.add(command.hash);
+          gasLeft -= command.payload.meta.gasLimit;
+        } catch (e) {
+          if (typeof e !== "object" || e === null || !(DROP in e)) throw e;
+          (storage as SqliteContractStorage).resetNextTxId(mark);
+          dropped.push({ command, error: (e as { [DROP]: CommandError })[DROP] });
+        }
+      }
+      const encoder = new TextEncoder();
+      return {
+        payload: buildPayloadWithOutputs({
+          transactions: included.map((c) => ({
+            transaction: blockTransactionBytes(c.command),
+            output: encoder.encode(c.output),
+          })),
+          minerData: minerDataBytes(miner),
+          coinbase: encoder.encode(coinbase),
+        }),
+        included: included.map((c) => c.command),
+        dropped,
+      };
+    });
+  }
+
+  // ---- queries
+
+  /** True when a block of the best chain of `chainId` has a command with this request key. */
+  isOnChain(chainId: number, requestKey: string): boolean {
+    this.bestHead(chainId);
+    return this.state.hasResult(chainId, requestKey);
+  }
+
+  /**
+   * The results of `requestKeys` in blocks at least `confirmationDepth`
+   * below the best head (0: the head itself counts), as JSON texts with
+   * `metaData` = `{blockHeight, blockTime, blockHash, prevBlockHash}`.
+   * Unknown keys are left out.
+   */
+  poll(
+    chainId: number,
+    requestKeys: readonly string[],
+    confirmationDepth: number,
+  ): Map<string, string> {
+    const head = this.bestHead(chainId);
+    const maxHeight = head.height - confirmationDepth;
+    const out = new Map<string, string>();
+    for (const key of requestKeys) {
+      if (out.has(key)) continue;
+      const r = this.state.result(chainId, key, maxHeight);
+      if (r === undefined) continue;
+      const h = this.blocks.header(r.blockHash);
+      if (h === undefined) continue;
+      const meta = `{"blockHeight":${h.height},"blockTime":${h.creationTime},"blockHash":${JSON.stringify(h.hash)},"prevBlockHash":${JSON.stringify(h.parent)}}`;
+      out.set(key, withMetaData(r.output, meta));
+    }
+    return out;
+  }
+
+  /** The state view `rewindDepth` blocks below the best head of `chainId`. */
+  #localView(
+    chainId: number,
+    rewindDepth: number,
+  ): { parent: BlockHeader; storage: SqliteContractStorage } {
+    const head = this.bestHead(chainId);
+    const genesisHeight = genesisHeightOf(this.version, chainId);
+    const height = Math.max(genesisHeight, head.height - rewindDepth);
+    const parent = this.blocks.ancestorAt(head, height);
+    const held = this.state.blockAt(chainId, height);
+    if (parent === undefined || held === undefined || held.hash !== parent.hash) {
+      throw execInvariant(`the state of chain ${chainId} does not hold height ${height}`);
+    }
+    const storage = this.state.storage(chainId, {
+      readLimit: held.endTxId,
+      writeHeight: height + 1,
+      nextTxId: held.endTxId,
+      persist: false,
+    });
+    return { parent, storage };
+  }
+
+  /**
+   * /local: runs `command` on the state `rewindDepth` blocks below the best
+   * head, persisting nothing. With `preflight`, the metadata rules are
+   * checked first (all failures reported) and gas is bought and redeemed.
+   * @throws {CommandError} CMD_BAD_FIELD for data the contract language has no value for.
+   */
+  local(chainId: number, command: ParsedCommand, options: LocalOptions): LocalAnswer {
+    const { parent, storage } = this.#localView(chainId, options.rewindDepth);
+    if (options.preflight) {
+      const failures = commandRuleViolations(command, {
+        version: this.version,
+        chainId,
+        time: { kind: "preflight", parentTimeS: Math.floor(parent.creationTime / 1_000_000) },
+      });
+      if (failures.length > 0) return { kind: "invalid", failures };
+    }
+    const input = contractInputOf(command);
+    const env = this.#env(chainId, parent, storage);
+    const output = localCommand(env, command, input, {
+      preflight: options.preflight,
+      miner: PREFLIGHT_MINER,
+    });
+    return { kind: "result", output };
+  }
+
+  /**
+   * Everything /send checks of one command besides its wire form: rules at
+   * the node's clock `nowS`, signatures, not on chain, contract data, and
+   * that the sender can buy its gas now.
+   * @param prefix names the command in errors, e.g. `"cmds[2]."`.
+   * @returns the command ready for the mempool, or every problem found.
+   */
+  checkSubmission(
+    chainId: number,
+    command: ParsedCommand,
+    nowS: number,
+    prefix = "",
+  ): { ok: true; ready: ReadyCommand } | { ok: false; errors: CommandError[] } {
+    const errors = commandRuleViolations(
+      command,
+      { version: this.version, chainId, time: { kind: "submit", nowS } },
+      prefix,
+    );
+    try {
+      verifyCommandSignatures(command, prefix);
+    } catch (e) {
+      if (!(e instanceof CommandError)) throw e;
+      errors.push(e);
+    }
+    if (this.isOnChain(chainId, command.hash))
+      errors.push(duplicate(command.hash, prefix, "chain"));
+    let input: ContractInput | undefined;
+    try {
+      input = contractInputOf(command, prefix);
+    } catch (e) {
+      if (!(e instanceof CommandError)) throw e;
+      errors.push(e);
+    }
+    if (errors.length > 0 || input === undefined) return { ok: false, errors };
+    const { parent, storage } = this.#localView(chainId, 0);
+    const env = this.#env(chainId, parent, storage);
+    const meta = command.payload.meta;
+    const total = gasAmount(meta.gasLimit, decimalOfText(meta.gasPrice));
+    const bought = buyGas(env, meta, input.signers, total, command.hash);
+    if (!bought.result.ok) {
+      const field = `${prefix}cmd.meta.sender`;
+      const reason = bought.result.error.message;
+      return {
+        ok: false,
+        errors: [
+          new CommandError(
+            { code: CommandErrorCode.BuyGasFailed, field, reason },
+            `${field}: buying gas from ${JSON.stringify(meta.sender)} failed: ${reason}`,
+          ),
+        ],
+      };
+    }
+    return { ok: true, ready: { command, input } };
+  }
+}
+
+function sameText(text: string, bytes: Uint8Array): boolean {
+  return Buffer.from(bytes).toString("utf8") === text && Buffer.byteLength(text) === bytes.length;
+}
+
+function duplicate(
+  requestKey: string,
+  prefix: string,
+  where: "chain" | "batch" | "block",
+): CommandError {
+  const field = `${prefix}hash`;
+  const text =
+    where === "chain"
+      ? "is already on chain"
+      : where === "block"
+        ? "appears twice in the block"
+        : "appears twice in the batch";
+  return new CommandError(
+    { code: CommandErrorCode.Duplicate, field, requestKey, where },
+    `${field}: the command ${requestKey} ${text}`,
+  );
+}

@@ -1,0 +1,66 @@
+/**
+ * Reads a command sent to /private: `{cmd, hash, sigs}` like any command,
+ * but its `meta` is private metadata, `{"address": {"from": <node>, "to":
+ * [<node>, …]}}` (the names of the sending node and of the nodes the
+ * command is encrypted for; Weft's shape, docs/api.md), instead of public
+ * metadata.
+ * @module
+ */
+import { base64UrlEncode, isHashText } from "../encoding/base64url.ts";
+import { CommandError, CommandErrorCode } from "./errors.ts";
+import { badField, readArray, readObject, readString, required } from "./fieldReaders.ts";
+import { requestKeyBytesOf } from "./requestKey.ts";
+
+export type PrivateAddress = { readonly from: string; readonly to: readonly string[] };
+
+export type PrivateCommand = {
+  readonly cmd: string;
+  readonly hash: string;
+  readonly address: PrivateAddress;
+};
+
+/**
+ * @throws {CommandError} CMD_MISSING_FIELD / CMD_BAD_FIELD / CMD_BAD_JSON naming
+ *   the field; CMD_HASH_MISMATCH when `hash` is not the request key of `cmd`.
+ */
+export function parsePrivateCommand(value: unknown): PrivateCommand {
+  const o = readObject(value, "command");
+  const cmdText = readString(required(o, "cmd", "").value, "cmd");
+  const hash = readString(required(o, "hash", "").value, "hash");
+  readArray(required(o, "sigs", "").value, "sigs");
+  if (!isHashText(hash))
+    throw badField("hash", "a request key: 43 characters of unpadded base64url");
+  const expected = base64UrlEncode(requestKeyBytesOf(cmdText));
+  if (hash !== expected) {
+    throw new CommandError(
+      { code: CommandErrorCode.HashMismatch, field: "hash", expected, actual: hash },
+      `hash: does not match cmd: the Blake2s-256 request key of cmd is ${expected}, got ${hash}`,
+    );
+  }
+  let payload: unknown;
+  try {
+    payload = JSON.parse(cmdText);
+  } catch (e) {
+    const reason = e instanceof Error ? e.message : String(e);
+    throw new CommandError(
+      { code: CommandErrorCode.BadJson, field: "cmd", reason },
+      `cmd: not valid JSON: ${reason}`,
+    );
+  }
+  const p = readObject(payload, "cmd");
+  const meta = readObject(required(p, "meta", "cmd").value, "cmd.meta");
+  if (!Object.hasOwn(meta, "address")) {
+    throw badField("cmd.meta", 'private metadata {"address": {"from": …, "to": […]}}');
+  }
+  const address = readObject(meta.address, "cmd.meta.address");
+  const from = readString(
+    required(address, "from", "cmd.meta.address").value,
+    "cmd.meta.address.from",
+  );
+  const to = readArray(
+    required(address, "to", "cmd.meta.address").value,
+    "cmd.meta.address.to",
+  ).map((t, i) => readString(t, `cmd.meta.address.to[${i}]`));
+  if (to.length === 0) throw badField("cmd.meta.address.to", "at least one addressed node");
+  return { cmd: cmdText, hash, address: { from, to } };
+}

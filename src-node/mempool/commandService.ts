@@ -1,0 +1,299 @@
+/**
+ * `CommandService`: what the contract command endpoints do, over the
+ * executor (state) and the mempool:
+ * - `send`: every command of the batch parsed and checked (wire form,
+ *   signatures, node rules at the node's clock, not on chain, gas buyable);
+ *   any failure refuses the whole batch naming each failing command's index
+ *   and request key; otherwise all go to the mempool (a pending duplicate
+ *   changes nothing);
+ * - `local`: runs a command without persisting anything (preflight,
+ *   signature verification switch, rewind depth);
+ * - `poll`: results at least `confirmationDepth` blocks deep, unknown keys
+ *   left out; `listen`: waits for one result, bounded by a timeout;
+ * - `private`: reads the command and its private metadata, then refuses it:
+ *   private execution needs an addressed peer, and this node has none;
+ * - `payloadFor`: the payload provider of mining (mempool commands, best
+ *   first, up to the block gas limit).
+ * It keeps the mempool in step with the chain: commands of blocks that join
+ * the best chain leave it; commands of orphaned blocks come back.
+ * @module
+ */
+import type { BlockHeader } from "../chain/blockHeader.ts";
+import type { MinerInfo } from "../chain/minerData.ts";
+import type { PayloadWithOutputs } from "../chain/payloadWithOutputs.ts";
+import { isHashText } from "../encoding/base64url.ts";
+import { isNodeError } from "../errors/nodeError.ts";
+import { parseBlockTransaction } from "../exec/blockTransaction.ts";
+import type { ChainExecutor, ReadyCommand } from "../exec/chainExecutor.ts";
+import type { ParsedCommand } from "../exec/commandTypes.ts";
+import { contractInputOf } from "../exec/contractInput.ts";
+import { CommandError, ExecError, ExecErrorCode } from "../exec/errors.ts";
+import { parseCommand } from "../exec/parseCommand.ts";
+import { parsePrivateCommand } from "../exec/parsePrivateCommand.ts";
+import { requestKeyOf } from "../exec/requestKey.ts";
+import { verifyCommandSignatures } from "../exec/verifySignatures.ts";
+import type { BlockDb } from "../store/blockDb.ts";
+import { Mempool } from "./mempool.ts";
+
+/** How long /listen waits by default (the reference's 180 s). */
+export const DEFAULT_LISTEN_TIMEOUT_MS = 180_000;
+
+export type LocalRequestOptions = {
+  readonly preflight: boolean;
+  readonly signatureVerification: boolean;
+  readonly rewindDepth: number;
+};
+
+export type CommandServiceOptions = {
+  readonly executor: ChainExecutor;
+  readonly blocks: BlockDb;
+  readonly mempool?: Mempool | undefined;
+  /** The node's clock, µs since the UNIX epoch (for /send's time window). */
+  readonly now?: (() => number) | undefined;
+  readonly listenTimeoutMs?: number | undefined;
+};
+
+type Waiter = { readonly fail: (e: ExecError) => void };
+
+function systemNowMicros(): number {
+  return Date.now() * 1000;
+}
+
+/** The request key a failing command of a batch is named by. */
+function requestKeyOfValue(value: unknown): string | null {
+  if (typeof value !== "object" || value === null) return null;
+  const o = value as Record<string, unknown>;
+  if (isHashText(o.hash)) return o.hash;
+  return typeof o.cmd === "string" ? requestKeyOf(o.cmd) : null;
+}
+
+export class CommandService {
+  readonly executor: ChainExecutor;
+  readonly mempool: Mempool;
+  readonly blocks: BlockDb;
+  readonly listenTimeoutMs: number;
+  readonly #now: () => number;
+  readonly #waiters = new Set<Waiter>();
+  readonly #unsubscribe: (() => void)[];
+  #closed = false;
+
+  constructor(options: CommandServiceOptions) {
+    this.executor = options.executor;
+    this.blocks = options.blocks;
+    this.mempool = options.mempool ?? new Mempool();
+    this.listenTimeoutMs = options.listenTimeoutMs ?? DEFAULT_LISTEN_TIMEOUT_MS;
+    this.#now = options.now ?? systemNowMicros;
+    this.#unsubscribe = [
+      this.blocks.onCutChange(({ added }) => {
+        for (const h of added) this.#removeIncluded(h);
+      }),
+      this.executor.onOrphaned((chainId, commands) => this.#takeBack(chainId, commands)),
+    ];
+  }
+
+  close(): void {
+    this.#closed = true;
+    for (const u of this.#unsubscribe) u();
+    const err = new ExecError(
+      { code: ExecErrorCode.ShuttingDown },
+      "the node is shutting down; poll again once it is back",
+    );
+    for (const w of [...this.#waiters]) w.fail(err);
+    this.#waiters.clear();
+  }
+
+  #removeIncluded(h: BlockHeader): void {
+    if (this.mempool.size(h.chainId) === 0) return;
+    const p = this.blocks.payload(h.payloadHash);
+    const keys: string[] = [];
+    for (const [i, t] of (p?.transactions ?? []).entries()) {
+      try {
+        keys.push(parseBlockTransaction(t.transaction, `transactions[${i}]`).hash);
+      } catch (e) {
+        if (!isNodeError(e)) throw e;
+      }
+    }
+    this.mempool.remove(h.chainId, keys);
+  }
+
+  /** Commands of orphaned blocks: back to the mempool (building a block checks them again). */
+  #takeBack(chainId: number, commands: readonly ParsedCommand[]): void {
+    // No state reads here: this runs while the executor moves the state.
+    const ready: ReadyCommand[] = [];
+    for (const command of commands) {
+      try {
+        ready.push({ command, input: contractInputOf(command) });
+      } catch (e) {
+        if (!isNodeError(e)) throw e;
+      }
+    }
+    try {
+      this.mempool.add(chainId, ready);
+    } catch (e) {
+      if (!isNodeError(e)) throw e;
+    }
+  }
+
+  /**
+   * /send: checks every command; all or nothing.
+   * @returns the request keys, one per command, in order.
+   * @throws {ExecError} EXEC_BATCH_INVALID naming each failing command.
+   * @throws {MempoolError} MEMPOOL_FULL.
+   */
+  send(chainId: number, cmds: readonly unknown[]): string[] {
+    this.blocks.requireChain(chainId);
+    const nowS = Math.floor(this.#now() / 1_000_000);
+    const failures: { index: number; requestKey: string | null; error: CommandError }[] = [];
+    const ready: ReadyCommand[] = [];
+    cmds.forEach((value, index) => {
+      const prefix = `cmds[${index}]`;
+      let parsed: ParsedCommand;
+      try {
+        parsed = parseCommand(value, prefix);
+      } catch (e) {
+        if (!(e instanceof CommandError)) throw e;
+        failures.push({ index, requestKey: requestKeyOfValue(value), error: e });
+        return;
+      }
+      const r = this.executor.checkSubmission(chainId, parsed, nowS, `${prefix}.`);
+      if (r.ok) ready.push(r.ready);
+      else for (const error of r.errors) failures.push({ index, requestKey: parsed.hash, error });
+    });
+    if (failures.length > 0) {
+      const lines = failures.map((f) => {
+        const prefix = `cmds[${f.index}].`;
+        const reason = f.error.message.startsWith(prefix)
+          ? f.error.message.slice(prefix.length)
+          : f.error.message;
+        const key = f.requestKey === null ? "unknown" : JSON.stringify(f.requestKey);
+        return `cmds[${f.index}] (request key ${key}): ${reason}`;
+      });
+      throw new ExecError(
+        { code: ExecErrorCode.BatchInvalid, failures },
+        `One or more transactions were invalid (none was accepted): ${lines.join("; ")}`,
+      );
+    }
+    this.mempool.add(chainId, ready);
+    return ready.map((r) => r.command.hash);
+  }
+
+  /**
+   * /local: the command result (or preflight result) as JSON text.
+   * @throws {CommandError} for a malformed command or (unless switched off) bad signatures.
+   * @throws {ExecError} EXEC_PREFLIGHT_INVALID with every metadata rule broken.
+   */
+  local(chainId: number, body: unknown, options: LocalRequestOptions): string {
+    this.blocks.requireChain(chainId);
+    const command = parseCommand(body);
+    if (options.signatureVerification) verifyCommandSignatures(command);
+    const answer = this.executor.local(chainId, command, {
+      preflight: options.preflight,
+      rewindDepth: options.rewindDepth,
+    });
+    if (answer.kind === "invalid") {
+      throw new ExecError(
+        { code: ExecErrorCode.PreflightInvalid, failures: answer.failures },
+        `Metadata validation failed: ${JSON.stringify(answer.failures.map((f) => f.message))}`,
+      );
+    }
+    if (!options.preflight) return answer.output;
+    return `{"preflightResult":${answer.output},"preflightWarnings":[]}`;
+  }
+
+  /** /poll: `{requestKey: result, …}` for the keys found at least `confirmationDepth` deep. */
+  poll(chainId: number, requestKeys: readonly string[], confirmationDepth: number): string {
+    const found = this.executor.poll(chainId, requestKeys, confirmationDepth);
+    return `{${[...found].map(([k, v]) => `${JSON.stringify(k)}:${v}`).join(",")}}`;
+  }
+
+  /**
+   * /listen: the result of `requestKey` once a block of the best chain has it.
+   * @param signal aborts the wait (the client went away).
+   * @throws {ExecError} EXEC_LISTEN_TIMEOUT after the timeout, EXEC_SHUTTING_DOWN on close.
+   */
+  listen(chainId: number, requestKey: string, signal?: AbortSignal): Promise<string> {
+    const lookup = (): string | undefined =>
+      this.executor.poll(chainId, [requestKey], 0).get(requestKey);
+    const now = lookup();
+    if (now !== undefined) return Promise.resolve(now);
+    if (this.#closed) {
+      return Promise.reject(
+        new ExecError({ code: ExecErrorCode.ShuttingDown }, "the node is shutting down"),
+      );
+    }
+    return new Promise<string>((resolve, reject) => {
+      const timeoutMs = this.listenTimeoutMs;
+      const done = (): void => {
+        clearTimeout(timer);
+        unsubscribe();
+        this.#waiters.delete(waiter);
+        signal?.removeEventListener("abort", onAbort);
+      };
+      const waiter: Waiter = {
+        fail: (e) => {
+          done();
+          reject(e);
+        },
+      };
+      const onAbort = (): void => {
+        done();
+        reject(new ExecError({ code: ExecErrorCode.ShuttingDown }, "the client went away"));
+      };
+      const unsubscribe = this.blocks.onCutChange(({ added }) => {
+        if (!added.some((h) => h.chainId === chainId)) return;
+        const r = lookup();
+        if (r === undefined) return;
+        done();
+        resolve(r);
+      });
+      const timer = setTimeout(() => {
+        waiter.fail(
+          new ExecError(
+            { code: ExecErrorCode.ListenTimeout, requestKey, timeoutMs },
+            `no result for ${requestKey} on chain ${chainId} after ${timeoutMs / 1000} s; the command may still be pending: listen or poll again`,
+          ),
+        );
+      }, timeoutMs);
+      this.#waiters.add(waiter);
+      signal?.addEventListener("abort", onAbort, { once: true });
+    });
+  }
+
+  /**
+   * /private: reads the command, then refuses it (no peer to send it to).
+   * @throws {CommandError} for a malformed command or metadata that is not private.
+   * @throws {ExecError} EXEC_PRIVATE_NEEDS_PEER otherwise.
+   */
+  private(chainId: number, body: unknown): never {
+    this.blocks.requireChain(chainId);
+    const p = parsePrivateCommand(body);
+    throw new ExecError(
+      { code: ExecErrorCode.PrivateNeedsPeer, field: "cmd.meta.address.to" },
+      `private execution needs an addressed peer: this node is connected to no other node, so it cannot deliver ${p.hash} to ${p.address.to.join(", ")}`,
+    );
+  }
+
+  /** The mining payload provider: mempool commands of `chainId` on top of `parent`. */
+  payloadFor = (chainId: number, parent: BlockHeader, miner: MinerInfo): PayloadWithOutputs => {
+    if (parent.chainId !== chainId) {
+      throw new ExecError(
+        { code: ExecErrorCode.Invariant, reason: "parent on another chain" },
+        `payload for chain ${chainId} asked on a parent of chain ${parent.chainId}`,
+      );
+    }
+    // The header's creation time is the clock read just before this call (mining/miningService.ts);
+    // one second less bounds it safely.
+    const blockTimeS = Math.floor(this.#now() / 1_000_000) - 1;
+    const built = this.executor.buildPayload(
+      parent,
+      miner,
+      this.mempool.candidates(chainId),
+      blockTimeS,
+    );
+    this.mempool.remove(
+      chainId,
+      built.dropped.map((d) => d.command.hash),
+    );
+    return built.payload;
+  };
+}
