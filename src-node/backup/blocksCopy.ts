@@ -36,17 +36,37 @@ function storedCut(store: BlockStore, path: string): Cut {
 
 /**
  * The network and best cut a copy of blocks.sqlite holds.
- * @throws {BackupError} BACKUP_INTEGRITY_FAILED when its cut names missing
- *   blocks or is not braided; StoreError when it is not a block database.
+ * @param expectedNetwork checked first, when given.
+ * @throws {BackupError} BACKUP_WRONG_NETWORK when the copy is of another
+ *   network than `expectedNetwork`; BACKUP_INTEGRITY_FAILED when its cut
+ *   names missing blocks or is not braided; StoreError when it is not a
+ *   block database.
  */
-export function readBlocksCopy(path: string, version: NetworkVersion): BlocksCopy {
+export function readBlocksCopy(
+  path: string,
+  version: NetworkVersion,
+  expectedNetwork?: string,
+): BlocksCopy {
   const store = BlockStore.open(path);
   try {
+    const network = store.meta("network");
+    if (expectedNetwork !== undefined && network !== expectedNetwork) {
+      throw new BackupError(
+        {
+          code: BackupErrorCode.WrongNetwork,
+          path,
+          expected: expectedNetwork,
+          actual: String(network),
+        },
+        `${path}: holds the blocks of network ${String(network)}, the manifest says ${expectedNetwork}`,
+      );
+    }
     const cut = storedCut(store, path);
     const [problem] = cutBraidingProblems(cut, version);
-    if (problem !== undefined)
+    if (problem !== undefined) {
       throw integrityFailed(path, `the stored cut is not braided: ${problem}`);
-    return { network: store.meta("network"), cut: cutToJson(cut, version) };
+    }
+    return { network, cut: cutToJson(cut, version) };
   } finally {
     store.close();
   }

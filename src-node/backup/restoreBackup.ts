@@ -7,8 +7,8 @@
  *    node there, or another restore, is refused (BACKUP_DATA_IN_USE);
  * 4. the files are copied into a staging folder next to the data, their
  *    checksums checked again (the copy itself), SQLite's integrity check run
- *    on each, and the block database's network and cut compared with the
- *    manifest's;
+ *    on each, the block database's network and cut and the contract state's
+ *    newest blocks compared with the manifest's;
  * 5. only then are the network's current database files (blocks.sqlite,
  *    state.sqlite, the backup's files, with their -wal/-shm/-journal files)
  *    moved aside into `dataDir/<network>/replaced-<time>/` (kept, never
@@ -27,12 +27,13 @@ import type { CutJson } from "../chain/cutJson.ts";
 import type { NetworkVersion } from "../chain/networkVersion.ts";
 import { runnableVersions } from "../chain/versions.ts";
 import { SqlDatabase } from "../store/sqlDatabase.ts";
-import { type BackupManifest, BackupStatus } from "./backupManifest.ts";
+import { type BackupManifest, BackupStatus, type ChainHeads } from "./backupManifest.ts";
 import { readBlocksCopy } from "./blocksCopy.ts";
 import { acquireDataLock } from "./dataLock.ts";
 import { BackupError, BackupErrorCode, reasonOf } from "./errors.ts";
 import { fileChecksum } from "./fileChecksum.ts";
 import { manifestPath, readManifest } from "./manifestFile.ts";
+import { readStateHeads } from "./stateCopy.ts";
 
 /** The database files of a network's data folder (besides those a backup names). */
 export const NETWORK_DATABASE_FILES: readonly string[] = ["blocks.sqlite", "state.sqlite"];
@@ -155,7 +156,7 @@ function checkIntegrity(path: string): void {
 function checkBlocks(path: string, version: NetworkVersion, manifest: BackupManifest): void {
   let copy: ReturnType<typeof readBlocksCopy>;
   try {
-    copy = readBlocksCopy(path, version);
+    copy = readBlocksCopy(path, version, manifest.network);
   } catch (e) {
     if (e instanceof BackupError) throw e;
     throw new BackupError(
@@ -163,21 +164,28 @@ function checkBlocks(path: string, version: NetworkVersion, manifest: BackupMani
       `${path}: not a block database: ${reasonOf(e)}`,
     );
   }
-  if (copy.network !== manifest.network) {
-    throw new BackupError(
-      {
-        code: BackupErrorCode.WrongNetwork,
-        path,
-        expected: manifest.network,
-        actual: String(copy.network),
-      },
-      `${path}: holds the blocks of network ${String(copy.network)}, the manifest says ${manifest.network}`,
-    );
-  }
   if (manifest.cut !== null && !isDeepStrictEqual(copy.cut, manifest.cut)) {
     throw new BackupError(
       { code: BackupErrorCode.IntegrityFailed, path, reason: "cut differs from the manifest" },
       `${path}: its cut (height ${copy.cut.height}) is not the manifest's (height ${manifest.cut.height})`,
+    );
+  }
+}
+
+function checkState(path: string, version: NetworkVersion, heads: ChainHeads): void {
+  let actual: ChainHeads;
+  try {
+    actual = readStateHeads(path, version);
+  } catch (e) {
+    throw new BackupError(
+      { code: BackupErrorCode.IntegrityFailed, path, reason: reasonOf(e) },
+      `${path}: not a contract-state database: ${reasonOf(e)}`,
+    );
+  }
+  if (!isDeepStrictEqual(actual, heads)) {
+    throw new BackupError(
+      { code: BackupErrorCode.IntegrityFailed, path, reason: "heads differ from the manifest" },
+      `${path}: the blocks its state holds are not the manifest's`,
     );
   }
 }
@@ -237,6 +245,10 @@ export async function restoreBackup(options: RestoreOptions): Promise<RestoreRes
       checkIntegrity(target);
     }
     checkBlocks(join(staging, "blocks.sqlite"), version, manifest);
+    for (const d of manifest.databases) {
+      if (d.name === "state" && d.heads !== null)
+        checkState(join(staging, d.file), version, d.heads);
+    }
 
     const files = manifest.databases.map((d) => d.file);
     const replacedDir = moveAside(
