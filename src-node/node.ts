@@ -4,6 +4,10 @@
  * HTTP API, and (unless told not to) starts listening.
  *
  *   options → config (checked, defaults) → BlockDb (blocks.sqlite)
+ *           → StateDb (state.sqlite) → ChainExecutor (genesis state, executes
+ *             every block before BlockDb accepts it, follows the best cut)
+ *           → CommandService (mempool, /send /local /poll /listen /private,
+ *             the mining payload provider)
  *           → mining (service, update streams, built-in miner)
  *           → HTTP API (api/buildServer.ts) → listen → built-in miner (when enabled)
  *
@@ -36,7 +40,10 @@ import {
 } from "./config/nodeOptions.ts";
 import { NODE_SERVICE_DATE, packageVersion } from "./config/nodeParams.ts";
 import { isNodeError } from "./errors/nodeError.ts";
+import { ChainExecutor } from "./exec/chainExecutor.ts";
 import { genesisPayloadOf } from "./genesis/genesisPayloads.ts";
+import { runGenesis } from "./genesis/runGenesis.ts";
+import { CommandService } from "./mempool/commandService.ts";
 import { BuiltInMiner } from "./mining/builtInMiner.ts";
 import { MiningError, MiningErrorCode } from "./mining/errors.ts";
 import { minerInfoOf } from "./mining/minerInfo.ts";
@@ -45,6 +52,7 @@ import type { PayloadProvider } from "./mining/payloadProvider.ts";
 import { UpdateStreams } from "./mining/updateStreams.ts";
 import { BlockDb } from "./store/blockDb.ts";
 import type { SqlDatabase } from "./store/sqlDatabase.ts";
+import { StateDb } from "./store/stateDb.ts";
 
 /** Structured log sink (the desktop passes its log file; the CLI prints warnings and errors). */
 export type NodeLogger = ApiLog;
@@ -68,8 +76,14 @@ export type CreateNodeOptions = NodeOptionsInput & {
   readonly genesisPayload?: ((chainId: number) => PayloadWithOutputs) | undefined;
   /** Largest request body in bytes (default 2 MiB). */
   readonly bodyLimit?: number | undefined;
-  /** Payloads of mined blocks (default: no transactions, placeholder coinbase; mining/payloadProvider.ts). */
+  /**
+   * Payloads of mined blocks (default: mempool commands executed on the
+   * parent's state, mempool/commandService.ts). A provider must produce
+   * payloads that execute to their outputs, or the blocks are rejected.
+   */
   readonly payloadProvider?: PayloadProvider | undefined;
+  /** How long `/listen` waits for a result, ms (default 180 s, as the reference). */
+  readonly listenTimeoutMs?: number | undefined;
   /** The built UI served under `/app/` (default `<repo>/dist/renderer`; tests pass their own build). */
   readonly rendererDir?: string | undefined;
 };
@@ -96,6 +110,11 @@ function configuredMiner(options: NodeOptions): MinerInfo | undefined {
 /** `dataDir/<network>/blocks.sqlite` */
 export function blocksPath(options: Pick<NodeOptions, "dataDir" | "network">): string {
   return join(options.dataDir, options.network, "blocks.sqlite");
+}
+
+/** `dataDir/<network>/state.sqlite` */
+export function statePath(options: Pick<NodeOptions, "dataDir" | "network">): string {
+  return join(options.dataDir, options.network, "state.sqlite");
 }
 
 /**
@@ -137,6 +156,12 @@ export class WeftNode {
   readonly miner: BuiltInMiner;
   /** Backup jobs, when `backup.directory` is set (the API needs `backup.api.enabled` too). */
   readonly backup: BackupService | undefined;
+  /** The contract state of every chain (state.sqlite). */
+  readonly state: StateDb;
+  /** Executes blocks and keeps the state on the best cut. */
+  readonly executor: ChainExecutor;
+  /** The contract command endpoints' service and the mempool. */
+  readonly commands: CommandService;
   readonly #lock: DataLock;
   readonly #miningStreams: UpdateStreams | undefined;
   readonly #log: NodeLogger | undefined;
@@ -153,6 +178,7 @@ export class WeftNode {
     log: NodeLogger | undefined,
     backup: BackupService | undefined,
     lock: DataLock,
+    exec: { state: StateDb; executor: ChainExecutor; commands: CommandService },
   ) {
     this.options = options;
     this.version = version;
@@ -165,6 +191,9 @@ export class WeftNode {
     this.#log = log;
     this.backup = backup;
     this.#lock = lock;
+    this.state = exec.state;
+    this.executor = exec.executor;
+    this.commands = exec.commands;
   }
 
   /** Builds the node (stores open, server built, not listening). */
@@ -189,11 +218,31 @@ export class WeftNode {
     }
     let service: MiningService | undefined;
     let backup: BackupService | undefined;
+    let state: StateDb | undefined;
+    let executor: ChainExecutor | undefined;
+    let commands: CommandService | undefined;
     try {
-      backup = backupService(options, version, { blocks }, input.logger);
+      state = StateDb.open({ path: statePath(options), nativeBinding: input.sqliteNativeBinding });
+      executor = ChainExecutor.open({
+        version,
+        blocks,
+        state,
+        genesis: (chainId, storage) => {
+          runGenesis(version, chainId, storage);
+        },
+        genesisKey: `runGenesis/${version.name}`,
+        log: input.logger,
+      });
+      commands = new CommandService({
+        executor,
+        blocks,
+        now: input.now,
+        listenTimeoutMs: input.listenTimeoutMs,
+      });
+      backup = backupService(options, version, { blocks, state: state.db }, input.logger);
       service = new MiningService({
         chain: blocks,
-        payloadProvider: input.payloadProvider,
+        payloadProvider: input.payloadProvider ?? commands.payloadFor,
         clock: input.now,
         log: input.logger,
       });
@@ -224,6 +273,7 @@ export class WeftNode {
           miningApi: streams === undefined ? undefined : { service, streams },
           backup: options.backup.apiEnabled ? backup : undefined,
           miner,
+          commands,
           rendererDir: input.rendererDir,
           origin: () => (self?.listening === true ? self.origin : undefined),
         },
@@ -239,11 +289,15 @@ export class WeftNode {
         input.logger,
         backup,
         lock,
+        { state, executor, commands },
       );
       return self;
     } catch (e) {
       void backup?.close();
       service?.close();
+      commands?.close();
+      executor?.close();
+      state?.close();
       blocks.close();
       lock.release();
       throw e;
@@ -314,11 +368,15 @@ export class WeftNode {
       try {
         await this.miner.close();
         this.#miningStreams?.close();
+        // Waiting /listen requests end (503) so that the server can close.
+        this.commands.close();
         await this.server.close();
       } finally {
         // A running backup copies through the databases' connections: stopped first.
         await this.backup?.close();
         this.mining.close();
+        this.executor.close();
+        this.state.close();
         this.blocks.close();
         this.#lock.release();
         this.#log?.info("node closed", { network: this.version.name });

@@ -31,7 +31,7 @@ import type { ContractStorage } from "../contract/storage/contractStorage.ts";
 import { isNodeError } from "../errors/nodeError.ts";
 import type { Block, BlockDb, BlockExecutor, CutChange } from "../store/blockDb.ts";
 import type { SqliteContractStorage } from "../store/sqliteContractStorage.ts";
-import { NO_TXID_LIMIT, type StateDb } from "../store/stateDb.ts";
+import { type ChainRows, NO_TXID_LIMIT, type StateDb } from "../store/stateDb.ts";
 import { applyCommand, localCommand } from "./applyCommand.ts";
 import { type BlockEnv, CHAIN_NAMESPACE_POLICY, type ParentBlock } from "./blockEnv.ts";
 import { blockTransactionBytes, parseBlockTransaction } from "./blockTransaction.ts";
@@ -65,10 +65,19 @@ export type ChainExecutorOptions = {
   readonly state: StateDb;
   /** Default: none (a genesis without transactions). */
   readonly genesis?: GenesisRunner | undefined;
+  /**
+   * Names what `genesis` produces (equal keys: equal state for equal genesis
+   * blocks). With a key, a chain's genesis state is computed once per process
+   * and copied afterwards (opening a fresh node is then cheap).
+   */
+  readonly genesisKey?: string | undefined;
   /** Default: {@link CHAIN_NAMESPACE_POLICY}. */
   readonly namespacePolicy?: NamespacePolicy | undefined;
   readonly log?: ExecutorLog | undefined;
 };
+
+/** Genesis states computed in this process, by genesis key, chain and genesis hash. */
+const genesisStates = new Map<string, { rows: ChainRows; endTxId: number }>();
 
 /** A command ready to run: parsed, with its contract inputs. */
 export type ReadyCommand = { readonly command: ParsedCommand; readonly input: ContractInput };
@@ -116,6 +125,7 @@ export class ChainExecutor implements BlockExecutor {
   readonly blocks: BlockDb;
   readonly state: StateDb;
   readonly #genesis: GenesisRunner | undefined;
+  readonly #genesisKey: string | undefined;
   readonly #policy: NamespacePolicy;
   readonly #log: ExecutorLog | undefined;
   readonly #orphanListeners = new Set<(chainId: number, commands: ParsedCommand[]) => void>();
@@ -126,6 +136,7 @@ export class ChainExecutor implements BlockExecutor {
     this.blocks = options.blocks;
     this.state = options.state;
     this.#genesis = options.genesis;
+    this.#genesisKey = options.genesisKey;
     this.#policy = options.namespacePolicy ?? CHAIN_NAMESPACE_POLICY;
     this.#log = options.log;
     this.#unsubscribe = this.blocks.onCutChange((change) => this.#followCut(change));
@@ -171,6 +182,11 @@ export class ChainExecutor implements BlockExecutor {
     if (genesis === undefined) throw execInvariant(`no genesis header for chain ${chainId}`);
     const held = this.state.blockAt(chainId, genesis.height);
     if (held !== undefined && held.hash === genesis.hash) return;
+    const cacheKey =
+      this.#genesisKey === undefined
+        ? undefined
+        : `${this.#genesisKey}\u0000${chainId}\u0000${genesis.hash}`;
+    const cached = cacheKey === undefined ? undefined : genesisStates.get(cacheKey);
     this.state.transaction(() => {
       this.state.resetChain(chainId);
       const storage = this.state.storage(chainId, {
@@ -179,7 +195,18 @@ export class ChainExecutor implements BlockExecutor {
         nextTxId: 0,
       });
       try {
-        this.#genesis?.(chainId, storage);
+        if (cached !== undefined) {
+          this.state.insertChainRows(chainId, cached.rows);
+          storage.resetNextTxId(cached.endTxId);
+        } else {
+          this.#genesis?.(chainId, storage);
+          if (cacheKey !== undefined) {
+            genesisStates.set(cacheKey, {
+              rows: this.state.chainRows(chainId),
+              endTxId: storage.nextTxId,
+            });
+          }
+        }
       } catch (e) {
         if (!isNodeError(e)) throw e;
         throw new ExecError(

@@ -45,6 +45,21 @@ export type StoredResult = {
 /** A stored version of a row: its value text and the (txid, seq) that wrote it. */
 export type VersionRow = { readonly txid: number; readonly seq: number; readonly value: string };
 
+/** Every row a chain's state holds (to copy a computed genesis state). */
+export type ChainRows = {
+  readonly versions: readonly (VersionRow & {
+    readonly tbl: string;
+    readonly key: string;
+    readonly height: number;
+  })[];
+  readonly tables: readonly {
+    readonly tbl: string;
+    readonly module: string;
+    readonly txid: number;
+    readonly height: number;
+  }[];
+};
+
 /** Every transaction id is below this; a read bounded by it sees everything. */
 export const NO_TXID_LIMIT = Number.MAX_SAFE_INTEGER;
 
@@ -225,6 +240,44 @@ export class StateDb {
     this.db.run(sql`DELETE FROM results WHERE chain_id = ${chainId}`);
     this.db.run(sql`DELETE FROM state_blocks WHERE chain_id = ${chainId}`);
     this.#decoded.get(chainId)?.clear();
+  }
+
+  /** Every row version and table of `chainId` (its genesis state, when read right after genesis). */
+  chainRows(chainId: number): ChainRows {
+    const versions = this.db.all(
+      sql`SELECT tbl, key, txid, seq, height, value FROM versions
+          WHERE chain_id = ${chainId} ORDER BY txid, seq`,
+      (row) => {
+        const r = rec(this.path, row);
+        return {
+          tbl: text(this.path, r.tbl, "tbl"),
+          key: text(this.path, r.key, "key"),
+          txid: int(this.path, r.txid, "txid"),
+          seq: int(this.path, r.seq, "seq"),
+          height: int(this.path, r.height, "height"),
+          value: text(this.path, r.value, "value"),
+        };
+      },
+    );
+    const tables = this.db.all(
+      sql`SELECT tbl, module, txid, height FROM user_tables WHERE chain_id = ${chainId}`,
+      (row) => {
+        const r = rec(this.path, row);
+        return {
+          tbl: text(this.path, r.tbl, "tbl"),
+          module: text(this.path, r.module, "module"),
+          txid: int(this.path, r.txid, "txid"),
+          height: int(this.path, r.height, "height"),
+        };
+      },
+    );
+    return { versions, tables };
+  }
+
+  /** Writes rows read with {@link chainRows} as the state of `chainId`. */
+  insertChainRows(chainId: number, rows: ChainRows): void {
+    for (const v of rows.versions) this.insertVersion(chainId, v.tbl, v.key, v);
+    for (const t of rows.tables) this.insertTable(chainId, t.tbl, t.module, t.txid, t.height);
   }
 
   // ---- results

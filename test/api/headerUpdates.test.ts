@@ -10,6 +10,7 @@ import { blockHeaderToObject } from "../../src-node/chain/blockHeaderObject.ts";
 import { powHash, powHashHex } from "../../src-node/chain/pow.ts";
 import { testSingletonVersion } from "../../src-node/chain/versions.ts";
 import { ChainBuilder } from "../support/chainBuilder.ts";
+import { executingPayloads } from "../support/executingPayloads.ts";
 import { openTestNode, type TestNode } from "../support/testNode.ts";
 
 let t: TestNode | undefined;
@@ -81,7 +82,12 @@ describe("[api] GET /header/updates", () => {
     expect(res.headers["x-peer-addr"]).toMatch(/^127\.0\.0\.1:\d+$/);
     expect(res.headers["x-server-timestamp"]).toMatch(/^\d+$/);
 
-    const b = ChainBuilder.create(testSingletonVersion, "main", t.node.blocks.genesis);
+    const b = ChainBuilder.create(
+      testSingletonVersion,
+      "main",
+      t.node.blocks.genesis,
+      executingPayloads(t.node.blocks),
+    );
     const blocks = b.rounds(2);
     for (const x of blocks) t.node.blocks.insertBlock(x);
     await s.waitFor(blocks.length);
@@ -103,7 +109,12 @@ describe("[api] GET /header/updates", () => {
   it("announces the new branch of a fork switch, and not blocks that stay off the cut", async () => {
     t = await openTestNode();
     const base = await t.node.start();
-    const main = ChainBuilder.create(testSingletonVersion, "main", t.node.blocks.genesis);
+    const main = ChainBuilder.create(
+      testSingletonVersion,
+      "main",
+      t.node.blocks.genesis,
+      executingPayloads(t.node.blocks),
+    );
     for (const x of main.rounds(1)) t.node.blocks.insertBlock(x);
     const side = main.fork("side");
     const s = subscribe(`${base}/header/updates`);

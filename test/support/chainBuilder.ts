@@ -9,6 +9,9 @@
  *
  * Every block carries a small payload naming the builder's label, chain and
  * height, so blocks of different branches differ even at the same parent.
+ * Given a {@link PayloadSource} (executingPayloads.ts), payloads come from
+ * it instead: executed for real, so nodes (which execute every block they
+ * accept) take them.
  */
 
 import { computeBlockHash } from "../../src-node/chain/blockHash.ts";
@@ -56,12 +59,26 @@ export function testPayload(
   });
 }
 
+/** Where a builder's payloads come from when they must execute (nodes execute every block). */
+export type PayloadSource = {
+  /** The payload of a block on `parent` with `transactions` commands, created at `creationTime` µs. */
+  payloadFor(
+    parent: BlockHeader,
+    label: string,
+    transactions: number,
+    creationTime: number,
+  ): PayloadWithOutputs;
+  /** Told about every block built (to execute the next ones on top). */
+  accept(block: Block): void;
+};
+
 export class ChainBuilder {
   readonly version: NetworkVersion;
   readonly genesis: ReadonlyMap<number, BlockHeader>;
   /** Every header built by this builder and its forks, genesis included. */
   readonly headers: Map<Hash32, BlockHeader>;
   readonly label: string;
+  readonly payloads: PayloadSource | undefined;
   cut: Cut;
 
   private constructor(
@@ -70,32 +87,50 @@ export class ChainBuilder {
     headers: Map<Hash32, BlockHeader>,
     cut: Cut,
     label: string,
+    payloads: PayloadSource | undefined,
   ) {
     this.version = version;
     this.genesis = genesis;
     this.headers = headers;
     this.cut = cut;
     this.label = label;
+    this.payloads = payloads;
   }
 
   /**
    * A builder at the genesis cut: of `genesis` (e.g. a node's `blocks.genesis`),
    * or of genesis payloads without transactions (BlockDb's default).
+   * `payloads`: executed payloads (executingPayloads.ts), for nodes.
    */
   static create(
     version: NetworkVersion,
     label = "main",
     genesisHeaders?: ReadonlyMap<number, BlockHeader>,
+    payloads?: PayloadSource,
   ): ChainBuilder {
     const payload = buildGenesisPayload([]);
     const genesis = genesisHeaders ?? genesisHeadersOf(version, () => payload.payloadHash);
     const headers = new Map<Hash32, BlockHeader>([...genesis.values()].map((h) => [h.hash, h]));
-    return new ChainBuilder(version, genesis, headers, genesisCut(version, genesis), label);
+    return new ChainBuilder(
+      version,
+      genesis,
+      headers,
+      genesisCut(version, genesis),
+      label,
+      payloads,
+    );
   }
 
   /** A second builder on the same cut, sharing the header table, with another label. */
   fork(label: string): ChainBuilder {
-    return new ChainBuilder(this.version, this.genesis, this.headers, this.cut, label);
+    return new ChainBuilder(
+      this.version,
+      this.genesis,
+      this.headers,
+      this.cut,
+      label,
+      this.payloads,
+    );
   }
 
   parentOf = (h: BlockHeader): BlockHeader | undefined => this.headers.get(h.parent);
@@ -113,17 +148,16 @@ export class ChainBuilder {
       ext.parent.creationTime,
       ...ext.adjacentParents.map((a) => a.creationTime),
     );
-    const payload = testPayload(
-      this.label,
-      chainId,
-      ext.parent.height + 1,
-      options.transactions ?? 1,
-    );
+    const creationTime = options.creationTime ?? latest + 1_000_000;
+    const transactions = options.transactions ?? 1;
+    const payload =
+      this.payloads?.payloadFor(ext.parent, this.label, transactions, creationTime) ??
+      testPayload(this.label, chainId, ext.parent.height + 1, transactions);
     let header = newBlockHeader({
       version: this.version,
       parent: ext.parent,
       adjacentParents: ext.adjacentParents,
-      creationTime: options.creationTime ?? latest + 1_000_000,
+      creationTime,
       payloadHash: payload.payloadHash,
     });
     // At the maximal target every nonce is valid; skip the hashing.
@@ -135,6 +169,7 @@ export class ChainBuilder {
     }
     this.headers.set(header.hash, header);
     this.cut = withJoinedChains(extendCut(this.cut, header), this.version, this.genesis);
+    this.payloads?.accept({ header, payload });
     return { header, payload };
   }
 

@@ -8,6 +8,7 @@
 import type { BlockHeader } from "../../src-node/chain/blockHeader.ts";
 import type { Block, BlockDb } from "../../src-node/store/blockDb.ts";
 import { ChainBuilder } from "./chainBuilder.ts";
+import { executingPayloads } from "./executingPayloads.ts";
 
 export type ForkedChain = {
   readonly main: ChainBuilder;
@@ -21,7 +22,8 @@ export type ForkedChain = {
 };
 
 export function buildForkedChain(db: BlockDb): ForkedChain {
-  const main = ChainBuilder.create(db.version, "main", db.genesis);
+  // Executed payloads: nodes execute every block they accept.
+  const main = ChainBuilder.create(db.version, "main", db.genesis, executingPayloads(db));
   const blocks: Block[] = [...main.rounds(6)];
   const side = main.fork("side");
   blocks.push(...main.rounds(2));
