@@ -59,8 +59,15 @@ function commandsFor(
   return out;
 }
 
-/** Executed payloads for blocks on the genesis of `db` (a node's or a plain BlockDb). */
-export function executingPayloads(db: BlockDb): PayloadSource {
+/**
+ * Executed payloads for blocks on the genesis of `db` (a node's or a plain
+ * BlockDb). `extra`: more commands for a block (put first), e.g. a transfer
+ * a test follows through a fork switch.
+ */
+export function executingPayloads(
+  db: BlockDb,
+  extra?: (parent: BlockHeader, label: string) => readonly ReadyCommand[],
+): PayloadSource {
   const version = db.version;
   const shadow = BlockDb.open({
     path: ":memory:",
@@ -85,13 +92,14 @@ export function executingPayloads(db: BlockDb): PayloadSource {
   });
   return {
     payloadFor(parent, label, transactions, creationTime): PayloadWithOutputs {
+      const more = extra?.(parent, label) ?? [];
       const built = executor.buildPayload(
         parent,
         miner(label),
-        commandsFor(version.name, parent, label, transactions),
+        [...more, ...commandsFor(version.name, parent, label, transactions)],
         Math.floor(creationTime / 1_000_000),
       );
-      if (built.included.length !== transactions) {
+      if (built.included.length !== transactions + more.length) {
         throw new Error(`test payload: ${built.dropped[0]?.error.message ?? "commands left out"}`);
       }
       return built.payload;
