@@ -90,6 +90,7 @@ const backupStatus: Record<BackupErrorCodeValue, number> = {
   [BackupErrorCode.WrongNetwork]: 500,
   [BackupErrorCode.RestoreFailed]: 500,
   [BackupErrorCode.DataInUse]: 500,
+  [BackupErrorCode.LockFailed]: 500,
   [BackupErrorCode.Invariant]: 500,
 };
 

@@ -105,7 +105,7 @@ function inUse(path: string, holder: LockRecord): BackupError {
 
 function failed(path: string, e: unknown): BackupError {
   return new BackupError(
-    { code: BackupErrorCode.RestoreFailed, path, reason: reasonOf(e) },
+    { code: BackupErrorCode.LockFailed, lockFile: path, reason: reasonOf(e) },
     `cannot lock the data folder (${path}): ${reasonOf(e)}`,
     { cause: e },
   );
@@ -114,7 +114,7 @@ function failed(path: string, e: unknown): BackupError {
 /**
  * Takes the lock of `networkDir` (created when missing).
  * @throws {BackupError} BACKUP_DATA_IN_USE when a running process holds it;
- *   BACKUP_RESTORE_FAILED when the lock file cannot be written.
+ *   BACKUP_LOCK_FAILED when the lock file cannot be written or read.
  */
 export function acquireDataLock(networkDir: string, purpose: DataLockPurpose): DataLock {
   const path = join(networkDir, LOCK_FILE);

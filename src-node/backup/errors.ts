@@ -21,6 +21,7 @@ export const BackupErrorCode = {
   WrongNetwork: "BACKUP_WRONG_NETWORK",
   RestoreFailed: "BACKUP_RESTORE_FAILED",
   DataInUse: "BACKUP_DATA_IN_USE",
+  LockFailed: "BACKUP_LOCK_FAILED",
   Invariant: "BACKUP_INVARIANT",
 } as const;
 
@@ -54,7 +55,8 @@ export type BackupErrorType =
   | { code: typeof BackupErrorCode.WrongNetwork; path: string; expected: string; actual: string }
   | { code: typeof BackupErrorCode.RestoreFailed; path: string; reason: string }
   /** `lockFile`: the lock of the data folder; `pid`, `host`: the process holding it. */
-  | { code: typeof BackupErrorCode.DataInUse; lockFile: string; pid: number; host: string };
+  | { code: typeof BackupErrorCode.DataInUse; lockFile: string; pid: number; host: string }
+  | { code: typeof BackupErrorCode.LockFailed; lockFile: string; reason: string };
 
 export class BackupError extends NodeError<BackupErrorType> {}
 

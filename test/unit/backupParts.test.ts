@@ -313,10 +313,10 @@ describe("[backup] data folder lock", () => {
     expect(codeOf(() => acquireDataLock(d, "node"))).toBe("BACKUP_DATA_IN_USE");
   });
 
-  it("names an unusable folder with BACKUP_RESTORE_FAILED", () => {
+  it("names an unusable folder with BACKUP_LOCK_FAILED", () => {
     const f = join(dir(), "file");
     writeFileSync(f, "x");
-    expect(codeOf(() => acquireDataLock(join(f, "net"), "node"))).toBe("BACKUP_RESTORE_FAILED");
+    expect(codeOf(() => acquireDataLock(join(f, "net"), "node"))).toBe("BACKUP_LOCK_FAILED");
   });
 });
 
