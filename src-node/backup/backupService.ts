@@ -215,6 +215,8 @@ export class BackupService {
       if (remembered !== undefined && !remembered.hasFolder) return remembered.manifest;
       throw new BackupError({ code: BackupErrorCode.UnknownId, id }, `no such backup: ${id}`);
     }
+    // Ours: what this service remembers wins (a manifest it could not write says less).
+    if (remembered !== undefined && state.manifest === undefined) return remembered.manifest;
     if (state.manifest?.owner.token === this.#owner.token) {
       if (remembered !== undefined) return remembered.manifest;
       if (state.status === BackupStatus.InProgress) {
