@@ -255,7 +255,7 @@ export class BackupJob {
       );
     }
     // Hashed after reading it back, so the checksum is of the file as it stays.
-    const sum = await fileChecksum(path);
+    const sum = await fileChecksum(path, () => this.#checkStop());
     this.#update(index, { bytes: sum.bytes, sha256: sum.sha256, heads: described?.heads ?? null });
     if (described?.cut !== undefined) this.#manifest = { ...this.#manifest, cut: described.cut };
   }
