@@ -2,11 +2,34 @@
  * Signature checks of a command: `sigs` correspond one-to-one and in order
  * with the `signers` inside `cmd`, and each is an ed25519 signature by its
  * signer's key over the 32 raw bytes of the request key.
+ *
+ * Verified (request key, key, signature) triples are remembered (a bounded
+ * LRU): a command sent with /send is checked again when its block is
+ * validated, and clients repeat the same signed /local request.
  * @module
  */
 import { verifyBytes } from "../crypto/ed25519.ts";
 import type { ParsedCommand, Signer } from "./commandTypes.ts";
 import { CommandError, CommandErrorCode } from "./errors.ts";
+
+/** Most remembered valid signatures. */
+const VERIFIED_CACHE_SIZE = 16_384;
+const verified = new Set<string>();
+
+function verifiedBefore(hashBytes: Uint8Array, sig: string, pubKey: string): boolean {
+  const id = `${Buffer.from(hashBytes).toString("base64")}:${pubKey.toLowerCase()}:${sig.toLowerCase()}`;
+  if (verified.has(id)) {
+    // Most recently used last.
+    verified.delete(id);
+    verified.add(id);
+    return true;
+  }
+  if (!verifyBytes(hashBytes, sig, pubKey)) return false;
+  if (verified.size >= VERIFIED_CACHE_SIZE)
+    verified.delete(verified.values().next().value as string);
+  verified.add(id);
+  return true;
+}
 
 /**
  * Verifies signatures positionally against signers.
@@ -30,7 +53,7 @@ export function verifySignatures(
   }
   signers.forEach((signer, i) => {
     const sig = sigs[i] ?? "";
-    if (!verifyBytes(hashBytes, sig, signer.pubKey)) {
+    if (!verifiedBefore(hashBytes, sig, signer.pubKey)) {
       const field = `${fieldPrefix}sigs[${i}].sig`;
       throw new CommandError(
         { code: CommandErrorCode.BadSignature, field, index: i },

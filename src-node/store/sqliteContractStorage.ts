@@ -10,6 +10,11 @@
  * With `persist: false` (/local), commits go to an in-memory layer over the
  * database instead, and the database is never written.
  *
+ * Written and read values are kept decoded (the writer's own values are
+ * immutable contract values): a block reads the same accounts and modules
+ * again and again. {@link SqliteContractStorage.resetNextTxId} forgets them,
+ * since it follows a rolled-back savepoint.
+ *
  * Semantics follow the in-memory reference (contract/storage/
  * memoryStorage.ts), which every `.repl` file pins on both: transaction ids
  * from `nextTxId` upwards, a write outside a transaction commits at once
@@ -45,8 +50,10 @@ export type SqliteStorageOptions = {
 };
 
 type Write = { readonly tbl: string; readonly key: string; readonly text: string };
+/** A written value: its stored text and the decoded value (a row or a system record). */
+type Entry = { readonly text: string; readonly value: unknown };
 type Layer = {
-  readonly rows: Map<string, Map<string, string>>;
+  readonly rows: Map<string, Map<string, Entry>>;
   readonly tables: Map<string, string>;
 };
 type LocalVersion = Write & { readonly txid: number; readonly seq: number };
@@ -61,7 +68,7 @@ function newLayer(): Layer {
   return { rows: new Map(), tables: new Map() };
 }
 
-function layerRows(layer: Layer, tbl: string): Map<string, string> {
+function layerRows(layer: Layer, tbl: string): Map<string, Entry> {
   let m = layer.rows.get(tbl);
   if (m === undefined) {
     m = new Map();
@@ -80,7 +87,11 @@ export class SqliteContractStorage implements ContractStorage {
   #seq = 0;
   #current: number | null = null;
   #pending: Layer | null = null;
-  #pendingLog: Write[] = [];
+  #pendingLog: (Write & Entry)[] = [];
+  /** Decoded committed values by `tbl\0key` (null: no such row). */
+  readonly #cache = new Map<string, unknown>();
+  /** Creating module of user tables (null: no such table). */
+  readonly #tableCache = new Map<string, string | null>();
   /** Commits of a non-persisting storage, and their history. */
   readonly #local: Layer = newLayer();
   readonly #localHistory: LocalVersion[] = [];
@@ -106,6 +117,8 @@ export class SqliteContractStorage implements ContractStorage {
   resetNextTxId(next: number): void {
     if (this.#current !== null) storeInvariant("resetNextTxId inside a transaction");
     this.#nextTxId = next;
+    this.#cache.clear();
+    this.#tableCache.clear();
   }
 
   beginTx(): number {
@@ -139,7 +152,7 @@ export class SqliteContractStorage implements ContractStorage {
     return this.#current !== null;
   }
 
-  #commitWrite(w: Write, txid: number): void {
+  #commitWrite(w: Write & Entry, txid: number): void {
     const seq = this.#seq++;
     if (this.#persist) {
       this.#state.insertVersion(this.chainId, w.tbl, w.key, {
@@ -148,33 +161,42 @@ export class SqliteContractStorage implements ContractStorage {
         height: this.#writeHeight,
         value: w.text,
       });
+      this.#cache.set(`${w.tbl}\u0000${w.key}`, w.value);
     } else {
-      layerRows(this.#local, w.tbl).set(w.key, w.text);
-      this.#localHistory.push({ ...w, txid, seq });
+      layerRows(this.#local, w.tbl).set(w.key, w);
+      this.#localHistory.push({ tbl: w.tbl, key: w.key, text: w.text, txid, seq });
     }
   }
 
   #commitTable(tbl: string, module: string, txid: number): void {
     if (this.#persist) {
       this.#state.insertTable(this.chainId, tbl, module, txid, this.#writeHeight);
+      this.#tableCache.set(tbl, module);
     } else {
       this.#local.tables.set(tbl, module);
     }
   }
 
-  /** The newest text of a row: the open transaction's, local commits', then the database's. */
-  #readText(tbl: string, key: string): string | undefined {
-    const p = this.#pending?.rows.get(tbl)?.get(key);
-    if (p !== undefined) return p;
-    const l = this.#local.rows.get(tbl)?.get(key);
-    if (l !== undefined) return l;
-    return this.#state.readVersion(this.chainId, tbl, key, this.#readLimit)?.value;
+  /**
+   * The newest value of a row or record: the open transaction's, local
+   * commits', the decoded cache's, then the database's (decoded with `decode`).
+   */
+  #read(tbl: string, key: string, decode: (text: string) => unknown): unknown {
+    const p = this.#pending?.rows.get(tbl)?.get(key) ?? this.#local.rows.get(tbl)?.get(key);
+    if (p !== undefined) return p.value;
+    const id = `${tbl}\u0000${key}`;
+    const hit = this.#cache.get(id);
+    if (hit !== undefined) return hit;
+    const row = this.#state.readVersion(this.chainId, tbl, key, this.#readLimit);
+    const value = row === undefined ? null : decode(row.value);
+    this.#cache.set(id, value);
+    return value;
   }
 
-  #write(tbl: string, key: string, text: string): void {
-    const w = { tbl, key, text };
+  #write(tbl: string, key: string, text: string, value: unknown): void {
+    const w = { tbl, key, text, value };
     if (this.#pending !== null) {
-      layerRows(this.#pending, tbl).set(key, text);
+      layerRows(this.#pending, tbl).set(key, w);
       this.#pendingLog.push(w);
     } else {
       // Outside a transaction a write commits at once (as the in-memory reference does).
@@ -197,21 +219,21 @@ export class SqliteContractStorage implements ContractStorage {
   }
 
   userTableModule(table: string): string | null {
-    return (
-      this.#pending?.tables.get(table) ??
-      this.#local.tables.get(table) ??
-      this.#state.tableModule(this.chainId, table, this.#readLimit) ??
-      null
-    );
+    const own = this.#pending?.tables.get(table) ?? this.#local.tables.get(table);
+    if (own !== undefined) return own;
+    const hit = this.#tableCache.get(table);
+    if (hit !== undefined) return hit;
+    const module = this.#state.tableModule(this.chainId, table, this.#readLimit) ?? null;
+    this.#tableCache.set(table, module);
+    return module;
   }
 
   readRow(table: string, key: string): PactValue | null {
-    const t = this.#readText(table, key);
-    return t === undefined ? null : rowFromText(t);
+    return this.#read(table, key, rowFromText) as PactValue | null;
   }
 
   writeRow(table: string, key: string, row: PactValue): void {
-    this.#write(table, key, rowToText(row));
+    this.#write(table, key, rowToText(row), row);
   }
 
   keys(table: string): string[] {
@@ -247,15 +269,21 @@ export class SqliteContractStorage implements ContractStorage {
   readSys<T extends SysTable>(table: T, key: string): SysRecords[T] | null {
     const tbl = sysTbl(table);
     const p = this.#pending?.rows.get(tbl)?.get(key) ?? this.#local.rows.get(tbl)?.get(key);
-    if (p !== undefined) return sysRecordFromText(table, p);
-    const v = this.#state.readDecoded(this.chainId, tbl, key, this.#readLimit, (t) =>
-      sysRecordFromText(table, t),
-    );
-    return v ?? null;
+    if (p !== undefined) return p.value as SysRecords[T];
+    const id = `${tbl}\u0000${key}`;
+    const hit = this.#cache.get(id);
+    if (hit !== undefined) return hit as SysRecords[T] | null;
+    // Across storages (blocks, /local calls) the database's decoded cache helps.
+    const v =
+      this.#state.readDecoded(this.chainId, tbl, key, this.#readLimit, (t) =>
+        sysRecordFromText(table, t),
+      ) ?? null;
+    this.#cache.set(id, v);
+    return v;
   }
 
   writeSys<T extends SysTable>(table: T, key: string, value: SysRecords[T]): void {
-    this.#write(sysTbl(table), key, sysRecordToText(table, value));
+    this.#write(sysTbl(table), key, sysRecordToText(table, value), value);
   }
 
   sysKeys(table: SysTable): string[] {

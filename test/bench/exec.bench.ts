@@ -1,0 +1,145 @@
+/**
+ * `npm run bench -- exec`:
+ * - coin transfers executed per second inside block execution: blocks of
+ *   signed TRANSFER-scoped transfers (built first, untimed) inserted into a
+ *   test-singleton block database, which executes each block before
+ *   accepting it (parse, signatures, rules, buy gas, transfer, redeem gas,
+ *   results, one SQLite transaction per block); one core;
+ * - /local requests per second for `(+ 1 2)` on a listening node, from a
+ *   load generator in another process (keep-alive connections), and the same
+ *   generator against a bare node:http handler answering a fixed JSON body,
+ *   in the same run (the baseline).
+ *
+ * Prints `BENCH exec transfers_per_s=<n> 1/s`, `BENCH exec local_rps=<n> 1/s`,
+ * `BENCH exec bare_rps=<n> 1/s` and `BENCH exec local_vs_bare=<pct> %`.
+ */
+import { spawn } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { join } from "node:path";
+import { extendableChains } from "../../src-node/chain/cutExtension.ts";
+import type { ReadyCommand } from "../../src-node/exec/chainExecutor.ts";
+import { contractInputOf } from "../../src-node/exec/contractInput.ts";
+import { parseCommand } from "../../src-node/exec/parseCommand.ts";
+import { createNode } from "../../src-node/node.ts";
+import { openExecChain, signedCommand, transferCaps } from "../support/execChain.ts";
+import { tempDir } from "../support/testNode.ts";
+
+const SECONDS = Number(process.env.WEFT_BENCH_SECONDS ?? "3");
+const CONNECTIONS = Number(process.env.WEFT_BENCH_CONNECTIONS ?? "16");
+const BLOCKS = Number(process.env.WEFT_BENCH_BLOCKS ?? "8");
+/** Transfers per block: the block gas limit (150,000) over each transfer's gas limit (600). */
+const PER_BLOCK = 250;
+
+function ready(cmd: ReturnType<typeof signedCommand>): ReadyCommand {
+  const command = parseCommand(JSON.parse(JSON.stringify(cmd)));
+  return { command, input: contractInputOf(command) };
+}
+
+async function transfersPerSecond(): Promise<number> {
+  const x = openExecChain();
+  try {
+    let executed = 0;
+    let ms = 0;
+    for (let b = 0; b < BLOCKS; b++) {
+      const chainId = extendableChains(x.blocks.cut(), x.version, (h) =>
+        x.blocks.header(h.parent),
+      )[0] as number;
+      const candidates: ReadyCommand[] = [];
+      for (let i = 0; i < PER_BLOCK; i++) {
+        const from = i % 9;
+        const to = (from + 1 + (b % 8)) % 9;
+        const sender = `sender0${from}`;
+        const receiver = `sender0${to === from ? 9 : to}`;
+        candidates.push(
+          ready(
+            signedCommand({
+              code: `(coin.transfer "${sender}" "${receiver}" 0.01)`,
+              sender,
+              chainId,
+              gasLimit: 600,
+              signers: [{ key: from, caps: transferCaps(sender, receiver, "0.01") }],
+              nonce: `bench-${b}-${i}`,
+            }),
+          ),
+        );
+      }
+      const block = x.nextBlock(chainId, candidates);
+      const n = block.payload.transactions.length;
+      if (n !== PER_BLOCK) throw new Error(`only ${n} of ${PER_BLOCK} transfers fit a block`);
+      const start = performance.now();
+      x.blocks.insertBlock(block);
+      ms += performance.now() - start;
+      executed += n;
+    }
+    return executed / (ms / 1000);
+  } finally {
+    x.close();
+  }
+}
+
+function runGenerator(url: string, body: string): Promise<number> {
+  const dir = tempDir("weft-bench-load-");
+  const file = join(dir, "body.json");
+  writeFileSync(file, body);
+  const script = join(import.meta.dirname, "support", "loadGenerator.ts");
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      ["--import", "tsx", script, url, file, String(CONNECTIONS), String(SECONDS)],
+      { stdio: ["ignore", "pipe", "inherit"] },
+    );
+    let out = "";
+    child.stdout.on("data", (d: Buffer) => {
+      out += d.toString();
+    });
+    child.on("error", reject);
+    child.on("exit", (code) => {
+      if (code !== 0) return reject(new Error(`load generator exited with ${code}`));
+      const r = JSON.parse(out.trim()) as { requests: number; errors: number; seconds: number };
+      if (r.errors > 0) return reject(new Error(`${r.errors} failed requests`));
+      resolve(r.requests / r.seconds);
+    });
+  });
+}
+
+async function localRps(): Promise<number> {
+  const node = await createNode({ network: "test-singleton", dataDir: tempDir(), port: 0 });
+  try {
+    const body = JSON.stringify(signedCommand({ code: "(+ 1 2)" }));
+    return await runGenerator(`${node.baseUrl}/chain/0/pact/api/v1/local`, body);
+  } finally {
+    await node.close();
+  }
+}
+
+async function bareRps(): Promise<number> {
+  const answer = Buffer.from('{"result":{"status":"success","data":3}}');
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      JSON.parse(Buffer.concat(chunks).toString("utf8"));
+      res.writeHead(200, { "content-type": "application/json", "content-length": answer.length });
+      res.end(answer);
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  try {
+    const { port } = server.address() as AddressInfo;
+    const body = JSON.stringify(signedCommand({ code: "(+ 1 2)" }));
+    return await runGenerator(`http://127.0.0.1:${port}/local`, body);
+  } finally {
+    server.closeAllConnections();
+    await new Promise((r) => server.close(r));
+  }
+}
+
+const transfers = await transfersPerSecond();
+console.log(`BENCH exec transfers_per_s=${Math.round(transfers)} 1/s`);
+const local = await localRps();
+console.log(`BENCH exec local_rps=${Math.round(local)} 1/s`);
+const bare = await bareRps();
+console.log(`BENCH exec bare_rps=${Math.round(bare)} 1/s`);
+console.log(`BENCH exec local_vs_bare=${Math.round((100 * local) / bare)} %`);
