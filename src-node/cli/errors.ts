@@ -18,6 +18,7 @@ export const CliErrorCode = {
   BadSignature: "CLI_BAD_SIGNATURE",
   HashMismatch: "CLI_HASH_MISMATCH",
   Conflict: "CLI_CONFLICT",
+  RequestFailed: "CLI_REQUEST_FAILED",
 } as const;
 
 export type CliErrorCodeType = (typeof CliErrorCode)[keyof typeof CliErrorCode];

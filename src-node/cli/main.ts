@@ -11,9 +11,11 @@ import { combineSigs } from "./combineSigs.ts";
 import { type CliIo, processIo } from "./io.ts";
 import { mineCommand } from "./mine.ts";
 import { nodeCommand } from "./node.ts";
+import { pactClientCommand } from "./pactClient.ts";
 import { replCommand } from "./repl.ts";
 import { REQUEST_TOOL_FLAGS, requestTool } from "./requestTool.ts";
 import { restoreCommand } from "./restore.ts";
+import { standaloneCommand } from "./standaloneServer.ts";
 
 /** A subcommand: its arguments (after its name) and the injected streams. */
 type Subcommand = (args: string[], io: CliIo) => Promise<number>;
@@ -27,6 +29,12 @@ const subcommands: Record<string, Subcommand> = {
   repl: replCommand,
   backup: backupCommand,
   restore: restoreCommand,
+  send: (args, io) => pactClientCommand("send", args, io),
+  local: (args, io) => pactClientCommand("local", args, io),
+  poll: (args, io) => pactClientCommand("poll", args, io),
+  listen: (args, io) => pactClientCommand("listen", args, io),
+  "-s": (args, io) => standaloneCommand(args, io),
+  "--serve": (args, io) => standaloneCommand(args, io),
 };
 
 // The request-file flags (-g, -a, -u, -l, …) are one tool that reads the whole argv.
@@ -65,6 +73,11 @@ Commands:
                        list backups with status, size and cut (weft backup --help)
   restore BACKUP_DIR [--data-dir DIR]
                        restore a backup into a data directory (weft restore --help)
+  send FILE.json --node URL      post commands to a node's /send (weft send --help)
+  local FILE.json --node URL     run a command with a node's /local
+  poll KEY... --node URL --chain N
+                       fetch results with a node's /poll (listen KEY: wait for one)
+  -s CONFIG.yaml       run the standalone server (POST /api/v1/local)
 `;
 
 /**
