@@ -48,8 +48,26 @@ function toValue(j: JsonValue, field: string): PactValue {
  *   JSON the contract language has no value for (e.g. null).
  */
 export function contractInputOf(command: ParsedCommand, prefix = ""): ContractInput {
-  const exact = parseJsonExact(command.cmd);
   const p = command.payload;
+  const given = "exec" in p.payload ? p.payload.exec : p.payload.cont;
+  // Nothing to read exactly: no data, no capability arguments.
+  if (
+    (given.data === null || Object.keys(given.data).length === 0) &&
+    p.signers.every((s) => s.clist.every((c) => c.args.length === 0))
+  ) {
+    return {
+      payload: payloadOf(p.payload),
+      data: makeObject([]),
+      signers: p.signers.map((s) => ({
+        pubKey: s.pubKey,
+        scheme: "ED25519",
+        addr: s.addr ?? null,
+        caps: s.clist.map((c) => ({ name: c.name, args: [] })),
+      })),
+      sizeBytes: sizeOf(command),
+    };
+  }
+  const exact = parseJsonExact(command.cmd);
   const message = member(member(exact, "payload"), "exec" in p.payload ? "exec" : "cont");
   const rawData = member(message, "data");
   const dataField = `${prefix}cmd.payload.${"exec" in p.payload ? "exec" : "cont"}.data`;
@@ -74,22 +92,19 @@ export function contractInputOf(command: ParsedCommand, prefix = ""): ContractIn
       }),
     };
   });
-  let sizeBytes = Buffer.byteLength(command.cmd, "utf8");
-  if ("cont" in p.payload) {
-    const proof = p.payload.cont.proof;
-    if (proof !== null) sizeBytes = Math.max(0, sizeBytes - Buffer.byteLength(proof, "utf8"));
-    return {
-      payload: {
-        kind: "cont",
-        pactId: p.payload.cont.pactId,
-        step: p.payload.cont.step,
-        rollback: p.payload.cont.rollback,
-        proof,
-      },
-      data,
-      signers,
-      sizeBytes,
-    };
-  }
-  return { payload: { kind: "exec", code: p.payload.exec.code }, data, signers, sizeBytes };
+  return { payload: payloadOf(p.payload), data, signers, sizeBytes: sizeOf(command) };
+}
+
+function payloadOf(p: ParsedCommand["payload"]["payload"]): ContractPayload {
+  if ("exec" in p) return { kind: "exec", code: p.exec.code };
+  const c = p.cont;
+  return { kind: "cont", pactId: c.pactId, step: c.step, rollback: c.rollback, proof: c.proof };
+}
+
+/** UTF-8 bytes of `cmd`, without a continuation's proof. */
+function sizeOf(command: ParsedCommand): number {
+  const bytes = Buffer.byteLength(command.cmd, "utf8");
+  const p = command.payload.payload;
+  const proof = "cont" in p ? p.cont.proof : null;
+  return proof === null ? bytes : Math.max(0, bytes - Buffer.byteLength(proof, "utf8"));
 }

@@ -25,6 +25,17 @@ export const GAS_AMOUNT_DECIMALS = 12;
  * integers: (b/100) + (b/51200)^7, rounded up.
  */
 export function txSizeGas(bytes: number): number {
+  const known = sizeGasCache.get(bytes);
+  if (known !== undefined) return known;
+  const gas = computeSizeGas(bytes);
+  if (sizeGasCache.size >= 4096) sizeGasCache.clear();
+  sizeGasCache.set(bytes, gas);
+  return gas;
+}
+
+const sizeGasCache = new Map<number, number>();
+
+function computeSizeGas(bytes: number): number {
   const b = BigInt(bytes);
   // b/100 + b^7/51200^7 = (b·51200^7/100 + b^7) / 51200^7; 51200^7 is a multiple of 100.
   const d = 51200n ** 7n;

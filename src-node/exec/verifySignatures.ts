@@ -16,8 +16,14 @@ import { CommandError, CommandErrorCode } from "./errors.ts";
 const VERIFIED_CACHE_SIZE = 16_384;
 const verified = new Set<string>();
 
-function verifiedBefore(hashBytes: Uint8Array, sig: string, pubKey: string): boolean {
-  const id = `${Buffer.from(hashBytes).toString("base64")}:${pubKey.toLowerCase()}:${sig.toLowerCase()}`;
+function verifiedBefore(
+  hashBytes: Uint8Array,
+  hashText: string | undefined,
+  sig: string,
+  pubKey: string,
+): boolean {
+  const hash = hashText ?? Buffer.from(hashBytes).toString("base64url");
+  const id = `${hash}:${pubKey.toLowerCase()}:${sig.toLowerCase()}`;
   if (verified.has(id)) {
     // Most recently used last.
     verified.delete(id);
@@ -34,6 +40,7 @@ function verifiedBefore(hashBytes: Uint8Array, sig: string, pubKey: string): boo
 /**
  * Verifies signatures positionally against signers.
  * @param fieldPrefix prefixes field names in errors, e.g. `"cmds[2]."`.
+ * @param hashText the request key of `hashBytes`, when the caller has it (saves encoding it).
  * @throws {CommandError} CMD_SIG_COUNT when the counts differ; CMD_BAD_SIGNATURE
  *   naming `sigs[i].sig` for the first signature that does not verify (an
  *   empty, unsigned slot included).
@@ -43,6 +50,7 @@ export function verifySignatures(
   signers: readonly Signer[],
   sigs: readonly string[],
   fieldPrefix = "",
+  hashText?: string,
 ): void {
   if (signers.length !== sigs.length) {
     const field = `${fieldPrefix}sigs`;
@@ -53,7 +61,7 @@ export function verifySignatures(
   }
   signers.forEach((signer, i) => {
     const sig = sigs[i] ?? "";
-    if (!verifiedBefore(hashBytes, sig, signer.pubKey)) {
+    if (!verifiedBefore(hashBytes, hashText, sig, signer.pubKey)) {
       const field = `${fieldPrefix}sigs[${i}].sig`;
       throw new CommandError(
         { code: CommandErrorCode.BadSignature, field, index: i },
@@ -67,5 +75,11 @@ export function verifySignatures(
 
 /** Verifies the signatures of a parsed command (see {@link verifySignatures}). */
 export function verifyCommandSignatures(command: ParsedCommand, fieldPrefix = ""): void {
-  verifySignatures(command.hashBytes, command.payload.signers, command.sigs, fieldPrefix);
+  verifySignatures(
+    command.hashBytes,
+    command.payload.signers,
+    command.sigs,
+    fieldPrefix,
+    command.hash,
+  );
 }

@@ -98,6 +98,8 @@ export class StateDb {
    * decoded from (modules are large; decoding them per read is the hot path).
    */
   readonly #decoded = new Map<number, Map<string, { txid: number; seq: number; value: unknown }>>();
+  /** Each chain's head (null: none), as last read or written; forgotten on any rollback. */
+  readonly #heads = new Map<number, StateBlock | null>();
 
   private constructor(db: SqlDatabase) {
     this.db = db;
@@ -152,6 +154,7 @@ export class StateDb {
     } catch (e) {
       // Rows written inside may have been decoded and cached.
       this.#decoded.clear();
+      this.#heads.clear();
       throw e;
     }
   }
@@ -166,6 +169,7 @@ export class StateDb {
       });
     } catch (e) {
       this.#decoded.clear();
+      this.#heads.clear();
       if (e !== ROLLBACK) throw e;
     }
     return (out as { value: T }).value;
@@ -185,15 +189,21 @@ export class StateDb {
 
   /** The highest block the state of `chainId` holds. */
   head(chainId: number): StateBlock | undefined {
-    return this.db.get(
+    const known = this.#heads.get(chainId);
+    if (known !== undefined) return known ?? undefined;
+    const head = this.db.get(
       sql`SELECT chain_id, height, hash, end_txid FROM state_blocks
           WHERE chain_id = ${chainId} ORDER BY height DESC LIMIT 1`,
       this.#blockRow,
     );
+    this.#heads.set(chainId, head ?? null);
+    return head;
   }
 
   /** The block the state of `chainId` holds at `height`. */
   blockAt(chainId: number, height: number): StateBlock | undefined {
+    const head = this.#heads.get(chainId);
+    if (head !== undefined && head !== null && head.height === height) return head;
     return this.db.get(
       sql`SELECT chain_id, height, hash, end_txid FROM state_blocks
           WHERE chain_id = ${chainId} AND height = ${height}`,
@@ -216,6 +226,10 @@ export class StateDb {
       sql`INSERT INTO state_blocks (chain_id, height, hash, end_txid)
           VALUES (${block.chainId}, ${block.height}, ${block.hash}, ${block.endTxId})`,
     );
+    const head = this.#heads.get(block.chainId);
+    if (head === undefined || head === null || head.height < block.height) {
+      this.#heads.set(block.chainId, block);
+    }
   }
 
   /**
@@ -231,6 +245,7 @@ export class StateDb {
     this.db.run(sql`DELETE FROM results WHERE chain_id = ${chainId} AND height > ${height}`);
     this.db.run(sql`DELETE FROM state_blocks WHERE chain_id = ${chainId} AND height > ${height}`);
     this.#decoded.get(chainId)?.clear();
+    this.#heads.delete(chainId);
   }
 
   /** Discards the whole state of `chainId` (before running its genesis again). */
@@ -240,6 +255,7 @@ export class StateDb {
     this.db.run(sql`DELETE FROM results WHERE chain_id = ${chainId}`);
     this.db.run(sql`DELETE FROM state_blocks WHERE chain_id = ${chainId}`);
     this.#decoded.get(chainId)?.clear();
+    this.#heads.delete(chainId);
   }
 
   /** Every row version and table of `chainId` (its genesis state, when read right after genesis). */

@@ -31,7 +31,7 @@ function sendJsonText(reply: FastifyReply, text: string): FastifyReply {
   return reply
     .code(200)
     .header("content-type", "application/json; charset=utf-8")
-    .send(Buffer.from(text, "utf8"));
+    .send(text);
 }
 
 /** A `true`/`false` query parameter (absent: `fallback`). */
