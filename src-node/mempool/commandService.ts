@@ -273,8 +273,17 @@ export class CommandService {
     );
   }
 
-  /** The mining payload provider: mempool commands of `chainId` on top of `parent`. */
-  payloadFor = (chainId: number, parent: BlockHeader, miner: MinerInfo): PayloadWithOutputs => {
+  /**
+   * The mining payload provider: mempool commands of `chainId` on top of
+   * `parent`. It first lets the event loop run (signals, HTTP, the node's
+   * other work): with an easy target a miner asks for work back to back, and
+   * building a payload is synchronous work.
+   */
+  payloadFor = async (
+    chainId: number,
+    parent: BlockHeader,
+    miner: MinerInfo,
+  ): Promise<PayloadWithOutputs> => {
     if (parent.chainId !== chainId) {
       throw new ExecError(
         { code: ExecErrorCode.Invariant, reason: "parent on another chain" },
@@ -284,6 +293,7 @@ export class CommandService {
     // The header's creation time is the clock read just before this call (mining/miningService.ts);
     // one second less bounds it safely.
     const blockTimeS = Math.floor(this.#now() / 1_000_000) - 1;
+    await new Promise<void>((resolve) => setImmediate(resolve));
     const built = this.executor.buildPayload(
       parent,
       miner,
