@@ -28,10 +28,7 @@ const REQUEST_KEY = /^[a-zA-Z0-9_-]{43}$/;
 const objectBody = { body: { type: "object" } } as const;
 
 function sendJsonText(reply: FastifyReply, text: string): FastifyReply {
-  return reply
-    .code(200)
-    .header("content-type", "application/json; charset=utf-8")
-    .send(text);
+  return reply.code(200).header("content-type", "application/json; charset=utf-8").send(text);
 }
 
 /** A `true`/`false` query parameter (absent: `fallback`). */
