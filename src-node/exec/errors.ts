@@ -144,3 +144,37 @@ export function execInvariant(reason: string, cause?: unknown): ExecError {
     cause === undefined ? undefined : { cause },
   );
 }
+
+/**
+ * `/spv` (reference chainweb-api.md §9.1): why a proof could not be made.
+ * Texts start as the reference's do, so existing clients recognise them.
+ */
+export const SpvErrorCode = {
+  BadRequestKey: "SPV_BAD_REQUEST_KEY",
+  UnknownRequestKey: "SPV_UNKNOWN_REQUEST_KEY",
+  BadTargetChain: "SPV_BAD_TARGET_CHAIN",
+  TargetNotReached: "SPV_TARGET_NOT_REACHED",
+  Unreachable: "SPV_UNREACHABLE",
+} as const;
+
+export type SpvErrorCodeValue = (typeof SpvErrorCode)[keyof typeof SpvErrorCode];
+
+export type SpvErrorType =
+  /** The request key is not 32 bytes of base64url. */
+  | { code: typeof SpvErrorCode.BadRequestKey; requestKey: string }
+  /** No block of the source chain's best chain holds the command. */
+  | { code: typeof SpvErrorCode.UnknownRequestKey; chainId: number; requestKey: string }
+  /** `targetChainId` is missing, malformed or not a chain of the network. */
+  | { code: typeof SpvErrorCode.BadTargetChain; value: string }
+  /** The target chain did not reach the needed height within the wait. */
+  | {
+      code: typeof SpvErrorCode.TargetNotReached;
+      targetChainId: number;
+      neededHeight: number;
+      height: number;
+      waitedMs: number;
+    }
+  /** No header of the target chain can have the command's block in its history. */
+  | { code: typeof SpvErrorCode.Unreachable; sourceChainId: number; targetChainId: number };
+
+export class SpvError extends NodeError<SpvErrorType> {}
