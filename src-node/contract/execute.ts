@@ -11,7 +11,9 @@
  * System code (coinbase, gas purchase and redemption, genesis) runs through
  * the same entry with `grantedCaps`: capabilities in force before any code
  * runs, as chainweb's "magic" `coin.COINBASE`, `coin.GAS`, `coin.GENESIS`
- * (reference §4.6).
+ * (reference §4.6). Buying gas may also name a `gasPayer`: a signer's
+ * `GAS_PAYER` capability, acquired around the code when its module
+ * implements `gas-payer-v1` (the gas station pattern, reference §8.2).
  *
  * @example
  * ```ts
@@ -24,11 +26,14 @@
  * ```
  * @module
  */
-import { grantMagic } from "./eval/capabilities.ts";
+
+import { contractInvariant } from "./errors.ts";
+import { acquireAround, grantMagic } from "./eval/capabilities.ts";
 import type { NativeTable } from "./eval/compile.ts";
 import { continuePact } from "./eval/defpacts.ts";
 import { ContractGasMeter, type GasModel } from "./eval/gasTable.ts";
 import { Interpreter } from "./eval/interpreter.ts";
+import { loadModule } from "./eval/modules.ts";
 import {
   type ChainData,
   DEFAULT_STEP_LIMIT,
@@ -62,6 +67,16 @@ export type ContractPayload =
       readonly proof: string | null;
     };
 
+/**
+ * A gas payer for buying gas: `cap` is a signer's `GAS_PAYER` capability
+ * (`ns.module.GAS_PAYER` with the signer's arguments); `data` is the message
+ * data its defcap sees (the node's enriched data: `tx-type` …).
+ */
+export type GasPayer = { readonly cap: SigCapability; readonly data: PactValue };
+
+/** The interface a gas payer's module must implement. */
+export const GAS_PAYER_INTERFACE = "gas-payer-v1";
+
 export type ContractCommand = {
   readonly payload: ContractPayload;
   /** Message data (`read-msg` …): an object. */
@@ -83,6 +98,13 @@ export type ContractCommand = {
   readonly mode?: Exclude<ExecMode, "repl"> | undefined;
   /** Capabilities in force before any code runs (system code). */
   readonly grantedCaps?: readonly SigCapability[] | undefined;
+  /**
+   * Acquired (its defcap run with `data` as the message data, without the
+   * module-admin check) for the extent of the code, when its module exists
+   * and implements `gas-payer-v1`; otherwise the code runs without it. A
+   * failing defcap fails the command. (Buying gas: chainweb's `findPayer`.)
+   */
+  readonly gasPayer?: GasPayer | null | undefined;
   /** File name positions in failures carry. Default `tx`. */
   readonly file?: string | undefined;
   readonly natives?: NativeTable | undefined;
@@ -162,6 +184,50 @@ function runCont(
   }, span);
 }
 
+/**
+ * Runs `run` with the gas payer's capability acquired, when its module
+ * implements gas-payer-v1. The defcap runs on an interpreter of its own that
+ * shares the transaction state but sees the payer's message data.
+ */
+function withGasPayer(
+  ip: Interpreter,
+  payer: GasPayer,
+  file: string,
+  natives: NativeTable,
+  run: () => EvalResult<PactValue>,
+): EvalResult<PactValue> {
+  const span: Span = { file, line: 1, column: 0, offset: 0, end: 0 };
+  const payerIp = new Interpreter(
+    { ...ip.ctx, data: payer.data },
+    { tx: ip.tx, natives, moduleNatives: natives, source: "" },
+  );
+  // Set by the closures below (the code runs inside the acquisition).
+  const ran: { result: EvalResult<PactValue> | null } = { result: null };
+  const acquired = guarded(() => {
+    const parts = payer.cap.name.split(".");
+    const member = parts.pop();
+    const m = parts.length === 0 ? null : loadModule(payerIp, parts.join("."), span);
+    if (m === null || m.kind !== "module" || !m.record.interfaces.includes(GAS_PAYER_INTERFACE)) {
+      ran.result = run();
+      return;
+    }
+    const def = member === undefined ? undefined : m.defs.get(member);
+    if (def === undefined || def.kind !== "defcap")
+      throw payerIp.failure(
+        "EvalError",
+        `gas payer: ${payer.cap.name} is not a capability of ${m.fq}`,
+        span,
+      );
+    payerIp.checkArgs(def, payer.cap.args, span);
+    acquireAround(payerIp, { def, cap: { name: def.fqName, args: payer.cap.args } }, span, () => {
+      ran.result = run();
+    });
+  }, span);
+  if (!acquired.ok) return acquired;
+  if (ran.result === null) throw contractInvariant("gas payer: the code did not run");
+  return ran.result;
+}
+
 /** Runs one command's code or continuation in its own storage transaction. */
 export function runContractCommand(cmd: ContractCommand): ContractOutcome {
   const gas = new ContractGasMeter(cmd.gasModel ?? { kind: "table" }, cmd.gasLimit);
@@ -187,10 +253,11 @@ export function runContractCommand(cmd: ContractCommand): ContractOutcome {
   const ip = new Interpreter(ctx, { tx, natives, moduleNatives: natives, source });
   grantMagic(ip, cmd.grantedCaps ?? []);
   cmd.storage.beginTx();
-  const result =
-    cmd.payload.kind === "exec"
-      ? runCode(ip, cmd.payload.code, file, natives)
-      : runCont(ip, cmd.payload, file);
+  const payload = cmd.payload;
+  const runPayload = (): EvalResult<PactValue> =>
+    payload.kind === "exec" ? runCode(ip, payload.code, file, natives) : runCont(ip, payload, file);
+  const payer = cmd.gasPayer ?? null;
+  const result = payer === null ? runPayload() : withGasPayer(ip, payer, file, natives, runPayload);
   const gasUsed = Math.min(gas.used, gas.limit);
   if (!result.ok || mode === "local") {
     cmd.storage.rollbackTx();

@@ -23,6 +23,7 @@ import type { ParsedCommand } from "./commandTypes.ts";
 import type { ContractInput } from "./contractInput.ts";
 import { CommandError, CommandErrorCode } from "./errors.ts";
 import { decimalOfText, gasAmount, txSizeGas } from "./gasMath.ts";
+import { gasPayerOf } from "./gasPayer.ts";
 import { buyGas, redeemGas } from "./systemCalls.ts";
 
 export type AppliedCommand = {
@@ -97,7 +98,7 @@ function gassed(
   const meta = command.payload.meta;
   const price: Decimal = decimalOfText(meta.gasPrice);
   const total = gasAmount(meta.gasLimit, price);
-  const bought = buyGas(env, meta, input.signers, total, command.hash);
+  const bought = buyGas(env, meta, input.signers, total, command.hash, gasPayerOf(input));
   if (!bought.result.ok) return { kind: "buy-failed", reason: failureText(bought) };
   const size = txSizeGas(input.sizeBytes);
   let payload: ContractOutcome | null = null;

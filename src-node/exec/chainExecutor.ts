@@ -47,6 +47,7 @@ import {
   execInvariant,
 } from "./errors.ts";
 import { decimalOfText, gasAmount } from "./gasMath.ts";
+import { gasPayerOf } from "./gasPayer.ts";
 import { buyGas } from "./systemCalls.ts";
 import { verifyCommandSignatures } from "./verifySignatures.ts";
 
@@ -648,7 +649,7 @@ export class ChainExecutor implements BlockExecutor {
     const env = this.#env(chainId, parent, storage);
     const meta = command.payload.meta;
     const total = gasAmount(meta.gasLimit, decimalOfText(meta.gasPrice));
-    const bought = buyGas(env, meta, input.signers, total, command.hash);
+    const bought = buyGas(env, meta, input.signers, total, command.hash, gasPayerOf(input));
     if (!bought.result.ok) {
       const field = `${prefix}cmd.meta.sender`;
       const reason = bought.result.error.message;

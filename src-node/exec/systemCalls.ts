@@ -7,14 +7,15 @@
  *   `coin.COINBASE`, no signers;
  * - buy gas: `(coin.buy-gas sender total)` with `coin.GAS` and the
  *   command's signers; a signer scoped to `coin.GAS` also gets
- *   `(coin.DEBIT sender)`, so the sender's guard can be enforced;
+ *   `(coin.DEBIT sender)`, so the sender's guard can be enforced; a
+ *   signer's `GAS_PAYER` capability is acquired around it (gasPayer.ts);
  * - redeem gas: `(coin.redeem-gas miner miner-keyset sender total)` with
  *   `fee` in the data and `coin.GAS`.
  * @module
  */
 import type { MinerInfo } from "../chain/minerData.ts";
 import type { SigCapability, Signer } from "../contract/eval/runtimeContext.ts";
-import { type ContractOutcome, runContractCommand } from "../contract/execute.ts";
+import { type ContractOutcome, type GasPayer, runContractCommand } from "../contract/execute.ts";
 import type { Decimal } from "../contract/values/decimal.ts";
 import { keysetGuard } from "../contract/values/json.ts";
 import { makeObject, type PactValue, pDecimal, pString } from "../contract/values/value.ts";
@@ -46,6 +47,7 @@ function runSystem(
   signers: readonly Signer[],
   meta: PublicMeta | null,
   txHash: string,
+  gasPayer: GasPayer | null = null,
 ): ContractOutcome {
   return runContractCommand({
     payload: { kind: "exec", code },
@@ -60,6 +62,7 @@ function runSystem(
     spv: env.spv,
     execFlags: CHAIN_EXEC_FLAGS,
     grantedCaps: [cap],
+    gasPayer,
     file: "system",
   });
 }
@@ -88,13 +91,17 @@ function buyGasSigners(signers: readonly Signer[], sender: string): Signer[] {
   );
 }
 
-/** Buys gas: `total` (gas limit × gas price) from the sender. */
+/**
+ * Buys gas: `total` (gas limit × gas price) from the sender, with the
+ * command's gas payer (`gasPayerOf`) acquired around it when there is one.
+ */
 export function buyGas(
   env: BlockEnv,
   meta: PublicMeta,
   signers: readonly Signer[],
   total: Decimal,
   txHash: string,
+  gasPayer: GasPayer | null = null,
 ): ContractOutcome {
   const data = makeObject([
     ["sender", pString(meta.sender)],
@@ -108,6 +115,7 @@ export function buyGas(
     buyGasSigners(signers, meta.sender),
     meta,
     txHash,
+    gasPayer,
   );
 }
 

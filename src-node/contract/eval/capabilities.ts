@@ -185,6 +185,15 @@ export function withCapability(
   if (ip.inDefcap)
     throw ip.failure("EvalError", "with-capability not allowed within defcap execution", span);
   guardModuleAccess(ip, r.def.module, span);
+  return acquireAround(ip, r, span, body);
+}
+
+/**
+ * Acquires `r` for the extent of `body` without the module-admin check
+ * (the node's part: a gas payer's `GAS_PAYER` around buying gas); an
+ * acquired capability is not acquired again.
+ */
+export function acquireAround<T>(ip: Interpreter, r: CapRequest, span: Span, body: () => T): T {
   if (isAcquired(ip, r.cap)) return body();
   const slot = acquireSlot(ip, r, span);
   ip.tx.capStack = [...ip.tx.capStack, slot];
