@@ -237,6 +237,57 @@ describe("[contract] runContractCommand: exec", () => {
       '"bought"',
     );
   });
+
+  it("acquires a gas payer's GAS_PAYER around the code (gas-payer-v1 modules only)", () => {
+    const storage = createMemoryStorage();
+    ok(
+      run(storage, {
+        code: `(define-keyset 'x (read-keyset "admin"))
+               (interface gas-payer-v1
+                 (defcap GAS_PAYER:bool (user:string limit:integer price:decimal))
+                 (defun create-gas-payer-guard:guard ()))
+               (module payer 'x
+                 (implements gas-payer-v1)
+                 (defcap GAS_PAYER:bool (user:string limit:integer price:decimal)
+                   (enforce (= "exec" (at "tx-type" (read-msg))) "payer: exec only")
+                   (enforce (= user "alice") "payer: alice only"))
+                 (defun create-gas-payer-guard:guard () (create-capability-guard (GAS_PAYER "alice" 1 1.0)))
+                 (defun paid () (require-capability (GAS_PAYER "alice" 1 1.0)) (read-msg "n")))
+               (module other 'x
+                 (defcap GAS_PAYER:bool (user:string limit:integer price:decimal) (enforce false "never"))
+                 (defun paid () (require-capability (GAS_PAYER "alice" 1 1.0)) "never"))
+               (module odd 'x
+                 (implements gas-payer-v1)
+                 (defcap GAS_PAYER:bool (user:string limit:integer price:decimal) true)
+                 (defun create-gas-payer-guard:guard () (create-user-guard (odd.f)))
+                 (defun f () true))`,
+        execFlags: new Set(["DisablePact44"]),
+      }),
+    );
+    const payerData = data('{"tx-type": "exec"}');
+    const alice = [data('"alice"'), data('{"int": 1}'), data("1.0")];
+    const paid = (name: string, args = alice, d = payerData) =>
+      run(storage, {
+        code: `(${name.split(".")[0]}.paid)`,
+        data: data('{"n": "own data"}'),
+        gasPayer: { cap: { name, args }, data: d },
+      });
+    // The defcap sees the payer's data; the code its own.
+    expectResult(paid("payer.GAS_PAYER"), '"own data"');
+    expect(
+      failure(paid("payer.GAS_PAYER", [data('"bob"'), alice[1], alice[2]] as PactValue[])),
+    ).toBe("payer: alice only");
+    expect(failure(paid("payer.GAS_PAYER", alice, data('{"tx-type": "cont"}')))).toBe(
+      "payer: exec only",
+    );
+    expect(failure(paid("payer.GAS_PAYER", [data('"alice"')]))).toContain("GAS_PAYER");
+    // A module that does not implement gas-payer-v1 is ignored; so is a missing one.
+    expect(failure(paid("other.GAS_PAYER"))).toBe(
+      'require-capability: not granted: (other.GAS_PAYER "alice" 1 1.0)',
+    );
+    expect(failure(paid("nowhere.GAS_PAYER"))).toContain("nowhere");
+    expect(failure(paid("odd.f"))).toBe("gas payer: odd.f is not a capability of odd");
+  });
 });
 
 describe("[contract] runContractCommand: defpacts", () => {
