@@ -84,6 +84,10 @@ export type CreateNodeOptions = NodeOptionsInput & {
   readonly payloadProvider?: PayloadProvider | undefined;
   /** How long `/listen` waits for a result, ms (default 180 s, as the reference). */
   readonly listenTimeoutMs?: number | undefined;
+  /** How long `/spv` waits for the target chain to reach the proof's height, ms (default 180 s). */
+  readonly spvTimeoutMs?: number | undefined;
+  /** How many blocks below the parent a continuation's proof root may be (default 20,000). */
+  readonly spvProofDepth?: number | undefined;
   /** The built UI served under `/app/` (default `<repo>/dist/renderer`; tests pass their own build). */
   readonly rendererDir?: string | undefined;
 };
@@ -232,12 +236,14 @@ export class WeftNode {
         },
         genesisKey: `runGenesis/${version.name}`,
         log: input.logger,
+        spvProofDepth: input.spvProofDepth,
       });
       commands = new CommandService({
         executor,
         blocks,
         now: input.now,
         listenTimeoutMs: input.listenTimeoutMs,
+        spvTimeoutMs: input.spvTimeoutMs,
       });
       backup = backupService(options, version, { blocks, state: state.db }, input.logger);
       service = new MiningService({

@@ -12,7 +12,12 @@ import { BackupErrorCode, type BackupErrorCodeValue } from "../backup/errors.ts"
 import { ChainErrorCode, type ChainErrorCodeValue } from "../chain/errors.ts";
 import { EncodingErrorCode } from "../encoding/errors.ts";
 import { NodeError } from "../errors/nodeError.ts";
-import { CommandErrorCode, ExecErrorCode, type ExecErrorCodeValue } from "../exec/errors.ts";
+import {
+  CommandErrorCode,
+  ExecErrorCode,
+  type ExecErrorCodeValue,
+  SpvErrorCode,
+} from "../exec/errors.ts";
 import { MempoolErrorCode, type MempoolErrorCodeValue } from "../mempool/errors.ts";
 import { MiningErrorCode, type MiningErrorCodeValue } from "../mining/errors.ts";
 import { StoreError, StoreErrorCode, type StoreErrorCodeValue } from "../store/errors.ts";
@@ -113,6 +118,11 @@ const execStatus: Record<ExecErrorCodeValue, number> = {
   [ExecErrorCode.Invariant]: 500,
 };
 
+/** /spv refusals are all the client's (reference §9.1: 400 text/plain). */
+const spvStatus: Record<string, number> = Object.fromEntries(
+  Object.values(SpvErrorCode).map((c) => [c, 400]),
+);
+
 const mempoolStatus: Record<MempoolErrorCodeValue, number> = {
   [MempoolErrorCode.Full]: 503,
 };
@@ -126,6 +136,7 @@ const statusByCode: Readonly<Record<string, number>> = {
   ...backupStatus,
   ...commandStatus,
   ...execStatus,
+  ...spvStatus,
   ...mempoolStatus,
 };
 

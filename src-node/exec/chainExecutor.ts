@@ -20,6 +20,8 @@
  *   blocks below it).
  *
  * Execution reads no clock: block time is the parent's creation time.
+ * Cross-chain proofs are checked against the parent's history
+ * (spvVerifier.ts), so validation stays deterministic.
  * @module
  */
 import type { BlockHeader } from "../chain/blockHeader.ts";
@@ -33,7 +35,7 @@ import type { Block, BlockDb, BlockExecutor, CutChange } from "../store/blockDb.
 import type { SqliteContractStorage } from "../store/sqliteContractStorage.ts";
 import { type ChainRows, NO_TXID_LIMIT, type StateDb } from "../store/stateDb.ts";
 import { applyCommand, localCommand } from "./applyCommand.ts";
-import { type BlockEnv, CHAIN_NAMESPACE_POLICY, type ParentBlock } from "./blockEnv.ts";
+import { type BlockEnv, CHAIN_NAMESPACE_POLICY } from "./blockEnv.ts";
 import { blockTransactionBytes, parseBlockTransaction } from "./blockTransaction.ts";
 import { coinbaseOutput } from "./coinbase.ts";
 import { commandRuleViolations } from "./commandRules.ts";
@@ -48,6 +50,7 @@ import {
 } from "./errors.ts";
 import { decimalOfText, gasAmount } from "./gasMath.ts";
 import { gasPayerOf } from "./gasPayer.ts";
+import { DEFAULT_SPV_PROOF_DEPTH, spvVerifier } from "./spvVerifier.ts";
 import { buyGas } from "./systemCalls.ts";
 import { verifyCommandSignatures } from "./verifySignatures.ts";
 
@@ -75,6 +78,11 @@ export type ChainExecutorOptions = {
   /** Default: {@link CHAIN_NAMESPACE_POLICY}. */
   readonly namespacePolicy?: NamespacePolicy | undefined;
   readonly log?: ExecutorLog | undefined;
+  /**
+   * How many blocks below the parent of the executing block an SPV proof's
+   * root may be (default {@link DEFAULT_SPV_PROOF_DEPTH}, the reference's 20,000).
+   */
+  readonly spvProofDepth?: number | undefined;
 };
 
 /** Genesis states computed in this process, by genesis key, chain and genesis hash. */
@@ -129,6 +137,7 @@ export class ChainExecutor implements BlockExecutor {
   readonly #genesisKey: string | undefined;
   readonly #policy: NamespacePolicy;
   readonly #log: ExecutorLog | undefined;
+  readonly spvProofDepth: number;
   readonly #orphanListeners = new Set<(chainId: number, commands: ParsedCommand[]) => void>();
   readonly #unsubscribe: () => void;
 
@@ -140,6 +149,7 @@ export class ChainExecutor implements BlockExecutor {
     this.#genesisKey = options.genesisKey;
     this.#policy = options.namespacePolicy ?? CHAIN_NAMESPACE_POLICY;
     this.#log = options.log;
+    this.spvProofDepth = options.spvProofDepth ?? DEFAULT_SPV_PROOF_DEPTH;
     this.#unsubscribe = this.blocks.onCutChange((change) => this.#followCut(change));
   }
 
@@ -357,14 +367,20 @@ export class ChainExecutor implements BlockExecutor {
     this.#apply(block);
   }
 
-  #env(chainId: number, parent: ParentBlock, storage: ContractStorage): BlockEnv {
+  /** The environment of a block on `parent` (proofs are checked against its history). */
+  #env(chainId: number, parent: BlockHeader, storage: ContractStorage): BlockEnv {
     return {
       version: this.version,
       chainId,
       parent,
       storage,
       namespacePolicy: this.#policy,
-      spv: null,
+      spv: spvVerifier({
+        blocks: this.blocks,
+        chainId,
+        parent,
+        maxDepth: this.spvProofDepth,
+      }),
     };
   }
 

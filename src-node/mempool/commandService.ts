@@ -10,6 +10,7 @@
  *   signature verification switch, rewind depth);
  * - `poll`: results at least `confirmationDepth` blocks deep, unknown keys
  *   left out; `listen`: waits for one result, bounded by a timeout;
+ * - `spv`: the cross-chain proof service (exec/spvService.ts), closed with this one;
  * - `private`: reads the command and its private metadata, then refuses it:
  *   private execution needs an addressed peer, and this node has none;
  * - `payloadFor`: the payload provider of mining (mempool commands, best
@@ -31,6 +32,7 @@ import { CommandError, ExecError, ExecErrorCode } from "../exec/errors.ts";
 import { parseCommand } from "../exec/parseCommand.ts";
 import { parsePrivateCommand } from "../exec/parsePrivateCommand.ts";
 import { requestKeyOf } from "../exec/requestKey.ts";
+import { SpvService } from "../exec/spvService.ts";
 import { verifyCommandSignatures } from "../exec/verifySignatures.ts";
 import type { BlockDb } from "../store/blockDb.ts";
 import { Mempool } from "./mempool.ts";
@@ -51,6 +53,8 @@ export type CommandServiceOptions = {
   /** The node's clock, µs since the UNIX epoch (for /send's time window). */
   readonly now?: (() => number) | undefined;
   readonly listenTimeoutMs?: number | undefined;
+  /** How long /spv waits for the target chain (default 180 s, exec/spvService.ts). */
+  readonly spvTimeoutMs?: number | undefined;
 };
 
 type Waiter = { readonly fail: (e: ExecError) => void };
@@ -72,6 +76,8 @@ export class CommandService {
   readonly mempool: Mempool;
   readonly blocks: BlockDb;
   readonly listenTimeoutMs: number;
+  /** `/spv`: proofs of command outputs for other chains. */
+  readonly spv: SpvService;
   readonly #now: () => number;
   readonly #waiters = new Set<Waiter>();
   readonly #unsubscribe: (() => void)[];
@@ -82,6 +88,11 @@ export class CommandService {
     this.blocks = options.blocks;
     this.mempool = options.mempool ?? new Mempool();
     this.listenTimeoutMs = options.listenTimeoutMs ?? DEFAULT_LISTEN_TIMEOUT_MS;
+    this.spv = new SpvService({
+      executor: this.executor,
+      blocks: this.blocks,
+      timeoutMs: options.spvTimeoutMs,
+    });
     this.#now = options.now ?? systemNowMicros;
     this.#unsubscribe = [
       this.blocks.onCutChange(({ added }) => {
@@ -93,6 +104,7 @@ export class CommandService {
 
   close(): void {
     this.#closed = true;
+    this.spv.close();
     for (const u of this.#unsubscribe) u();
     const err = new ExecError(
       { code: ExecErrorCode.ShuttingDown },

@@ -11,12 +11,15 @@
  * - `POST listen`: `{listen: requestKey}` → the result, once it exists
  *   (504 after the node's listen timeout);
  * - `POST private`: a command with private metadata → 400 until the node
- *   has peers (docs/api.md).
+ *   has peers (docs/api.md);
+ * - `POST spv` (also `{base_url}/chain/{chain}/pact/spv`, the reference's
+ *   path): `{requestKey, targetChainId}` → the proof as a JSON string,
+ *   once the target chain is high enough (waits, bounded by a timeout).
  * Body shapes are checked here (400 text/plain naming the field); commands
  * by exec/ and mempool/ (CMD_*, EXEC_*: statuses in errorStatus.ts).
  * @module
  */
-import type { FastifyInstance, FastifyReply } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import type { CommandService } from "../../mempool/commandService.ts";
 import { badRequest } from "../errors.ts";
 import { parseChainParam, parseNaturalParam, propertyOf } from "../params.ts";
@@ -122,4 +125,34 @@ export function registerPactRoutes(server: FastifyInstance, ctx: RouteContext): 
     const chainId = chainOf(request.params);
     commands.private(chainId, request.body);
   });
+
+  const spv = async (request: FastifyRequest, reply: FastifyReply) => {
+    const chainId = chainOf(request.params);
+    const body = request.body;
+    for (const key of ["requestKey", "targetChainId"]) {
+      if (propertyOf(body, key) === undefined)
+        throw badRequest(
+          key,
+          'missing: the body must be {"requestKey": <request key>, "targetChainId": <chain id>}',
+        );
+    }
+    const abort = new AbortController();
+    const onClose = () => {
+      if (!reply.raw.writableFinished) abort.abort();
+    };
+    reply.raw.on("close", onClose);
+    try {
+      const proof = await commands.spv.proof(
+        chainId,
+        propertyOf(body, "requestKey"),
+        propertyOf(body, "targetChainId"),
+        abort.signal,
+      );
+      return sendJsonText(reply, JSON.stringify(proof));
+    } finally {
+      reply.raw.off("close", onClose);
+    }
+  };
+  server.post(`${prefix}/spv`, { schema: objectBody }, spv);
+  server.post(`${ctx.base}/chain/:chain/pact/spv`, { schema: objectBody }, spv);
 }
