@@ -52,6 +52,7 @@ import { type EvalResult, evaluateForm, guarded, parseSource } from "./evaluate.
 import { coreNatives } from "./natives/nativeTable.ts";
 import type { ContractStorage } from "./storage/contractStorage.ts";
 import type { PactExec } from "./storage/pactExec.ts";
+import type { ParseNode } from "./syntax/parseTree.ts";
 import type { Span } from "./syntax/span.ts";
 import { type PactValue, pString } from "./values/value.ts";
 
@@ -130,13 +131,35 @@ function resultValue(v: Value): PactValue {
   return isData(v) ? v : pString(`<${typeNameOf(v)}>`);
 }
 
+/**
+ * Parse trees of recent programs (immutable), by file and text: system code
+ * (buy gas, redeem gas, coinbase) is the same text for every command.
+ */
+const parsedPrograms = new Map<string, ParseNode[]>();
+const PARSED_MAX = 256;
+const PARSED_MAX_TEXT = 4096;
+
+function parseCached(source: string, file: string): EvalResult<ParseNode[]> {
+  if (source.length > PARSED_MAX_TEXT) return parseSource(source, file);
+  const key = `${file}\u0000${source}`;
+  const hit = parsedPrograms.get(key);
+  if (hit !== undefined) return { ok: true, value: hit };
+  const parsed = parseSource(source, file);
+  if (parsed.ok) {
+    if (parsedPrograms.size >= PARSED_MAX)
+      parsedPrograms.delete(parsedPrograms.keys().next().value as string);
+    parsedPrograms.set(key, parsed.value);
+  }
+  return parsed;
+}
+
 function runCode(
   ip: Interpreter,
   source: string,
   file: string,
   natives: NativeTable,
 ): EvalResult<PactValue> {
-  const parsed = parseSource(source, file);
+  const parsed = parseCached(source, file);
   if (!parsed.ok) return parsed;
   if (parsed.value.length === 0) {
     const span: Span = { file, line: 1, column: 0, offset: 0, end: source.length };
@@ -182,6 +205,17 @@ function runCont(
     );
     return resultValue(v);
   }, span);
+}
+
+function runPayload(
+  ip: Interpreter,
+  payload: ContractPayload,
+  file: string,
+  natives: NativeTable,
+): EvalResult<PactValue> {
+  return payload.kind === "exec"
+    ? runCode(ip, payload.code, file, natives)
+    : runCont(ip, payload, file);
 }
 
 /**
@@ -253,11 +287,11 @@ export function runContractCommand(cmd: ContractCommand): ContractOutcome {
   const ip = new Interpreter(ctx, { tx, natives, moduleNatives: natives, source });
   grantMagic(ip, cmd.grantedCaps ?? []);
   cmd.storage.beginTx();
-  const payload = cmd.payload;
-  const runPayload = (): EvalResult<PactValue> =>
-    payload.kind === "exec" ? runCode(ip, payload.code, file, natives) : runCont(ip, payload, file);
   const payer = cmd.gasPayer ?? null;
-  const result = payer === null ? runPayload() : withGasPayer(ip, payer, file, natives, runPayload);
+  const result =
+    payer === null
+      ? runPayload(ip, cmd.payload, file, natives)
+      : withGasPayer(ip, payer, file, natives, () => runPayload(ip, cmd.payload, file, natives));
   const gasUsed = Math.min(gas.used, gas.limit);
   if (!result.ok || mode === "local") {
     cmd.storage.rollbackTx();

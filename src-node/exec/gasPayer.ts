@@ -35,12 +35,18 @@ function payerModule(c: SigCapability): readonly [string, string] | null {
   return null;
 }
 
+function hasPayerCap(s: Signer): boolean {
+  for (const c of s.caps) if (c.name.endsWith(PAYER_CAP)) return true;
+  return false;
+}
+
 function compare(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /** The `GAS_PAYER` capability the node acquires for these signers, or null. */
 export function gasPayerCapOf(signers: readonly Signer[]): SigCapability | null {
+  if (!signers.some(hasPayerCap)) return null;
   const byKey = new Map<string, readonly SigCapability[]>();
   for (const s of signers) byKey.set(s.addr ?? s.pubKey, s.caps);
   for (const key of [...byKey.keys()].sort(compare)) {

@@ -38,6 +38,12 @@ export function moduleHash(code: string): string {
 }
 
 const linkedCache = new WeakMap<NativeTable, Map<string, LoadedModule>>();
+/**
+ * The same, by the identity of a decoded current record (a storage hands out
+ * one decoded object per record for its lifetime, e.g. a block): a hit skips
+ * computing the text key, which costs as much as a small command.
+ */
+const linkedByRecord = new WeakMap<NativeTable, WeakMap<ModuleRecord, LoadedModule>>();
 
 function moduleNatives(ip: Interpreter): NativeTable {
   const n = ip.moduleNatives;
@@ -97,9 +103,21 @@ function link(ip: Interpreter, rec: ModuleRecord, v: ModuleVersion): LoadedModul
     cache = new Map();
     linkedCache.set(natives, cache);
   }
+  let byRecord = linkedByRecord.get(natives);
+  if (byRecord === undefined) {
+    byRecord = new WeakMap();
+    linkedByRecord.set(natives, byRecord);
+  }
+  if (v === rec) {
+    const same = byRecord.get(rec);
+    if (same !== undefined) return same;
+  }
   const key = cacheKey(rec, v);
   const hit = cache.get(key);
-  if (hit !== undefined) return hit;
+  if (hit !== undefined) {
+    if (v === rec) byRecord.set(rec, hit);
+    return hit;
+  }
   const nodes = parseProgram(v.code, v.origin.file, v.origin);
   const node = nodes[0];
   if (nodes.length !== 1 || node === undefined || node.kind !== "sexp")
@@ -134,6 +152,7 @@ function link(ip: Interpreter, rec: ModuleRecord, v: ModuleVersion): LoadedModul
   compiled.module.record = rec;
   compiled.module.version = versionOf(v);
   cache.set(key, compiled.module);
+  if (v === rec) byRecord.set(rec, compiled.module);
   if (cache.size > 4096) cache.delete(cache.keys().next().value as string);
   return compiled.module;
 }

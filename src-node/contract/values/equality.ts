@@ -94,14 +94,19 @@ export function valueEquals(a: PactValue, b: PactValue): boolean {
  * Whether `=` may compare the two: literals of any kinds, or two values of the
  * same composite kind. Anything else is "cannot compare incompatible types".
  */
-export function canCompareForEquality(a: PactValue, b: PactValue): boolean {
-  const lit = (v: PactValue): boolean =>
+function isLiteral(v: PactValue): boolean {
+  return (
     v.kind === "integer" ||
     v.kind === "decimal" ||
     v.kind === "string" ||
     v.kind === "bool" ||
-    v.kind === "time";
-  if (lit(a) && lit(b)) return true;
+    v.kind === "time"
+  );
+}
+
+export function canCompareForEquality(a: PactValue, b: PactValue): boolean {
+  // No closures here: a hot path, and tsx names every closure it creates.
+  if (isLiteral(a) && isLiteral(b)) return true;
   return a.kind === b.kind;
 }
 
