@@ -28,9 +28,30 @@ export function blockTransactionBytes(command: ParsedCommand): Uint8Array {
  * @throws {CommandError} CMD_BAD_JSON when it is not UTF-8 JSON; the errors of parseCommand.
  */
 export function parseBlockTransaction(bytes: Uint8Array, field: string): ParsedCommand {
+  return parseBlockTransactionText(blockTransactionTextOf(bytes, field), field);
+}
+
+/**
+ * The text of a transaction of a block.
+ * @throws {CommandError} CMD_BAD_JSON when it is not UTF-8.
+ */
+export function blockTransactionTextOf(bytes: Uint8Array, field: string): string {
+  try {
+    return decoder.decode(bytes);
+  } catch (e) {
+    const reason = e instanceof Error ? e.message : String(e);
+    throw new CommandError(
+      { code: CommandErrorCode.BadJson, field, reason },
+      `${field}: not UTF-8 JSON: ${reason}`,
+    );
+  }
+}
+
+/** {@link parseBlockTransaction} of decoded text. */
+export function parseBlockTransactionText(text: string, field: string): ParsedCommand {
   let value: unknown;
   try {
-    value = JSON.parse(decoder.decode(bytes));
+    value = JSON.parse(text);
   } catch (e) {
     const reason = e instanceof Error ? e.message : String(e);
     throw new CommandError(

@@ -36,7 +36,12 @@ import type { SqliteContractStorage } from "../store/sqliteContractStorage.ts";
 import { type ChainRows, NO_TXID_LIMIT, type StateDb } from "../store/stateDb.ts";
 import { applyCommand, localCommand } from "./applyCommand.ts";
 import { type BlockEnv, CHAIN_NAMESPACE_POLICY } from "./blockEnv.ts";
-import { blockTransactionBytes, parseBlockTransaction } from "./blockTransaction.ts";
+import {
+  blockTransactionBytes,
+  blockTransactionTextOf,
+  parseBlockTransaction,
+  parseBlockTransactionText,
+} from "./blockTransaction.ts";
 import { coinbaseOutput } from "./coinbase.ts";
 import { commandRuleViolations } from "./commandRules.ts";
 import type { ParsedCommand } from "./commandTypes.ts";
@@ -50,6 +55,7 @@ import {
 } from "./errors.ts";
 import { decimalOfText, gasAmount } from "./gasMath.ts";
 import { gasPayerOf } from "./gasPayer.ts";
+import { ReadyCommands } from "./readyCommands.ts";
 import { DEFAULT_SPV_PROOF_DEPTH, spvVerifier } from "./spvVerifier.ts";
 import { buyGas } from "./systemCalls.ts";
 import { verifyCommandSignatures } from "./verifySignatures.ts";
@@ -140,6 +146,8 @@ export class ChainExecutor implements BlockExecutor {
   readonly spvProofDepth: number;
   readonly #orphanListeners = new Set<(chainId: number, commands: ParsedCommand[]) => void>();
   readonly #unsubscribe: () => void;
+  /** Commands parsed here already, for validating the blocks that hold them. */
+  readonly #ready = new ReadyCommands();
 
   private constructor(options: ChainExecutorOptions) {
     this.version = options.version;
@@ -425,7 +433,10 @@ export class ChainExecutor implements BlockExecutor {
       payload.transactions.forEach((t, i) => {
         let ready: ReadyCommand;
         try {
-          const command = parseBlockTransaction(t.transaction, `transactions[${i}]`);
+          const field = `transactions[${i}]`;
+          const text = blockTransactionTextOf(t.transaction, field);
+          const known = this.#ready.get(text);
+          const command = known?.command ?? parseBlockTransactionText(text, field);
           verifyCommandSignatures(command);
           const [problem] = commandRuleViolations(command, {
             version: this.version,
@@ -437,7 +448,7 @@ export class ChainExecutor implements BlockExecutor {
             throw duplicate(command.hash, "", seen.has(command.hash) ? "block" : "chain");
           }
           seen.add(command.hash);
-          ready = { command, input: contractInputOf(command) };
+          ready = known ?? { command, input: contractInputOf(command) };
         } catch (e) {
           if (e instanceof CommandError) throw invalid(i, e.message);
           throw e;
@@ -522,6 +533,7 @@ export class ChainExecutor implements BlockExecutor {
             return x;
           });
           included.push({ command, output: r.output });
+          this.#ready.remember({ command, input });
           seen.add(command.hash);
           gasLeft -= command.payload.meta.gasLimit;
         } catch (e) {
@@ -679,7 +691,9 @@ export class ChainExecutor implements BlockExecutor {
         ],
       };
     }
-    return { ok: true, ready: { command, input } };
+    const ready = { command, input };
+    this.#ready.remember(ready);
+    return { ok: true, ready };
   }
 }
 
