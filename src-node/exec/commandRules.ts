@@ -63,10 +63,9 @@ export function commandRuleViolations(
 ): CommandError[] {
   const out: CommandError[] = [];
   const p = command.payload;
-  const f = (path: string) => `${prefix}cmd.${path}`;
   const network = ctx.version.name;
   if (p.networkId !== network) {
-    const field = f("networkId");
+    const field = fieldOf(prefix, "networkId");
     out.push(
       new CommandError(
         { code: CommandErrorCode.WrongNetwork, field, expected: network, actual: p.networkId },
@@ -76,7 +75,7 @@ export function commandRuleViolations(
   }
   const chain = String(ctx.chainId);
   if (p.meta.chainId !== chain) {
-    const field = f("meta.chainId");
+    const field = fieldOf(prefix, "meta.chainId");
     out.push(
       new CommandError(
         { code: CommandErrorCode.WrongChain, field, expected: chain, actual: p.meta.chainId },
@@ -86,7 +85,7 @@ export function commandRuleViolations(
   }
   const limit = ctx.version.blockGasLimit;
   if (p.meta.gasLimit > limit || p.meta.gasLimit < 1) {
-    const field = f("meta.gasLimit");
+    const field = fieldOf(prefix, "meta.gasLimit");
     out.push(
       new CommandError(
         { code: CommandErrorCode.GasLimit, field, limit, actual: p.meta.gasLimit },
@@ -98,7 +97,7 @@ export function commandRuleViolations(
   }
   const price = p.meta.gasPrice;
   if (decimalPlaces(price) > GAS_PRICE_DECIMALS) {
-    const field = f("meta.gasPrice");
+    const field = fieldOf(prefix, "meta.gasPrice");
     out.push(
       new CommandError(
         { code: CommandErrorCode.GasPricePrecision, field, actual: price },
@@ -114,7 +113,7 @@ export function commandRuleViolations(
     minDecimal === null ||
     decimalCompare(priceDecimal, minDecimal) < 0
   ) {
-    const field = f("meta.gasPrice");
+    const field = fieldOf(prefix, "meta.gasPrice");
     out.push(
       new CommandError(
         { code: CommandErrorCode.GasPriceTooLow, field, minimum: min, actual: price },
@@ -140,12 +139,16 @@ export function commandRuleViolations(
   return out;
 }
 
+/** `cmds[2].cmd.meta.ttl`: a plain function (tsx names every closure, on a per-command path). */
+function fieldOf(prefix: string, path: string): string {
+  return `${prefix}cmd.${path}`;
+}
+
 function timeViolations(command: ParsedCommand, time: TimeRule, prefix: string): CommandError[] {
   const out: CommandError[] = [];
   const { ttl, creationTime } = command.payload.meta;
-  const f = (path: string) => `${prefix}cmd.${path}`;
   if (ttl <= 0 || ttl > MAX_TTL_S) {
-    const field = f("meta.ttl");
+    const field = fieldOf(prefix, "meta.ttl");
     out.push(
       new CommandError(
         { code: CommandErrorCode.BadTtl, field, actual: ttl },
@@ -156,7 +159,7 @@ function timeViolations(command: ParsedCommand, time: TimeRule, prefix: string):
   const reference = time.kind === "submit" ? time.nowS : time.parentTimeS;
   const what = time.kind === "submit" ? "the node's clock" : "the parent block's time";
   if (creationTime < 0 || creationTime + ttl <= reference) {
-    const field = f("meta.creationTime");
+    const field = fieldOf(prefix, "meta.creationTime");
     out.push(
       new CommandError(
         {
@@ -174,7 +177,7 @@ function timeViolations(command: ParsedCommand, time: TimeRule, prefix: string):
     const base = time.kind === "submit" ? time.nowS : time.blockTimeS;
     const latest = base + slop;
     if (creationTime > latest) {
-      const field = f("meta.creationTime");
+      const field = fieldOf(prefix, "meta.creationTime");
       out.push(
         new CommandError(
           { code: CommandErrorCode.FutureCreationTime, field, actual: creationTime, latest },

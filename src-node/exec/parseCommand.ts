@@ -6,7 +6,7 @@
  * to the caller, which gets everything it needs in {@link ParsedCommand}.
  * @module
  */
-import { base64UrlEncode, isHashText } from "../encoding/base64url.ts";
+import { isHashText } from "../encoding/base64url.ts";
 import type { ParsedCommand } from "./commandTypes.ts";
 import { CommandError, CommandErrorCode } from "./errors.ts";
 import {
@@ -20,7 +20,7 @@ import {
 } from "./fieldReaders.ts";
 import { parseCommandPayload } from "./parseCommandPayload.ts";
 import { parseScheme } from "./parseSigners.ts";
-import { requestKeyBytesOf } from "./requestKey.ts";
+import { requestKeyOf } from "./requestKey.ts";
 
 const SIG_HEX = /^[0-9a-fA-F]{128}$/;
 
@@ -66,8 +66,7 @@ export function parseCommand(value: unknown, prefix = ""): ParsedCommand {
   if (!isHashText(hashText)) {
     throw badField(hash.field, "a request key: 43 characters of unpadded base64url");
   }
-  const hashBytes = requestKeyBytesOf(cmdText);
-  const expected = base64UrlEncode(hashBytes);
+  const expected = requestKeyOf(cmdText);
   if (hashText !== expected) {
     throw new CommandError(
       { code: CommandErrorCode.HashMismatch, field: hash.field, expected, actual: hashText },
@@ -77,5 +76,6 @@ export function parseCommand(value: unknown, prefix = ""): ParsedCommand {
   const sigList = readArray(sigs.value, sigs.field).map((s, i) =>
     parseSig(s, fieldPath(sigs.field, i)),
   );
+  const hashBytes = new Uint8Array(Buffer.from(hashText, "base64url"));
   return { cmd: cmdText, hash: hashText, hashBytes, sigs: sigList, payload };
 }

@@ -190,10 +190,28 @@ export function verifyTxOutProof(
   return { ok: true, value: v.value };
 }
 
+/**
+ * A class, not an object of arrow functions: one is made per block and per
+ * /local call, and tsx names every function such an object literal creates,
+ * which cost more than the rest of a small /local call.
+ */
+class ChainSpv implements SpvSupport {
+  readonly #ctx: SpvVerifierContext;
+
+  constructor(ctx: SpvVerifierContext) {
+    this.#ctx = ctx;
+  }
+
+  verify(type: string, payload: PactValue): SpvResult<PactValue> {
+    return verifyTxOutProof(this.#ctx, type, payload);
+  }
+
+  verifyContinuation(proof: string): SpvResult<PactExec> {
+    return verifyContinuationProof(this.#ctx, proof);
+  }
+}
+
 /** The verifier for commands of a block on `ctx.parent`. */
 export function spvVerifier(ctx: SpvVerifierContext): SpvSupport {
-  return {
-    verify: (type, payload) => verifyTxOutProof(ctx, type, payload),
-    verifyContinuation: (proof) => verifyContinuationProof(ctx, proof),
-  };
+  return new ChainSpv(ctx);
 }
