@@ -10,13 +10,22 @@
  *   generator against a bare node:http handler answering a fixed JSON body,
  *   in the same run (the baseline).
  *
+ * Fairness: transfers are timed after warm-up blocks (the JIT's first
+ * compilations are not block execution); /local and the bare handler are
+ * measured alternately for several rounds with the same generator,
+ * connections, warm-up and duration, and the medians are reported (the
+ * machine's other load varies between rounds). The load average is printed
+ * alongside.
+ *
  * Prints `BENCH exec transfers_per_s=<n> 1/s`, `BENCH exec local_rps=<n> 1/s`,
- * `BENCH exec bare_rps=<n> 1/s` and `BENCH exec local_vs_bare=<pct> %`.
+ * `BENCH exec bare_rps=<n> 1/s`, `BENCH exec local_vs_bare=<pct> %` and
+ * `BENCH exec load_avg=<n>`.
  */
 import { spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
+import { loadavg } from "node:os";
 import { join } from "node:path";
 import { extendableChains } from "../../src-node/chain/cutExtension.ts";
 import type { ReadyCommand } from "../../src-node/exec/chainExecutor.ts";
@@ -29,6 +38,9 @@ import { tempDir } from "../support/testNode.ts";
 const SECONDS = Number(process.env.WEFT_BENCH_SECONDS ?? "3");
 const CONNECTIONS = Number(process.env.WEFT_BENCH_CONNECTIONS ?? "16");
 const BLOCKS = Number(process.env.WEFT_BENCH_BLOCKS ?? "8");
+/** Blocks executed before timing starts. */
+const WARMUP_BLOCKS = 2;
+const ROUNDS = Number(process.env.WEFT_BENCH_ROUNDS ?? "3");
 /** Transfers per block: the block gas limit (150,000) over each transfer's gas limit (600). */
 const PER_BLOCK = 250;
 
@@ -42,7 +54,7 @@ async function transfersPerSecond(): Promise<number> {
   try {
     let executed = 0;
     let ms = 0;
-    for (let b = 0; b < BLOCKS; b++) {
+    for (let b = 0; b < WARMUP_BLOCKS + BLOCKS; b++) {
       const chainId = extendableChains(x.blocks.cut(), x.version, (h) =>
         x.blocks.header(h.parent),
       )[0] as number;
@@ -70,6 +82,7 @@ async function transfersPerSecond(): Promise<number> {
       if (n !== PER_BLOCK) throw new Error(`only ${n} of ${PER_BLOCK} transfers fit a block`);
       const start = performance.now();
       x.blocks.insertBlock(block);
+      if (b < WARMUP_BLOCKS) continue;
       ms += performance.now() - start;
       executed += n;
     }
@@ -104,17 +117,14 @@ function runGenerator(url: string, body: string): Promise<number> {
   });
 }
 
-async function localRps(): Promise<number> {
+/** A listening node and the URL of its /local. */
+async function localServer(): Promise<{ url: string; close(): Promise<void> }> {
   const node = await createNode({ network: "test-singleton", dataDir: tempDir(), port: 0 });
-  try {
-    const body = JSON.stringify(signedCommand({ code: "(+ 1 2)" }));
-    return await runGenerator(`${node.baseUrl}/chain/0/pact/api/v1/local`, body);
-  } finally {
-    await node.close();
-  }
+  return { url: `${node.baseUrl}/chain/0/pact/api/v1/local`, close: () => node.close() };
 }
 
-async function bareRps(): Promise<number> {
+/** The baseline: a bare node:http handler that parses the body and answers a fixed JSON. */
+async function bareServer(): Promise<{ url: string; close(): Promise<void> }> {
   const answer = Buffer.from('{"result":{"status":"success","data":3}}');
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -126,20 +136,53 @@ async function bareRps(): Promise<number> {
     });
   });
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/local`,
+    async close() {
+      server.closeAllConnections();
+      await new Promise((r) => server.close(r));
+    },
+  };
+}
+
+function median(xs: readonly number[]): number {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 === 1
+    ? (s[mid] as number)
+    : ((s[mid - 1] as number) + (s[mid] as number)) / 2;
+}
+
+/** /local and the bare handler, alternately, `ROUNDS` times each; the medians. */
+async function localAndBare(): Promise<{ local: number; bare: number }> {
+  const body = JSON.stringify(signedCommand({ code: "(+ 1 2)" }));
+  const node = await localServer();
+  const bareOne = await bareServer();
+  const local: number[] = [];
+  const bare: number[] = [];
   try {
-    const { port } = server.address() as AddressInfo;
-    const body = JSON.stringify(signedCommand({ code: "(+ 1 2)" }));
-    return await runGenerator(`http://127.0.0.1:${port}/local`, body);
+    for (let r = 0; r < ROUNDS; r++) {
+      // Alternate which goes first, so neither always follows the other.
+      if (r % 2 === 0) {
+        bare.push(await runGenerator(bareOne.url, body));
+        local.push(await runGenerator(node.url, body));
+      } else {
+        local.push(await runGenerator(node.url, body));
+        bare.push(await runGenerator(bareOne.url, body));
+      }
+    }
   } finally {
-    server.closeAllConnections();
-    await new Promise((r) => server.close(r));
+    await bareOne.close();
+    await node.close();
   }
+  return { local: median(local), bare: median(bare) };
 }
 
 const transfers = await transfersPerSecond();
 console.log(`BENCH exec transfers_per_s=${Math.round(transfers)} 1/s`);
-const local = await localRps();
+const { local, bare } = await localAndBare();
 console.log(`BENCH exec local_rps=${Math.round(local)} 1/s`);
-const bare = await bareRps();
 console.log(`BENCH exec bare_rps=${Math.round(bare)} 1/s`);
 console.log(`BENCH exec local_vs_bare=${Math.round((100 * local) / bare)} %`);
+console.log(`BENCH exec load_avg=${loadavg()[0]?.toFixed(2)}`);

@@ -80,6 +80,12 @@ export class Compiler {
   private readonly source: string | null;
   private readonly resolver: NameResolver | null;
   private readonly strictNames: boolean;
+  /**
+   * Set once the result depends on more than the nodes, the natives and the
+   * constants: a name the resolver was asked for (a module member, a free
+   * name), a schema, a module declaration's source text.
+   */
+  worldDependent = false;
 
   constructor(opts: CompileOptions) {
     this.natives = opts.natives;
@@ -104,6 +110,7 @@ export class Compiler {
         return { kind: "list", elem: t.elem === null ? null : this.typeSpec(t.elem) };
       case "object":
       case "table":
+        if (t.schema !== null) this.worldDependent = true;
         return {
           kind: t.kind,
           schemaName: t.schema,
@@ -131,6 +138,7 @@ export class Compiler {
 
   /** Module members and module references; a `free` term (or a failure) otherwise. */
   resolveGlobal(parts: readonly string[], span: Span): Term {
+    this.worldDependent = true;
     const name = parts.join(".");
     const t = this.resolver?.resolve(parts, span) ?? null;
     if (t !== null) return t;
@@ -207,6 +215,7 @@ export class Compiler {
     if (ref.parts.length === 1) {
       refTerm = this.resolve(ref.parts[0] as string, scope, ref.span);
     } else {
+      this.worldDependent = true;
       refTerm = this.resolver?.resolve(ref.parts, ref.span) ?? {
         kind: "free",
         name: refName,
@@ -275,6 +284,7 @@ export class Compiler {
   }
 
   moduleDecl(items: readonly ParseNode[], span: Span): Term {
+    this.worldDependent = true;
     if (this.source === null)
       return syntaxError("module declarations need their source text", span);
     // The hashed text runs to the next token: trailing whitespace and comments included (§9.3).
@@ -437,10 +447,31 @@ const KEYWORDS = new Set([
  * Compiles one top-level form.
  * @throws {ContractError} a SyntaxError failure for malformed special forms.
  */
+/**
+ * Terms of top-level forms that depend on their nodes and natives alone (no
+ * module member, free name, schema or declaration), by node: a program
+ * parsed once (execute.ts keeps recent parse trees) compiles once. Terms are
+ * never changed after compilation.
+ */
+const pureTerms = new WeakMap<NativeTable, WeakMap<ParseNode, Term>>();
+
 export function compileTopLevel(
   node: ParseNode,
   natives: NativeTable,
   opts: Omit<CompileOptions, "natives"> = {},
 ): Term {
-  return new Compiler({ ...opts, natives }).expr(node, null);
+  const cacheable = opts.constants === undefined && opts.strictNames !== true;
+  const known = cacheable ? pureTerms.get(natives)?.get(node) : undefined;
+  if (known !== undefined) return known;
+  const c = new Compiler({ ...opts, natives });
+  const term = c.expr(node, null);
+  if (cacheable && !c.worldDependent) {
+    let byNode = pureTerms.get(natives);
+    if (byNode === undefined) {
+      byNode = new WeakMap();
+      pureTerms.set(natives, byNode);
+    }
+    byNode.set(node, term);
+  }
+  return term;
 }
