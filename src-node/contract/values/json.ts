@@ -58,7 +58,12 @@ export function decimalToJsonNumber(d: Decimal): string {
   return `${neg ? "-" : ""}${digits[0]}.${frac}e${exp}`;
 }
 
+/** A character escapeJsonString changes. */
+const NEEDS_ESCAPE = /["\\\u0000-\u001f]/;
+
 function escapeJsonString(s: string): string {
+  // Keys, account names and hashes need no escape: one test instead of a loop.
+  if (!NEEDS_ESCAPE.test(s)) return `"${s}"`;
   let out = '"';
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
