@@ -82,7 +82,7 @@ export type CreateNodeOptions = NodeOptionsInput & {
    * payloads that execute to their outputs, or the blocks are rejected.
    */
   readonly payloadProvider?: PayloadProvider | undefined;
-  /** How long `/listen` waits for a result, ms (default 180 s, as the reference). */
+  /** How long `/listen` waits for a result, ms (default: `commands.listenTimeout` seconds, 180). */
   readonly listenTimeoutMs?: number | undefined;
   /** How long `/spv` waits for the target chain to reach the proof's height, ms (default 180 s). */
   readonly spvTimeoutMs?: number | undefined;
@@ -242,7 +242,7 @@ export class WeftNode {
         executor,
         blocks,
         now: input.now,
-        listenTimeoutMs: input.listenTimeoutMs,
+        listenTimeoutMs: input.listenTimeoutMs ?? options.commands.listenTimeout * 1000,
         spvTimeoutMs: input.spvTimeoutMs,
       });
       backup = backupService(options, version, { blocks, state: state.db }, input.logger);

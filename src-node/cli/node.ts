@@ -60,6 +60,7 @@ Options:
   --miner-account NAME    account that receives mining rewards
   --miner-key HEX[,HEX]   its public key(s); not needed for a k:<key> account
   --miner-threads N       built-in miner threads (default 1)
+  --listen-timeout SECS   how long /listen waits for a result (default 180)
   --help                  this text
 `;
 

@@ -18,6 +18,8 @@
  * backup:
  *   api: { enabled: true }     # the spec's backup.api.enabled
  *   directory: ./backups       # the spec's backup.directory
+ * commands:
+ *   listen-timeout: 180        # seconds /listen waits for a result
  * ```
  * Unknown keys are errors (they are usually misspellings); paths are
  * resolved against the file's folder.
@@ -83,6 +85,7 @@ export function parseConfigText(text: string, file: string): NodeOptionsInput {
     "port",
     "mining",
     "backup",
+    "commands",
   ]);
   if (top === undefined) return {};
   if ("data-dir" in top && "dataDir" in top) {
@@ -111,6 +114,7 @@ export function parseConfigText(text: string, file: string): NodeOptionsInput {
   ]);
   const backup = section(file, top.backup, "backup", ["api", "directory"]);
   const backupApi = section(file, backup?.api, "backup.api", ["enabled"]);
+  const commands = section(file, top.commands, "commands", ["listen-timeout"]);
   return {
     network: top.network,
     dataDir: pathIn(top["data-dir"] ?? top.dataDir, baseDir),
@@ -133,6 +137,7 @@ export function parseConfigText(text: string, file: string): NodeOptionsInput {
       backup === undefined
         ? undefined
         : { apiEnabled: backupApi?.enabled, directory: pathIn(backup.directory, baseDir) },
+    commands: commands === undefined ? undefined : { listenTimeout: commands["listen-timeout"] },
   };
 }
 

@@ -18,6 +18,7 @@
  * | mining.updateStreamLimit | 2000 concurrent update streams |
  * | backup.apiEnabled (the spec's `backup.api.enabled`) | false; needs backup.directory |
  * | backup.directory | none (no backups) |
+ * | commands.listenTimeout (`/listen`'s wait, seconds) | 180 |
  * @module
  */
 import { homedir } from "node:os";
@@ -53,6 +54,14 @@ export type BackupOptions = {
   readonly directory?: string | undefined;
 };
 
+export type CommandOptions = {
+  /** Seconds `/listen` waits for a result before answering 504 (default 180, as the reference). */
+  readonly listenTimeout: number;
+};
+
+/** `/listen`'s default wait, seconds. */
+export const DEFAULT_LISTEN_TIMEOUT_S = 180;
+
 export type NodeOptions = {
   /** A runnable network version name (`development`, `testnet04`, `mainnet01`, `test-singleton`, …). */
   readonly network: string;
@@ -62,6 +71,7 @@ export type NodeOptions = {
   readonly port: number;
   readonly mining: MiningOptions;
   readonly backup: BackupOptions;
+  readonly commands: CommandOptions;
 };
 
 /** Options as given: every key optional, values unchecked. */
@@ -88,6 +98,7 @@ export type NodeOptionsInput = {
         readonly directory?: unknown;
       }
     | undefined;
+  readonly commands?: { readonly listenTimeout?: unknown } | undefined;
 };
 
 /** The names `network` accepts. */
@@ -158,6 +169,7 @@ export function resolveNodeOptions(input: NodeOptionsInput, baseDir = process.cw
   }
   const mining = input.mining ?? {};
   const backup = input.backup ?? {};
+  const commands = input.commands ?? {};
   const backupApi =
     backup.apiEnabled === undefined ? false : bool(backup.apiEnabled, "backup.api.enabled");
   if (backupApi && backup.directory === undefined) {
@@ -202,6 +214,12 @@ export function resolveNodeOptions(input: NodeOptionsInput, baseDir = process.cw
           ? undefined
           : resolvePath(text(backup.directory, "backup.directory"), baseDir),
     },
+    commands: {
+      listenTimeout:
+        commands.listenTimeout === undefined
+          ? DEFAULT_LISTEN_TIMEOUT_S
+          : integer(commands.listenTimeout, "commands.listen-timeout", 1, 86_400),
+    },
   };
 }
 
@@ -232,6 +250,9 @@ export function mergeNodeOptions(
     backup: {
       apiEnabled: pick(file.backup?.apiEnabled, flags.backup?.apiEnabled),
       directory: pick(file.backup?.directory, flags.backup?.directory),
+    },
+    commands: {
+      listenTimeout: pick(file.commands?.listenTimeout, flags.commands?.listenTimeout),
     },
   };
 }

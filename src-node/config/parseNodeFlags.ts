@@ -3,7 +3,8 @@
  * `--port N`, `--config FILE.yaml`, `--enable-backup-api`,
  * `--backup-directory DIR` (the spec's backup flags), `--enable-mining-api`
  * (the spec's mining API), `--mine`, `--miner-threads N`, `--miner-account
- * NAME`, `--miner-key HEX[,HEX…]` (the built-in miner), `--help`. Values follow
+ * NAME`, `--miner-key HEX[,HEX…]` (the built-in miner), `--listen-timeout
+ * SECONDS` (how long `/listen` waits), `--help`. Values follow
  * the flag (`--port 1848`) or an equals sign (`--port=1848`). Values are
  * checked later, by resolveNodeOptions.
  * @module
@@ -27,6 +28,7 @@ const VALUE_FLAGS = [
   "--miner-threads",
   "--miner-account",
   "--miner-key",
+  "--listen-timeout",
 ] as const;
 const SWITCHES = ["--enable-backup-api", "--enable-mining-api", "--mine", "--help", "-h"] as const;
 
@@ -87,6 +89,9 @@ export function parseNodeFlags(args: readonly string[]): NodeFlags {
         apiEnabled: switches.has("--enable-backup-api") ? true : undefined,
         directory: values.get("--backup-directory"),
       },
+      commands: values.has("--listen-timeout")
+        ? { listenTimeout: values.get("--listen-timeout") }
+        : undefined,
     },
     configFile: values.get("--config"),
     help: switches.has("--help") || switches.has("-h"),

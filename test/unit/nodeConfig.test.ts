@@ -38,6 +38,7 @@ describe("[config] defaults", () => {
       port: 1848,
       mining: { enabled: false },
       backup: { apiEnabled: false, directory: undefined },
+      commands: { listenTimeout: 180 },
     });
   });
 
@@ -119,6 +120,8 @@ describe("[config] flags", () => {
       [{ mining: { threads: 0 } }, "mining.threads"],
       [{ backup: { apiEnabled: 1 } }, "backup.api.enabled"],
       [{ backup: { directory: "" } }, "backup.directory"],
+      [{ commands: { listenTimeout: 0 } }, "commands.listen-timeout"],
+      [{ commands: { listenTimeout: "soon" } }, "commands.listen-timeout"],
     ];
     for (const [input, key] of bad) {
       const f = failure(() => resolveNodeOptions(input));
@@ -167,6 +170,23 @@ describe("[config] YAML file", () => {
       dataDir: join(dir, "data"),
       mining: { threads: 3 },
     });
+  });
+
+  it("sets /listen's timeout: commands.listen-timeout, --listen-timeout (flags win)", () => {
+    const fromFile = parseConfigText("commands:\n  listen-timeout: 30\n", "/f.yaml");
+    expect(resolveNodeOptions(fromFile).commands).toEqual({ listenTimeout: 30 });
+    const flags = parseNodeFlags(["--listen-timeout=5"]).options;
+    expect(resolveNodeOptions(flags).commands).toEqual({ listenTimeout: 5 });
+    expect(resolveNodeOptions(mergeNodeOptions(fromFile, flags)).commands).toEqual({
+      listenTimeout: 5,
+    });
+    expect(
+      resolveNodeOptions(mergeNodeOptions(fromFile, parseNodeFlags([]).options)).commands,
+    ).toEqual({ listenTimeout: 30 });
+    expect(failure(() => parseConfigText("commands:\n  listen: 3\n", "n.yaml")).message).toContain(
+      "commands.listen",
+    );
+    expect(failure(() => parseNodeFlags(["--listen-timeout"])).code).toBe("CONFIG_BAD_FLAG");
   });
 
   it("accepts dataDir as the camel-case spelling and an empty file", () => {
