@@ -252,6 +252,10 @@ export class WeftNode {
         clock: input.now,
         log: input.logger,
       });
+      // New commands: work on their chain is refreshed (`Refreshed Block`), so
+      // the built-in miner and `weft mine` include them without waiting for a block.
+      const updates = service.updates;
+      commands.mempool.onAdded((chainId) => updates.requestRefresh(chainId));
       const streams = options.mining.apiEnabled
         ? new UpdateStreams(service.updates, {
             timeoutMs:

@@ -14,6 +14,7 @@ import { isNodeError } from "../errors/nodeError.ts";
 import { MiningError, MiningErrorCode } from "./errors.ts";
 import type { MiningLog, MiningService } from "./miningService.ts";
 import { type MiningSolution, WorkerPool, type WorkerPoolOptions } from "./workerPool.ts";
+import type { WorkUpdateKind } from "./workUpdates.ts";
 
 /** Most threads the miner accepts. */
 export const MAX_MINER_THREADS = 1024;
@@ -85,6 +86,8 @@ export class BuiltInMiner {
   #workSeq = 0;
   #fetching = false;
   #fetchAgain = false;
+  /** The chain the next fetch asks for (a refresh of the current chain), if any. */
+  #suggestedChain: number | undefined;
   #retry: NodeJS.Timeout | undefined;
   #hashRate = 0;
   #blocksFound = 0;
@@ -183,7 +186,9 @@ export class BuiltInMiner {
     this.#pool ??= this.#newPool();
     this.#enabled = true;
     this.#hashRate = 0;
-    this.#unsubscribe = this.#service.updates.subscribe((changed) => this.#onUpdates(changed));
+    this.#unsubscribe = this.#service.updates.subscribe((changed, kind) =>
+      this.#onUpdates(changed, kind),
+    );
     try {
       await this.#pool.start();
     } catch (e) {
@@ -234,10 +239,13 @@ export class BuiltInMiner {
     }
   }
 
-  #onUpdates(changed: readonly number[]): void {
+  #onUpdates(changed: readonly number[], kind: WorkUpdateKind): void {
     if (!this.#enabled) return;
     const current = this.#current;
-    if (current === undefined || changed.includes(current.chainId)) this.#fetchWork();
+    if (current === undefined) this.#fetchWork();
+    else if (changed.includes(current.chainId))
+      // Refreshed: the same chain again, now with the new commands in its payload.
+      this.#fetchWork(kind === "refreshed" ? current.chainId : undefined);
   }
 
   #onSolution(solution: MiningSolution): void {
@@ -251,8 +259,13 @@ export class BuiltInMiner {
     this.#fetchWork();
   }
 
-  /** Gets new work and hands it to the threads; requests made meanwhile are merged. */
-  #fetchWork(): void {
+  /**
+   * Gets new work (on `chainId` when given and it can be extended) and hands
+   * it to the threads; requests made meanwhile are merged (the last one's
+   * chain counts).
+   */
+  #fetchWork(chainId?: number): void {
+    this.#suggestedChain = chainId;
     if (this.#fetching) {
       this.#fetchAgain = true;
       return;
@@ -272,7 +285,9 @@ export class BuiltInMiner {
       const pool = this.#pool;
       if (!this.#enabled || info === undefined || pool === undefined) return;
       try {
-        const work = await this.#service.work(info);
+        const suggested = this.#suggestedChain;
+        this.#suggestedChain = undefined;
+        const work = await this.#service.work(info, suggested);
         if (!this.#enabled || this.#pool !== pool) return;
         const workId = String(++this.#workSeq);
         this.#current = { workId, chainId: work.header.chainId };

@@ -122,6 +122,8 @@ class StandaloneMiner {
   #seq = 0;
   #fetching = false;
   #fetchAgain = false;
+  /** The chain the next fetch asks for, if any. */
+  #suggestedChain: number | undefined;
   #accepted = 0;
   #refused = 0;
   /** Solutions posted and not yet answered; with `#accepted` they bound `maxBlocks`. */
@@ -181,9 +183,13 @@ class StandaloneMiner {
     this.#timers.add(t);
   }
 
-  /** Gets new work and hands it to the threads; requests made meanwhile are merged. */
-  #fetchWork(): void {
+  /**
+   * Gets new work (from `chainId` when given: a refresh of the current
+   * chain) and hands it to the threads; requests made meanwhile are merged.
+   */
+  #fetchWork(chainId?: number): void {
     if (this.#finished) return;
+    this.#suggestedChain = chainId;
     if (this.#fetching) {
       this.#fetchAgain = true;
       return;
@@ -198,7 +204,9 @@ class StandaloneMiner {
     do {
       this.#fetchAgain = false;
       if (this.#finished) return;
-      const url = `${this.#base}/mining/work`;
+      const suggested = this.#suggestedChain;
+      this.#suggestedChain = undefined;
+      const url = `${this.#base}/mining/work${suggested === undefined ? "" : `?chain=${suggested}`}`;
       try {
         const reply = await exchange(url, {
           method: "GET",
@@ -280,7 +288,11 @@ class StandaloneMiner {
       // Work fetched before the stream opened may be out of date already.
       onOpen: () => this.#outdated(chainId),
       onEvent: (name) => {
+        // New Cut: the work is out of date; Refreshed Block: new work on this
+        // chain would hold the commands that just arrived.
         if (name === "New Cut") this.#outdated(chainId);
+        else if (name === "Refreshed Block" && this.#current?.chainId === chainId)
+          this.#fetchWork(chainId);
       },
       onClose: (error) => {
         this.#streams.delete(chainId);

@@ -1,14 +1,15 @@
 /**
  * The policy of `GET /mining/updates` streams, apart from HTTP: each open
  * stream watches one chain (or all), gets `onUpdate` when that chain's work
- * goes out of date (workUpdates.ts), and is ended by the server after
+ * goes out of date or is refreshed with more commands (workUpdates.ts), and
+ * is ended by the server after
  * `timeoutMs` × a random factor in [0.9, 1.1) (reference default 240 s), so
  * that miners reconnect and dead clients go away; at most `limit` streams
  * are open at once.
  * @module
  */
 import { MiningError, MiningErrorCode } from "./errors.ts";
-import type { WorkUpdates } from "./workUpdates.ts";
+import type { WorkUpdateKind, WorkUpdates } from "./workUpdates.ts";
 
 /** Default stream lifetime, ms (the reference's `updateStreamTimeout`). */
 export const DEFAULT_UPDATE_STREAM_TIMEOUT_MS = 240_000;
@@ -16,8 +17,8 @@ export const DEFAULT_UPDATE_STREAM_TIMEOUT_MS = 240_000;
 export const DEFAULT_UPDATE_STREAM_LIMIT = 2000;
 
 export type UpdateStreamSink = {
-  /** The watched chain's work is out of date. */
-  onUpdate(): void;
+  /** The watched chain's work is out of date (`new-cut`) or could hold more commands (`refreshed`). */
+  onUpdate(kind: WorkUpdateKind): void;
   /** The server ends the stream (timeout or shutdown). */
   onEnd(): void;
 };
@@ -60,9 +61,9 @@ export class UpdateStreams {
       "updateStreamTimeoutMs",
     );
     this.#random = options.random ?? Math.random;
-    this.#unsubscribe = updates.subscribe((changed) => {
+    this.#unsubscribe = updates.subscribe((changed, kind) => {
       for (const s of [...this.#open]) {
-        if (s.chainId === undefined || changed.includes(s.chainId)) s.sink.onUpdate();
+        if (s.chainId === undefined || changed.includes(s.chainId)) s.sink.onUpdate(kind);
       }
     });
   }

@@ -7,6 +7,11 @@
  * an adjacent chain it was waiting for, or a fork switch. A block on an
  * adjacent chain that was already level changes nothing (its parent stays
  * the adjacent parent), so no event is sent for it.
+ *
+ * It also tells when a chain's work is still valid but could hold more
+ * (`refreshed`, the reference's `Refreshed Block`): new commands reached the
+ * mempool of that chain. Those requests are merged per chain for
+ * {@link REFRESH_DELAY_MS}, so a burst of /send calls costs one new payload.
  * @module
  */
 import type { Cut } from "../chain/cut.ts";
@@ -14,8 +19,17 @@ import { cutExtension, type ParentLookup } from "../chain/cutExtension.ts";
 import { isNodeError } from "../errors/nodeError.ts";
 import type { MiningChain } from "./miningChain.ts";
 
-/** Receives the chains whose work is out of date, ascending. */
-export type WorkUpdateListener = (changedChains: readonly number[]) => void;
+/**
+ * Why work changed: `new-cut`, it builds on other parents now (out of date);
+ * `refreshed`, the same parents but more commands to include.
+ */
+export type WorkUpdateKind = "new-cut" | "refreshed";
+
+/** Receives the chains whose work changed, ascending, and why. */
+export type WorkUpdateListener = (changedChains: readonly number[], kind: WorkUpdateKind) => void;
+
+/** How long refresh requests of a chain are merged, ms. */
+export const REFRESH_DELAY_MS = 200;
 
 /** What a new block on each chain of `cut` would build on, as one string per chain. */
 export function workBases(chain: MiningChain, cut: Cut): Map<number, string> {
@@ -45,10 +59,19 @@ export class WorkUpdates {
   readonly #unsubscribe: () => void;
   #bases: Map<number, string>;
   #onError: (e: unknown) => void;
+  readonly #refreshDelayMs: number;
+  /** Chains with a refresh waiting, and its timer. */
+  readonly #pendingRefresh = new Map<number, NodeJS.Timeout>();
+  #closed = false;
 
-  constructor(chain: MiningChain, onError: (e: unknown) => void = () => undefined) {
+  constructor(
+    chain: MiningChain,
+    onError: (e: unknown) => void = () => undefined,
+    refreshDelayMs: number = REFRESH_DELAY_MS,
+  ) {
     this.#chain = chain;
     this.#onError = onError;
+    this.#refreshDelayMs = refreshDelayMs;
     this.#bases = workBases(chain, chain.cut());
     this.#unsubscribe = chain.onCutChange(({ cut }) => this.#cutChanged(cut));
   }
@@ -66,8 +89,35 @@ export class WorkUpdates {
   }
 
   close(): void {
+    this.#closed = true;
     this.#unsubscribe();
     this.#listeners.clear();
+    for (const t of this.#pendingRefresh.values()) clearTimeout(t);
+    this.#pendingRefresh.clear();
+  }
+
+  /**
+   * New commands can go into `chainId`'s next block: its listeners get
+   * `refreshed` for it after the merge delay (once for any number of calls).
+   */
+  requestRefresh(chainId: number): void {
+    if (this.#closed || this.#pendingRefresh.has(chainId)) return;
+    const timer = setTimeout(() => {
+      this.#pendingRefresh.delete(chainId);
+      if (!this.#closed) this.#notify([chainId], "refreshed");
+    }, this.#refreshDelayMs);
+    timer.unref();
+    this.#pendingRefresh.set(chainId, timer);
+  }
+
+  #notify(changed: readonly number[], kind: WorkUpdateKind): void {
+    for (const listener of [...this.#listeners]) {
+      try {
+        listener(changed, kind);
+      } catch (e) {
+        this.#onError(e);
+      }
+    }
   }
 
   #cutChanged(cut: Cut): void {
@@ -79,12 +129,6 @@ export class WorkUpdates {
     this.#bases = next;
     if (changed.length === 0) return;
     changed.sort((a, b) => a - b);
-    for (const listener of [...this.#listeners]) {
-      try {
-        listener(changed);
-      } catch (e) {
-        this.#onError(e);
-      }
-    }
+    this.#notify(changed, "new-cut");
   }
 }

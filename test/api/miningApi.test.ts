@@ -11,6 +11,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { meetsTarget, powHashOfWorkHeader } from "../../src-node/chain/pow.ts";
 import { workHeaderOf } from "../../src-node/chain/workBytes.ts";
 import { openEventStream } from "../../src-node/mining/miningHttp.ts";
+import { signedCommand } from "../support/execChain.ts";
 import { openTestNode, type TestNode } from "../support/testNode.ts";
 
 const KEY = "ab".repeat(32);
@@ -286,6 +287,30 @@ describe("[api] GET /mining/updates", () => {
     await until(() => (all.text.match(/event:New Cut/g)?.length ?? 0) === 2);
     s4.close();
     all.close();
+  });
+
+  it("sends `event:Refreshed Block` when commands reach the watched chain's mempool", async () => {
+    const t = await miningNode();
+    const base = await t.node.start();
+    const s0 = rawStream(`${base}/mining/updates`, chainBytes(0));
+    const s4 = rawStream(`${base}/mining/updates`, chainBytes(4));
+    await Promise.all([s0.opened, s4.opened]);
+    const send = (code: string) =>
+      t.node.server.inject({
+        method: "POST",
+        url: `${t.base}/chain/0/pact/api/v1/send`,
+        headers: { "content-type": "application/json" },
+        payload: JSON.stringify({ cmds: [signedCommand({ code, chainId: 0 })] }),
+      });
+    // Two sends in a row: one refresh.
+    expect((await send("(+ 1 2)")).statusCode).toBe(200);
+    expect((await send("(+ 2 3)")).statusCode).toBe(200);
+    await until(() => s0.text.includes("event:Refreshed Block"));
+    await new Promise((r) => setTimeout(r, 400));
+    expect(s0.text.match(/event:Refreshed Block\n\n/g)?.length).toBe(1);
+    expect(s4.text).not.toContain("event:");
+    s0.close();
+    s4.close();
   });
 
   it("sends an event when a neighbour the chain waited for catches up", async () => {

@@ -10,6 +10,7 @@ import { cutBraidingProblems } from "../../src-node/chain/cutBraiding.ts";
 import { main } from "../../src-node/cli/main.ts";
 import { minerInfoOf } from "../../src-node/mining/minerInfo.ts";
 import { runStandaloneMiner } from "../../src-node/mining/standaloneMiner.ts";
+import { signedCommand } from "../support/execChain.ts";
 import { openTestNode, type TestNode } from "../support/testNode.ts";
 
 const KEY = "c".repeat(64);
@@ -88,6 +89,50 @@ describe("[mining] stand-alone miner against a node on loopback", () => {
     const m = /^accepted (\d+) refused \d+\n$/.exec(out.join(""));
     expect(Number(m?.[1])).toBeGreaterThanOrEqual(5);
     expect(cutHeight(t.node.blocks.cut())).toBeGreaterThanOrEqual(5);
+  }, 30_000);
+
+  it("asks for new work on its chain when commands arrive there (Refreshed Block)", async () => {
+    const t = await listeningNode();
+    const work: Uint8Array[] = [];
+    const asked: (number | undefined)[] = [];
+    const service = t.node.mining;
+    const original = service.work.bind(service);
+    service.work = (info, chain) => {
+      asked.push(chain);
+      return original(info, chain);
+    };
+    const abort = new AbortController();
+    // Threads that never find anything: the miner keeps its work until told otherwise.
+    const running = runStandaloneMiner({
+      node: `${t.node.origin}/`,
+      minerInfo: minerInfoOf(`k:${KEY}`),
+      signal: abort.signal,
+      createPool: () => ({
+        start: async () => undefined,
+        stop: () => undefined,
+        setWork: (_id: string, bytes: Uint8Array) => {
+          work.push(bytes);
+        },
+        close: async () => undefined,
+      }),
+    });
+    // Opening a chain's update stream refetches once (work may be stale); wait until it settles.
+    let seen = -1;
+    for (let i = 0; i < 100 && seen !== work.length; i++) {
+      seen = work.length;
+      await new Promise((r) => setTimeout(r, 300));
+    }
+    const chainOf = (w: Uint8Array | undefined) => Buffer.from(w ?? []).readUInt32LE(0);
+    const chain = chainOf(work.at(-1));
+    const before = work.length;
+    t.node.commands.send(chain, [signedCommand({ code: "(+ 1 2)", chainId: chain })]);
+    const end = Date.now() + 5000;
+    while (work.length === before && Date.now() < end) await new Promise((r) => setTimeout(r, 20));
+    expect(work.length).toBe(before + 1);
+    expect(chainOf(work.at(-1))).toBe(chain);
+    expect(asked.at(-1)).toBe(chain);
+    abort.abort();
+    await running;
   }, 30_000);
 
   it("explains usage errors and an unreachable node", async () => {

@@ -14,6 +14,7 @@ import { BuiltInMiner, type MinerPool } from "../../src-node/mining/builtInMiner
 import { minerInfoOf } from "../../src-node/mining/minerInfo.ts";
 import { searchNonce } from "../../src-node/mining/nonceSearch.ts";
 import type { WorkerPoolOptions } from "../../src-node/mining/workerPool.ts";
+import { signedCommand } from "../support/execChain.ts";
 import { openTestNode, type TestNode } from "../support/testNode.ts";
 
 const MINER = minerInfoOf(`k:${"d".repeat(64)}`);
@@ -160,6 +161,26 @@ describe("[mining] built-in miner control", () => {
     expect(miner.status().blocksFound).toBe(5);
     await miner.close();
     expect(pool.state).toBe("closed");
+  });
+
+  it("takes new work when commands reach the mempool of its chain (no new block needed)", async () => {
+    const { miner, node } = await manual();
+    await miner.start();
+    await until(() => ManualPool.made[0]?.current !== undefined, 2000);
+    const pool = ManualPool.made[0] as ManualPool;
+    const chain = Buffer.from((pool.current as { bytes: Uint8Array }).bytes).readUInt32LE(0);
+    const before = pool.work.length;
+    const cmd = signedCommand({ code: "(+ 1 2)", chainId: chain });
+    node.commands.send(chain, [cmd]);
+    // The refresh (merged for REFRESH_DELAY_MS) replaces the work; no block was found meanwhile.
+    await until(() => pool.work.length > before, 3000);
+    expect(miner.status().blocksFound).toBe(0);
+    expect(cutHeight(node.blocks.cut())).toBe(0);
+    pool.solve();
+    await until(() => miner.status().blocksFound === 1, 2000);
+    const polled = JSON.parse(node.commands.poll(chain, [cmd.hash], 0)) as Record<string, unknown>;
+    expect(Object.keys(polled)).toEqual([cmd.hash]);
+    await miner.close();
   });
 
   it("changes threads (a new pool) and miner at runtime", async () => {

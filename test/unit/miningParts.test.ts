@@ -23,7 +23,11 @@ import { minerInfoOf, parseMinerInfoText } from "../../src-node/mining/minerInfo
 import { OutstandingWork, workKey } from "../../src-node/mining/outstandingWork.ts";
 import { emptyPayloadProvider } from "../../src-node/mining/payloadProvider.ts";
 import { UpdateStreams } from "../../src-node/mining/updateStreams.ts";
-import type { WorkUpdateListener, WorkUpdates } from "../../src-node/mining/workUpdates.ts";
+import type {
+  WorkUpdateKind,
+  WorkUpdateListener,
+  WorkUpdates,
+} from "../../src-node/mining/workUpdates.ts";
 import { createNode } from "../../src-node/node.ts";
 import { tempDir } from "../support/testNode.ts";
 
@@ -178,8 +182,8 @@ function fakeUpdates() {
       return () => listeners.delete(l);
     },
   } as unknown as WorkUpdates;
-  const fire = (chains: number[]) => {
-    for (const l of listeners) l(chains);
+  const fire = (chains: number[], kind: WorkUpdateKind = "new-cut") => {
+    for (const l of listeners) l(chains, kind);
   };
   return { updates, fire, listeners };
 }
@@ -200,6 +204,18 @@ describe("[mining] update streams", () => {
     expect(got).toEqual(["all", "3", "all"]);
     streams.close();
     expect(f.listeners.size).toBe(0);
+  });
+
+  it("passes on why: new-cut or refreshed", () => {
+    const f = fakeUpdates();
+    const streams = new UpdateStreams(f.updates);
+    const got: string[] = [];
+    streams.open(3, { onUpdate: (kind) => got.push(kind), onEnd: () => undefined });
+    f.fire([3]);
+    f.fire([3], "refreshed");
+    f.fire([4], "refreshed");
+    expect(got).toEqual(["new-cut", "refreshed"]);
+    streams.close();
   });
 
   it("caps open streams; a closed stream frees its place", () => {

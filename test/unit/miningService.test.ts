@@ -21,6 +21,7 @@ import { minerInfoOf } from "../../src-node/mining/minerInfo.ts";
 import { MiningService } from "../../src-node/mining/miningService.ts";
 import { searchNonce } from "../../src-node/mining/nonceSearch.ts";
 import { COINBASE_NOT_EXECUTED } from "../../src-node/mining/payloadProvider.ts";
+import { REFRESH_DELAY_MS } from "../../src-node/mining/workUpdates.ts";
 import { BlockDb } from "../../src-node/store/blockDb.ts";
 import { tempDir } from "../support/testNode.ts";
 
@@ -327,5 +328,21 @@ describe("[mining] work updates", () => {
     service.submit(solve((await service.work(MINER, 5)).bytes, clock.now()));
     // The last neighbour of chain 0 caught up: chain 0's work is ready again.
     expect(events.at(-1)).toEqual([0, 5]);
+  });
+
+  it("merges refresh requests of a chain into one `refreshed` after the delay", async () => {
+    const { service } = setup();
+    const events: string[] = [];
+    service.updates.subscribe((changed, kind) => events.push(`${kind}:${changed.join(",")}`));
+    for (let i = 0; i < 5; i++) service.updates.requestRefresh(4);
+    service.updates.requestRefresh(7);
+    expect(events).toEqual([]);
+    await new Promise((r) => setTimeout(r, REFRESH_DELAY_MS + 100));
+    expect(events.sort()).toEqual(["refreshed:4", "refreshed:7"]);
+    // A later request is a new refresh; none after close.
+    service.updates.requestRefresh(4);
+    service.updates.close();
+    await new Promise((r) => setTimeout(r, REFRESH_DELAY_MS + 100));
+    expect(events).toHaveLength(2);
   });
 });

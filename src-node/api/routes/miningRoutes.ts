@@ -9,7 +9,9 @@
  * - `POST {base_url}/mining/solved` with the 286 solved bytes → 204.
  * - `GET {base_url}/mining/updates` with the 4 chain bytes (or no body: every
  *   chain) → text/event-stream, `event:New Cut` whenever that chain's work
- *   goes out of date; the server ends the stream after the configured time.
+ *   goes out of date, `event:Refreshed Block` when new commands reached its
+ *   mempool (new work would include them); the server ends the stream after
+ *   the configured time.
  *
  * GET bodies: Fastify does not read bodies of GET requests, so these routes
  * read the raw request stream themselves (bounded). Inside this plugin every
@@ -139,7 +141,7 @@ export function registerMiningRoutes(server: FastifyInstance, ctx: RouteContext)
       let sse: EventStream | undefined;
       // Opened before the reply is taken over, so that the stream limit can still answer 503.
       const handle = streams.open(chainId, {
-        onUpdate: () => sse?.sendEvent("New Cut"),
+        onUpdate: (kind) => sse?.sendEvent(kind === "refreshed" ? "Refreshed Block" : "New Cut"),
         onEnd: () => sse?.end(),
       });
       sse = ctx.streams.open(request, reply, {
