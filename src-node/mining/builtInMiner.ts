@@ -3,7 +3,8 @@
  * configured miner in worker threads (workerPool.ts), submits what it finds
  * through the same checks as the HTTP API, and fetches new work after each
  * solution and whenever its chain's work goes out of date (a new block on
- * that chain or on a neighbour it waited for). It starts and stops at
+ * that chain or on a neighbour it waited for), or is refreshed because new
+ * commands reached that chain's mempool (then on the same chain). It starts and stops at
  * runtime, can change its thread count and miner while running, and reports
  * its hash rate and the blocks it found. Used by `weft node --mine` and by
  * the desktop app's mining switch (app route `/app/api/mining`).
