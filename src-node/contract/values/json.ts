@@ -371,128 +371,159 @@ export function pactValueFromJson(j: JsonValue, depth = 0): JsonDecodeResult {
 // ---------------------------------------------------------------------------
 // Exact JSON parsing
 
+const BAD: unique symbol = Symbol("bad");
+const JSON_NUMBER = /-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/y;
+const SIMPLE_ESCAPES: Readonly<Record<string, string>> = {
+  '"': '"',
+  "\\": "\\",
+  "/": "/",
+  b: "\b",
+  f: "\f",
+  n: "\n",
+  r: "\r",
+  t: "\t",
+};
+
 /**
- * Parses JSON text keeping every number's text ({@link JsonNumberText}); repeated
- * keys: the last wins (as aeson). Returns null for invalid JSON.
+ * The parser of {@link parseJsonExact}: a class rather than closures, since
+ * every command's data is read through it (tsx names each closure it makes).
  */
-export function parseJsonExact(text: string): JsonValue | null {
-  let pos = 0;
-  const ws = (): void => {
-    while (
-      pos < text.length &&
-      (text[pos] === " " || text[pos] === "\n" || text[pos] === "\r" || text[pos] === "\t")
-    )
+class ExactJsonParser {
+  readonly text: string;
+  pos = 0;
+
+  constructor(text: string) {
+    this.text = text;
+  }
+
+  ws(): void {
+    const text = this.text;
+    let pos = this.pos;
+    while (pos < text.length) {
+      const c = text.charCodeAt(pos);
+      if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) break;
       pos++;
-  };
-  const BAD = Symbol("bad");
-  const value = (depth: number): JsonValue | typeof BAD => {
+    }
+    this.pos = pos;
+  }
+
+  value(depth: number): JsonValue | typeof BAD {
     if (depth > 512) return BAD;
-    ws();
-    const c = text[pos];
+    this.ws();
+    const text = this.text;
+    const c = text[this.pos];
     if (c === "{") {
-      pos++;
+      this.pos++;
       const out: { [k: string]: JsonValue } = Object.create(null);
-      ws();
-      if (text[pos] === "}") {
-        pos++;
+      this.ws();
+      if (text[this.pos] === "}") {
+        this.pos++;
         return { ...out };
       }
       while (true) {
-        ws();
-        if (text[pos] !== '"') return BAD;
-        const k = str();
+        this.ws();
+        if (text[this.pos] !== '"') return BAD;
+        const k = this.str();
         if (k === null) return BAD;
-        ws();
-        if (text[pos] !== ":") return BAD;
-        pos++;
-        const v = value(depth + 1);
+        this.ws();
+        if (text[this.pos] !== ":") return BAD;
+        this.pos++;
+        const v = this.value(depth + 1);
         if (v === BAD) return BAD;
-        Object.defineProperty(out, k, {
-          value: v,
-          enumerable: true,
-          writable: true,
-          configurable: true,
-        });
-        ws();
-        if (text[pos] === ",") {
-          pos++;
+        // A null-prototype object: "__proto__" is an own key like any other.
+        out[k] = v;
+        this.ws();
+        if (text[this.pos] === ",") {
+          this.pos++;
           continue;
         }
-        if (text[pos] === "}") {
-          pos++;
+        if (text[this.pos] === "}") {
+          this.pos++;
           return out;
         }
         return BAD;
       }
     }
     if (c === "[") {
-      pos++;
+      this.pos++;
       const out: JsonValue[] = [];
-      ws();
-      if (text[pos] === "]") {
-        pos++;
+      this.ws();
+      if (text[this.pos] === "]") {
+        this.pos++;
         return out;
       }
       while (true) {
-        const v = value(depth + 1);
+        const v = this.value(depth + 1);
         if (v === BAD) return BAD;
         out.push(v);
-        ws();
-        if (text[pos] === ",") {
-          pos++;
+        this.ws();
+        if (text[this.pos] === ",") {
+          this.pos++;
           continue;
         }
-        if (text[pos] === "]") {
-          pos++;
+        if (text[this.pos] === "]") {
+          this.pos++;
           return out;
         }
         return BAD;
       }
     }
     if (c === '"') {
-      const s = str();
+      const s = this.str();
       return s === null ? BAD : s;
     }
-    if (text.startsWith("true", pos)) {
-      pos += 4;
+    if (text.startsWith("true", this.pos)) {
+      this.pos += 4;
       return true;
     }
-    if (text.startsWith("false", pos)) {
-      pos += 5;
+    if (text.startsWith("false", this.pos)) {
+      this.pos += 5;
       return false;
     }
-    if (text.startsWith("null", pos)) {
-      pos += 4;
+    if (text.startsWith("null", this.pos)) {
+      this.pos += 4;
       return null;
     }
-    const m = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/.exec(text.slice(pos, pos + 100_000));
-    if (m === null || m[0] === "" || m[0] === "-") return BAD;
-    pos += m[0].length;
+    JSON_NUMBER.lastIndex = this.pos;
+    const m = JSON_NUMBER.exec(text);
+    // The number's text is bounded as it always was (100,000 characters).
+    if (m === null || m[0] === "" || m[0] === "-" || m[0].length > 100_000) return BAD;
+    this.pos += m[0].length;
     return new JsonNumberText(m[0]);
-  };
-  const str = (): string | null => {
-    pos++;
+  }
+
+  /** A string at `pos` (its opening quote); null when malformed. */
+  str(): string | null {
+    const text = this.text;
+    const start = this.pos + 1;
+    // Most strings have no escape and no control character: one slice.
+    const close = text.indexOf('"', start);
+    if (close < 0) return null;
+    let plain = true;
+    for (let i = start; i < close; i++) {
+      const c = text.charCodeAt(i);
+      if (c === 0x5c || c < 0x20) {
+        plain = false;
+        break;
+      }
+    }
+    if (plain) {
+      this.pos = close + 1;
+      return text.slice(start, close);
+    }
+    let pos = start;
     let out = "";
     while (pos < text.length) {
       const c = text[pos] as string;
       if (c === '"') {
-        pos++;
+        this.pos = pos + 1;
         return out;
       }
       if (c === "\\") {
         const e = text[pos + 1];
-        const map: Record<string, string> = {
-          '"': '"',
-          "\\": "\\",
-          "/": "/",
-          b: "\b",
-          f: "\f",
-          n: "\n",
-          r: "\r",
-          t: "\t",
-        };
-        if (e !== undefined && map[e] !== undefined) {
-          out += map[e];
+        const simple = e === undefined ? undefined : SIMPLE_ESCAPES[e];
+        if (simple !== undefined) {
+          out += simple;
           pos += 2;
           continue;
         }
@@ -508,9 +539,17 @@ export function parseJsonExact(text: string): JsonValue | null {
       pos++;
     }
     return null;
-  };
-  const v = value(0);
-  ws();
-  if (v === BAD || pos !== text.length) return null;
+  }
+}
+
+/**
+ * Parses JSON text keeping every number's text ({@link JsonNumberText}); repeated
+ * keys: the last wins (as aeson). Returns null for invalid JSON.
+ */
+export function parseJsonExact(text: string): JsonValue | null {
+  const p = new ExactJsonParser(text);
+  const v = p.value(0);
+  p.ws();
+  if (v === BAD || p.pos !== text.length) return null;
   return v;
 }
