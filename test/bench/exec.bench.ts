@@ -20,9 +20,10 @@
  * compilations are not block execution); /local and the bare handler are
  * measured alternately for several rounds with the same generator,
  * connections, warm-up and duration, and the medians are reported (the
- * machine's other load varies between rounds). The load average is printed
- * alongside. Environment: `WEFT_BENCH_SECONDS`, `WEFT_BENCH_CONNECTIONS`,
- * `WEFT_BENCH_BLOCKS`, `WEFT_BENCH_ROUNDS`, `WEFT_BENCH_ONLY` (`transfers` or `local`).
+ * machine's other load varies between rounds); each part runs in a fresh
+ * process of its own. The load average is printed alongside. Environment:
+ * `WEFT_BENCH_SECONDS`, `WEFT_BENCH_CONNECTIONS`, `WEFT_BENCH_BLOCKS`,
+ * `WEFT_BENCH_ROUNDS`, `WEFT_BENCH_ONLY` (`transfers` or `local`).
  *
  * Prints `BENCH exec transfers_per_s=<n> 1/s`,
  * `BENCH exec transfers_cold_per_s=<n> 1/s`, `BENCH exec local_rps=<n> 1/s`,
@@ -35,6 +36,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { loadavg } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { extendableChains } from "../../src-node/chain/cutExtension.ts";
 import type { ReadyCommand } from "../../src-node/exec/chainExecutor.ts";
 import { contractInputOf } from "../../src-node/exec/contractInput.ts";
@@ -206,16 +208,38 @@ async function localAndBare(): Promise<{ local: number; bare: number }> {
   return { local: median(local), bare: median(bare) };
 }
 
-if (ONLY !== "local") {
+/**
+ * Runs one part in a fresh process: the servers of the /local part should not
+ * start from the JIT and heap state thousands of transfers left behind.
+ */
+function inFreshProcess(part: "transfers" | "local"): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ["--import", "tsx", fileURLToPath(import.meta.url)], {
+      env: { ...process.env, WEFT_BENCH_ONLY: part, WEFT_BENCH_CHILD: "1" },
+      stdio: "inherit",
+    });
+    child.on("error", reject);
+    child.on("exit", (code) =>
+      code === 0 ? resolve() : reject(new Error(`the ${part} part exited with ${code}`)),
+    );
+  });
+}
+
+if (ONLY === "") {
+  await inFreshProcess("transfers");
+  await inFreshProcess("local");
+}
+if (ONLY === "transfers") {
   const transfers = await transfersPerSecond("sent");
   console.log(`BENCH exec transfers_per_s=${Math.round(transfers)} 1/s`);
   const transfersCold = await transfersPerSecond("cold");
   console.log(`BENCH exec transfers_cold_per_s=${Math.round(transfersCold)} 1/s`);
 }
-if (ONLY !== "transfers") {
+if (ONLY === "local") {
   const { local, bare } = await localAndBare();
   console.log(`BENCH exec local_rps=${Math.round(local)} 1/s`);
   console.log(`BENCH exec bare_rps=${Math.round(bare)} 1/s`);
   console.log(`BENCH exec local_vs_bare=${Math.round((100 * local) / bare)} %`);
 }
-console.log(`BENCH exec load_avg=${loadavg()[0]?.toFixed(2)}`);
+if (process.env.WEFT_BENCH_CHILD === undefined)
+  console.log(`BENCH exec load_avg=${loadavg()[0]?.toFixed(2)}`);
