@@ -58,12 +58,18 @@ export function decimalToJsonNumber(d: Decimal): string {
   return `${neg ? "-" : ""}${digits[0]}.${frac}e${exp}`;
 }
 
-/** A character escapeJsonString changes. */
-const NEEDS_ESCAPE = /["\\\u0000-\u001f]/;
+/** Whether escapeJsonString changes a character of `s` (a quote, a backslash, a control character). */
+function needsEscape(s: string): boolean {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 0x22 || c === 0x5c || c < 0x20) return true;
+  }
+  return false;
+}
 
 function escapeJsonString(s: string): string {
-  // Keys, account names and hashes need no escape: one test instead of a loop.
-  if (!NEEDS_ESCAPE.test(s)) return `"${s}"`;
+  // Keys, account names and hashes need no escape: one scan, no per-character concatenation.
+  if (!needsEscape(s)) return `"${s}"`;
   let out = '"';
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
