@@ -16,7 +16,7 @@ import type { MinerInfo } from "../chain/minerData.ts";
 import type { PayloadWithOutputs } from "../chain/payloadWithOutputs.ts";
 import type { Hash32 } from "../encoding/hash32.ts";
 import { hexEncode } from "../encoding/hex.ts";
-import { MiningError, MiningErrorCode } from "./errors.ts";
+import { positiveInteger } from "./positiveInteger.ts";
 
 export type WorkItem = {
   /** The unsolved header as handed out (its creation time is that of the first hand-out). */
@@ -48,16 +48,6 @@ export function workKey(workHeader: Uint8Array): string {
   );
 }
 
-function positive(value: number, field: string): number {
-  if (!Number.isSafeInteger(value) || value < 1) {
-    throw new MiningError(
-      { code: MiningErrorCode.BadArgument, field, value: String(value) },
-      `${field}: ${String(value)} is not a positive integer`,
-    );
-  }
-  return value;
-}
-
 export class OutstandingWork {
   readonly limit: number;
   readonly ttlMs: number;
@@ -74,8 +64,8 @@ export class OutstandingWork {
       now?: (() => number) | undefined;
     } = {},
   ) {
-    this.limit = positive(options.limit ?? DEFAULT_WORK_LIMIT, "workLimit");
-    this.ttlMs = positive(options.ttlMs ?? DEFAULT_WORK_TTL_MS, "workTtlMs");
+    this.limit = positiveInteger(options.limit ?? DEFAULT_WORK_LIMIT, "workLimit");
+    this.ttlMs = positiveInteger(options.ttlMs ?? DEFAULT_WORK_TTL_MS, "workTtlMs");
     this.#now = options.now ?? Date.now;
   }
 

@@ -9,6 +9,7 @@
  * @module
  */
 import { MiningError, MiningErrorCode } from "./errors.ts";
+import { positiveInteger } from "./positiveInteger.ts";
 import type { WorkUpdateKind, WorkUpdates } from "./workUpdates.ts";
 
 /** Default stream lifetime, ms (the reference's `updateStreamTimeout`). */
@@ -37,16 +38,6 @@ export type UpdateStreamsOptions = {
 
 type Open = { chainId: number | undefined; sink: UpdateStreamSink; timer: NodeJS.Timeout };
 
-function positive(value: number, field: string): number {
-  if (!Number.isSafeInteger(value) || value < 1) {
-    throw new MiningError(
-      { code: MiningErrorCode.BadArgument, field, value: String(value) },
-      `${field}: ${String(value)} is not a positive integer`,
-    );
-  }
-  return value;
-}
-
 export class UpdateStreams {
   readonly limit: number;
   readonly timeoutMs: number;
@@ -55,8 +46,8 @@ export class UpdateStreams {
   readonly #unsubscribe: () => void;
 
   constructor(updates: WorkUpdates, options: UpdateStreamsOptions = {}) {
-    this.limit = positive(options.limit ?? DEFAULT_UPDATE_STREAM_LIMIT, "updateStreamLimit");
-    this.timeoutMs = positive(
+    this.limit = positiveInteger(options.limit ?? DEFAULT_UPDATE_STREAM_LIMIT, "updateStreamLimit");
+    this.timeoutMs = positiveInteger(
       options.timeoutMs ?? DEFAULT_UPDATE_STREAM_TIMEOUT_MS,
       "updateStreamTimeoutMs",
     );

@@ -16,6 +16,7 @@ import { blake2s256 } from "../crypto/blake2.ts";
 import { CREATION_TIME_OFFSET, NONCE_OFFSET, WORK_HEADER_BYTES } from "./blake2sMidstate.ts";
 import { MiningError, MiningErrorCode } from "./errors.ts";
 import { assertLength, assertNonce, meetsTarget } from "./nonceSearch.ts";
+import { positiveInteger } from "./positiveInteger.ts";
 import {
   type FromWorker,
   type MinerWorkerSettings,
@@ -74,17 +75,6 @@ type Work = {
 
 type Slot = { worker: Worker; index: number; rate: number; alive: boolean; exited: Promise<void> };
 
-function positiveInteger(value: number | undefined, fallback: number, field: string): number {
-  const v = value ?? fallback;
-  if (!Number.isSafeInteger(v) || v < 1) {
-    throw new MiningError(
-      { code: MiningErrorCode.BadArgument, field, value: String(value) },
-      `${field}: ${String(value)} is not a positive integer`,
-    );
-  }
-  return v;
-}
-
 function randomNonce(): bigint {
   return randomBytes(8).readBigUInt64LE(0);
 }
@@ -112,10 +102,10 @@ export class WorkerPool {
   #closing: Promise<void> | undefined;
 
   constructor(options: WorkerPoolOptions) {
-    this.threads = positiveInteger(options.threads, 1, "threads");
-    this.#refreshMs = positiveInteger(options.refreshIntervalMs, 1000, "refreshIntervalMs");
+    this.threads = positiveInteger(options.threads ?? 1, "threads");
+    this.#refreshMs = positiveInteger(options.refreshIntervalMs ?? 1000, "refreshIntervalMs");
     this.#settings = {
-      progressIntervalMs: positiveInteger(options.progressIntervalMs, 1000, "progressIntervalMs"),
+      progressIntervalMs: positiveInteger(options.progressIntervalMs ?? 1000, "progressIntervalMs"),
     };
     this.#clock = options.clock ?? defaultClock;
     this.#startNonce = options.startNonce ?? randomNonce;
