@@ -17,7 +17,7 @@
 import { type ContractError, contractFailure, type PactErrorKind, renderInfo } from "../errors.ts";
 import { Call, type NativeDef } from "../natives/native.ts";
 import type { SysRecords, SysTable } from "../storage/contractStorage.ts";
-import { sysRecordToText } from "../storage/storedValue.ts";
+import { sysRecordChargedText, sysRecordToText } from "../storage/storedValue.ts";
 import type { Span } from "../syntax/span.ts";
 import { pactValueToJsonText } from "../values/json.ts";
 import { makeObject, type PactValue } from "../values/value.ts";
@@ -192,7 +192,8 @@ export class Interpreter {
   /** Writes a system record: gas by its size, the write itself, and the transaction's log. */
   writeSys<T extends SysTable>(table: T, key: string, value: SysRecords[T], span: Span): void {
     const text = sysRecordToText(table, value);
-    this.chargeGas(writeGas(encoder.encode(key).length + encoder.encode(text).length), span);
+    const charged = sysRecordChargedText(table, value);
+    this.chargeGas(writeGas(encoder.encode(key).length + encoder.encode(charged).length), span);
     this.ctx.storage.writeSys(table, key, value);
     this.tx.writes.push({ table: `SYS:${table}`, key, value: text });
   }

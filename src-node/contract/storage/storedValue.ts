@@ -288,6 +288,21 @@ function execFrom(j: J | undefined): PactExec {
   };
 }
 
+/**
+ * The text a system record's write is charged for: the record without the
+ * file its code was loaded from, so gas does not depend on where a repl file
+ * or request lives on disk.
+ */
+export function sysRecordChargedText<T extends SysTable>(table: T, r: SysRecords[T]): string {
+  if (table !== "modules") return sysRecordToText(table, r);
+  const m = r as SysRecords["modules"];
+  const unfiled = <V extends ModuleVersion>(v: V): V => ({
+    ...v,
+    origin: { ...v.origin, file: "" },
+  });
+  return JSON.stringify(moduleToStored({ ...unfiled(m), history: m.history.map(unfiled) }));
+}
+
 /** A system record as JSON text. */
 export function sysRecordToText<T extends SysTable>(table: T, r: SysRecords[T]): string {
   let j: J;
