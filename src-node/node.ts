@@ -84,9 +84,9 @@ export type CreateNodeOptions = NodeOptionsInput & {
   readonly payloadProvider?: PayloadProvider | undefined;
   /** How long `/listen` waits for a result, ms (default: `commands.listenTimeout` seconds, 180). */
   readonly listenTimeoutMs?: number | undefined;
-  /** How long `/spv` waits for the target chain to reach the proof's height, ms (default 180 s). */
+  /** How long `/spv` waits for the target chain to reach the proof's height, ms (default: `spv.timeout` seconds, 180). */
   readonly spvTimeoutMs?: number | undefined;
-  /** How many blocks below the parent a continuation's proof root may be (default 20,000). */
+  /** How many blocks below the parent a continuation's proof root may be (default: `spv.proofDepth`, 20,000). */
   readonly spvProofDepth?: number | undefined;
   /** The built UI served under `/app/` (default `<repo>/dist/renderer`; tests pass their own build). */
   readonly rendererDir?: string | undefined;
@@ -236,14 +236,16 @@ export class WeftNode {
         },
         genesisKey: `runGenesis/${version.name}`,
         log: input.logger,
-        spvProofDepth: input.spvProofDepth,
+        spvProofDepth: input.spvProofDepth ?? options.spv.proofDepth,
       });
       commands = new CommandService({
         executor,
         blocks,
         now: input.now,
         listenTimeoutMs: input.listenTimeoutMs ?? options.commands.listenTimeout * 1000,
-        spvTimeoutMs: input.spvTimeoutMs,
+        spvTimeoutMs:
+          input.spvTimeoutMs ??
+          (options.spv.timeout === undefined ? undefined : options.spv.timeout * 1000),
       });
       backup = backupService(options, version, { blocks, state: state.db }, input.logger);
       service = new MiningService({

@@ -61,6 +61,8 @@ Options:
   --miner-key HEX[,HEX]   its public key(s); not needed for a k:<key> account
   --miner-threads N       built-in miner threads (default 1)
   --listen-timeout SECS   how long /listen waits for a result (default 180)
+  --spv-timeout SECS      how long /spv waits for the target chain (default 180)
+  --spv-proof-depth N     how deep a continuation's proof root may be (default 20000)
   --help                  this text
 `;
 

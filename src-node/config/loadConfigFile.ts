@@ -20,6 +20,9 @@
  *   directory: ./backups       # the spec's backup.directory
  * commands:
  *   listen-timeout: 180        # seconds /listen waits for a result
+ * spv:
+ *   timeout: 180               # seconds /spv waits for the target chain
+ *   proof-depth: 20000         # blocks a continuation's proof root may lie below the parent
  * ```
  * Unknown keys are errors (they are usually misspellings); paths are
  * resolved against the file's folder.
@@ -86,6 +89,7 @@ export function parseConfigText(text: string, file: string): NodeOptionsInput {
     "mining",
     "backup",
     "commands",
+    "spv",
   ]);
   if (top === undefined) return {};
   if ("data-dir" in top && "dataDir" in top) {
@@ -115,6 +119,7 @@ export function parseConfigText(text: string, file: string): NodeOptionsInput {
   const backup = section(file, top.backup, "backup", ["api", "directory"]);
   const backupApi = section(file, backup?.api, "backup.api", ["enabled"]);
   const commands = section(file, top.commands, "commands", ["listen-timeout"]);
+  const spv = section(file, top.spv, "spv", ["timeout", "proof-depth"]);
   return {
     network: top.network,
     dataDir: pathIn(top["data-dir"] ?? top.dataDir, baseDir),
@@ -138,6 +143,7 @@ export function parseConfigText(text: string, file: string): NodeOptionsInput {
         ? undefined
         : { apiEnabled: backupApi?.enabled, directory: pathIn(backup.directory, baseDir) },
     commands: commands === undefined ? undefined : { listenTimeout: commands["listen-timeout"] },
+    spv: spv === undefined ? undefined : { timeout: spv.timeout, proofDepth: spv["proof-depth"] },
   };
 }
 

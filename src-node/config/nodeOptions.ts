@@ -19,6 +19,8 @@
  * | backup.apiEnabled (the spec's `backup.api.enabled`) | false; needs backup.directory |
  * | backup.directory | none (no backups) |
  * | commands.listenTimeout (`/listen`'s wait, seconds) | 180 |
+ * | spv.timeout (`/spv`'s wait for the target chain, seconds) | 180 (exec/spvService.ts) |
+ * | spv.proofDepth (blocks a continuation's proof root may lie below the parent) | 20,000 (exec/spvVerifier.ts) |
  * @module
  */
 import { homedir } from "node:os";
@@ -59,6 +61,13 @@ export type CommandOptions = {
   readonly listenTimeout: number;
 };
 
+export type SpvOptions = {
+  /** Seconds `/spv` waits for the target chain to reach the needed height (default: the service's). */
+  readonly timeout?: number | undefined;
+  /** How many blocks below the parent a continuation's proof root may be (default: the verifier's). */
+  readonly proofDepth?: number | undefined;
+};
+
 /** `/listen`'s default wait, seconds. */
 export const DEFAULT_LISTEN_TIMEOUT_S = 180;
 
@@ -72,6 +81,7 @@ export type NodeOptions = {
   readonly mining: MiningOptions;
   readonly backup: BackupOptions;
   readonly commands: CommandOptions;
+  readonly spv: SpvOptions;
 };
 
 /** Options as given: every key optional, values unchecked. */
@@ -99,6 +109,7 @@ export type NodeOptionsInput = {
       }
     | undefined;
   readonly commands?: { readonly listenTimeout?: unknown } | undefined;
+  readonly spv?: { readonly timeout?: unknown; readonly proofDepth?: unknown } | undefined;
 };
 
 /** The names `network` accepts. */
@@ -170,6 +181,7 @@ export function resolveNodeOptions(input: NodeOptionsInput, baseDir = process.cw
   const mining = input.mining ?? {};
   const backup = input.backup ?? {};
   const commands = input.commands ?? {};
+  const spv = input.spv ?? {};
   const backupApi =
     backup.apiEnabled === undefined ? false : bool(backup.apiEnabled, "backup.api.enabled");
   if (backupApi && backup.directory === undefined) {
@@ -220,6 +232,13 @@ export function resolveNodeOptions(input: NodeOptionsInput, baseDir = process.cw
           ? DEFAULT_LISTEN_TIMEOUT_S
           : integer(commands.listenTimeout, "commands.listen-timeout", 1, 86_400),
     },
+    spv: {
+      timeout: spv.timeout === undefined ? undefined : integer(spv.timeout, "spv.timeout", 1, 86_400),
+      proofDepth:
+        spv.proofDepth === undefined
+          ? undefined
+          : integer(spv.proofDepth, "spv.proof-depth", 1, 1_000_000_000),
+    },
   };
 }
 
@@ -253,6 +272,10 @@ export function mergeNodeOptions(
     },
     commands: {
       listenTimeout: pick(file.commands?.listenTimeout, flags.commands?.listenTimeout),
+    },
+    spv: {
+      timeout: pick(file.spv?.timeout, flags.spv?.timeout),
+      proofDepth: pick(file.spv?.proofDepth, flags.spv?.proofDepth),
     },
   };
 }

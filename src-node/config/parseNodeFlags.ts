@@ -4,7 +4,9 @@
  * `--backup-directory DIR` (the spec's backup flags), `--enable-mining-api`
  * (the spec's mining API), `--mine`, `--miner-threads N`, `--miner-account
  * NAME`, `--miner-key HEX[,HEX…]` (the built-in miner), `--listen-timeout
- * SECONDS` (how long `/listen` waits), `--help`. Values follow
+ * SECONDS` (how long `/listen` waits), `--spv-timeout SECONDS` (how long
+ * `/spv` waits), `--spv-proof-depth N` (how deep a continuation's proof root
+ * may be), `--help`. Values follow
  * the flag (`--port 1848`) or an equals sign (`--port=1848`). Values are
  * checked later, by resolveNodeOptions.
  * @module
@@ -29,6 +31,8 @@ const VALUE_FLAGS = [
   "--miner-account",
   "--miner-key",
   "--listen-timeout",
+  "--spv-timeout",
+  "--spv-proof-depth",
 ] as const;
 const SWITCHES = ["--enable-backup-api", "--enable-mining-api", "--mine", "--help", "-h"] as const;
 
@@ -92,6 +96,10 @@ export function parseNodeFlags(args: readonly string[]): NodeFlags {
       commands: values.has("--listen-timeout")
         ? { listenTimeout: values.get("--listen-timeout") }
         : undefined,
+      spv:
+        values.has("--spv-timeout") || values.has("--spv-proof-depth")
+          ? { timeout: values.get("--spv-timeout"), proofDepth: values.get("--spv-proof-depth") }
+          : undefined,
     },
     configFile: values.get("--config"),
     help: switches.has("--help") || switches.has("-h"),

@@ -32,7 +32,8 @@ describe("[api] /spv", () => {
     t.request("POST", `${t.base}/chain/${chain}/${path}`, { body });
 
   beforeAll(async () => {
-    t = await openTestNode({ spvTimeoutMs: 1000 });
+    // The wait's bound from the node's options (`spv.timeout`, `--spv-timeout`).
+    t = await openTestNode({ spv: { timeout: 1 } });
     const cmd = step0(1);
     key = cmd.hash;
     const sent = await t.request("POST", `${t.base}/chain/0/pact/api/v1/send`, {
@@ -81,6 +82,7 @@ describe("[api] /spv", () => {
   });
 
   it("gives up after the node's SPV timeout", async () => {
+    expect(t.node.options.spv.timeout).toBe(1);
     const far = step0(9); // 0 → 5 → 9 (or 0 → 2 → 4 → 9): height + 2 at least
     await t.request("POST", `${t.base}/chain/0/pact/api/v1/send`, { body: { cmds: [far] } });
     const h = (await mineOn(t.node, 0)).height;

@@ -189,6 +189,27 @@ describe("[config] YAML file", () => {
     expect(failure(() => parseNodeFlags(["--listen-timeout"])).code).toBe("CONFIG_BAD_FLAG");
   });
 
+  it("sets /spv's timeout and the proof depth: spv.*, --spv-* (flags win)", () => {
+    const fromFile = parseConfigText("spv:\n  timeout: 30\n  proof-depth: 100\n", "/f.yaml");
+    expect(resolveNodeOptions(fromFile).spv).toEqual({ timeout: 30, proofDepth: 100 });
+    const flags = parseNodeFlags(["--spv-timeout=5"]).options;
+    expect(resolveNodeOptions(mergeNodeOptions(fromFile, flags)).spv).toEqual({
+      timeout: 5,
+      proofDepth: 100,
+    });
+    expect(resolveNodeOptions({}).spv).toEqual({ timeout: undefined, proofDepth: undefined });
+    expect(failure(() => resolveNodeOptions({ spv: { proofDepth: 0 } })).message).toContain(
+      "spv.proof-depth",
+    );
+    expect(failure(() => resolveNodeOptions({ spv: { timeout: "soon" } })).message).toContain(
+      "spv.timeout",
+    );
+    expect(failure(() => parseConfigText("spv:\n  depth: 3\n", "n.yaml")).message).toContain(
+      "spv.depth",
+    );
+    expect(failure(() => parseNodeFlags(["--spv-proof-depth"])).code).toBe("CONFIG_BAD_FLAG");
+  });
+
   it("accepts dataDir as the camel-case spelling and an empty file", () => {
     expect(parseConfigText("dataDir: /x\n", "/f.yaml").dataDir).toBe("/x");
     expect(parseConfigText("", "/f.yaml")).toEqual({});

@@ -108,6 +108,20 @@ describe("[node] createNode", () => {
       await codeOf(createNode({ network: "test-singleton", dataDir: dir(), port: 99999 })),
     ).toBe("CONFIG_BAD_VALUE");
   });
+
+  it("hands spv.proofDepth to block execution (default 20,000)", async () => {
+    const d = await createNode({ network: "test-singleton", dataDir: dir(), listen: false });
+    nodes.push(d);
+    expect(d.executor.spvProofDepth).toBe(20_000);
+    const n = await createNode({
+      network: "test-singleton",
+      dataDir: dir(),
+      listen: false,
+      spv: { proofDepth: 7 },
+    });
+    nodes.push(n);
+    expect(n.executor.spvProofDepth).toBe(7);
+  });
 });
 
 describe("[node] restart", () => {
