@@ -233,7 +233,8 @@ export function resolveNodeOptions(input: NodeOptionsInput, baseDir = process.cw
           : integer(commands.listenTimeout, "commands.listen-timeout", 1, 86_400),
     },
     spv: {
-      timeout: spv.timeout === undefined ? undefined : integer(spv.timeout, "spv.timeout", 1, 86_400),
+      timeout:
+        spv.timeout === undefined ? undefined : integer(spv.timeout, "spv.timeout", 1, 86_400),
       proofDepth:
         spv.proofDepth === undefined
           ? undefined
