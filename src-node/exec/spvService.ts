@@ -25,6 +25,20 @@ export type SpvServiceOptions = {
   readonly timeoutMs?: number | undefined;
 };
 
+/**
+ * A short description of a body member of any shape for an error text.
+ * Never `JSON.stringify` or `String` on the whole value: deeply nested JSON
+ * (10,000 arrays) overflows the stack in both, and a huge value would be
+ * echoed back in full.
+ */
+function shown(value: unknown): string {
+  if (value === undefined) return "nothing";
+  if (Array.isArray(value)) return "an array";
+  if (typeof value === "object" && value !== null) return "an object";
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 62 ? `${text.slice(0, 60)}…` : text;
+}
+
 type Attempt =
   | { readonly proof: string }
   | { readonly neededHeight: number; readonly height: number };
@@ -142,11 +156,11 @@ export class SpvService {
     const chains = this.blocks.version.chainIds;
     const bad = (why: string): SpvError =>
       new SpvError(
-        { code: SpvErrorCode.BadTargetChain, value: JSON.stringify(value) ?? "undefined" },
+        { code: SpvErrorCode.BadTargetChain, value: shown(value) },
         `targetChainId: ${why}; the chains of ${this.blocks.version.name} are ${chains[0]} … ${chains[chains.length - 1]}`,
       );
     if (typeof text !== "string" || !/^(0|[1-9][0-9]{0,8})$/.test(text))
-      throw bad(`expected a chain id ("0", "1", …), got ${JSON.stringify(value) ?? "nothing"}`);
+      throw bad(`expected a chain id ("0", "1", …), got ${shown(value)}`);
     const id = Number(text);
     if (!this.blocks.hasChain(id)) throw bad(`${id} is not a chain of this network`);
     return id;
@@ -173,23 +187,18 @@ export class SpvService {
  */
 export function parseSpvRequestKey(value: unknown): string {
   const bad = (text: string): SpvError =>
-    new SpvError(
-      { code: SpvErrorCode.BadRequestKey, requestKey: String(value).slice(0, 100) },
-      text,
-    );
+    new SpvError({ code: SpvErrorCode.BadRequestKey, requestKey: shown(value) }, text);
   if (typeof value !== "string")
-    throw bad(
-      `requestKey: expected a request key (a string), got ${JSON.stringify(value) ?? "nothing"}`,
-    );
+    throw bad(`requestKey: expected a request key (a string), got ${shown(value)}`);
   let bytes: Uint8Array;
   try {
     bytes = base64UrlDecode(value, "requestKey");
   } catch {
-    throw bad(
-      `Request Key ${JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…` : value)} is not unpadded base64url`,
-    );
+    throw bad(`Request Key ${shown(value)} is not unpadded base64url`);
   }
   if (bytes.length !== 32)
-    throw bad(`Request Key ${value} has incorrect hash of length ${bytes.length}`);
+    throw bad(
+      `Request Key ${value.length > 62 ? `${value.slice(0, 60)}…` : value} has incorrect hash of length ${bytes.length}`,
+    );
   return value;
 }
