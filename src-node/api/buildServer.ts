@@ -16,11 +16,12 @@
  */
 import Fastify, { type FastifyInstance } from "fastify";
 import { type ApiServices, basePath } from "./apiServices.ts";
-import { registerAppHeaders } from "./appHeaders.ts";
+import { APP_SECURITY_HEADERS, registerAppHeaders } from "./appHeaders.ts";
+import { isAppPath } from "./appPath.ts";
 import { commonHeaders } from "./commonHeaders.ts";
-import { registerCors } from "./cors.ts";
+import { corsHeaders, registerCors } from "./cors.ts";
 import { errorReply } from "./errorStatus.ts";
-import { ApiError, ApiErrorCode } from "./errors.ts";
+import { ApiError, ApiErrorCode, badRequest } from "./errors.ts";
 import { EventStreams } from "./eventStream.ts";
 import { MAX_HASH_PAGE, MAX_HEADER_PAGE } from "./params.ts";
 import type { PageLimits, RouteContext } from "./routeContext.ts";
@@ -54,6 +55,17 @@ export type ApiServer = {
   readonly streams: EventStreams;
 };
 
+/** The coded error for a URL the router refused before any route ran. */
+function frameworkUrlError(error: { code?: string }, url: string): unknown {
+  const path = url.split("?")[0] ?? "";
+  const shown = JSON.stringify(path.length > 100 ? `${path.slice(0, 100)}…` : path);
+  if (error.code === "FST_ERR_BAD_URL")
+    return badRequest("path", `${shown} is not a valid URL path (malformed percent-encoding)`);
+  if (error.code === "FST_ERR_MAX_PARAM_LENGTH")
+    return badRequest("path", `a segment of ${shown} is longer than 100 characters`);
+  return error;
+}
+
 /** The HTTP server of `node`, not listening. */
 export function buildServer(node: ApiServices, options: BuildServerOptions = {}): FastifyInstance {
   return buildApi(node, options).server;
@@ -65,6 +77,22 @@ export function buildApi(node: ApiServices, options: BuildServerOptions = {}): A
     logger: false,
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
     return503OnClosing: true,
+    // A URL the router cannot take (malformed percent-encoding, a path
+    // parameter over 100 characters): Fastify would answer JSON of its own;
+    // these are answered like every other error. No hook runs for them, so
+    // the headers the hooks add are set here.
+    frameworkErrors: (error, request, reply) => {
+      const r = errorReply(frameworkUrlError(error, request.raw.url ?? ""));
+      reply.raw
+        .writeHead(r.status, {
+          ...commonHeaders(request.raw, node.packageVersion),
+          ...corsHeaders(request),
+          ...(isAppPath(request.url) ? APP_SECURITY_HEADERS : {}),
+          "content-type": r.contentType,
+          "content-length": Buffer.byteLength(r.body),
+        })
+        .end(r.body);
+    },
   });
   const base = basePath(node.version);
   const streams = new EventStreams();
@@ -79,7 +107,7 @@ export function buildApi(node: ApiServices, options: BuildServerOptions = {}): A
     streams.endAll();
   });
   server.setErrorHandler((error, request, reply) => {
-    const r = errorReply(error);
+    const r = errorReply(error, request.headers["content-type"]);
     if (r.status === 500) {
       node.log?.error("request failed", {
         method: request.method,

@@ -160,8 +160,12 @@ function frameworkStatus(e: unknown): number | undefined {
   return typeof s === "number" && s >= 400 && s < 500 ? s : undefined;
 }
 
-/** The reply for an error thrown while handling a request. */
-export function errorReply(e: unknown): ErrorReply {
+/**
+ * The reply for an error thrown while handling a request.
+ * @param contentType the request's Content-Type, named when it is the problem
+ *   (Fastify's own 415 text, "Unsupported Media Type", does not say which).
+ */
+export function errorReply(e: unknown, contentType?: string): ErrorReply {
   if (e instanceof StoreError && e.type.code === StoreErrorCode.KeyNotFound) {
     return {
       status: 404,
@@ -178,6 +182,14 @@ export function errorReply(e: unknown): ErrorReply {
     };
   }
   const status = frameworkStatus(e);
+  if (status === 415) {
+    const shown = JSON.stringify((contentType ?? "").slice(0, 100));
+    return {
+      status,
+      contentType: TEXT,
+      body: `content-type: ${shown} is not supported; send application/json\n`,
+    };
+  }
   if (status !== undefined && e instanceof Error) {
     return { status, contentType: TEXT, body: `${e.message}\n` };
   }

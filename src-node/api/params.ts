@@ -127,7 +127,9 @@ export function parseBranchBounds(body: unknown): BranchBounds {
   }
   for (const key of Object.keys(body)) {
     if (key !== "lower" && key !== "upper") {
-      throw badRequest(key, 'unknown key; branch bounds take "lower" and "upper"');
+      // Quoted unless a plain word, so that "" and " " are visible in the text.
+      const shown = /^\w{1,40}$/.test(key) ? key : JSON.stringify(key.slice(0, 40));
+      throw badRequest(shown, 'unknown key; branch bounds take "lower" and "upper"');
     }
   }
   return { lower: boundList(body, "lower"), upper: boundList(body, "upper") };

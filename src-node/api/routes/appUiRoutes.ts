@@ -10,11 +10,16 @@
  * The folder is looked at on every request, so a UI built while the node
  * runs is served at once; until then every file answers 503 with the hint
  * to run `npm run build:renderer` (API_UI_NOT_BUILT), never a 500.
+ *
+ * A path that can name no file (a NUL byte, a name too long for the file
+ * system) is 404 like a missing file; @fastify/static would answer a bare
+ * "Forbidden".
  * @module
  */
 import { existsSync, statSync } from "node:fs";
 import fastifyStatic from "@fastify/static";
 import type { FastifyInstance, FastifyReply } from "fastify";
+import { isNodeError } from "../../errors/nodeError.ts";
 import { APP_PREFIX } from "../appPath.ts";
 import { ApiError, ApiErrorCode } from "../errors.ts";
 import { defaultRendererDir, isRendererBuilt } from "../rendererDir.ts";
@@ -46,6 +51,16 @@ export function registerAppUiRoutes(server: FastifyInstance, ctx: RouteContext):
   server.register(async (scope) => {
     scope.addHook("onRequest", async () => {
       if (!isRendererBuilt(rendererDir)) throw notBuilt(rendererDir);
+    });
+    scope.setErrorHandler((error, request) => {
+      const status = (error as { statusCode?: unknown }).statusCode;
+      if (!isNodeError(error) && (status === 400 || status === 403)) {
+        throw new ApiError(
+          { code: ApiErrorCode.RouteNotFound, method: request.method, url: request.url },
+          `no file at ${(request.url.split("?")[0] ?? "").slice(0, 200)}`,
+        );
+      }
+      throw error;
     });
     // @fastify/static refuses a root that exists but is no folder; such a
     // node serves the 503 above instead of failing to start.
