@@ -138,7 +138,9 @@ export class MiningService {
    */
   async work(minerInfo: MinerInfo, suggestion?: number): Promise<Work> {
     const version = this.chain.version;
-    for (let attempt = 0; ; attempt++) {
+    let clockWaits = 0;
+    let stale = 0;
+    for (;;) {
       const place = selectWorkPlace(
         this.chain.cut(),
         version,
@@ -159,7 +161,7 @@ export class MiningService {
       const now = this.#clock();
       if (now <= latest) {
         const waitMs = Math.ceil((latest + 1 - now) / 1000);
-        if (waitMs > MAX_CLOCK_WAIT_MS || attempt >= 3) {
+        if (waitMs > MAX_CLOCK_WAIT_MS || clockWaits++ >= 3) {
           throw new MiningError(
             { code: MiningErrorCode.NoWork, reason: "clock behind the chain" },
             `no work: the newest parent on chain ${place.chainId} is ${(latest - now) / 1e6} s ahead of this node's clock; retry later`,
@@ -169,6 +171,11 @@ export class MiningService {
         continue;
       }
       const payload = await this.#payloadProvider(place.chainId, place.parent, minerInfo);
+      // A block may have landed on this chain while the payload was made: work
+      // on the old parent would only make a fork block, so choose again.
+      if (this.chain.cut().get(place.chainId)?.hash !== place.parent.hash && stale++ < 8) {
+        continue;
+      }
       const header = newBlockHeader({
         version,
         parent: place.parent,

@@ -103,6 +103,18 @@ describe("[mining] built-in miner, worker threads, development difficulty", () =
     expect(isNodeError(await miner.start().catch((e) => e), "MINING_POOL_CLOSED")).toBe(true);
   }, 60_000);
 
+  it("makes no fork blocks on its own: every block it finds extends the best cut", async () => {
+    // test-singleton: any nonce solves, so blocks land as fast as work is made
+    // and stale work would show up as blocks off the cut at once.
+    t = await openTestNode({ mining: { threads: 1 } });
+    const { miner, blocks } = t.node;
+    await miner.configure({ minerInfo: MINER });
+    await miner.start();
+    await until(() => miner.status().blocksFound >= 200, 50_000);
+    await miner.stop();
+    expect(cutHeight(blocks.cut())).toBe(miner.status().blocksFound);
+  }, 60_000);
+
   it("reports a hash rate while running", async () => {
     t = await openTestNode({ network: "development" });
     const { miner } = t.node;

@@ -20,7 +20,10 @@ import { isNodeError } from "../../src-node/errors/nodeError.ts";
 import { minerInfoOf } from "../../src-node/mining/minerInfo.ts";
 import { MiningService } from "../../src-node/mining/miningService.ts";
 import { searchNonce } from "../../src-node/mining/nonceSearch.ts";
-import { COINBASE_NOT_EXECUTED } from "../../src-node/mining/payloadProvider.ts";
+import {
+  COINBASE_NOT_EXECUTED,
+  emptyPayloadProvider,
+} from "../../src-node/mining/payloadProvider.ts";
 import { REFRESH_DELAY_MS } from "../../src-node/mining/workUpdates.ts";
 import { BlockDb } from "../../src-node/store/blockDb.ts";
 import { tempDir } from "../support/testNode.ts";
@@ -243,6 +246,31 @@ describe("[mining] solutions", () => {
     }
     // The failed attempts keep the work: the right solution still goes in.
     expect(service.submit(solved).status).toBe("inserted");
+  });
+
+  it("never hands out work whose parent stopped being the head while its payload was made", async () => {
+    const { db, clock, service: other } = setup();
+    let interfered = 0;
+    // The first payload takes long enough for another miner's block to land on the chain.
+    const service = new MiningService({
+      chain: db,
+      clock: clock.now,
+      random: () => 0.5,
+      payloadProvider: async (chainId, parent, minerInfo) => {
+        if (interfered++ === 0) {
+          other.submit(solve((await other.work(MINER, chainId)).bytes, clock.now()));
+          clock.advance(1_000_000);
+        }
+        return emptyPayloadProvider(chainId, parent, minerInfo);
+      },
+    });
+    cleanups.push(() => service.close());
+    const w = await service.work(MINER, 3);
+    expect(interfered).toBe(2);
+    expect(db.cut().get(3)?.height).toBe(1);
+    // Chain 3 now waits for its neighbours: the work is elsewhere, on a head.
+    expect(w.header.parent).toBe(db.cut().get(w.header.chainId)?.hash);
+    expect(w.header.chainId).not.toBe(3);
   });
 
   it("refuses a creation time not after the parents' or in the future", async () => {
