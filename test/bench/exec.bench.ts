@@ -31,7 +31,7 @@
  * `BENCH exec load_avg=<n>`.
  */
 import { spawn } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { loadavg } from "node:os";
@@ -138,6 +138,7 @@ function runGenerator(url: string, body: string): Promise<number> {
     });
     child.on("error", reject);
     child.on("exit", (code) => {
+      rmSync(dir, { recursive: true, force: true });
       if (code !== 0) return reject(new Error(`load generator exited with ${code}`));
       const r = JSON.parse(out.trim()) as { requests: number; errors: number; seconds: number };
       if (r.errors > 0) return reject(new Error(`${r.errors} failed requests`));
@@ -148,8 +149,15 @@ function runGenerator(url: string, body: string): Promise<number> {
 
 /** A listening node and the URL of its /local. */
 async function localServer(): Promise<{ url: string; close(): Promise<void> }> {
-  const node = await createNode({ network: "test-singleton", dataDir: tempDir(), port: 0 });
-  return { url: `${node.baseUrl}/chain/0/pact/api/v1/local`, close: () => node.close() };
+  const dataDir = tempDir("weft-bench-local-");
+  const node = await createNode({ network: "test-singleton", dataDir, port: 0 });
+  return {
+    url: `${node.baseUrl}/chain/0/pact/api/v1/local`,
+    async close() {
+      await node.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
 }
 
 /** The baseline: a bare node:http handler that parses the body and answers a fixed JSON. */

@@ -9,6 +9,7 @@ import { blake2s } from "@noble/hashes/blake2.js";
 import { NONCE_OFFSET } from "../../src-node/mining/blake2sMidstate.ts";
 import { searchNonce } from "../../src-node/mining/nonceSearch.ts";
 import { WorkerPool } from "../../src-node/mining/workerPool.ts";
+import { scaled } from "./support/scaled.ts";
 
 const header = new Uint8Array(286);
 for (let i = 0; i < header.length; i++) header[i] = (i * 151 + 7) & 0xff;
@@ -35,7 +36,7 @@ function rate(ms: number, batch: () => number): number {
 let nonce = 0n;
 report(
   "nonces_per_s_per_thread",
-  rate(3000, () => {
+  rate(scaled(3000), () => {
     const r = searchNonce(header, zeroTarget, nonce, 1 << 20);
     nonce += BigInt(r.tried);
     return r.tried;
@@ -46,7 +47,7 @@ const nodeHeader = Buffer.from(header);
 let n1 = 0;
 report(
   "node_crypto_blake2s_per_s",
-  rate(1500, () => {
+  rate(scaled(1500), () => {
     for (let i = 0; i < 1000; i++) {
       nodeHeader.writeUInt32LE(n1++ >>> 0, NONCE_OFFSET);
       createHash("blake2s256").update(nodeHeader).digest();
@@ -60,7 +61,7 @@ const nobleView = new DataView(nobleHeader.buffer);
 let n2 = 0;
 report(
   "noble_blake2s_per_s",
-  rate(1500, () => {
+  rate(scaled(1500), () => {
     for (let i = 0; i < 1000; i++) {
       nobleView.setUint32(NONCE_OFFSET, n2++ >>> 0, true);
       blake2s(nobleHeader, { dkLen: 32 });
@@ -81,9 +82,9 @@ work.set(header, 36);
 pool.setWork("bench", work);
 await pool.start();
 // Skip the first reports (warm-up), then average the pool's summed rate.
-await new Promise((r) => setTimeout(r, 1500));
+await new Promise((r) => setTimeout(r, scaled(1500, 600)));
 const skip = samples.length;
-await new Promise((r) => setTimeout(r, 3000));
+await new Promise((r) => setTimeout(r, scaled(3000, 1100)));
 await pool.close();
 const measured = samples.slice(skip);
 report(

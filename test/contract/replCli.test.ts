@@ -2,10 +2,10 @@
  * `weft repl`: script files report every expectation with file:line and exit
  * non-zero on any failure; the prompt evaluates complete forms as typed.
  */
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import type { CliIo } from "../../src-node/cli/io.ts";
 import { main } from "../../src-node/cli/main.ts";
 import { runReplPrompt } from "../../src-node/cli/repl.ts";
@@ -27,6 +27,7 @@ async function* lines(...ls: string[]): AsyncIterable<string> {
 
 describe("[contract] weft repl", () => {
   const dir = mkdtempSync(join(tmpdir(), "weft-repl-"));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
   const good = join(dir, "good.repl");
   const bad = join(dir, "bad.repl");
   writeFileSync(good, '(expect "two" 2 (+ 1 1))\n(print "hi")\n');

@@ -2,9 +2,10 @@
  * Runs `weft` in-process for the CLI tests: captured stdout/stderr, a given
  * standard input and a fixed clock.
  */
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { afterAll } from "vitest";
 import type { CliIo } from "../../src-node/cli/io.ts";
 import { main } from "../../src-node/cli/main.ts";
 
@@ -32,9 +33,16 @@ export function fixture(name: string): string {
   return join(fixtures, name);
 }
 
-/** A fresh temporary directory with a helper to write files into it. */
+const created: string[] = [];
+// Registered while the importing test file is collected: its directories go when it ends.
+afterAll(() => {
+  for (const d of created.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+/** A fresh temporary directory (removed after the test file) with a helper to write files into it. */
 export function tempDir(): { dir: string; write(name: string, text: string): string } {
   const dir = mkdtempSync(join(tmpdir(), "weft-cli-"));
+  created.push(dir);
   return {
     dir,
     write(name, text) {
