@@ -106,7 +106,8 @@ describe("[mining] built-in miner, worker threads, development difficulty", () =
   it("makes no fork blocks on its own: every block it finds extends the best cut", async () => {
     // test-singleton: any nonce solves, so blocks land as fast as work is made
     // and stale work would show up as blocks off the cut at once.
-    t = await openTestNode({ mining: { threads: 1 } });
+    // Two threads: both may solve the same work item; only one block may come of it.
+    t = await openTestNode({ mining: { threads: 2 } });
     const { miner, blocks } = t.node;
     await miner.configure({ minerInfo: MINER });
     await miner.start();
