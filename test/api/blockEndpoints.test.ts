@@ -8,6 +8,9 @@ import { blockHeaderToObject } from "../../src-node/chain/blockHeaderObject.ts";
 import { payloadWithOutputsToJson } from "../../src-node/chain/payloadWithOutputs.ts";
 import type { Block } from "../../src-node/store/blockDb.ts";
 import { type ApiFixture, json, openForkedNode, page, withQuery } from "../support/apiFixture.ts";
+import { MINER, signedCommand } from "../support/execChain.ts";
+import { mineOn } from "../support/nodeMining.ts";
+import { openTestNode } from "../support/testNode.ts";
 
 let t: ApiFixture;
 let byHash: Map<string, Block>;
@@ -142,3 +145,52 @@ describe("[api] POST /chain/{chain}/block/branch", () => {
     ).toBe(404);
   });
 });
+
+describe('[api] a block with a transaction (spec "Full block")', () => {
+  it("holds [command, output] pairs, the miner information and the coinbase as base64url JSON", async () => {
+    const n = await openTestNode();
+    try {
+      const cmd = signedCommand({ code: "(+ 1 2)" });
+      const sent = await n.request("POST", `${n.base}/chain/0/pact/api/v1/send`, {
+        body: { cmds: [cmd] },
+      });
+      expect(sent.statusCode, sent.body).toBe(200);
+      const mined = await mineOn(n.node, 0);
+      const r = await n.request("GET", `${n.base}/chain/0/block?minheight=1`);
+      expect(r.statusCode).toBe(200);
+      const [block] = page<{ header: { hash: string }; payloadWithOutputs: PayloadJson }>(r).items;
+      expect(block?.header.hash).toBe(mined.hash);
+      const p = block!.payloadWithOutputs;
+      const decode = (s: string): Record<string, unknown> =>
+        JSON.parse(Buffer.from(s, "base64url").toString("utf8")) as Record<string, unknown>;
+      expect(p.transactions).toHaveLength(1);
+      const [tx, output] = p.transactions[0]!;
+      // The first string of a pair is the command as sent, the second its result.
+      expect(decode(tx!)).toMatchObject({ hash: cmd.hash, cmd: cmd.cmd });
+      expect(decode(output!)).toMatchObject({
+        reqKey: cmd.hash,
+        result: { status: "success", data: 3 },
+      });
+      expect(decode(p.minerData)).toEqual({
+        account: MINER.account,
+        predicate: MINER.predicate,
+        "public-keys": MINER.publicKeys,
+      });
+      expect(decode(p.coinbase)).toMatchObject({ result: { status: "success" } });
+      expect(p.payloadHash).toBe(mined.payloadHash);
+      for (const s of [tx, output, p.minerData, p.coinbase, p.transactionsHash, p.outputsHash])
+        expect(s).toMatch(/^[A-Za-z0-9_-]*$/);
+    } finally {
+      await n.cleanup();
+    }
+  });
+});
+
+type PayloadJson = {
+  transactions: string[][];
+  minerData: string;
+  transactionsHash: string;
+  outputsHash: string;
+  payloadHash: string;
+  coinbase: string;
+};

@@ -97,14 +97,25 @@ describe("[api] mining API disabled (the default)", () => {
 describe("[api] GET /mining/work", () => {
   it("answers 322 octet-stream bytes for the miner, on the suggested chain", async () => {
     const t = await miningNode();
+    const before = Date.now() * 1000;
     const r = await getWork(t, JSON.stringify(MINER), "?chain=5");
+    const after = Date.now() * 1000;
     expect(r.statusCode).toBe(200);
     expect(r.headers["content-type"]).toBe("application/octet-stream");
     expect(r.headers["x-ledger-node-version"]).toBeDefined();
     expect(r.rawPayload.length).toBe(4 + 32 + 286);
     expect(r.rawPayload.readUInt32LE(0)).toBe(5);
+    // The header's own chain id (bytes 222..226 of the header) is the chain bytes'.
+    expect(r.rawPayload.readUInt32LE(36 + 222)).toBe(5);
     // Target bytes are the header's target (bytes 158..190 of the header).
     expect(r.rawPayload.subarray(4, 36)).toEqual(r.rawPayload.subarray(36 + 158, 36 + 190));
+    // Spec "Work bytes": bytes 44 to 52 hold the creation time (µs, the node's
+    // clock, after the parent's), the last 8 bytes the nonce (0 as handed out).
+    const creationTime = Number(r.rawPayload.readBigInt64LE(44));
+    expect(creationTime).toBeGreaterThanOrEqual(before);
+    expect(creationTime).toBeLessThanOrEqual(after);
+    expect(creationTime).toBeGreaterThan(t.node.blocks.cut().get(5)!.creationTime);
+    expect(r.rawPayload.readBigUInt64LE(322 - 8)).toBe(0n);
     // Without a suggestion, some chain that can be extended.
     const any = await getWork(t);
     expect(any.statusCode).toBe(200);
@@ -186,6 +197,10 @@ describe("[api] POST /mining/solved", () => {
     const genesisTime = t.node.version.genesisTime;
     const stale = solvedOf(work, genesisTime - Number(work.readBigInt64LE(36 + 8)));
     expectText(await postSolved(t, stale), 400, "is not after the parent's");
+    // The creation time's highest bit is 0 (spec "Work bytes"): a negative time is refused.
+    const negative = solved.slice();
+    new DataView(negative.buffer).setBigInt64(8, -1n, true);
+    expectText(await postSolved(t, negative), 400, "creationTime: -1 µs is outside");
     // The nonce may change freely (test-singleton: every nonce is valid).
     const nonce = solved.slice();
     nonce[285] = 7;

@@ -2,12 +2,21 @@
  * GET /health-check, GET /info (root and {base_url}) and GET {base_url}/cut.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { nodeInfo } from "../../src-node/api/nodeInfo.ts";
 import { cutHeight, cutId, cutWeight } from "../../src-node/chain/cut.ts";
-import { testSingletonVersion, testTransitionVersion } from "../../src-node/chain/versions.ts";
+import {
+  runnableVersions,
+  testSingletonVersion,
+  testTransitionVersion,
+} from "../../src-node/chain/versions.ts";
+import { NODE_SERVICE_DATE } from "../../src-node/config/nodeParams.ts";
 import { base64UrlEncode } from "../../src-node/encoding/base64url.ts";
 import { u256ToBytes } from "../../src-node/encoding/littleEndian.ts";
 import { type ApiFixture, json, openForkedNode } from "../support/apiFixture.ts";
 import { openTestNode } from "../support/testNode.ts";
+
+/** `2027-06-30T00:00:00Z`: date, time and zone. */
+const ISO_8601_TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/;
 
 let t: ApiFixture;
 beforeAll(async () => {
@@ -61,6 +70,8 @@ describe("[api] info", () => {
       });
       expect(info.nodePackageVersion).toMatch(/^\d+\.\d+\.\d+/);
       expect(r.headers["x-ledger-node-version"]).toBe(info.nodePackageVersion);
+      // Spec "Node information": an ISO 8601 timestamp.
+      expect(info.nodeServiceDate).toMatch(ISO_8601_TIMESTAMP);
       expect(Number.isNaN(Date.parse(String(info.nodeServiceDate)))).toBe(false);
       const history = info.nodeGraphHistory as [number, [number, number[]][]][];
       expect(history).toHaveLength(1);
@@ -69,6 +80,28 @@ describe("[api] info", () => {
       expect(info.nodeHistoricalChains).toEqual(info.nodeGraphHistory);
     });
   }
+
+  it("keeps the spec's types and bounds on every network the node runs", () => {
+    for (const version of runnableVersions) {
+      const info = nodeInfo(version, "1.2.3", NODE_SERVICE_DATE);
+      const name = version.name;
+      expect(Number.isInteger(info.nodeBlockDelay) && info.nodeBlockDelay >= 0, name).toBe(true);
+      expect(info.nodeNumberOfChains, name).toBeGreaterThanOrEqual(10);
+      expect(info.nodeChains, name).toHaveLength(info.nodeNumberOfChains);
+      expect(
+        info.nodeChains.every((c) => /^(0|[1-9][0-9]*)$/.test(c)),
+        name,
+      ).toBe(true);
+      for (const [chain, height] of info.nodeGenesisHeights) {
+        expect(typeof chain, name).toBe("string");
+        expect(Number.isInteger(height) && height >= 0, name).toBe(true);
+      }
+      expect(Number.isInteger(info.nodeLatestBehaviorHeight), name).toBe(true);
+      expect(info.nodeHistoricalChains, name).toEqual(info.nodeGraphHistory);
+      expect(info.nodeServiceDate, name).toMatch(ISO_8601_TIMESTAMP);
+      expect(info.nodeVersion, name).toBe(name);
+    }
+  });
 
   it("describes a graph change: history descending, 20 chains, genesis heights, behaviour height", async () => {
     const n = await openTestNode({ network: "test-transition" });
