@@ -169,7 +169,9 @@ export function applyCommand(
 /**
  * A /local run on a storage that persists nothing; the command result text.
  * Legacy (`preflight` false): the payload alone, no gas bought. Preflight:
- * buy → run → redeem; a failed purchase is a failure result.
+ * buy → run → redeem; a failed purchase is a failure result. `logs` is
+ * always a hash here (the spec types it as a string): of the payload's
+ * writes after a gassed success, else of the empty write log.
  */
 export function localCommand(
   env: BlockEnv,
@@ -185,7 +187,8 @@ export function localCommand(
       reqKey: command.hash,
       gas: out.gasUsed,
       result: out.result,
-      logs: null,
+      // Always a hash (spec: `logs` is a string); a local run commits nothing, so [] (the reference's too).
+      logs: out.logs,
       events: out.events,
       metaData,
       continuation: out.continuation,
@@ -205,7 +208,7 @@ export function localCommand(
         ok: false,
         error: { kind: "TxFailure", message: `${what}: ${g.reason}`, span: null, callStack: [] },
       },
-      logs: null,
+      logs: [],
       events: [],
       metaData,
       continuation: null,
@@ -218,7 +221,7 @@ export function localCommand(
     reqKey: command.hash,
     gas: g.gasUsed,
     result: g.result,
-    logs: ok ? p.logs : null,
+    logs: ok ? p.logs : [],
     events: g.events,
     metaData,
     continuation: ok ? p.continuation : null,
