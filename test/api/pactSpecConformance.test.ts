@@ -196,6 +196,28 @@ describe("[api] contract command endpoints: the spec's tables", () => {
     expect(json(await post("send", { cmds: [printed] }))).toEqual({ requestKeys: [c.hash] });
   });
 
+  it("match sigs to signers one-to-one and in order (/send, /local)", async () => {
+    const c = signedCommand({
+      code: "(+ 8 8)",
+      sender: "sender08",
+      signers: [{ key: 8 }, { key: 9 }],
+    });
+    const swapped = { ...c, sigs: [c.sigs[1], c.sigs[0]] };
+    const short = { ...c, sigs: [c.sigs[0]] };
+    for (const [body, text] of [
+      [swapped, "sigs[0].sig"],
+      [short, "the number of signers and signatures differ"],
+    ] as const) {
+      const s = await post("send", { cmds: [body] });
+      expect(s.statusCode, s.body).toBe(400);
+      expect(s.body).toContain(text);
+      const l = await post("local", body);
+      expect(l.statusCode, l.body).toBe(400);
+      expect(l.body).toContain(text);
+    }
+    expect(json(await post("local", c)).result).toEqual({ status: "success", data: 16 });
+  });
+
   it("run a network-less command (networkId null) locally, and refuse it for a block", async () => {
     const k = devKey(0);
     const cmd = JSON.stringify({
