@@ -14,6 +14,7 @@
  * docs/api.md documents every route.
  * @module
  */
+import type { IncomingMessage, ServerResponse } from "node:http";
 import Fastify, { type FastifyInstance } from "fastify";
 import { type ApiServices, basePath } from "./apiServices.ts";
 import { APP_SECURITY_HEADERS, registerAppHeaders } from "./appHeaders.ts";
@@ -99,6 +100,13 @@ export function buildApi(node: ApiServices, options: BuildServerOptions = {}): A
   const pageLimits = options.pageLimits ?? { hashes: MAX_HASH_PAGE, headers: MAX_HEADER_PAGE };
   const ctx: RouteContext = { node, base, streams, pageLimits };
 
+  // Set on the raw response before Fastify sees the request, so that the
+  // answers Fastify writes itself, bypassing every hook (its 503 to requests
+  // that arrive while the server closes), carry them too. Hooks set them again.
+  server.server.prependListener("request", (request: IncomingMessage, response: ServerResponse) => {
+    for (const [name, value] of Object.entries(commonHeaders(request, node.packageVersion)))
+      response.setHeader(name, value);
+  });
   server.addHook("onSend", async (request, reply, payload) => {
     reply.headers(commonHeaders(request.raw, node.packageVersion));
     return payload;

@@ -3,6 +3,7 @@
  * unknown routes), CORS on GET and HEAD only, the body size limit, and no
  * 500 for bad input.
  */
+import { Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ApiFixture, openForkedNode } from "../support/apiFixture.ts";
 import { openTestNode } from "../support/testNode.ts";
@@ -77,6 +78,46 @@ describe("[api] common headers", () => {
     for (const c of cases) {
       expect(c.headers["x-ledger-node-version"]).toBeDefined();
       expect(c.headers["content-type"]).toMatch(/^text\/plain/);
+    }
+  });
+
+  it("are on the 503 Fastify writes itself to a request that arrives while the server closes", async () => {
+    const n = await openTestNode({ listenTimeoutMs: 20_000 });
+    const sock = new Socket();
+    try {
+      const url = new URL(await n.node.start());
+      let text = "";
+      sock.on("data", (d: Buffer) => {
+        text += d.toString("latin1");
+      });
+      await new Promise<void>((resolve) => sock.connect(Number(url.port), url.hostname, resolve));
+      // A waiting /listen keeps the connection busy, so closing does not drop it.
+      const body = JSON.stringify({ listen: "A".repeat(43) });
+      sock.write(
+        `POST ${url.pathname}/chain/0/pact/api/v1/listen HTTP/1.1\r\nHost: x\r\n` +
+          `Content-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
+      );
+      await new Promise((r) => setTimeout(r, 100));
+      const closed = n.node.server.close();
+      await new Promise((r) => setTimeout(r, 100));
+      sock.write("GET /health-check HTTP/1.1\r\nHost: x\r\n\r\n");
+      await new Promise((r) => setTimeout(r, 100));
+      n.node.commands.close();
+      await closed;
+      const end = Date.now() + 5000;
+      while ((text.match(/HTTP\/1\.1 /g)?.length ?? 0) < 2 && Date.now() < end)
+        await new Promise((r) => setTimeout(r, 10));
+      const answers = text.split(/(?=HTTP\/1\.1 )/);
+      expect(answers).toHaveLength(2);
+      for (const answer of answers) {
+        expect(answer).toMatch(/^HTTP\/1\.1 503 /);
+        expect(answer).toMatch(/^x-ledger-node-version: \d+\.\d+\.\d+/m);
+        expect(answer).toMatch(/^x-server-timestamp: \d+\r$/m);
+        expect(answer).toMatch(/^x-peer-addr: 127\.0\.0\.1:\d+\r$/m);
+      }
+    } finally {
+      sock.destroy();
+      await n.cleanup();
     }
   });
 
