@@ -10,7 +10,8 @@
  * (cors.ts), except under `/app/`, the node's own UI (built files,
  * `config.json`, `/app/api/mining`), which is same-origin only and carries
  * the UI's security headers (appHeaders.ts); request bodies are limited to
- * 2 MiB by default.
+ * 2 MiB by default; requests the HTTP parser cannot read are answered by
+ * clientError.ts, with the common headers too.
  * docs/api.md documents every route.
  * @module
  */
@@ -19,6 +20,7 @@ import Fastify, { type FastifyInstance } from "fastify";
 import { type ApiServices, basePath } from "./apiServices.ts";
 import { APP_SECURITY_HEADERS, registerAppHeaders } from "./appHeaders.ts";
 import { isAppPath } from "./appPath.ts";
+import { clientErrorHandler } from "./clientError.ts";
 import { commonHeaders } from "./commonHeaders.ts";
 import { corsHeaders, registerCors } from "./cors.ts";
 import { errorReply } from "./errorStatus.ts";
@@ -78,6 +80,7 @@ export function buildApi(node: ApiServices, options: BuildServerOptions = {}): A
     logger: false,
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
     return503OnClosing: true,
+    clientErrorHandler: clientErrorHandler(node.packageVersion),
     // A URL the router cannot take (malformed percent-encoding, a path
     // parameter over 100 characters): Fastify would answer JSON of its own;
     // these are answered like every other error. No hook runs for them, so

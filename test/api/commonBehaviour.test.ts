@@ -121,6 +121,42 @@ describe("[api] common headers", () => {
     }
   });
 
+  it("are on the answers to requests the HTTP parser cannot read (400, 431)", async () => {
+    const n = await openTestNode();
+    try {
+      const url = new URL(await n.node.start());
+      const raw = (request: string) =>
+        new Promise<string>((resolve, reject) => {
+          const sock = new Socket();
+          let text = "";
+          sock.on("data", (d: Buffer) => {
+            text += d.toString("latin1");
+          });
+          sock.on("close", () => resolve(text));
+          sock.on("error", reject);
+          sock.connect(Number(url.port), url.hostname, () => sock.write(request));
+        });
+      const garbage = await raw("NOT HTTP AT ALL\r\n\r\n");
+      const huge = await raw(
+        `GET /health-check HTTP/1.1\r\nHost: x\r\nx-big: ${"a".repeat(20_000)}\r\n\r\n`,
+      );
+      expect(garbage).toMatch(/^HTTP\/1\.1 400 /);
+      expect(huge).toMatch(/^HTTP\/1\.1 431 /);
+      for (const answer of [garbage, huge]) {
+        expect(answer).toMatch(/^x-ledger-node-version: \d+\.\d+\.\d+\r$/m);
+        expect(answer).toMatch(/^x-server-timestamp: \d+\r$/m);
+        expect(answer).toMatch(/^x-peer-addr: 127\.0\.0\.1:\d+\r$/m);
+        expect(answer).toMatch(/^content-type: text\/plain; charset=utf-8\r$/m);
+      }
+      expect(garbage).toMatch(/\r\n\r\nrequest: not a readable HTTP request\n$/);
+      expect(huge).toMatch(/\r\n\r\nrequest headers: larger than the server accepts\n$/);
+      // The node keeps answering.
+      expect((await n.request("GET", "/health-check")).statusCode).toBe(200);
+    } finally {
+      await n.cleanup();
+    }
+  });
+
   it("give unknown routes a text/plain 404 naming the route", async () => {
     const r = await t.request("GET", "/ledger/0.0/test-singleton/nothing?x=1");
     expect(r.statusCode).toBe(404);
