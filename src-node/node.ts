@@ -280,6 +280,7 @@ export class WeftNode {
           version,
           blocks,
           packageVersion: packageVersion(),
+          clock: input.now,
           serviceDate: NODE_SERVICE_DATE,
           log: input.logger,
           miningApi: streams === undefined ? undefined : { service, streams },

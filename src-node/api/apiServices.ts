@@ -24,6 +24,8 @@ export type ApiServices = {
   readonly blocks: BlockDb;
   /** The node's release (`nodePackageVersion`, `x-ledger-node-version`). */
   readonly packageVersion: string;
+  /** The node's clock, µs since the UNIX epoch (`x-server-timestamp`; default: the system clock). */
+  readonly clock?: (() => number) | undefined;
   /** ISO 8601 (`nodeServiceDate`). */
   readonly serviceDate: string;
   readonly log?: ApiLog | undefined;

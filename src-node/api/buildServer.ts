@@ -80,7 +80,7 @@ export function buildApi(node: ApiServices, options: BuildServerOptions = {}): A
     logger: false,
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
     return503OnClosing: true,
-    clientErrorHandler: clientErrorHandler(node.packageVersion),
+    clientErrorHandler: clientErrorHandler(node),
     // A URL the router cannot take (malformed percent-encoding, a path
     // parameter over 100 characters): Fastify would answer JSON of its own;
     // these are answered like every other error. No hook runs for them, so
@@ -89,7 +89,7 @@ export function buildApi(node: ApiServices, options: BuildServerOptions = {}): A
       const r = errorReply(frameworkUrlError(error, request.raw.url ?? ""));
       reply.raw
         .writeHead(r.status, {
-          ...commonHeaders(request.raw, node.packageVersion),
+          ...commonHeaders(request.raw, node),
           ...corsHeaders(request),
           ...(isAppPath(request.url) ? APP_SECURITY_HEADERS : {}),
           "content-type": r.contentType,
@@ -107,11 +107,11 @@ export function buildApi(node: ApiServices, options: BuildServerOptions = {}): A
   // answers Fastify writes itself, bypassing every hook (its 503 to requests
   // that arrive while the server closes), carry them too. Hooks set them again.
   server.server.prependListener("request", (request: IncomingMessage, response: ServerResponse) => {
-    for (const [name, value] of Object.entries(commonHeaders(request, node.packageVersion)))
+    for (const [name, value] of Object.entries(commonHeaders(request, node)))
       response.setHeader(name, value);
   });
   server.addHook("onSend", async (request, reply, payload) => {
-    reply.headers(commonHeaders(request.raw, node.packageVersion));
+    reply.headers(commonHeaders(request.raw, node));
     return payload;
   });
   server.addHook("preClose", async () => {

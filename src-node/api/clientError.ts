@@ -9,7 +9,7 @@
  */
 import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
-import { commonHeaders } from "./commonHeaders.ts";
+import { commonHeaders, type HeaderSource } from "./commonHeaders.ts";
 
 function replyOf(code: string | undefined): { status: number; reason: string; body: string } {
   if (code === "ERR_HTTP_REQUEST_TIMEOUT")
@@ -24,7 +24,7 @@ function replyOf(code: string | undefined): { status: number; reason: string; bo
 }
 
 /** A `clientErrorHandler` for Fastify. */
-export function clientErrorHandler(packageVersion: string) {
+export function clientErrorHandler(node: HeaderSource) {
   return (error: Error & { code?: string }, socket: Duplex): void => {
     // A reset connection has nobody to answer (Node's own handling).
     if (error.code === "ECONNRESET" || socket.destroyed) return;
@@ -35,7 +35,7 @@ export function clientErrorHandler(packageVersion: string) {
     const r = replyOf(error.code);
     const body = `${r.body}\n`;
     const headers = {
-      ...commonHeaders({ socket } as IncomingMessage, packageVersion),
+      ...commonHeaders({ socket } as IncomingMessage, node),
       "content-type": "text/plain; charset=utf-8",
       "content-length": String(Buffer.byteLength(body)),
       connection: "close",

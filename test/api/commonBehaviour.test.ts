@@ -61,6 +61,20 @@ describe("[api] common headers", () => {
     }
   });
 
+  it("give the node's clock as x-server-timestamp (the one blocks are mined and checked with)", async () => {
+    const dayUs = 86_400 * 1_000_000;
+    const n = await openTestNode({ now: () => Date.now() * 1000 + dayUs });
+    try {
+      for (const url of ["/health-check", `${n.base}/cut`, `${n.base}/nothing`]) {
+        const r = await n.request("GET", url);
+        const shown = Number(r.headers["x-server-timestamp"]);
+        expect(Math.abs(shown - (Date.now() / 1000 + 86_400)), url).toBeLessThan(60);
+      }
+    } finally {
+      await n.cleanup();
+    }
+  });
+
   it("are on 406, 413 and 415 responses", async () => {
     const head = t.chain.main.cut.get(0)!.hash;
     const cases = [

@@ -27,10 +27,10 @@ export function headerEventData(blocks: BlockDb, header: BlockHeader): string {
 }
 
 export function registerHeaderUpdatesRoute(server: FastifyInstance, ctx: RouteContext): void {
-  const { blocks, packageVersion } = ctx.node;
+  const { blocks } = ctx.node;
   server.get(`${ctx.base}/header/updates`, { exposeHeadRoute: false }, (request, reply) => {
     const stream = ctx.streams.open(request, reply, {
-      ...commonHeaders(request.raw, packageVersion),
+      ...commonHeaders(request.raw, ctx.node),
       ...corsHeaders(request),
     });
     const unsubscribe = blocks.onCutChange((change) => {

@@ -70,7 +70,7 @@ export function registerMiningRoutes(server: FastifyInstance, ctx: RouteContext)
   const mining = ctx.node.miningApi;
   if (mining === undefined) return;
   const { service, streams } = mining;
-  const { version, packageVersion } = ctx.node;
+  const { version } = ctx.node;
   const decoder = new TextDecoder("utf-8", { fatal: true });
 
   server.register(async (scope) => {
@@ -145,7 +145,7 @@ export function registerMiningRoutes(server: FastifyInstance, ctx: RouteContext)
         onEnd: () => sse?.end(),
       });
       sse = ctx.streams.open(request, reply, {
-        ...commonHeaders(request.raw, packageVersion),
+        ...commonHeaders(request.raw, ctx.node),
         ...corsHeaders(request),
       });
       sse.onEnd(() => handle.close());
