@@ -157,7 +157,7 @@ export function applyCommand(
     reqKey: command.hash,
     gas: g.gasUsed,
     result: g.result,
-    logs: ok ? p.logs : null,
+    logs: ok ? p.logs : [],
     events: g.events,
     metaData: null,
     continuation: ok ? p.continuation : null,

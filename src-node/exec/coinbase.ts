@@ -33,7 +33,7 @@ export function coinbaseOutput(env: BlockEnv, miner: MinerInfo): string {
     reqKey,
     gas: 0,
     result: out.result,
-    logs: ok ? out.logs : null,
+    logs: ok ? out.logs : [],
     events: out.events,
     metaData: null,
     continuation: null,

@@ -40,7 +40,11 @@ export type CommandResultParts = {
   /** Gas charged. */
   readonly gas: number;
   readonly result: EvalResult<PactValue>;
-  /** The committed writes (hashed into `logs`); null when nothing was committed. */
+  /**
+   * The committed writes (hashed into `logs`); [] when nothing was committed,
+   * so `logs` is a string as the spec types it. null renders `null`, as the
+   * reference's own outputs sometimes do; the node never passes it.
+   */
   readonly logs: readonly TxWrite[] | null;
   readonly events: readonly PactEvent[];
   /** `metaData` as JSON text, or null. */
@@ -82,8 +86,8 @@ export function commandResultText(p: CommandResultParts): string {
 }
 
 /**
- * The parts of the result of a contract run (`runContractCommand`): logs only
- * when the run committed (it has a txId).
+ * The parts of the result of a contract run (`runContractCommand`): the
+ * writes only when the run committed (it has a txId).
  */
 export function commandResultOf(
   reqKey: string,
@@ -94,7 +98,7 @@ export function commandResultOf(
     reqKey,
     gas: outcome.gasUsed,
     result: outcome.result,
-    logs: outcome.txId === null ? null : outcome.logs,
+    logs: outcome.txId === null ? [] : outcome.logs,
     events: outcome.events,
     metaData,
     continuation: outcome.continuation,
