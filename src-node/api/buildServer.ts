@@ -114,6 +114,9 @@ export function buildApi(node: ApiServices, options: BuildServerOptions = {}): A
     reply.headers(commonHeaders(request.raw, node));
     return payload;
   });
+  // Bodies are JSON (or, on the mining and backup routes, bytes those routes
+  // parse themselves): text/plain gets 415 like any other type, not a string.
+  server.removeContentTypeParser("text/plain");
   server.addHook("preClose", async () => {
     streams.endAll();
   });

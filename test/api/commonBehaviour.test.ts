@@ -87,8 +87,16 @@ describe("[api] common headers", () => {
         rawBody: "<upper/>",
         headers: { "content-type": "application/xml" },
       }),
+      // JSON sent as text/plain is refused as well, not read as a string.
+      await t.request("POST", `${t.base}/chain/0/hash/branch`, {
+        rawBody: JSON.stringify({ upper: [head] }),
+        headers: { "content-type": "text/plain" },
+      }),
     ];
-    expect(cases.map((c) => c.statusCode)).toEqual([406, 413, 415]);
+    expect(cases.map((c) => c.statusCode)).toEqual([406, 413, 415, 415]);
+    expect(cases[3]?.body).toBe(
+      'content-type: "text/plain" is not supported; send application/json\n',
+    );
     for (const c of cases) {
       expect(c.headers["x-ledger-node-version"]).toBeDefined();
       expect(c.headers["content-type"]).toMatch(/^text\/plain/);
