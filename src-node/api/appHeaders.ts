@@ -15,8 +15,8 @@ export const APP_SECURITY_HEADERS: Readonly<Record<string, string>> = {
 };
 
 export function registerAppHeaders(server: FastifyInstance): void {
-  server.addHook("onSend", async (request, reply, payload) => {
+  server.addHook("onSend", (request, reply, payload, done) => {
     if (isAppPath(request.url)) reply.headers(APP_SECURITY_HEADERS);
-    return payload;
+    done(null, payload);
   });
 }

@@ -10,6 +10,8 @@ export const APP_PREFIX = "/app/";
 
 /** Whether a request URL (path and query) is `/app` or under `/app/`. */
 export function isAppPath(url: string): boolean {
-  const path = url.split("?", 1)[0] ?? "";
-  return path === "/app" || path.startsWith(APP_PREFIX);
+  // Every request asks this: no splitting unless the URL starts like the app's.
+  if (!url.startsWith("/app")) return false;
+  const rest = url.charCodeAt(4);
+  return Number.isNaN(rest) || rest === 0x2f /* / */ || rest === 0x3f /* ? */;
 }

@@ -110,9 +110,10 @@ export function buildApi(node: ApiServices, options: BuildServerOptions = {}): A
     for (const [name, value] of Object.entries(commonHeaders(request, node)))
       response.setHeader(name, value);
   });
-  server.addHook("onSend", async (request, reply, payload) => {
+  // Callback-style hooks: an async hook costs a promise on every request.
+  server.addHook("onSend", (request, reply, payload, done) => {
     reply.headers(commonHeaders(request.raw, node));
-    return payload;
+    done(null, payload);
   });
   // Bodies are JSON (or, on the mining and backup routes, bytes those routes
   // parse themselves): text/plain gets 415 like any other type, not a string.

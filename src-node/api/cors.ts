@@ -47,8 +47,10 @@ function preflight(request: FastifyRequest, reply: FastifyReply): void {
 }
 
 export function registerCors(server: FastifyInstance): void {
-  server.addHook("onRequest", async (request, reply) => {
-    for (const [k, v] of Object.entries(corsHeaders(request))) reply.header(k, v);
+  server.addHook("onRequest", (request, reply, done) => {
+    if (READ_METHODS.has(request.method) && !isAppPath(request.url))
+      reply.header("access-control-allow-origin", "*");
+    done();
   });
   server.options("/*", preflight);
 }
