@@ -5,7 +5,9 @@
  * evaluator builds for the positions listed in `fnArgs`.
  * @module
  */
+import type { ContractError } from "../errors.ts";
 import type { Callable, Value } from "../eval/term.ts";
+import { typeOfValue } from "../values/typeOf.ts";
 import type { PactValue } from "../values/value.ts";
 import { type Call, type NativeDef, strict, VARIADIC } from "./native.ts";
 import { fnOf, isOpaqueValue } from "./valueGuards.ts";
@@ -13,6 +15,12 @@ import { fnOf, isOpaqueValue } from "./valueGuards.ts";
 function data(c: Call, v: Value): PactValue {
   if (isOpaqueValue(v)) throw c.evalError(`${c.def.name}: the function returned a function`);
   return v;
+}
+
+/** The reference's on-chain message for a non-list where a list is folded over. */
+function notAList(c: Call, v: Value): ContractError {
+  const t = isOpaqueValue(v) ? "<function>" : typeOfValue(v);
+  return c.evalError(`${c.def.name}: expecting list, received argument of type: ${t}`);
 }
 
 function boolResult(c: Call, v: Value): boolean {
@@ -28,8 +36,7 @@ const map = strict(
     const f = fnOf(args[0]);
     const l = args[1] as Value;
     if (f === null) throw c.argsError(args);
-    if (l.kind !== "list")
-      throw c.evalError(`map: expecting list, received argument of type: ${l.kind}`);
+    if (l.kind !== "list") throw notAList(c, l);
     const out: PactValue[] = new Array(l.items.length);
     for (let i = 0; i < l.items.length; i++)
       out[i] = data(c, c.apply(f, [l.items[i] as PactValue]));
@@ -45,8 +52,14 @@ const filter = strict(
   (c, args) => {
     const f = fnOf(args[0]);
     const l = args[1] as Value;
-    if (f === null || l.kind !== "list") throw c.argsError(args);
-    return { kind: "list", items: l.items.filter((x) => boolResult(c, c.apply(f, [x]))) };
+    if (f === null) throw c.argsError(args);
+    if (l.kind !== "list") throw notAList(c, l);
+    const keep = (x: PactValue): boolean => {
+      const r = c.apply(f, [x]);
+      if (r.kind !== "bool") throw c.evalError("filter: expected closure to return bool");
+      return r.value;
+    };
+    return { kind: "list", items: l.items.filter(keep) };
   },
   { fnArgs: [0] },
 );
@@ -58,7 +71,8 @@ const fold = strict(
   (c, args) => {
     const f = fnOf(args[0]);
     const l = args[2] as Value;
-    if (f === null || l.kind !== "list") throw c.argsError(args);
+    if (f === null) throw c.argsError(args);
+    if (l.kind !== "list") throw notAList(c, l);
     let acc = args[1] as Value;
     for (const x of l.items) acc = c.apply(f, [acc, x]);
     return acc;
@@ -116,7 +130,7 @@ const where = strict(
     const o = args[2] as Value;
     if (k.kind !== "string" || f === null || o.kind !== "object") throw c.argsError(args);
     const v = o.fields.get(k.value);
-    if (v === undefined) throw c.evalError(`where: key not found: ${k.value}`);
+    if (v === undefined) throw c.evalError(`key not found in object: ${k.value}`);
     return { kind: "bool", value: boolResult(c, c.apply(f, [v])) };
   },
   { fnArgs: [1] },

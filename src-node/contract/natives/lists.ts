@@ -9,6 +9,7 @@ import { compareOrdered, valueEquals } from "../values/equality.ts";
 import {
   codePointLength,
   codePoints,
+  compareCodePoints,
   hasAstral,
   makeObject,
   type PactValue,
@@ -45,7 +46,7 @@ const at = strict(
     }
     if (i.kind === "string" && x.kind === "object") {
       const v = x.fields.get(i.value);
-      if (v === undefined) throw c.evalError(`at: key not found: ${i.value}`);
+      if (v === undefined) throw c.evalError(`key not found in object: ${i.value}`);
       return v;
     }
     throw c.argsError(args);
@@ -120,17 +121,33 @@ const contains = strict(
   },
 );
 
+/** Literal kinds in the order of the reference's `Literal` constructors. */
+const LITERAL_RANK: Partial<Record<PactValue["kind"], number>> = {
+  string: 0,
+  integer: 1,
+  decimal: 2,
+  bool: 3,
+  time: 4,
+};
+
+/**
+ * The reference's sort order (its derived `Ord Literal`): literals of
+ * different kinds by kind (string < integer < decimal < bool < time), of one
+ * kind by value; anything that is not a literal compares equal, so it keeps
+ * its place relative to its neighbours.
+ */
+function compareForSort(a: PactValue, b: PactValue): number {
+  const ra = LITERAL_RANK[a.kind];
+  const rb = LITERAL_RANK[b.kind];
+  if (ra === undefined || rb === undefined) return 0;
+  if (ra !== rb) return ra - rb;
+  if (a.kind === "bool" && b.kind === "bool") return Number(a.value) - Number(b.value);
+  return compareOrdered(a, b) ?? 0;
+}
+
 function sortPrimitives(c: Call, items: readonly PactValue[]): PactValue[] {
   c.charge(Math.ceil(items.length / 8));
-  const first = items[0];
-  if (first === undefined) return [];
-  for (const x of items) {
-    if (x.kind !== first.kind || compareOrdered(x, x) === null)
-      throw c.evalError(
-        "sort: values must all be integers, decimals, strings or times of one kind",
-      );
-  }
-  return [...items].sort((a, b) => compareOrdered(a, b) as number);
+  return [...items].sort(compareForSort);
 }
 
 const sort = strict(
@@ -146,33 +163,30 @@ const sort = strict(
     const fs = args[0] as Value;
     const l = args[1] as Value;
     if (fs.kind !== "list" || l.kind !== "list") throw c.argsError(args);
-    const fields: string[] = [];
-    for (const f of fs.items) {
-      if (f.kind !== "string") throw c.argsError(args);
-      fields.push(f.value);
-    }
-    if (fields.length === 0) throw c.evalError("sort: empty fields list");
+    if (fs.items.length === 0) throw c.evalError("Empty fields list");
+    if (l.items.length === 0) return l;
     c.charge(Math.ceil(l.items.length / 8));
-    const rows = l.items.map((o) => {
-      if (o.kind !== "object") throw c.evalError("sort: expected a list of objects");
-      return fields.map((f) => {
-        const v = o.fields.get(f);
-        if (v === undefined) throw c.evalError(`sort: object is missing field ${f}`);
-        return v;
-      });
-    });
-    const idx = l.items.map((_, i) => i);
-    idx.sort((a, b) => {
-      const ra = rows[a] as PactValue[];
-      const rb = rows[b] as PactValue[];
-      for (let i = 0; i < ra.length; i++) {
-        const o = compareOrdered(ra[i] as PactValue, rb[i] as PactValue);
-        if (o === null) throw c.evalError("sort: fields must hold comparable values of one kind");
+    const fieldSet = new Set<string>();
+    for (const f of fs.items) {
+      if (f.kind !== "string") throw c.evalError("String required");
+      fieldSet.add(f.value);
+    }
+    // The reference folds right over the field *set* (sorted, duplicates
+    // dropped), so the greatest field name decides first and the others
+    // only break its ties. A missing field or a non-literal compares equal.
+    const fields = [...fieldSet].sort(compareCodePoints).reverse();
+    const items = [...l.items].sort((a, b) => {
+      if (a.kind !== "object" || b.kind !== "object") return 0;
+      for (const f of fields) {
+        const x = a.fields.get(f);
+        const y = b.fields.get(f);
+        if (x === undefined || y === undefined) continue;
+        const o = compareForSort(x, y);
         if (o !== 0) return o;
       }
       return 0;
     });
-    return { kind: "list", items: idx.map((i) => l.items[i] as PactValue) };
+    return { kind: "list", items };
   },
 );
 
@@ -228,8 +242,10 @@ const enumerate = strict(
     const inc = incV !== undefined && incV.kind === "integer" ? incV.value : b >= a ? 1n : -1n;
     if (a === b) return { kind: "list", items: [pInteger(a)] };
     if (inc === 0n) return { kind: "list", items: [] };
-    if ((b > a && inc < 0n) || (b < a && inc > 0n))
-      throw c.evalError("enumerate: increment diverges from the interval bounds");
+    if (b > a && inc < 0n)
+      throw c.evalError("enumerate: increment diverges below from interval bounds.");
+    if (b < a && inc > 0n)
+      throw c.evalError("enumerate: increment diverges above from interval bounds.");
     const count = (b - a) / inc + 1n;
     const k = chargeLength(c, count);
     const out: PactValue[] = new Array(k);

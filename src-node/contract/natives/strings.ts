@@ -13,7 +13,14 @@ import { typeNameOf } from "../eval/typeSpec.ts";
 import { pactValueToJsonText } from "../values/json.ts";
 import { renderValue } from "../values/render.ts";
 import { typeOfValue } from "../values/typeOf.ts";
-import { codePoints, type PactValue, pBool, pInteger, pString } from "../values/value.ts";
+import {
+  codePointLength,
+  codePoints,
+  type PactValue,
+  pBool,
+  pInteger,
+  pString,
+} from "../values/value.ts";
 import { type NativeDef, strict } from "./native.ts";
 import { isOpaqueValue } from "./valueGuards.ts";
 
@@ -44,7 +51,10 @@ const concat = strict("concat", [1, 1], "str-list:[string] -> string", (c, args)
   if (l.kind !== "list") throw c.argsError(args);
   let out = "";
   for (const x of l.items) {
-    if (x.kind !== "string") throw c.argsError(args);
+    if (x.kind !== "string")
+      throw c.evalError(
+        `concat: expected list of strings, received value of type: ${typeOfValue(x)}`,
+      );
     out += x.value;
   }
   c.charge(Math.ceil(out.length / 64));
@@ -82,7 +92,24 @@ const intToStr = strict("int-to-str", [2, 2], "base:integer val:integer -> strin
   throw c.evalError("Invalid base, must be 2-16 or 64");
 });
 
-const B64URL = /^[A-Za-z0-9_-]*$/;
+/**
+ * Decodes base64url the reference's way (Pact 4.9+): the text is padded with
+ * `=` to a multiple of 4 and decoded strictly, so unpadded and correctly
+ * padded text are accepted and non-canonical trailing bits are refused. Null
+ * when the text does not decode.
+ */
+function decodeBase64Url(text: string): Buffer | null {
+  const m = /^([A-Za-z0-9_-]*)(={0,2})$/.exec(text);
+  if (m === null) return null;
+  const body = m[1] as string;
+  const given = (m[2] as string).length;
+  if (body.length % 4 === 1 || given > (4 - (body.length % 4)) % 4) return null;
+  const bytes = Buffer.from(body, "base64url");
+  return bytes.toString("base64url") === body ? bytes : null;
+}
+
+/** The reference's one message for every base64 failure (Pact 4.9+). */
+const BASE64_FAILURE = "Could not base64-decode string";
 
 const strToInt = strict(
   "str-to-int",
@@ -93,24 +120,25 @@ const strToInt = strict(
     const s = args[args.length - 1] as Value;
     if (b.kind !== "integer" || s.kind !== "string") throw c.argsError(args);
     const text = s.value;
-    if (text.length === 0) throw c.evalError("Invalid input: empty string");
-    if (text.length > 512)
-      throw c.evalError(`Invalid input: unsupported string length: ${text.length}`);
+    if (codePointLength(text) > 512)
+      throw c.evalError("Invalid input, only up to 512 length supported");
     if (b.value === 64n) {
-      if (!B64URL.test(text) || text.length % 4 === 1)
-        throw c.evalError(`Invalid input: not base64url: ${text}`);
-      const bytes = Buffer.from(text, "base64url");
+      const bytes = decodeBase64Url(text);
+      if (bytes === null) throw c.evalError(BASE64_FAILURE);
       return pInteger(bytes.length === 0 ? 0n : BigInt(`0x${bytes.toString("hex")}`));
     }
     if (b.value < 2n || b.value > 16n)
       throw c.evalError("Base value must be >= 2 and <= 16, or 64");
+    if (text.length === 0) throw c.evalError("empty text: ");
     const base = Number(b.value);
     let n = 0n;
     const bb = BigInt(base);
-    for (const ch of text.toLowerCase()) {
-      const d = DIGITS.indexOf(ch);
+    for (const ch of text) {
+      // Characters that are no hex digit at all (a Haskell `error` in the
+      // reference) get the same message as digits too large for the base.
+      const d = DIGITS.indexOf(ch.toLowerCase());
       if (d < 0 || d >= base)
-        throw c.evalError(`Invalid input: ${text} is not a base-${base} number`);
+        throw c.evalError(`character '${ch}' is out of range for base ${base}: ${text}`);
       n = n * bb + BigInt(d);
     }
     return pInteger(n);
@@ -126,7 +154,7 @@ const isCharset = strict(
     const s = args[1] as Value;
     if (cs.kind !== "integer" || s.kind !== "string") throw c.argsError(args);
     const limit = cs.value === 0n ? 0x7f : cs.value === 1n ? 0xff : -1;
-    if (limit < 0) throw c.evalError("Unsupported character set");
+    if (limit < 0) throw c.evalError(`Unsupported character set: ${cs.value}`);
     for (let i = 0; i < s.value.length; i++) if (s.value.charCodeAt(i) > limit) return pBool(false);
     return pBool(true);
   },
@@ -144,14 +172,11 @@ const base64Decode = strict("base64-decode", [1, 1], "string:string -> string", 
   if (s.kind !== "string") throw c.argsError(args);
   const text = s.value;
   c.charge(Math.ceil(text.length / 64));
-  if (!B64URL.test(text)) throw c.evalError("Could not decode string: invalid base64url character");
-  if (text.length % 4 === 1) throw c.evalError("Could not decode string: invalid base64url length");
-  const bytes = Buffer.from(text, "base64url");
-  if (bytes.toString("base64url") !== text)
-    throw c.evalError("Could not decode string: non-canonical base64url encoding");
+  const bytes = decodeBase64Url(text);
+  if (bytes === null) throw c.evalError(`Could not decode string: ${BASE64_FAILURE}`);
   const decoded = new TextDecoder("utf-8", { fatal: false }).decode(bytes);
   if (Buffer.from(decoded, "utf8").compare(bytes) !== 0)
-    throw c.evalError("Could not decode string: not valid UTF-8");
+    throw c.evalError("Could not decode string: Base64URL decode failed: invalid unicode");
   return pString(decoded);
 });
 
