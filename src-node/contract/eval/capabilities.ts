@@ -38,13 +38,21 @@ export function capToString(c: SigCapability): string {
 export function acquiredCaps(ip: Interpreter): SigCapability[] {
   const out: SigCapability[] = [];
   for (const s of ip.tx.capStack) out.push(s.cap, ...s.composed);
+  for (const s of ip.testing) out.push(s.cap, ...s.composed);
   return out;
 }
 
+/**
+ * On the stack, or composed there — including the capabilities whose test
+ * runs now and what they composed so far: Pact pushes a slot before running
+ * its test, so what an outer test composed is already acquired in an inner one.
+ */
 export function isAcquired(ip: Interpreter, c: SigCapability): boolean {
-  for (const s of ip.tx.capStack) {
-    if (capEquals(s.cap, c)) return true;
-    for (const x of s.composed) if (capEquals(x, c)) return true;
+  for (const slots of [ip.tx.capStack, ip.testing]) {
+    for (const s of slots) {
+      if (capEquals(s.cap, c)) return true;
+      for (const x of s.composed) if (capEquals(x, c)) return true;
+    }
   }
   return false;
 }
@@ -92,11 +100,14 @@ function runTest(
   ip.inDefcap = true;
   ip.composing = composed;
   if (beingEvaluated !== null) ip.capsBeingEvaluated = beingEvaluated;
+  const slot: CapSlot = { cap: { name: d.fqName, args }, composed };
+  ip.testing.push(slot);
   try {
     ip.callFunction(d, args as Value[], span, () =>
       ip.evalBody(d.body, { vals: [...args], parent: null }),
     );
   } finally {
+    ip.testing.pop();
     ip.inDefcap = saved.inDefcap;
     ip.composing = saved.composing;
     ip.capsBeingEvaluated = saved.caps;
@@ -207,8 +218,8 @@ export function acquireAround<T>(ip: Interpreter, r: CapRequest, span: Span, bod
 /** `compose-capability` inside a defcap body: acquired along with the capability being tested. */
 export function composeCapability(ip: Interpreter, r: CapRequest, span: Span): void {
   const target = ip.composing;
-  if (!ip.inDefcap || target === null)
-    throw ip.failure("EvalError", "compose-capability: only allowed in a defcap body", span);
+  if (!ip.inDefcap || target === null || !ip.innermostIsDefcap())
+    throw ip.failure("EvalError", "compose-capability valid only within defcap body", span);
   // No module check here: the reference checks only with-capability (its defcap body already runs).
   if (isAcquired(ip, r.cap) || target.some((c) => capEquals(c, r.cap))) return;
   if (isManaged(r.def)) {
@@ -239,16 +250,14 @@ export function grantForTx(ip: Interpreter, r: CapRequest, span: Span): "acquire
 export function emitEvent(ip: Interpreter, r: CapRequest, span: Span): void {
   const k = r.def.cap?.kind;
   if (k !== "event" && k !== "managed" && k !== "autoManaged")
-    throw ip.failure(
-      "EvalError",
-      `emit-event: ${r.def.fqName} is neither @event nor @managed`,
-      span,
-    );
+    throw ip.failure("EvalError", "emit-event: must be managed or event defcap", span);
   const running = ip.moduleFrame();
-  if (running === null || running.fq !== r.def.module.fq)
+  if (running === null)
+    throw ip.failure("EvalError", "Unable to resolve current calling module", span);
+  if (running.fq !== r.def.module.fq)
     throw ip.failure(
       "EvalError",
-      `emitEvent: event ${r.def.fqName} does not match emitting module: ${running?.fq ?? "<top level>"}`,
+      `emitEvent: event '${r.def.fqName}' does not match emitting module: ${running.fq}`,
       span,
     );
   emitCap(ip, r.def, r.cap.args);

@@ -755,7 +755,11 @@ function checkImplements(m: LoadedModule, iface: LoadedModule, span: Span): void
     if (d.kind === "defcap") {
       const found = capMetaText(impl.cap);
       const expected = capMetaText(d.cap);
-      if (found !== expected)
+      // An interface's bare `@managed` admits any managed implementation, one-shot or
+      // with a manager (Pact's caps.repl: `CAP_B … @managed` implemented as
+      // `@managed times capBMgr`); the reverse is a mismatch.
+      const autoAdmitsManaged = d.cap?.kind === "autoManaged" && impl.cap?.kind === "managed";
+      if (found !== expected && !autoAdmitsManaged)
         fail(
           "EvalError",
           `Defmeta mismatch with ${iface.fq}: found ${found}, expected ${expected}`,

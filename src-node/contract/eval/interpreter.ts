@@ -40,7 +40,7 @@ import {
   type UserFn,
   type Value,
 } from "./term.ts";
-import { TxState } from "./txState.ts";
+import { type CapSlot, TxState } from "./txState.ts";
 import { typeMismatch, typeNameOf } from "./typeSpec.ts";
 
 type Frame = {
@@ -119,6 +119,8 @@ export class Interpreter {
   capsBeingEvaluated: readonly SigCapability[] = [];
   /** True while a defcap body runs (`with-capability` is refused there). */
   inDefcap = false;
+  /** Capabilities whose defcap body runs now (outermost first), with what each composed so far. */
+  readonly testing: CapSlot[] = [];
   /** Capabilities composed by the defcap body running now. */
   composing: SigCapability[] | null = null;
   /** The defpact step being executed. */
@@ -173,6 +175,19 @@ export class Interpreter {
       if (m !== null) return m;
     }
     return null;
+  }
+
+  /**
+   * True when the innermost module function on the stack is a defcap: only
+   * there may `compose-capability` run (Pact's `defcapInStack (Just 1)`), not
+   * in a defun a defcap body calls.
+   */
+  innermostIsDefcap(): boolean {
+    for (let i = this.stack.length - 1; i >= 0; i--) {
+      const d = (this.stack[i] as Frame).def;
+      if (d !== null) return d.kind === "defcap";
+    }
+    return false;
   }
 
   /** True when some function of module `fq` is on the stack. */
