@@ -5,23 +5,26 @@
  * @module
  */
 import { failureOf } from "../errors.ts";
-import type { Env, Term, Value } from "../eval/term.ts";
+import type { Term, Value } from "../eval/term.ts";
+import { typeOfValue } from "../values/typeOf.ts";
 import { pBool, pString, TRUE } from "../values/value.ts";
 import { runBinding } from "./bindings.ts";
 import { type Call, lazy, type NativeDef, strict } from "./native.ts";
+import { isOpaqueValue } from "./valueGuards.ts";
 
 /** The language version this interpreter implements (`pact-version`). */
 export const PACT_VERSION = "4.13";
 
-function evalBool(c: Call, t: Term, env: Env | null): boolean | null {
-  const v = c.eval(t, env);
-  return v.kind === "bool" ? v.value : null;
+/** A value's type as the reference's on-chain messages name it. */
+function typeName(v: Value): string {
+  return isOpaqueValue(v) ? "<function>" : typeOfValue(v);
 }
 
 const ifNative = lazy("if", [3, 3], "cond:bool then:<a> else:<a> -> <a>", (c, args, env) => {
-  const b = evalBool(c, args[0] as Term, env);
-  if (b === null) throw c.evalError("if: conditional not boolean");
-  return c.eval((b ? args[1] : args[2]) as Term, env);
+  const b = c.eval(args[0] as Term, env);
+  if (b.kind !== "bool")
+    throw c.evalError(`if: conditional not boolean, received value of type: ${typeName(b)}`);
+  return c.eval((b.value ? args[1] : args[2]) as Term, env);
 });
 
 function logic(name: string, shortCircuitOn: boolean): NativeDef {
@@ -44,11 +47,14 @@ const not = strict("not", [1, 1], "x:bool -> bool", (c, args) => {
 const enforce = lazy("enforce", [2, 2], "test:bool msg:string -> bool", (c, args, env) => {
   // The test and the message are pure: no user-table access (§6).
   const t = c.ip.withPurity("sysonly", () => c.eval(args[0] as Term, env));
-  if (t.kind !== "bool") throw c.argsError([t]);
-  if (t.value) return TRUE;
+  if (t.kind === "bool" && t.value) return TRUE;
   // The message is evaluated only on failure (Pact ≥ 4.5).
   const m = c.ip.withPurity("sysonly", () => c.eval(args[1] as Term, env));
-  if (m.kind !== "string") throw c.argsError([t, m]);
+  if (t.kind !== "bool") throw c.argsError([t, m]);
+  if (m.kind !== "string")
+    throw c.evalError(
+      `Invalid message argument, expected string, received argument of type: ${typeName(m)}`,
+    );
   throw c.fail("TxFailure", m.value);
 });
 
@@ -92,7 +98,7 @@ const enforceOne = lazy(
     for (const t of tests) {
       const r = catchTxFailure(c, t);
       if (r === null) continue;
-      if (r.kind !== "bool") throw c.evalError("enforce-one: test did not return a bool");
+      if (r.kind !== "bool") throw c.evalError("Failure: expected boolean result in enforce-one");
       if (r.value) return TRUE;
     }
     throw c.fail("TxFailure", msg.value);
@@ -111,7 +117,9 @@ const bind = lazy(
   (c, args, env) => {
     const src = c.eval(args[0] as Term, env);
     const b = args[1] as Term;
-    if (src.kind !== "object" || b.kind !== "binding") throw c.argsError([src]);
+    if (b.kind !== "binding") throw c.argsError([src]);
+    if (src.kind !== "object")
+      throw c.evalError(`bind: expected object, received value of type: ${typeName(src)}`);
     return runBinding(c, src.fields, b, env, (k) => `bind: key not found in object: ${k}`);
   },
 );
