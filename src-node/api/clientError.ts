@@ -28,7 +28,13 @@ export function clientErrorHandler(node: HeaderSource) {
   return (error: Error & { code?: string }, socket: Duplex): void => {
     // A reset connection has nobody to answer (Node's own handling).
     if (error.code === "ECONNRESET" || socket.destroyed) return;
-    if (!socket.writable) {
+    // Answer only a connection that has had no answer yet. A keep-alive
+    // connection that already served requests (Node times idle ones out
+    // with ERR_HTTP_REQUEST_TIMEOUT) is closed without a word: a client that
+    // is just sending its next request on it would read an unsolicited 408
+    // as the answer to that request.
+    const written = (socket as Duplex & { bytesWritten?: number }).bytesWritten ?? 0;
+    if (!socket.writable || written > 0) {
       socket.destroy(error);
       return;
     }

@@ -172,6 +172,7 @@ describe("[cli] prepare → sign in parts → combine → /send → result", () 
     expect(JSON.parse(sent.stdout)).toEqual({ requestKeys: [hash] });
     await mineOn(t.node, 0);
     const listened = await runWeft(["listen", hash, "--node", url, "--chain", "0"], "", now());
+    expect(listened.stderr).toBe("");
     expect(JSON.parse(listened.stdout).result).toEqual({ status: "success", data: 42 });
   });
 });
