@@ -14,6 +14,7 @@
  * - `poll KEY… | FILE.json`: request keys, or a /send answer
  *   (`{"requestKeys": [...]}`); `--confirmation-depth N`; needs `--chain`.
  * - `listen KEY`: waits for one result; needs `--chain`.
+ * A request key that starts with `-` is a key, not an option.
  * FILE may be `-` for standard input.
  * @module
  */
@@ -34,6 +35,8 @@ The node's answer is printed as JSON; a refusal goes to standard error (exit 1).
 `;
 
 type Verb = "send" | "local" | "poll" | "listen";
+
+const REQUEST_KEY = /^[a-zA-Z0-9_-]{43}$/;
 
 type Parsed = {
   positional: string[];
@@ -58,8 +61,19 @@ function natural(flag: string, value: string | undefined): number {
 
 function parseArgs(verb: Verb, args: readonly string[]): Parsed {
   const p: Parsed = { positional: [], preflight: false, signatureVerification: true };
+  let optionsEnded = false;
   for (let i = 0; i < args.length; i++) {
     const a = args[i] as string;
+    // A request key may start with "-" (base64url): one of 43 key characters is
+    // never taken for an option; after "--" nothing is.
+    if (optionsEnded || ((verb === "poll" || verb === "listen") && REQUEST_KEY.test(a))) {
+      p.positional.push(a);
+      continue;
+    }
+    if (a === "--") {
+      optionsEnded = true;
+      continue;
+    }
     const value = () => {
       const v = args[++i];
       if (v === undefined) throw usageError(`${a} needs a value`);
@@ -142,8 +156,6 @@ function endpoint(node: string, chain: number, verb: Verb, query: Record<string,
     .join("&");
   return `${node.replace(/\/+$/, "")}/chain/${chain}/pact/api/v1/${verb}${q === "" ? "" : `?${q}`}`;
 }
-
-const REQUEST_KEY = /^[a-zA-Z0-9_-]{43}$/;
 
 async function run(verb: Verb, args: readonly string[], io: CliIo): Promise<void> {
   const p = parseArgs(verb, args);

@@ -95,6 +95,30 @@ describe("[cli] weft send, local, poll, listen", () => {
     expect((await runWeft(["send", files.write("x.json", "{"), "--node", url])).code).toBe(1);
     expect((await runWeft(["send", "--help"])).stdout).toContain("weft send FILE.json");
   });
+
+  it("takes a request key that starts with '-' (1 in 64 do) as a key, not an option", async () => {
+    const dashKey = `-${"A".repeat(42)}`;
+    for (const verb of ["poll", "listen"]) {
+      const r = await runWeft([verb, dashKey, "--node", "http://127.0.0.1:1/x", "--chain", "0"]);
+      expect(r.stderr).not.toContain("unknown option");
+      expect(r.stderr).toContain("cannot reach the node");
+    }
+    // After "--" nothing is an option.
+    const afterDashes = await runWeft([
+      "poll",
+      "--node",
+      "http://127.0.0.1:1/x",
+      "--chain",
+      "0",
+      "--",
+      `--${"B".repeat(41)}`,
+    ]);
+    expect(afterDashes.stderr).toContain("cannot reach the node");
+    // Other dashed words are still refused as unknown options.
+    expect((await runWeft(["poll", "-x", "--node", "http://127.0.0.1:1/x"])).stderr).toContain(
+      "unknown option -x",
+    );
+  });
 });
 
 function fakeSignals() {
