@@ -29,13 +29,16 @@ function readGasPrice(v: YamlValue | undefined, file: string): string {
   if (v === undefined) return META_DEFAULTS.gasPrice;
   const field = "publicMeta.gasPrice";
   const raw = v instanceof JsonNumber ? v.text : typeof v === "string" ? v : undefined;
+  let text: string;
   try {
-    return decimalText(raw, field);
+    text = decimalText(raw, field);
   } catch (e) {
     if (isNodeError(e))
       throw cliError("CLI_BAD_FIELD", file, field, "expected a decimal number", e);
     throw e;
   }
+  if (text.startsWith("-")) throw cliError("CLI_BAD_FIELD", file, field, "expected a decimal >= 0");
+  return text;
 }
 
 /** Reads `publicMeta` (absent: all defaults). */
@@ -46,16 +49,22 @@ export function readPublicMeta(v: YamlValue | undefined, file: string, now: Date
     const value = member(map, k);
     return value === undefined ? fallback : readText(value, file, `publicMeta.${k}`);
   };
-  const int = (k: "gasLimit" | "ttl" | "creationTime", fallback: number) => {
+  // Values no node accepts are refused here, where the file and field can be named.
+  const int = (k: "gasLimit" | "ttl" | "creationTime", fallback: number, min: number) => {
     const value = member(map, k);
-    return value === undefined ? fallback : readInt(value, file, `publicMeta.${k}`);
+    if (value === undefined) return fallback;
+    const n = readInt(value, file, `publicMeta.${k}`);
+    if (n < min) {
+      throw cliError("CLI_BAD_FIELD", file, `publicMeta.${k}`, `expected an integer >= ${min}`);
+    }
+    return n;
   };
   return {
     chainId: text("chainId", META_DEFAULTS.chainId),
     sender: text("sender", META_DEFAULTS.sender),
-    gasLimit: int("gasLimit", META_DEFAULTS.gasLimit),
+    gasLimit: int("gasLimit", META_DEFAULTS.gasLimit, 1),
     gasPrice: readGasPrice(member(map, "gasPrice"), file),
-    ttl: int("ttl", META_DEFAULTS.ttl),
-    creationTime: int("creationTime", Math.floor(now.getTime() / 1000)),
+    ttl: int("ttl", META_DEFAULTS.ttl, 1),
+    creationTime: int("creationTime", Math.floor(now.getTime() / 1000), 0),
   };
 }
