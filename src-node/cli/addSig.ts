@@ -21,14 +21,18 @@ export const ADD_SIG_USAGE = `Usage: weft add-sig KEYFILE... [-l] [-c] < TX.yaml
 Adds the signatures of the key files (YAML: public, secret) to the unsigned
 transaction read on standard input. Prints YAML while signatures are missing and
 final JSON for /send once all are present (-l: the command for /local; -c: the
-condensed form, without cmd).
+condensed form, without cmd). After -- every argument is a key file.
 `;
 
 const STDIN = "<stdin>";
 
 export function addSig(args: readonly string[], io: CliIo): Promise<number> {
   return runCommand(io, ADD_SIG_USAGE, async () => {
-    const flags = parseSignFlags(args, "key file");
+    const flags = parseSignFlags(
+      args,
+      "key file",
+      "standard input holds the transaction (write ./- for a file named -)",
+    );
     const keys = flags.files.map((path) => ({ path, key: readKeyFile(path) }));
     const tx: DetachedTx = readDetachedTx(parseYamlText(await io.readStdin(), STDIN), STDIN);
     const sigs = tx.sigs.map((e) => ({ ...e }));

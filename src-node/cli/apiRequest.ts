@@ -8,10 +8,10 @@ import { buildCommand } from "../exec/buildCommand.ts";
 import { signCommand } from "../exec/signCommand.ts";
 import { requestJson } from "./emitTx.ts";
 import type { CliIo } from "./io.ts";
-import { readRequestFile } from "./requestFile.ts";
+import { type RequestSource, readRequestFile } from "./requestFile.ts";
 
-export function apiRequest(file: string, local: boolean, io: CliIo): void {
-  const { payload, keys } = readRequestFile(file, "sign", io.now());
+export function apiRequest(file: string, local: boolean, io: CliIo, source?: RequestSource): void {
+  const { payload, keys } = readRequestFile(file, "sign", io.now(), source);
   const signed = signCommand(buildCommand(payload), payload.signers, keys);
   io.stdout.write(requestJson(signed, local));
 }

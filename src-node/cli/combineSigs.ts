@@ -14,14 +14,18 @@ import type { CliIo } from "./io.ts";
 import { readYamlFile } from "./readFiles.ts";
 import { runCommand } from "./runCommand.ts";
 import { parseSignFlags } from "./signFlags.ts";
+import { parseYamlText } from "./yamlValue.ts";
 
 export const COMBINE_SIGS_USAGE = `Usage: weft combine-sigs FILE... [-l] [-c]
 
 Merges the signatures of partly signed copies of one transaction (YAML or JSON;
 condensed copies without cmd are accepted with one that has it). Prints YAML
 while signatures are missing and final JSON for /send once all are present
-(-l: the command for /local; -c: the condensed form, without cmd).
+(-l: the command for /local; -c: the condensed form, without cmd). FILE may be
+- (standard input); after -- every argument is a file.
 `;
+
+const STDIN = "<stdin>";
 
 type Read = { path: string; tx: DetachedTx };
 
@@ -63,12 +67,15 @@ function merge(files: readonly Read[]): DetachedTx {
 }
 
 export function combineSigs(args: readonly string[], io: CliIo): Promise<number> {
-  return runCommand(io, COMBINE_SIGS_USAGE, () => {
+  return runCommand(io, COMBINE_SIGS_USAGE, async () => {
     const flags = parseSignFlags(args, "file");
-    const files = flags.files.map((path) => ({
-      path,
-      tx: readDetachedTx(readYamlFile(path), path),
-    }));
+    const files: Read[] = [];
+    for (const arg of flags.files) {
+      // "-": a copy piped in, e.g. straight from add-sig.
+      const path = arg === "-" ? STDIN : arg;
+      const value = arg === "-" ? parseYamlText(await io.readStdin(), STDIN) : readYamlFile(arg);
+      files.push({ path, tx: readDetachedTx(value, path) });
+    }
     emitTx(io, merge(files), { local: flags.local, condensed: flags.condensed });
   });
 }

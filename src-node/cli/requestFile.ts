@@ -154,14 +154,24 @@ function readPayload(
   };
 }
 
+/** A request file's text when it did not come from a file (`<stdin>`); paths then resolve from the working directory. */
+export type RequestSource = { readonly name: string; readonly text: string };
+
 /**
  * Reads a request file.
- * @param path the path as the user gave it (named in errors).
+ * @param given the path as the user gave it (named in errors).
  * @param now the clock for the nonce and creation-time defaults.
+ * @param source the text, when it was read elsewhere (standard input).
  * @throws {CliError} naming the file and field for every problem.
  */
-export function readRequestFile(path: string, mode: RequestMode, now: Date): RequestFile {
-  const text = readTextFile(path, path);
+export function readRequestFile(
+  given: string,
+  mode: RequestMode,
+  now: Date,
+  source?: RequestSource,
+): RequestFile {
+  const path = source?.name ?? given;
+  const text = source === undefined ? readTextFile(path, path) : source.text;
   const map = readMap(parseYamlText(text, path), path, "");
   const typeValue = member(map, "type");
   const type = typeValue === undefined ? "exec" : readText(typeValue, path, "type");
@@ -176,7 +186,7 @@ export function readRequestFile(path: string, mode: RequestMode, now: Date): Req
     "",
     keyHints(mode, type),
   );
-  const dir = dirname(resolve(path));
+  const dir = source === undefined ? dirname(resolve(given)) : process.cwd();
   const { signers, keys } =
     mode === "sign"
       ? readKeyPairs(member(map, "keyPairs"), path)

@@ -1,7 +1,8 @@
 /**
  * The request-file flags of `weft`, as users know them from the reference
  * tool: `-g` (generate a key pair), `-a FILE [-l]` (API request JSON),
- * `-u FILE [-c]` (unsigned transaction). Parses the flags and runs one.
+ * `-u FILE [-c]` (unsigned transaction). Parses the flags and runs one. The
+ * argument after `-a`/`-u` is the file even when it starts with "-".
  * @module
  */
 import { apiRequest } from "./apiRequest.ts";
@@ -17,6 +18,9 @@ export const REQUEST_TOOL_USAGE = `Usage:
                               (-l: the single command for /local)
   weft -u FILE.yaml [-c]      print an unsigned transaction (YAML: hash, sigs, cmd)
                               (-c: condensed cold-wallet form, without cmd)
+
+FILE may be - (standard input; codeFile and dataFile then resolve from the
+working directory) or start with -.
 
 See docs/cli.md for the request-file format.
 `;
@@ -34,6 +38,10 @@ export const REQUEST_TOOL_FLAGS = [
   "-c",
   "--condensed",
 ] as const;
+
+function isToolFlag(arg: string): boolean {
+  return (REQUEST_TOOL_FLAGS as readonly string[]).includes(arg);
+}
 
 type Parsed = { mode: "g" | "a" | "u"; file?: string; local: boolean; condensed: boolean };
 
@@ -53,9 +61,10 @@ function parseFlags(argv: readonly string[]): Parsed {
     else if (arg === "-c" || arg === "--condensed") condensed = true;
     else if (arg === "-a" || arg === "--apireq" || arg === "-u" || arg === "--unsigned") {
       setMode(arg === "-a" || arg === "--apireq" ? "a" : "u");
+      // The next argument is the file even when it starts with "-" (`-` is
+      // standard input), unless it is one of this tool's own flags.
       const next = argv[i + 1];
-      if (next === undefined || next.startsWith("-"))
-        throw usageError(`${arg} needs a request file`);
+      if (next === undefined || isToolFlag(next)) throw usageError(`${arg} needs a request file`);
       if (file !== undefined) throw usageError("give one request file");
       file = next;
       i++;
@@ -72,11 +81,12 @@ function parseFlags(argv: readonly string[]): Parsed {
 
 /** Runs `weft` with request-tool flags; resolves to the exit code. */
 export function requestTool(argv: readonly string[], io: CliIo): Promise<number> {
-  return runCommand(io, REQUEST_TOOL_USAGE, () => {
+  return runCommand(io, REQUEST_TOOL_USAGE, async () => {
     const { mode, file, local, condensed } = parseFlags(argv);
     if (mode === "g") return genKey(io);
     if (file === undefined) throw usageError("a request file is required");
-    if (mode === "a") return apiRequest(file, local, io);
-    return unsignedRequest(file, condensed, io);
+    const source = file === "-" ? { name: "<stdin>", text: await io.readStdin() } : undefined;
+    if (mode === "a") return apiRequest(file, local, io, source);
+    return unsignedRequest(file, condensed, io, source);
   });
 }

@@ -8,9 +8,14 @@
 import { buildCommand } from "../exec/buildCommand.ts";
 import { detachedYaml, unsignedTx } from "./detachedTx.ts";
 import type { CliIo } from "./io.ts";
-import { readRequestFile } from "./requestFile.ts";
+import { type RequestSource, readRequestFile } from "./requestFile.ts";
 
-export function unsignedRequest(file: string, condensed: boolean, io: CliIo): void {
-  const { payload } = readRequestFile(file, "unsigned", io.now());
+export function unsignedRequest(
+  file: string,
+  condensed: boolean,
+  io: CliIo,
+  source?: RequestSource,
+): void {
+  const { payload } = readRequestFile(file, "unsigned", io.now(), source);
   io.stdout.write(detachedYaml(unsignedTx(buildCommand(payload), payload.signers), condensed));
 }
