@@ -2,7 +2,10 @@
  * Detached (unsigned or partly signed) transactions, the files `weft -u`,
  * `add-sig` and `combine-sigs` pass around: `hash`, `sigs` (a map from signer
  * public key to a hex signature or null) and `cmd`. The condensed cold-wallet
- * form drops `cmd`. Reading also accepts `sigs` as a list of `{pubKey, sig}`.
+ * form drops `cmd`. Reading also accepts `sigs` as a list of signature
+ * objects (`{pubKey, sig}`, with `scheme`/`addr` as the tool prints them, or a
+ * command's bare `{sig}` belonging to the signer at its index), so the tool's
+ * own `-l` output and commands from other tools can be read back.
  * Every signature present is verified when a file is read, and `hash` is
  * checked against `cmd` when `cmd` is there.
  * @module
@@ -57,7 +60,15 @@ function readSig(v: YamlValue | undefined, file: string, field: string): string 
   return v === undefined ? null : readHexText(v, file, field, 64);
 }
 
-function readSigEntries(v: YamlValue | undefined, file: string): SigEntry[] {
+/**
+ * @param signers the signers of cmd when the file has it: a list entry
+ *   without `pubKey` (a command's `[{sig}]`) belongs to the signer at its index.
+ */
+function readSigEntries(
+  v: YamlValue | undefined,
+  file: string,
+  signers: readonly Signer[] | undefined,
+): SigEntry[] {
   if (v === undefined) throw missing(file, "sigs");
   const entries: SigEntry[] = [];
   if (isMap(v)) {
@@ -70,8 +81,19 @@ function readSigEntries(v: YamlValue | undefined, file: string): SigEntry[] {
     (v as readonly YamlValue[]).forEach((item, i) => {
       const at = childField("sigs", i);
       const entry = readMap(item, file, at);
-      checkKeys(entry, ["pubKey", "sig"], file, at);
-      const pubKey = readHexText(member(entry, "pubKey"), file, childField(at, "pubKey"), 32);
+      // scheme and addr, as signature objects print them, are the signer's in cmd.
+      checkKeys(entry, ["pubKey", "sig", "scheme", "addr"], file, at);
+      const given = member(entry, "pubKey");
+      const positional = given === undefined ? signers?.[i]?.pubKey : undefined;
+      if (given === undefined && signers !== undefined && positional === undefined) {
+        throw cliError(
+          "CLI_NO_MATCHING_SIGNER",
+          file,
+          at,
+          `cmd has ${signers.length} signer(s); this signature has no pubKey and none at its place`,
+        );
+      }
+      const pubKey = readHexText(given ?? positional, file, childField(at, "pubKey"), 32);
       entries.push({ pubKey, sig: readSig(member(entry, "sig"), file, childField(at, "sig")) });
     });
   } else {
@@ -156,11 +178,10 @@ export function readDetachedTx(value: YamlValue, file: string): DetachedTx {
       "expected a request key (43 characters of base64url)",
     );
   }
-  const entries = readSigEntries(member(map, "sigs"), file);
   const cmdValue = member(map, "cmd");
   let tx: DetachedTx;
   if (cmdValue === undefined) {
-    tx = { hash, sigs: entries };
+    tx = { hash, sigs: readSigEntries(member(map, "sigs"), file, undefined) };
   } else {
     const cmd = readText(cmdValue, file, "cmd");
     const expected = requestKeyOf(cmd);
@@ -173,6 +194,7 @@ export function readDetachedTx(value: YamlValue, file: string): DetachedTx {
       );
     }
     const signers = signersOf(cmd, file);
+    const entries = readSigEntries(member(map, "sigs"), file, signers);
     tx = { hash, cmd, signers, sigs: orderBySigners(entries, signers, file) };
   }
   checkSignatures(tx, file);

@@ -91,6 +91,26 @@ describe("[cli] add-sig and combine-sigs round trips", () => {
     expectFinal(await ok(["combine-sigs", t.write("a.yaml", a), b]), [ALICE, BOB]);
   });
 
+  it("reads sigs as signature objects: the tool's own -l output, and a command's bare {sig} by signer index", async () => {
+    const tx = await unsigned();
+    const t = tempDir();
+    const final = await ok(["add-sig", aliceKey, bobKey, "-l"], tx);
+    // Its own /local command (sig, scheme, pubKey, addr) reads back as a complete transaction.
+    expect(await ok(["combine-sigs", t.write("local.json", final)])).toBe(
+      await ok(["add-sig", aliceKey, bobKey], tx),
+    );
+    // A partly signed command in the reference shape: sigs[i] belongs to signers[i].
+    const c = JSON.parse(final) as Cmd;
+    const partial = { hash: c.hash, sigs: [{ sig: c.sigs[0]?.sig }, { sig: null }], cmd: c.cmd };
+    const a = await ok(["add-sig", bobKey], JSON.stringify(partial));
+    expectFinal(a, [ALICE, BOB]);
+    const tooMany = { ...partial, sigs: [...partial.sigs, { sig: null }] };
+    const run = await runWeft(["add-sig", bobKey], JSON.stringify(tooMany));
+    expect(run.code).toBe(1);
+    expect(run.stdout).toBe("");
+    expect(run.stderr).toContain("weft: <stdin>: sigs[2]: cmd has 2 signer(s)");
+  });
+
   it("signs an unsigned continuation to a final command", async () => {
     const final = await ok(["add-sig", bobKey], await unsigned("unsigned-cont.yaml"));
     const c = expectFinal(final, [BOB]);
