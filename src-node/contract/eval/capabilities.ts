@@ -220,7 +220,9 @@ export function composeCapability(ip: Interpreter, r: CapRequest, span: Span): v
   const target = ip.composing;
   if (!ip.inDefcap || target === null || !ip.innermostIsDefcap())
     throw ip.failure("EvalError", "compose-capability valid only within defcap body", span);
-  // No module check here: the reference checks only with-capability (its defcap body already runs).
+  // As with-capability (Pact 4 evalCap with inModule): another module's capability needs
+  // that module's admin, or any module could compose coin.CREDIT and mint coins.
+  guardModuleAccess(ip, r.def.module, span);
   if (isAcquired(ip, r.cap) || target.some((c) => capEquals(c, r.cap))) return;
   if (isManaged(r.def)) {
     const composed = acquireManaged(ip, r, span);
