@@ -58,7 +58,25 @@ export function parseMinerInfoJson(value: unknown): MinerInfo {
   keys.forEach((k: unknown, i: number) => {
     if (!isMinerPublicKey(k)) bad(`public-keys[${i}]`, "expected 64 hex characters");
   });
+  if (account.startsWith("k:")) checkKAccount(account, predicate, keys as string[]);
   return { account, predicate, publicKeys: [...(keys as string[])] };
+}
+
+/**
+ * The coin contract's rule for a `k:` account (reference pact-language.md
+ * §5.2): `k:` and 64 lower-case hex characters, guarded by exactly that key
+ * under keys-all. Work for another shape would make a block whose coinbase
+ * the contract refuses: the reward would be lost, so it is refused here.
+ */
+function checkKAccount(account: string, predicate: string, keys: readonly string[]): void {
+  const own = /^k:([0-9a-f]{64})$/.exec(account)?.[1];
+  if (own === undefined)
+    bad("account", "a k: account is k: and 64 lower-case hex characters (its public key)");
+  if (predicate !== "keys-all" || keys.length !== 1 || keys[0] !== own)
+    bad(
+      "public-keys",
+      `a k: account is guarded by its own key alone under keys-all: expected ["${own}"] and keys-all`,
+    );
 }
 
 /**

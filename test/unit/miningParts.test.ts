@@ -84,6 +84,35 @@ describe("[mining] miner information", () => {
     expect(fieldOf(() => minerInfoOf(""))).toBe("MINING_BAD_MINER_INFO account");
     expect(fieldOf(() => minerInfoOf("bob", [KEY], "all"))).toBe("MINING_BAD_MINER_INFO predicate");
   });
+
+  it("refuses k: accounts the coin contract would refuse (the reward would be lost)", () => {
+    const other = "b".repeat(64);
+    const upper = KEY.toUpperCase();
+    // Upper-case hex in the account name.
+    expect(fieldOf(() => minerInfoOf(`k:${upper}`))).toBe("MINING_BAD_MINER_INFO account");
+    expect(fieldOf(() => minerInfoOf("k:abc", [KEY]))).toBe("MINING_BAD_MINER_INFO account");
+    // Keys other than the account's own, more keys, or another predicate.
+    for (const [keys, pred] of [
+      [[other], "keys-all"],
+      [[KEY, other], "keys-all"],
+      [[KEY], "keys-any"],
+      [[upper], "keys-all"],
+    ] as const) {
+      expect(
+        fieldOf(() => minerInfoOf(`k:${KEY}`, keys, pred)),
+        `${keys} ${pred}`,
+      ).toBe("MINING_BAD_MINER_INFO public-keys");
+    }
+    // The same rule for work requests (GET /mining/work's body).
+    expect(
+      fieldOf(() =>
+        parseMinerInfoText(
+          JSON.stringify({ account: `k:${KEY}`, predicate: "keys-all", "public-keys": [other] }),
+        ),
+      ),
+    ).toBe("MINING_BAD_MINER_INFO public-keys");
+    expect(minerInfoOf(`k:${KEY}`, [KEY]).publicKeys).toEqual([KEY]);
+  });
 });
 
 describe("[mining] empty payload", () => {
