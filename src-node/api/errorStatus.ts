@@ -113,6 +113,7 @@ const execStatus: Record<ExecErrorCodeValue, number> = {
   [ExecErrorCode.PrivateNeedsPeer]: 400,
   [ExecErrorCode.ListenTimeout]: 504,
   [ExecErrorCode.ShuttingDown]: 503,
+  [ExecErrorCode.CoinbaseFails]: 400,
   [ExecErrorCode.GenesisFailed]: 500,
   [ExecErrorCode.ReplayMismatch]: 500,
   [ExecErrorCode.Invariant]: 500,

@@ -42,7 +42,7 @@ import {
   parseBlockTransaction,
   parseBlockTransactionText,
 } from "./blockTransaction.ts";
-import { coinbaseOutput } from "./coinbase.ts";
+import { coinbaseOutput, coinbaseRun } from "./coinbase.ts";
 import { commandRuleViolations } from "./commandRules.ts";
 import type { ParsedCommand } from "./commandTypes.ts";
 import { type ContractInput, contractInputOf } from "./contractInput.ts";
@@ -499,7 +499,16 @@ export class ChainExecutor implements BlockExecutor {
         nextTxId: base.endTxId,
       });
       const env = this.#env(chainId, parent, storage);
-      const coinbase = coinbaseOutput(env, miner);
+      const cb = coinbaseRun(env, miner);
+      if (cb.failure !== null) {
+        // A block may carry a failed coinbase (it stays valid), but work for
+        // it would have the miner search for a block that pays nobody.
+        throw new ExecError(
+          { code: ExecErrorCode.CoinbaseFails, account: miner.account, reason: cb.failure },
+          `no work for miner ${JSON.stringify(miner.account)}: the coin contract refuses its coinbase: ${cb.failure}`,
+        );
+      }
+      const coinbase = cb.output;
       const included: { command: ParsedCommand; output: string }[] = [];
       const dropped: { command: ParsedCommand; error: CommandError }[] = [];
       const seen = new Set<string>();

@@ -24,12 +24,23 @@ export function coinbaseRequestKey(parentHash: string): string {
 
 /** Runs the coinbase on `env.storage`; returns its output JSON text. */
 export function coinbaseOutput(env: BlockEnv, miner: MinerInfo): string {
+  return coinbaseRun(env, miner).output;
+}
+
+/**
+ * Runs the coinbase on `env.storage`: its output JSON text, and why the
+ * coin contract refused it (null when it paid the reward).
+ */
+export function coinbaseRun(
+  env: BlockEnv,
+  miner: MinerInfo,
+): { readonly output: string; readonly failure: string | null } {
   const height = env.parent.height + 1;
   const reward = decimalOfText(blockRewardAt(env.version, height));
   const reqKey = coinbaseRequestKey(env.parent.hash);
   const out = runCoinbase(env, miner, reward, reqKey);
   const ok = out.result.ok;
-  return commandResultText({
+  const output = commandResultText({
     reqKey,
     gas: 0,
     result: out.result,
@@ -39,4 +50,5 @@ export function coinbaseOutput(env: BlockEnv, miner: MinerInfo): string {
     continuation: null,
     txId: ok ? out.txId : null,
   });
+  return { output, failure: out.result.ok ? null : out.result.error.message };
 }

@@ -101,6 +101,7 @@ export const ExecErrorCode = {
   PrivateNeedsPeer: "EXEC_PRIVATE_NEEDS_PEER",
   ListenTimeout: "EXEC_LISTEN_TIMEOUT",
   ShuttingDown: "EXEC_SHUTTING_DOWN",
+  CoinbaseFails: "EXEC_COINBASE_FAILS",
   GenesisFailed: "EXEC_GENESIS_FAILED",
   ReplayMismatch: "EXEC_REPLAY_MISMATCH",
   Invariant: "EXEC_INVARIANT",
@@ -124,6 +125,8 @@ export type ExecErrorType =
   | { code: typeof ExecErrorCode.ListenTimeout; requestKey: string; timeoutMs: number }
   /** The node closed while the request waited. */
   | { code: typeof ExecErrorCode.ShuttingDown }
+  /** New work for a miner whose coinbase the coin contract refuses: its reward would be lost. */
+  | { code: typeof ExecErrorCode.CoinbaseFails; account: string; reason: string }
   | { code: typeof ExecErrorCode.GenesisFailed; chainId: number; reason: string }
   /** Re-executing a stored block gave other outputs than when it was accepted (a bug). */
   | {

@@ -149,6 +149,20 @@ describe("[api] GET /mining/work", () => {
     for (const [body, text] of cases) expectText(await getWork(t, body), 400, text);
   });
 
+  it("gives no work for a miner whose coinbase the coin contract refuses (400 naming it)", async () => {
+    const t = await miningNode();
+    // sender00 exists with its own keyset: a coinbase to it under another key is refused.
+    const thief = JSON.stringify({
+      account: "sender00",
+      predicate: "keys-all",
+      "public-keys": [KEY],
+    });
+    const r = await getWork(t, thief);
+    expectText(r, 400, 'no work for miner "sender00": the coin contract refuses its coinbase');
+    // The node still gives work to a miner it can pay.
+    expect((await getWork(t)).statusCode).toBe(200);
+  });
+
   it("refuses a chain suggestion that is malformed or no chain of the network", async () => {
     const t = await miningNode();
     expectText(await getWork(t, JSON.stringify(MINER), "?chain=x"), 400, "chain: expected");
