@@ -58,15 +58,26 @@ export function decimalToJsonNumber(d: Decimal): string {
   return `${neg ? "-" : ""}${digits[0]}.${frac}e${exp}`;
 }
 
-/** Whether escapeJsonString changes a character of `s` (a quote, a backslash, a control character). */
+/**
+ * Whether escapeJsonString may change a character of `s`: a quote, a
+ * backslash, a control character, or a surrogate (only lone ones change).
+ */
 function needsEscape(s: string): boolean {
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
-    if (c === 0x22 || c === 0x5c || c < 0x20) return true;
+    if (c === 0x22 || c === 0x5c || c < 0x20 || (c >= 0xd800 && c <= 0xdfff)) return true;
   }
   return false;
 }
 
+const isHigh = (c: number) => c >= 0xd800 && c <= 0xdbff;
+const isLow = (c: number) => c >= 0xdc00 && c <= 0xdfff;
+
+/**
+ * A JSON string literal. A lone surrogate is written as `\uXXXX` (as
+ * JSON.stringify does): raw, it has no UTF-8 form, and the bytes of a
+ * block's outputs would not read back as the text they were made from.
+ */
 function escapeJsonString(s: string): string {
   // Keys, account names and hashes need no escape: one scan, no per-character concatenation.
   if (!needsEscape(s)) return `"${s}"`;
@@ -79,6 +90,10 @@ function escapeJsonString(s: string): string {
     else if (c === 0x0d) out += "\\r";
     else if (c === 0x09) out += "\\t";
     else if (c < 0x20) out += `\\u${c.toString(16).padStart(4, "0")}`;
+    else if (isHigh(c) && isLow(s.charCodeAt(i + 1))) {
+      out += s[i] + s[i + 1];
+      i++;
+    } else if (isHigh(c) || isLow(c)) out += `\\u${c.toString(16)}`;
     else out += s[i];
   }
   return `${out}"`;
