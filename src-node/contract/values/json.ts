@@ -91,7 +91,7 @@ function escapeJsonString(s: string): string {
     else if (c === 0x09) out += "\\t";
     else if (c < 0x20) out += `\\u${c.toString(16).padStart(4, "0")}`;
     else if (isHigh(c) && isLow(s.charCodeAt(i + 1))) {
-      out += s[i] + s[i + 1];
+      out += s.slice(i, i + 2);
       i++;
     } else if (isHigh(c) || isLow(c)) out += `\\u${c.toString(16)}`;
     else out += s[i];
