@@ -23,7 +23,7 @@ import type { SpvResult, SpvSupport } from "../contract/eval/runtimeContext.ts";
 import type { PactExec } from "../contract/storage/pactExec.ts";
 import { pactExecFromJson } from "../contract/storage/pactExec.ts";
 import {
-  JsonNumberText,
+  isJsonObject,
   type JsonValue,
   pactValueFromJson,
   parseJsonExact,
@@ -51,16 +51,6 @@ export type SpvVerifierContext = {
 };
 
 type Obj = { readonly [k: string]: JsonValue };
-
-function isObj(j: JsonValue | null | undefined): j is Obj {
-  return (
-    j !== null &&
-    j !== undefined &&
-    typeof j === "object" &&
-    !Array.isArray(j) &&
-    !(j instanceof JsonNumberText)
-  );
-}
 
 function fail<T>(message: string): SpvResult<T> {
   return { ok: false, message };
@@ -101,7 +91,7 @@ function provenResult(ctx: SpvVerifierContext, proof: SpvProof): SpvResult<Obj> 
     return fail("the proven transaction output is not UTF-8 text");
   }
   const json = parseJsonExact(text);
-  if (!isObj(json)) return fail("the proven transaction output is not a command result");
+  if (!isJsonObject(json)) return fail("the proven transaction output is not a command result");
   return { ok: true, value: json };
 }
 
@@ -125,7 +115,7 @@ export function verifyContinuationProof(
   const r = provenResult(ctx, proof.value);
   if (!r.ok) return r;
   const c = r.value.continuation;
-  const exec = isObj(c) ? pactExecFromJson(c) : null;
+  const exec = isJsonObject(c) ? pactExecFromJson(c) : null;
   if (exec === null) return fail("No pact exec found in command result");
   return { ok: true, value: exec };
 }
@@ -182,7 +172,7 @@ export function verifyTxOutProof(
   const r = provenResult(ctx, proof.value);
   if (!r.ok) return r;
   const result = r.value.result;
-  if (!isObj(result) || result.status !== "success") return fail("Failed command result");
+  if (!isJsonObject(result) || result.status !== "success") return fail("Failed command result");
   const data = result.data;
   const v = data === undefined ? null : pactValueFromJson(data);
   if (v === null || !v.ok || v.value.kind !== "object")

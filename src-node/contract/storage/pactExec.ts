@@ -7,6 +7,7 @@
  * @module
  */
 import {
+  isJsonObject,
   JsonNumberText,
   type JsonValue,
   pactValueFromJson,
@@ -77,17 +78,6 @@ export function pactExecToJson(e: PactExec): JsonValue {
   return parseJsonExact(pactExecToJsonText(e));
 }
 
-type Obj = { readonly [k: string]: JsonValue };
-function isObj(j: JsonValue | undefined): j is Obj {
-  return (
-    j !== null &&
-    j !== undefined &&
-    typeof j === "object" &&
-    !Array.isArray(j) &&
-    !(j instanceof JsonNumberText)
-  );
-}
-
 function intOf(j: JsonValue | undefined): number | null {
   const n = typeof j === "number" ? j : j instanceof JsonNumberText ? Number(j.text) : Number.NaN;
   return Number.isSafeInteger(n) ? n : null;
@@ -101,13 +91,13 @@ function pactValueOf(j: JsonValue | undefined): PactValue | null {
 
 function yieldFrom(j: JsonValue | undefined): PactYield | null | "bad" {
   if (j === null || j === undefined) return null;
-  if (!isObj(j)) return "bad";
+  if (!isJsonObject(j)) return "bad";
   const data = pactValueOf(j.data);
   if (data === null || data.kind !== "object") return "bad";
   const p = j.provenance;
   let provenance: Provenance | null = null;
   if (p !== null && p !== undefined) {
-    if (!isObj(p) || typeof p.targetChainId !== "string" || typeof p.moduleHash !== "string")
+    if (!isJsonObject(p) || typeof p.targetChainId !== "string" || typeof p.moduleHash !== "string")
       return "bad";
     provenance = { targetChainId: p.targetChainId, moduleHash: p.moduleHash };
   }
@@ -116,12 +106,13 @@ function yieldFrom(j: JsonValue | undefined): PactYield | null | "bad" {
 }
 
 function execFrom(j: JsonValue | undefined, nestedLevel: boolean): PactExec | null {
-  if (!isObj(j)) return null;
+  if (!isJsonObject(j)) return null;
   const pactId = j.pactId ?? j.contractTxHash;
   const step = intOf(j.step);
   const stepCount = intOf(j.stepCount);
   const c = j.continuation;
-  if (typeof pactId !== "string" || step === null || stepCount === null || !isObj(c)) return null;
+  if (typeof pactId !== "string" || step === null || stepCount === null || !isJsonObject(c))
+    return null;
   if (typeof c.def !== "string" || !Array.isArray(c.args)) return null;
   const args: PactValue[] = [];
   for (const a of c.args as JsonValue[]) {
@@ -134,7 +125,7 @@ function execFrom(j: JsonValue | undefined, nestedLevel: boolean): PactExec | nu
   const executed = j.executed === true ? true : j.executed === false ? false : null;
   const stepHasRollback = nestedLevel ? false : j.stepHasRollback === true;
   const nested: PactExec[] = [];
-  if (isObj(j.nested)) {
+  if (isJsonObject(j.nested)) {
     for (const k of Object.keys(j.nested).sort()) {
       const n = execFrom(j.nested[k], true);
       if (n === null) return null;

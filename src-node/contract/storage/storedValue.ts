@@ -8,14 +8,13 @@
  * strings, booleans and lists are plain JSON.
  * @module
  */
-import { JsonNumberText, type JsonValue, parseJsonExact } from "../values/json.ts";
+import { isJsonObject, JsonNumberText, type JsonValue, parseJsonExact } from "../values/json.ts";
 import { type Guard, makeObject, type PactValue } from "../values/value.ts";
 import type { SysRecords, SysTable } from "./contractStorage.ts";
 import type { ModuleRecord, ModuleVersion } from "./moduleRecord.ts";
 import type { PactExec, PactYield } from "./pactExec.ts";
 
 type J = JsonValue;
-type Obj = { readonly [k: string]: J };
 
 function guardToStored(g: Guard): J {
   switch (g.kind) {
@@ -83,15 +82,6 @@ function bad(): never {
   throw new Malformed();
 }
 
-function isObj(j: J | undefined): j is Obj {
-  return (
-    j !== null &&
-    j !== undefined &&
-    typeof j === "object" &&
-    !Array.isArray(j) &&
-    !(j instanceof JsonNumberText)
-  );
-}
 function s(j: J | undefined): string {
   return typeof j === "string" ? j : bad();
 }
@@ -107,7 +97,7 @@ function arr(j: J | undefined): readonly J[] {
 }
 
 function guardFrom(j: J | undefined): Guard {
-  if (!isObj(j)) return bad();
+  if (!isJsonObject(j)) return bad();
   switch (j.k) {
     case "keyset":
       return { kind: "keyset", keys: arr(j.keys).map(s), pred: s(j.pred) };
@@ -139,7 +129,7 @@ function valueFrom(j: J | undefined): PactValue {
   if (typeof j === "string") return { kind: "string", value: j };
   if (typeof j === "boolean") return { kind: "bool", value: j };
   if (Array.isArray(j)) return { kind: "list", items: (j as J[]).map(valueFrom) };
-  if (!isObj(j)) return bad();
+  if (!isJsonObject(j)) return bad();
   if (typeof j.i === "string" && /^-?\d+$/.test(j.i))
     return { kind: "integer", value: BigInt(j.i) };
   if (j.d !== undefined) {
@@ -149,12 +139,12 @@ function valueFrom(j: J | undefined): PactValue {
     return { kind: "decimal", value: { mantissa: BigInt(ms), scale: n(sc) } };
   }
   if (typeof j.t === "string" && /^-?\d+$/.test(j.t)) return { kind: "time", micros: BigInt(j.t) };
-  if (isObj(j.o)) {
+  if (isJsonObject(j.o)) {
     const o = j.o;
     return makeObject(Object.keys(o).map((k) => [k, valueFrom(o[k])] as const));
   }
   if (j.g !== undefined) return { kind: "guard", guard: guardFrom(j.g) };
-  if (isObj(j.m)) {
+  if (isJsonObject(j.m)) {
     const m = j.m;
     return {
       kind: "modref",
@@ -186,15 +176,15 @@ function versionToStored(v: ModuleVersion): { [k: string]: J } {
 }
 
 function versionFrom(j: J | undefined): ModuleVersion {
-  if (!isObj(j) || !isObj(j.origin)) return bad();
+  if (!isJsonObject(j) || !isJsonObject(j.origin)) return bad();
   const o = j.origin;
   return {
     hash: s(j.hash),
     code: s(j.code),
     origin: { file: s(o.file), line: n(o.line), column: n(o.column) },
-    deps: arr(j.deps).map((d) => (isObj(d) ? { name: s(d.name), hash: s(d.hash) } : bad())),
+    deps: arr(j.deps).map((d) => (isJsonObject(d) ? { name: s(d.name), hash: s(d.hash) } : bad())),
     consts: arr(j.consts).map((c) =>
-      isObj(c) ? { name: s(c.name), value: valueFrom(c.value) } : bad(),
+      isJsonObject(c) ? { name: s(c.name), value: valueFrom(c.value) } : bad(),
     ),
   };
 }
@@ -213,7 +203,7 @@ function moduleToStored(m: ModuleRecord): J {
 }
 
 function moduleFrom(j: J): ModuleRecord {
-  if (!isObj(j)) return bad();
+  if (!isJsonObject(j)) return bad();
   const g = j.governance;
   const kind = j.kind === "module" || j.kind === "interface" ? j.kind : bad();
   return {
@@ -224,7 +214,7 @@ function moduleFrom(j: J): ModuleRecord {
     governance:
       g === null
         ? null
-        : isObj(g) && (g.kind === "keyset" || g.kind === "capability")
+        : isJsonObject(g) && (g.kind === "keyset" || g.kind === "capability")
           ? { kind: g.kind, name: s(g.name) }
           : bad(),
     blessed: arr(j.blessed).map(s),
@@ -259,18 +249,18 @@ function execToStored(e: PactExec): J {
 }
 
 function execFrom(j: J | undefined): PactExec {
-  if (!isObj(j)) return bad();
+  if (!isJsonObject(j)) return bad();
   const y = j.yield;
   let yv: PactYield | null = null;
   if (y !== null) {
-    if (!isObj(y)) return bad();
+    if (!isJsonObject(y)) return bad();
     const p = y.provenance;
     yv = {
       data: valueFrom(y.data),
       provenance:
         p === null
           ? null
-          : isObj(p)
+          : isJsonObject(p)
             ? { targetChainId: s(p.targetChainId), moduleHash: s(p.moduleHash) }
             : bad(),
       source: sOrNull(y.source),
@@ -341,20 +331,20 @@ export function sysRecordFromText<T extends SysTable>(
   try {
     switch (table) {
       case "keysets": {
-        if (!isObj(j)) return null;
+        if (!isJsonObject(j)) return null;
         return { keys: arr(j.keys).map(s), pred: s(j.pred) } as unknown as SysRecords[T];
       }
       case "modules":
         return moduleFrom(j) as unknown as SysRecords[T];
       case "namespaces":
-        if (!isObj(j)) return null;
+        if (!isJsonObject(j)) return null;
         return {
           name: s(j.name),
           user: valueFrom(j.user),
           admin: valueFrom(j.admin),
         } as unknown as SysRecords[T];
       case "pacts":
-        if (!isObj(j)) return null;
+        if (!isJsonObject(j)) return null;
         return { exec: j.exec === null ? null : execFrom(j.exec) } as unknown as SysRecords[T];
       default:
         return null;

@@ -203,8 +203,15 @@ export function resultToJson(v: PactValue): JsonValue {
 /** Why a JSON value could not become a contract value. */
 export type JsonDecodeResult = { ok: true; value: PactValue } | { ok: false; reason: string };
 
-function isObj(j: JsonValue): j is { readonly [key: string]: JsonValue } {
-  return j !== null && typeof j === "object" && !Array.isArray(j) && !(j instanceof JsonNumberText);
+/** A JSON object (not null, a list or an exact number); undefined (a missing field) is none. */
+export function isJsonObject(j: JsonValue | undefined): j is { readonly [key: string]: JsonValue } {
+  return (
+    j !== null &&
+    j !== undefined &&
+    typeof j === "object" &&
+    !Array.isArray(j) &&
+    !(j instanceof JsonNumberText)
+  );
 }
 
 const NUMBER_TEXT = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/;
@@ -268,7 +275,7 @@ function decodeGuard(
         ? { kind: "keysetRef", namespace: r.slice(0, dot), name: r.slice(dot + 1) }
         : { kind: "keysetRef", namespace: null, name: r };
     }
-    if (isObj(r) && typeof r.ns === "string" && typeof r.ksn === "string") {
+    if (isJsonObject(r) && typeof r.ns === "string" && typeof r.ksn === "string") {
       return { kind: "keysetRef", namespace: r.ns, name: r.ksn };
     }
     return "bad";
@@ -285,7 +292,8 @@ function decodeGuard(
   }
   if (has("moduleName", "name")) {
     const mn = o.moduleName as JsonValue;
-    if (!isObj(mn) || typeof mn.name !== "string" || typeof o.name !== "string") return "bad";
+    if (!isJsonObject(mn) || typeof mn.name !== "string" || typeof o.name !== "string")
+      return "bad";
     const ns = mn.namespace;
     return {
       kind: "module",
@@ -339,7 +347,7 @@ export function pactValueFromJson(j: JsonValue, depth = 0): JsonDecodeResult {
     }
     return { ok: true, value: { kind: "list", items } };
   }
-  if (!isObj(j)) return { ok: false, reason: "unsupported JSON" };
+  if (!isJsonObject(j)) return { ok: false, reason: "unsupported JSON" };
   const keys = Object.keys(j);
   if (keys.length === 1) {
     const k = keys[0] as string;
@@ -364,7 +372,7 @@ export function pactValueFromJson(j: JsonValue, depth = 0): JsonDecodeResult {
   if (keys.length === 2 && keys.includes("refSpec") && keys.includes("refName")) {
     const rn = j.refName as JsonValue;
     const spec = j.refSpec === null ? null : stringList(j.refSpec as JsonValue);
-    if (isObj(rn) && typeof rn.name === "string" && (spec !== null || j.refSpec === null)) {
+    if (isJsonObject(rn) && typeof rn.name === "string" && (spec !== null || j.refSpec === null)) {
       return {
         ok: true,
         value: {
