@@ -42,6 +42,29 @@ function json(r: LightMyRequestResponse): Record<string, unknown> {
 }
 
 const recently = () => Math.floor(Date.now() / 1000) - 10;
+
+/** The `cmd` text of an exec of `code` by sender00, written out by hand (not by the test helpers). */
+function rawCmdText(p: {
+  code: string;
+  signers: readonly { pubKey: string }[];
+  networkId: string | null;
+  nonce: string;
+}): string {
+  return JSON.stringify({
+    payload: { exec: { code: p.code, data: {} } },
+    meta: {
+      chainId: "0",
+      sender: "sender00",
+      gasLimit: 1000,
+      gasPrice: 0.00000001,
+      ttl: 3600,
+      creationTime: recently(),
+    },
+    signers: p.signers,
+    networkId: p.networkId,
+    nonce: p.nonce,
+  });
+}
 const REQUEST_KEY = /^[a-zA-Z0-9_-]{43}$/;
 
 /**
@@ -158,16 +181,8 @@ describe("[api] contract command endpoints: the spec's tables", () => {
   });
 
   it("take commands whose sigs are empty (no signers) and the printed signature object", async () => {
-    const cmd = JSON.stringify({
-      payload: { exec: { code: "(+ 1 2)", data: {} } },
-      meta: {
-        chainId: "0",
-        sender: "sender00",
-        gasLimit: 1000,
-        gasPrice: 0.00000001,
-        ttl: 3600,
-        creationTime: recently(),
-      },
+    const cmd = rawCmdText({
+      code: "(+ 1 2)",
       signers: [],
       networkId: "test-singleton",
       nonce: "no-signers",
@@ -217,16 +232,8 @@ describe("[api] contract command endpoints: the spec's tables", () => {
 
   it("run a network-less command (networkId null) locally, and refuse it for a block", async () => {
     const k = devKey(0);
-    const cmd = JSON.stringify({
-      payload: { exec: { code: "(+ 2 2)", data: {} } },
-      meta: {
-        chainId: "0",
-        sender: "sender00",
-        gasLimit: 1000,
-        gasPrice: 0.00000001,
-        ttl: 3600,
-        creationTime: recently(),
-      },
+    const cmd = rawCmdText({
+      code: "(+ 2 2)",
       signers: [{ pubKey: k.publicKey }],
       networkId: null,
       nonce: "network-less",
