@@ -21,16 +21,8 @@ import { ChainBuilder } from "../support/chainBuilder.ts";
 import { MINER, signedCommand, transferCaps } from "../support/execChain.ts";
 import { executingPayloads } from "../support/executingPayloads.ts";
 import { mineOn } from "../support/nodeMining.ts";
+import { postJson } from "../support/postJson.ts";
 import { openTestNode, type TestNode } from "../support/testNode.ts";
-
-async function call(url: string, body: unknown): Promise<{ status: number; text: string }> {
-  const r = await fetch(url, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify(body),
-  });
-  return { status: r.status, text: await r.text() };
-}
 
 type Result = {
   result: { status: string; data?: unknown };
@@ -43,7 +35,7 @@ describe("[e2e] contract commands on a listening node", () => {
   let t: TestNode;
   let api: string;
   const local = async (code: string): Promise<unknown> => {
-    const r = await call(`${api}/local`, signedCommand({ code }));
+    const r = await postJson(`${api}/local`, signedCommand({ code }));
     expect(r.status, r.text).toBe(200);
     return (JSON.parse(r.text) as Result).result.data;
   };
@@ -69,18 +61,20 @@ describe("[e2e] contract commands on a listening node", () => {
       code: `(coin.transfer "sender00" "${account}" 25.0)`,
       signers: [{ key: 0, caps: transferCaps("sender00", account, "25.0") }],
     });
-    const sent = await call(`${api}/send`, { cmds: [create] });
+    const sent = await postJson(`${api}/send`, { cmds: [create] });
     expect(sent.status, sent.text).toBe(200);
     expect(JSON.parse(sent.text)).toEqual({ requestKeys: [create.hash] });
-    const listening = call(`${api}/listen`, { listen: create.hash });
+    const listening = postJson(`${api}/listen`, { listen: create.hash });
     await mineOn(t.node, 0);
     const created = JSON.parse((await listening).text) as Result;
     expect(created.result).toEqual({ status: "success", data: "Write succeeded" });
     expect(await local(`(coin.get-balance "${account}")`)).toBe(0);
 
-    expect((await call(`${api}/send`, { cmds: [transfer] })).status).toBe(200);
+    expect((await postJson(`${api}/send`, { cmds: [transfer] })).status).toBe(200);
     await mineOn(t.node, 0);
-    const polled = JSON.parse((await call(`${api}/poll`, { requestKeys: [transfer.hash] })).text);
+    const polled = JSON.parse(
+      (await postJson(`${api}/poll`, { requestKeys: [transfer.hash] })).text,
+    );
     const r = polled[transfer.hash] as Result;
     expect(r.result.status).toBe("success");
     expect(await local(`(coin.get-balance "${account}")`)).toBe(25);
@@ -122,12 +116,12 @@ describe("[e2e] a fork switch re-executes the new branch", () => {
       ),
     );
     const poll = async () =>
-      JSON.parse((await call(`${api}/poll`, { requestKeys: [signed.hash] })).text) as Record<
+      JSON.parse((await postJson(`${api}/poll`, { requestKeys: [signed.hash] })).text) as Record<
         string,
         Result
       >;
     const balance = async () => {
-      const r = await call(
+      const r = await postJson(
         `${api}/local`,
         signedCommand({ code: '(coin.get-balance "sender09")' }),
       );

@@ -15,6 +15,7 @@ import { JsonNumber } from "../../src-node/exec/jsonValue.ts";
 import { signCommand } from "../../src-node/exec/signCommand.ts";
 import { MINER, signedCommand, transferCaps } from "../support/execChain.ts";
 import { mineOn } from "../support/nodeMining.ts";
+import { postJson } from "../support/postJson.ts";
 import { openTestNode, type TestNode } from "../support/testNode.ts";
 
 const BANK = "weft-payer-bank";
@@ -44,15 +45,6 @@ type Result = {
   result: { status: string; data?: unknown; error?: { message: string } };
   events?: { name: string; params: unknown[] }[];
 };
-
-async function call(url: string, body: unknown): Promise<{ status: number; text: string }> {
-  const r = await fetch(url, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify(body),
-  });
-  return { status: r.status, text: await r.text() };
-}
 
 /** A command of a fresh key (no coins) paid by the bank, its signature scoped to GAS_PAYER. */
 function paidCommand(code: string, gasLimit: number, signedLimit = 1000): Command {
@@ -84,15 +76,15 @@ describe("[api] a user-written gas payer through /send", () => {
   let t: TestNode;
   let api: string;
   const local = async (code: string): Promise<unknown> => {
-    const r = await call(`${api}/local`, signedCommand({ code }));
+    const r = await postJson(`${api}/local`, signedCommand({ code }));
     expect(r.status, r.text).toBe(200);
     return (JSON.parse(r.text) as Result).result.data;
   };
   const sendAndMine = async (cmd: Command): Promise<Result> => {
-    const sent = await call(`${api}/send`, { cmds: [cmd] });
+    const sent = await postJson(`${api}/send`, { cmds: [cmd] });
     expect(sent.status, sent.text).toBe(200);
     await mineOn(t.node, 0);
-    const polled = await call(`${api}/poll`, { requestKeys: [cmd.hash] });
+    const polled = await postJson(`${api}/poll`, { requestKeys: [cmd.hash] });
     return (JSON.parse(polled.text) as Record<string, Result>)[cmd.hash] as Result;
   };
 
@@ -126,7 +118,7 @@ describe("[api] a user-written gas payer through /send", () => {
 
   it("/send refuses what the payer's GAS_PAYER refuses", async () => {
     const refused = async (cmd: Command, text: string) => {
-      const r = await call(`${api}/send`, { cmds: [cmd] });
+      const r = await postJson(`${api}/send`, { cmds: [cmd] });
       expect(r.status, r.text).toBe(400);
       expect(r.text).toContain("buying gas");
       expect(r.text).toContain(text);

@@ -16,6 +16,7 @@ import { generateKeyPair } from "../../src-node/crypto/ed25519.ts";
 import { crossChainTransfer } from "../support/crossChain.ts";
 import { MINER, signedCommand } from "../support/execChain.ts";
 import { mineOn } from "../support/nodeMining.ts";
+import { postJson } from "../support/postJson.ts";
 import { openTestNode, type TestNode } from "../support/testNode.ts";
 import { runWeft, tempDir } from "../unit/cliHarness.ts";
 
@@ -28,15 +29,6 @@ type Result = {
   continuation: { step: number; pactId: string; stepCount: number } | null;
 };
 
-async function post(url: string, body: unknown): Promise<{ status: number; text: string }> {
-  const r = await fetch(url, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify(body),
-  });
-  return { status: r.status, text: await r.text() };
-}
-
 describe("[e2e] a cross-chain transfer across two chains of a headless node", () => {
   let t: TestNode;
   let base: string;
@@ -47,7 +39,7 @@ describe("[e2e] a cross-chain transfer across two chains of a headless node", ()
   const amount = 3.25;
 
   const local = async (chain: number, code: string): Promise<Result> => {
-    const r = await post(`${api(chain)}/local`, signedCommand({ code, chainId: chain }));
+    const r = await postJson(`${api(chain)}/local`, signedCommand({ code, chainId: chain }));
     expect(r.status, r.text).toBe(200);
     return JSON.parse(r.text) as Result;
   };
@@ -121,9 +113,9 @@ describe("[e2e] a cross-chain transfer across two chains of a headless node", ()
       sourceChain: 0,
       targetChain: 1,
     });
-    const sent = await post(`${api(0)}/send`, { cmds: [step0] });
+    const sent = await postJson(`${api(0)}/send`, { cmds: [step0] });
     expect(sent.status, sent.text).toBe(200);
-    const listening = post(`${api(0)}/listen`, { listen: step0.hash });
+    const listening = postJson(`${api(0)}/listen`, { listen: step0.hash });
     const mined = await mineOn(t.node, 0);
     const r0 = JSON.parse((await listening).text) as Result;
     expect(r0.result).toEqual({
@@ -154,7 +146,7 @@ describe("[e2e] a cross-chain transfer across two chains of a headless node", ()
 
     // /spv waits until chain 1 reaches the block's height + 2.
     let answered = false;
-    const asked = post(`${base}/chain/0/pact/spv`, {
+    const asked = postJson(`${base}/chain/0/pact/spv`, {
       requestKey: step0.hash,
       targetChainId: "1",
     }).then((r) => {
@@ -176,7 +168,7 @@ describe("[e2e] a cross-chain transfer across two chains of a headless node", ()
 
     // The continuation on chain 1, paid by the gas station.
     const contKey = await sendContinuation(step0.hash, proofText, "xchain-cont-1");
-    const listening1 = post(`${api(1)}/listen`, { listen: contKey });
+    const listening1 = postJson(`${api(1)}/listen`, { listen: contKey });
     await mineOn(t.node, 1);
     const r1 = JSON.parse((await listening1).text) as Result;
     expect(r1.result).toEqual({ status: "success", data: "Write succeeded" });
@@ -211,7 +203,7 @@ describe("[e2e] a cross-chain transfer across two chains of a headless node", ()
 
     // The same proof again: the station pays the gas, the defpact is completed.
     const replayKey = await sendContinuation(step0.hash, proofText, "xchain-cont-2");
-    const listening2 = post(`${api(1)}/listen`, { listen: replayKey });
+    const listening2 = postJson(`${api(1)}/listen`, { listen: replayKey });
     await mineOn(t.node, 1);
     const replay = JSON.parse((await listening2).text) as Result;
     expect(replay.result.status).toBe("failure");
