@@ -16,8 +16,8 @@ import { cutToJson } from "../../src-node/chain/cutJson.ts";
 import { isNodeError } from "../../src-node/errors/nodeError.ts";
 import { minerInfoOf } from "../../src-node/mining/minerInfo.ts";
 import { createNode } from "../../src-node/node.ts";
-import { sql } from "../../src-node/store/sql.ts";
 import { SqlDatabase } from "../../src-node/store/sqlDatabase.ts";
+import { addBlocksFiller } from "../support/blocksFiller.ts";
 import { openTestNode, type TestNode, tempDir } from "../support/testNode.ts";
 
 const MINER = minerInfoOf(`k:${"c".repeat(64)}`);
@@ -38,18 +38,7 @@ function dir(): string {
 /** A test-singleton data folder whose blocks.sqlite carries `mb` MiB of extra rows (slow to copy). */
 async function dataWithFiller(mb: number): Promise<string> {
   const d = dir();
-  const t = await openTestNode({ dir: d });
-  await t.cleanup();
-  const db = SqlDatabase.open(join(d, "test-singleton", "blocks.sqlite"));
-  try {
-    db.exec(sql`CREATE TABLE filler (b BLOB)`);
-    db.transaction(() => {
-      for (let i = 0; i < mb * 16; i++)
-        db.run(sql`INSERT INTO filler (b) VALUES (randomblob(65536))`);
-    });
-  } finally {
-    db.close();
-  }
+  await addBlocksFiller(d, mb);
   return d;
 }
 

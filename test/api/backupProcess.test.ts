@@ -20,8 +20,7 @@ import {
 import { join, resolve } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { BackupManifest } from "../../src-node/backup/backupManifest.ts";
-import { sql } from "../../src-node/store/sql.ts";
-import { SqlDatabase } from "../../src-node/store/sqlDatabase.ts";
+import { addBlocksFiller } from "../support/blocksFiller.ts";
 import { openTestNode, tempDir } from "../support/testNode.ts";
 import { runWeft } from "../unit/cliHarness.ts";
 
@@ -41,22 +40,6 @@ function dir(): string {
   const d = tempDir("weft-backup-process-");
   dirs.push(d);
   return d;
-}
-
-/** A test-singleton data folder whose blocks.sqlite carries `mb` MiB of extra rows. */
-async function dataWithFiller(d: string, mb: number): Promise<void> {
-  const t = await openTestNode({ dir: d });
-  await t.cleanup();
-  const db = SqlDatabase.open(join(d, "test-singleton", "blocks.sqlite"));
-  try {
-    db.exec(sql`CREATE TABLE filler (b BLOB)`);
-    db.transaction(() => {
-      for (let i = 0; i < mb * 16; i++)
-        db.run(sql`INSERT INTO filler (b) VALUES (randomblob(65536))`);
-    });
-  } finally {
-    db.close();
-  }
 }
 
 type Child = { child: ChildProcess; url: string; stderr: () => string };
@@ -123,7 +106,7 @@ describe("[backup] a node killed in the middle of a backup", () => {
     const d = dir();
     const backups = join(d, "backups");
     mkdirSync(backups);
-    await dataWithFiller(d, 200);
+    await addBlocksFiller(d, 200);
     const node = await startNode([
       "--data-dir",
       d,
@@ -225,7 +208,7 @@ describe("[backup] failures of a running node", () => {
     const d = dir();
     const backups = join(d, "backups");
     mkdirSync(backups);
-    await dataWithFiller(d, 40);
+    await addBlocksFiller(d, 40);
     // 20 MiB per file: the live files stay below it as long as nothing is mined.
     const node = await startNode(
       ["--data-dir", d, "--enable-backup-api", "--backup-directory", backups],
