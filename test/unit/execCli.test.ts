@@ -6,7 +6,6 @@
 import { rmSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { CliIo } from "../../src-node/cli/io.ts";
-import type { StopSignals } from "../../src-node/cli/node.ts";
 import {
   readStandaloneConfig,
   standaloneCommand,
@@ -14,6 +13,7 @@ import {
 } from "../../src-node/cli/standaloneServer.ts";
 import { requestKeyOf } from "../../src-node/exec/requestKey.ts";
 import { signedCommand } from "../support/execChain.ts";
+import { fakeSignals } from "../support/fakeSignals.ts";
 import { mineOn } from "../support/nodeMining.ts";
 import { openTestNode, type TestNode } from "../support/testNode.ts";
 import { runWeft, tempDir } from "./cliHarness.ts";
@@ -120,19 +120,6 @@ describe("[cli] weft send, local, poll, listen", () => {
     );
   });
 });
-
-function fakeSignals() {
-  let stop: ((s: string) => void) | undefined;
-  const signals: StopSignals = {
-    onStop(cb) {
-      stop = cb;
-      return () => {
-        stop = undefined;
-      };
-    },
-  };
-  return { signals, send: (s: string) => stop?.(s) };
-}
 
 async function postLocal(url: string, body: string): Promise<{ status: number; json: unknown }> {
   const r = await fetch(url, {

@@ -11,10 +11,11 @@ import { afterEach, describe, expect, it } from "vitest";
 import { testSingletonVersion, testTransitionVersion } from "../../src-node/chain/versions.ts";
 import type { CliIo } from "../../src-node/cli/io.ts";
 import { main } from "../../src-node/cli/main.ts";
-import { nodeCommand, type StopSignals } from "../../src-node/cli/node.ts";
+import { nodeCommand } from "../../src-node/cli/node.ts";
 import { genesisPayloadOf } from "../../src-node/genesis/genesisPayloads.ts";
 import { BlockDb } from "../../src-node/store/blockDb.ts";
 import { sql } from "../../src-node/store/sql.ts";
+import { fakeSignals } from "../support/fakeSignals.ts";
 import { tempDir } from "../support/testNode.ts";
 
 const dirs: string[] = [];
@@ -38,19 +39,6 @@ function io() {
     now: () => new Date(),
   };
   return { cli, out: () => out.join(""), err: () => err.join("") };
-}
-
-function fakeSignals() {
-  let stop: ((s: string) => void) | undefined;
-  const signals: StopSignals = {
-    onStop(cb) {
-      stop = cb;
-      return () => {
-        stop = undefined;
-      };
-    },
-  };
-  return { signals, send: (s: string) => stop?.(s) };
 }
 
 async function until(f: () => boolean): Promise<void> {
