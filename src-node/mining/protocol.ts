@@ -162,11 +162,11 @@ export function parseFromWorker(value: unknown): FromWorker {
 
 /**
  * Parses the settings from the `workerData` a worker starts with (its
- * `settings` key; the other keys belong to the loader).
+ * `data` key, see threads/spawnWorker.ts; the other keys belong to the loader).
  * @throws MiningError MINING_BAD_MESSAGE
  */
 export function parseWorkerSettings(workerData: unknown): MinerWorkerSettings {
-  const m = record(record(workerData, "toWorker").settings, "toWorker");
+  const m = record(record(workerData, "toWorker").data, "toWorker");
   const ms = nonNegative(m, "progressIntervalMs", "toWorker");
   if (ms < 1) throw bad("toWorker", "progressIntervalMs is below 1");
   return { progressIntervalMs: ms };

@@ -214,7 +214,7 @@ describe("[mining] worker protocol", () => {
       kind: "failed",
       reason: "x",
     });
-    expect(parseWorkerSettings({ loader: "x", settings: { progressIntervalMs: 5 } })).toEqual({
+    expect(parseWorkerSettings({ loader: "x", data: { progressIntervalMs: 5 } })).toEqual({
       progressIntervalMs: 5,
     });
   });
@@ -248,7 +248,7 @@ describe("[mining] worker protocol", () => {
     ];
     for (const m of badFrom)
       expect(code(() => parseFromWorker(m))).toBe(MiningErrorCode.BadMessage);
-    for (const d of [undefined, {}, { settings: { progressIntervalMs: 0 } }]) {
+    for (const d of [undefined, {}, { data: { progressIntervalMs: 0 } }]) {
       expect(code(() => parseWorkerSettings(d))).toBe(MiningErrorCode.BadMessage);
     }
   });
