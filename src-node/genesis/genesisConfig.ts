@@ -2,12 +2,14 @@
  * What each network funds at genesis, on every one of its chains: keyset
  * accounts with amounts, and the gas station's coins. `development` (and the
  * test networks, which tests run transactions on) fund the ten published test
- * accounts, both as `senderNN` and as `k:<key>` (docs/dev-accounts.md);
+ * accounts, both as `senderNN` and as `k:<key>`, and the ten `k:` accounts of
+ * the published wallet phrase (docs/dev-accounts.md);
  * `testnet04` and `mainnet01` fund nothing: their coins come from mining.
  * @module
  */
 import type { NetworkVersion } from "../chain/networkVersion.ts";
-import { DEV_ACCOUNT_COUNT, DEV_PUBLIC_KEYS, devAccountName } from "./devAccounts.ts";
+import { DEV_ACCOUNT_KEYS } from "./devAccountKeys.ts";
+import { PHRASE_PUBLIC_KEYS } from "./devAccounts.ts";
 import { GenesisError, GenesisErrorCode } from "./errors.ts";
 
 /** An account funded at genesis, guarded by a keyset. */
@@ -31,26 +33,20 @@ export const DEV_ACCOUNT_FUNDS = "1000000.0";
 export const DEV_GAS_STATION_FUNDS = "1000.0";
 
 function devConfig(): GenesisConfig {
-  const accounts: GenesisAccount[] = [];
-  for (let i = 0; i < DEV_ACCOUNT_COUNT; i++) {
-    const key = DEV_PUBLIC_KEYS[i] as string;
-    accounts.push({
-      account: devAccountName(i),
-      keys: [key],
-      pred: "keys-all",
-      amount: DEV_ACCOUNT_FUNDS,
-    });
-  }
-  for (let i = 0; i < DEV_ACCOUNT_COUNT; i++) {
-    const key = DEV_PUBLIC_KEYS[i] as string;
-    accounts.push({
-      account: `k:${key}`,
-      keys: [key],
-      pred: "keys-all",
-      amount: DEV_ACCOUNT_FUNDS,
-    });
-  }
-  return { accounts, gasStationFunds: DEV_GAS_STATION_FUNDS };
+  const account = (name: string, key: string): GenesisAccount => ({
+    account: name,
+    keys: [key],
+    pred: "keys-all",
+    amount: DEV_ACCOUNT_FUNDS,
+  });
+  return {
+    accounts: [
+      ...DEV_ACCOUNT_KEYS.map((k) => account(k.account, k.publicKey)),
+      ...DEV_ACCOUNT_KEYS.map((k) => account(`k:${k.publicKey}`, k.publicKey)),
+      ...PHRASE_PUBLIC_KEYS.map((key) => account(`k:${key}`, key)),
+    ],
+    gasStationFunds: DEV_GAS_STATION_FUNDS,
+  };
 }
 
 const NOTHING: GenesisConfig = { accounts: [], gasStationFunds: "0.0" };

@@ -13,7 +13,7 @@ import type { BackupManifest } from "../../src-node/backup/backupManifest.ts";
 import { restoreBackup } from "../../src-node/backup/restoreBackup.ts";
 import { buildCommand } from "../../src-node/exec/buildCommand.ts";
 import { signCommand } from "../../src-node/exec/signCommand.ts";
-import { deriveDevAccount } from "../../src-node/genesis/devAccounts.ts";
+import { devAccount } from "../../src-node/genesis/devAccounts.ts";
 import { sql } from "../../src-node/store/sql.ts";
 import { SqlDatabase } from "../../src-node/store/sqlDatabase.ts";
 import { openTestNode, type TestNode, tempDir } from "../support/testNode.ts";
@@ -25,7 +25,7 @@ afterEach(async () => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 
-const sender = deriveDevAccount(0);
+const sender = devAccount(0);
 
 /** A signed `/send` body: one command on `chain` paying gas from sender00. */
 function sendBody(chain: number, nonce: string): { cmds: unknown[] } {

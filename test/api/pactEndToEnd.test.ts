@@ -192,13 +192,13 @@ function transferAt(creationS: number): Command {
   return signCommand(buildCommand(payload), payload.signers, [devPair(8)]);
 }
 
-import { deriveDevAccount } from "../../src-node/genesis/devAccounts.ts";
+import { devAccount } from "../../src-node/genesis/devAccounts.ts";
 
 function devPublic(i: number): string {
-  return deriveDevAccount(i).publicKey;
+  return devAccount(i).publicKey;
 }
 
 function devPair(i: number): { publicKey: string; secretKey: string } {
-  const k = deriveDevAccount(i);
+  const k = devAccount(i);
   return { publicKey: k.publicKey, secretKey: k.secretKey };
 }

@@ -18,7 +18,7 @@ import { ChainExecutor, type ReadyCommand } from "../../src-node/exec/chainExecu
 import type { Capability, Command, CommandPayload } from "../../src-node/exec/commandTypes.ts";
 import { JsonNumber } from "../../src-node/exec/jsonValue.ts";
 import { signCommand } from "../../src-node/exec/signCommand.ts";
-import { deriveDevAccount } from "../../src-node/genesis/devAccounts.ts";
+import { devAccount } from "../../src-node/genesis/devAccounts.ts";
 import { genesisPayloadOf } from "../../src-node/genesis/genesisPayloads.ts";
 import { runGenesis } from "../../src-node/genesis/runGenesis.ts";
 import { CommandService } from "../../src-node/mempool/commandService.ts";
@@ -28,9 +28,9 @@ import { StateDb } from "../../src-node/store/stateDb.ts";
 import { tempDir } from "./testNode.ts";
 
 export const MINER: MinerInfo = {
-  account: `k:${deriveDevAccount(9).publicKey}`,
+  account: `k:${devAccount(9).publicKey}`,
   predicate: "keys-all",
-  publicKeys: [deriveDevAccount(9).publicKey],
+  publicKeys: [devAccount(9).publicKey],
 };
 
 export type ExecChain = {
@@ -130,7 +130,7 @@ export function openExecChain(options: { dir?: string; network?: string } = {}):
 
 /** A test account's key pair and names (sender00 … sender09). */
 export function devKey(i: number) {
-  return deriveDevAccount(i);
+  return devAccount(i);
 }
 
 export type CommandSpec = {

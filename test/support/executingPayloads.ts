@@ -16,7 +16,7 @@ import type { CommandPayload } from "../../src-node/exec/commandTypes.ts";
 import { contractInputOf } from "../../src-node/exec/contractInput.ts";
 import { parseCommand } from "../../src-node/exec/parseCommand.ts";
 import { signCommand } from "../../src-node/exec/signCommand.ts";
-import { deriveDevAccount } from "../../src-node/genesis/devAccounts.ts";
+import { devAccount } from "../../src-node/genesis/devAccounts.ts";
 import { runGenesis } from "../../src-node/genesis/runGenesis.ts";
 import { BlockDb } from "../../src-node/store/blockDb.ts";
 import { StateDb } from "../../src-node/store/stateDb.ts";
@@ -33,7 +33,7 @@ function commandsFor(
   label: string,
   n: number,
 ): ReadyCommand[] {
-  const key = deriveDevAccount(0);
+  const key = devAccount(0);
   const out: ReadyCommand[] = [];
   for (let i = 0; i < n; i++) {
     const payload: CommandPayload = {

@@ -8,13 +8,13 @@
  */
 import { rmSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { deriveDevAccount } from "../../src-node/genesis/devAccounts.ts";
+import { devAccount } from "../../src-node/genesis/devAccounts.ts";
 import { mineOn } from "../support/nodeMining.ts";
 import { openTestNode, type TestNode } from "../support/testNode.ts";
 import { runWeft, tempDir } from "./cliHarness.ts";
 
-const alice = deriveDevAccount(0);
-const bob = deriveDevAccount(1);
+const alice = devAccount(0);
+const bob = devAccount(1);
 
 function keyFile(a: { publicKey: string; secretKey: string }): string {
   return `public: ${a.publicKey}\nsecret: ${a.secretKey}\n`;

@@ -26,12 +26,15 @@ import { signBytes, verifyBytes } from "../../src-node/crypto/ed25519.ts";
 import { hexDecode } from "../../src-node/encoding/hex.ts";
 import { parseCommand } from "../../src-node/exec/parseCommand.ts";
 import { requestKeyOf } from "../../src-node/exec/requestKey.ts";
+import { DEV_ACCOUNT_KEYS } from "../../src-node/genesis/devAccountKeys.ts";
 import {
   DEV_ACCOUNT_COUNT,
   DEV_PHRASE,
-  DEV_PUBLIC_KEYS,
-  deriveDevAccount,
+  derivePhraseAccount,
+  devAccount,
   devAccountName,
+  PHRASE_ACCOUNT_COUNT,
+  PHRASE_PUBLIC_KEYS,
 } from "../../src-node/genesis/devAccounts.ts";
 import { GenesisError } from "../../src-node/genesis/errors.ts";
 import {
@@ -115,7 +118,8 @@ describe("[genesis] every chain of development", () => {
     it(`chain ${chainId}: the test accounts are funded`, () => {
       const names = [
         ...Array.from({ length: DEV_ACCOUNT_COUNT }, (_, i) => devAccountName(i)),
-        ...DEV_PUBLIC_KEYS.map((k) => `k:${k}`),
+        ...DEV_ACCOUNT_KEYS.map((k) => `k:${k.publicKey}`),
+        ...PHRASE_PUBLIC_KEYS.map((k) => `k:${k}`),
       ];
       const code = `(map (coin.get-balance) ${JSON.stringify(names).replaceAll(",", " ")})`;
       expect(valueText(query(storage, developmentVersion, chainId, code))).toBe(
@@ -124,7 +128,7 @@ describe("[genesis] every chain of development", () => {
       expect(
         valueText(query(storage, developmentVersion, chainId, '(coin.details "sender03")')),
       ).toBe(
-        `{"guard":{"pred":"keys-all","keys":["${DEV_PUBLIC_KEYS[3]}"]},"balance":1000000,"account":"sender03"}`,
+        `{"guard":{"pred":"keys-all","keys":["${devAccount(3).publicKey}"]},"balance":1000000,"account":"sender03"}`,
       );
       expect(
         valueText(
@@ -150,7 +154,7 @@ describe("[genesis] every chain of development", () => {
   it('funding emits TRANSFER events from ""', () => {
     const alloc = states.get(0)?.results.at(-1);
     const events = alloc?.outcome.events ?? [];
-    expect(events.length).toBe(1 + 2 * DEV_ACCOUNT_COUNT);
+    expect(events.length).toBe(1 + 2 * DEV_ACCOUNT_COUNT + PHRASE_ACCOUNT_COUNT);
     expect(events.every((e) => e.name === "TRANSFER" && e.module.name === "coin")).toBe(true);
     expect(events.map((e) => pactValueToJsonText(e.params[1] as PactValue))).toContain(
       '"sender00"',
@@ -177,7 +181,7 @@ describe("[genesis] every chain of development", () => {
 describe("[genesis] after genesis", () => {
   const storage = createMemoryStorage();
   runGenesis(developmentVersion, 0, storage);
-  const sender00 = deriveDevAccount(0);
+  const sender00 = devAccount(0);
 
   it("a test account signs a transfer with its published key", () => {
     const signer: Signer = {
@@ -365,7 +369,7 @@ describe("[genesis] other networks", () => {
   it("refuses bad configurations", () => {
     const ok = {
       account: "alice",
-      keys: [DEV_PUBLIC_KEYS[0] as string],
+      keys: [devAccount(0).publicKey],
       pred: "keys-all" as const,
       amount: "1.0",
     };
@@ -395,33 +399,56 @@ describe("[genesis] other networks", () => {
 });
 
 describe("[genesis] test accounts", () => {
-  it("derive from the published phrase on m/44'/626'/i'", () => {
+  it("sender00 … sender09 hold the reference devnet's published key pairs", () => {
+    expect(DEV_ACCOUNT_COUNT).toBe(10);
+    // The reference's sender00, as its tutorials and tools name it.
+    expect(devAccount(0).publicKey).toBe(
+      "368820f80c324bbc7c2b0610688a7da43e39f91d118732671cd9c7500ff43cca",
+    );
+    const message = hexDecode("00ff", "m");
     for (let i = 0; i < DEV_ACCOUNT_COUNT; i++) {
-      const a = deriveDevAccount(i);
-      expect(a.publicKey).toBe(DEV_PUBLIC_KEYS[i]);
-      expect(a.account).toBe(`sender0${i}`);
+      const a = devAccount(i);
+      expect(a.account).toBe(devAccountName(i));
+      expect(a.kAccount).toBe(`k:${a.publicKey}`);
+      // Each secret key is the seed of its public key.
+      expect(verifyBytes(message, signBytes(message, a.secretKey), a.publicKey)).toBe(true);
+    }
+    expect(new Set(DEV_ACCOUNT_KEYS.map((k) => k.publicKey)).size).toBe(DEV_ACCOUNT_COUNT);
+  });
+
+  it("the phrase accounts derive from the published phrase on m/44'/626'/i'", () => {
+    for (let i = 0; i < PHRASE_ACCOUNT_COUNT; i++) {
+      const a = derivePhraseAccount(i);
+      expect(a.publicKey).toBe(PHRASE_PUBLIC_KEYS[i]);
+      expect(a.kAccount).toBe(`k:${a.publicKey}`);
       expect(a.path).toBe(`m/44'/626'/${i}'`);
       const message = hexDecode("00ff", "m");
       expect(verifyBytes(message, signBytes(message, a.secretKey), a.publicKey)).toBe(true);
     }
   });
 
-  it("each fund 1,000,000 as senderNN and as k:KEY on development", () => {
+  it("each fund 1,000,000 as senderNN, as k:KEY and as the phrase's k:KEY on development", () => {
     const accounts = genesisConfigOf(developmentVersion).accounts;
-    expect(accounts.length).toBe(2 * DEV_ACCOUNT_COUNT);
+    expect(accounts.map((a) => a.account)).toEqual([
+      ...DEV_ACCOUNT_KEYS.map((k) => k.account),
+      ...DEV_ACCOUNT_KEYS.map((k) => `k:${k.publicKey}`),
+      ...PHRASE_PUBLIC_KEYS.map((k) => `k:${k}`),
+    ]);
     expect(accounts.every((a) => a.amount === DEV_ACCOUNT_FUNDS && a.pred === "keys-all")).toBe(
       true,
     );
   });
 
-  it("are listed in docs/dev-accounts.md with the phrase, every key, name and path", () => {
+  it("are listed in docs/dev-accounts.md with every name and key, and the phrase", () => {
     const doc = readFileSync(resolve(import.meta.dirname, "../../docs/dev-accounts.md"), "utf8");
-    expect(doc).toContain(DEV_PHRASE);
     for (let i = 0; i < DEV_ACCOUNT_COUNT; i++) {
-      const a = deriveDevAccount(i);
-      expect(doc).toContain(
-        `| \`${a.account}\` | \`${a.path}\` | \`${a.publicKey}\` | \`${a.secretKey}\` |`,
-      );
+      const a = devAccount(i);
+      expect(doc).toContain(`| \`${a.account}\` | \`${a.publicKey}\` | \`${a.secretKey}\` |`);
+    }
+    expect(doc).toContain(DEV_PHRASE);
+    for (let i = 0; i < PHRASE_ACCOUNT_COUNT; i++) {
+      const a = derivePhraseAccount(i);
+      expect(doc).toContain(`| \`${a.path}\` | \`${a.publicKey}\` | \`${a.secretKey}\` |`);
     }
   });
 });
