@@ -27,6 +27,7 @@ import { errorReply } from "./errorStatus.ts";
 import { ApiError, ApiErrorCode, badRequest } from "./errors.ts";
 import { EventStreams } from "./eventStream.ts";
 import { MAX_HASH_PAGE, MAX_HEADER_PAGE } from "./params.ts";
+import { referencePathRewriter } from "./referencePath.ts";
 import type { PageLimits, RouteContext } from "./routeContext.ts";
 import { registerAppConfigRoute } from "./routes/appConfigRoute.ts";
 import { registerAppMiningRoutes } from "./routes/appMiningRoutes.ts";
@@ -76,8 +77,12 @@ export function buildServer(node: ApiServices, options: BuildServerOptions = {})
 
 /** {@link buildServer} with the pieces node.ts and later areas use (base path, event streams). */
 export function buildApi(node: ApiServices, options: BuildServerOptions = {}): ApiServer {
+  const toPrimaryPath = referencePathRewriter(node.version);
   const server = Fastify({
     logger: false,
+    // `/chainweb/0.0/{network}/…` is served as `/ledger/0.0/{network}/…`;
+    // `request.originalUrl` keeps what the client sent, for error texts.
+    rewriteUrl: (request) => toPrimaryPath(request.url ?? "/"),
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
     return503OnClosing: true,
     clientErrorHandler: clientErrorHandler(node),
@@ -86,7 +91,7 @@ export function buildApi(node: ApiServices, options: BuildServerOptions = {}): A
     // these are answered like every other error. No hook runs for them, so
     // the headers the hooks add are set here.
     frameworkErrors: (error, request, reply) => {
-      const r = errorReply(frameworkUrlError(error, request.raw.url ?? ""));
+      const r = errorReply(frameworkUrlError(error, request.originalUrl));
       reply.raw
         .writeHead(r.status, {
           ...commonHeaders(request.raw, node),
@@ -126,7 +131,7 @@ export function buildApi(node: ApiServices, options: BuildServerOptions = {}): A
     if (r.status === 500) {
       node.log?.error("request failed", {
         method: request.method,
-        url: request.url,
+        url: request.originalUrl,
         error: error instanceof Error ? (error.stack ?? error.message) : String(error),
       });
     }
@@ -134,8 +139,8 @@ export function buildApi(node: ApiServices, options: BuildServerOptions = {}): A
   });
   server.setNotFoundHandler((request) => {
     throw new ApiError(
-      { code: ApiErrorCode.RouteNotFound, method: request.method, url: request.url },
-      `no route for ${request.method} ${request.url.split("?")[0]}`,
+      { code: ApiErrorCode.RouteNotFound, method: request.method, url: request.originalUrl },
+      `no route for ${request.method} ${request.originalUrl.split("?")[0]}`,
     );
   });
 
