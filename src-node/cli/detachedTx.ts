@@ -16,7 +16,7 @@ import { decodeHash, isHashText } from "../encoding/base64url.ts";
 import type { Signer, UnsignedCommand } from "../exec/commandTypes.ts";
 import { CommandError } from "../exec/errors.ts";
 import { parseCommandPayload } from "../exec/parseCommandPayload.ts";
-import { requestKeyOf } from "../exec/requestKey.ts";
+import { isRequestKeyOf, requestKeyOf } from "../exec/requestKey.ts";
 import { cliError } from "./errors.ts";
 import {
   checkKeys,
@@ -184,13 +184,13 @@ export function readDetachedTx(value: YamlValue, file: string): DetachedTx {
     tx = { hash, sigs: readSigEntries(member(map, "sigs"), file, undefined) };
   } else {
     const cmd = readText(cmdValue, file, "cmd");
-    const expected = requestKeyOf(cmd);
-    if (expected !== hash) {
+    // Weft's Blake2s-256 key, or the reference's Blake2b-256 one (files made by its tools).
+    if (!isRequestKeyOf(hash, cmd)) {
       throw cliError(
         "CLI_HASH_MISMATCH",
         file,
         "hash",
-        `does not match cmd (the request key of cmd is ${expected})`,
+        `does not match cmd (the request key of cmd is ${requestKeyOf(cmd)})`,
       );
     }
     const signers = signersOf(cmd, file);

@@ -20,7 +20,7 @@ import {
 } from "./fieldReaders.ts";
 import { parseCommandPayload } from "./parseCommandPayload.ts";
 import { parseScheme } from "./parseSigners.ts";
-import { requestKeyOf } from "./requestKey.ts";
+import { isRequestKeyOf, referenceRequestKeyOf, requestKeyOf } from "./requestKey.ts";
 
 const SIG_HEX = /^[0-9a-fA-F]{128}$/;
 
@@ -45,6 +45,15 @@ function parseSig(value: unknown, field: string): string {
   return text;
 }
 
+/** CMD_HASH_MISMATCH for `hash` of `cmd`, naming both request keys it could have been. */
+export function hashMismatch(field: string, cmd: string, hash: string): CommandError {
+  const expected = requestKeyOf(cmd);
+  return new CommandError(
+    { code: CommandErrorCode.HashMismatch, field, expected, actual: hash },
+    `${field}: does not match cmd: the Blake2s-256 request key of cmd is ${expected} (the Blake2b-256 one, as the reference's clients compute it: ${referenceRequestKeyOf(cmd)}), got ${hash}`,
+  );
+}
+
 /**
  * Parses a command.
  * @param value the decoded JSON of one command.
@@ -52,7 +61,8 @@ function parseSig(value: unknown, field: string): string {
  *   `cmds[2].cmd.meta.gasLimit`. Empty for a single command.
  * @throws {CommandError} CMD_MISSING_FIELD / CMD_BAD_FIELD / CMD_BAD_JSON /
  *   CMD_UNSUPPORTED_SCHEME naming the field; CMD_HASH_MISMATCH when `hash` is
- *   not the request key of `cmd`.
+ *   neither the Blake2s-256 (Weft's) nor the Blake2b-256 (the reference's)
+ *   request key of `cmd`.
  * @example parseCommand(JSON.parse(body)).payload.meta.chainId
  */
 export function parseCommand(value: unknown, prefix = ""): ParsedCommand {
@@ -66,13 +76,7 @@ export function parseCommand(value: unknown, prefix = ""): ParsedCommand {
   if (!isHashText(hashText)) {
     throw badField(hash.field, "a request key: 43 characters of unpadded base64url");
   }
-  const expected = requestKeyOf(cmdText);
-  if (hashText !== expected) {
-    throw new CommandError(
-      { code: CommandErrorCode.HashMismatch, field: hash.field, expected, actual: hashText },
-      `${hash.field}: does not match cmd: the Blake2s-256 request key of cmd is ${expected}, got ${hashText}`,
-    );
-  }
+  if (!isRequestKeyOf(hashText, cmdText)) throw hashMismatch(hash.field, cmdText, hashText);
   const sigList = readArray(sigs.value, sigs.field).map((s, i) =>
     parseSig(s, fieldPath(sigs.field, i)),
   );

@@ -6,10 +6,11 @@
  * metadata.
  * @module
  */
-import { base64UrlEncode, isHashText } from "../encoding/base64url.ts";
+import { isHashText } from "../encoding/base64url.ts";
 import { CommandError, CommandErrorCode } from "./errors.ts";
 import { badField, readArray, readObject, readString, required } from "./fieldReaders.ts";
-import { requestKeyBytesOf } from "./requestKey.ts";
+import { hashMismatch } from "./parseCommand.ts";
+import { isRequestKeyOf } from "./requestKey.ts";
 
 export type PrivateAddress = { readonly from: string; readonly to: readonly string[] };
 
@@ -21,7 +22,8 @@ export type PrivateCommand = {
 
 /**
  * @throws {CommandError} CMD_MISSING_FIELD / CMD_BAD_FIELD / CMD_BAD_JSON naming
- *   the field; CMD_HASH_MISMATCH when `hash` is not the request key of `cmd`.
+ *   the field; CMD_HASH_MISMATCH when `hash` is not a request key of `cmd`
+ *   (parseCommand.ts).
  */
 export function parsePrivateCommand(value: unknown): PrivateCommand {
   const o = readObject(value, "command");
@@ -30,13 +32,7 @@ export function parsePrivateCommand(value: unknown): PrivateCommand {
   readArray(required(o, "sigs", "").value, "sigs");
   if (!isHashText(hash))
     throw badField("hash", "a request key: 43 characters of unpadded base64url");
-  const expected = base64UrlEncode(requestKeyBytesOf(cmdText));
-  if (hash !== expected) {
-    throw new CommandError(
-      { code: CommandErrorCode.HashMismatch, field: "hash", expected, actual: hash },
-      `hash: does not match cmd: the Blake2s-256 request key of cmd is ${expected}, got ${hash}`,
-    );
-  }
+  if (!isRequestKeyOf(hash, cmdText)) throw hashMismatch("hash", cmdText, hash);
   let payload: unknown;
   try {
     payload = JSON.parse(cmdText);

@@ -5,7 +5,7 @@
 import { describe, expect, it } from "vitest";
 import { generateKeyPair } from "../../src-node/crypto/ed25519.ts";
 import { parseCommand } from "../../src-node/exec/parseCommand.ts";
-import { requestKeyOf } from "../../src-node/exec/requestKey.ts";
+import { referenceRequestKeyOf, requestKeyOf } from "../../src-node/exec/requestKey.ts";
 import { signRequestKey } from "../../src-node/exec/signCommand.ts";
 import { verifyCommandSignatures } from "../../src-node/exec/verifySignatures.ts";
 
@@ -166,6 +166,29 @@ describe("[exec] parseCommand refuses bad commands, naming the field", () => {
     const c = command(payload());
     const wrong = requestKeyOf(`${c.cmd as string} `);
     expectError({ ...c, hash: wrong }, "CMD_HASH_MISMATCH", "hash");
+  });
+
+  it("a hash of cmd by the reference's Blake2b-256 is taken as its request key", () => {
+    const cmd = JSON.stringify(payload());
+    const hash = referenceRequestKeyOf(cmd);
+    expect(hash).not.toBe(requestKeyOf(cmd));
+    // Signed over the Blake2b bytes, as the ecosystem's clients sign.
+    const parsed = parseCommand({
+      cmd,
+      hash,
+      sigs: [{ sig: signRequestKey(hash, key.secretKey).sig }],
+    });
+    expect(parsed.hash).toBe(hash);
+    expect(() => verifyCommandSignatures(parsed)).not.toThrow();
+    // A signature over the Blake2s key does not sign the Blake2b one.
+    const wrongSig = signRequestKey(requestKeyOf(cmd), key.secretKey).sig;
+    expect(() =>
+      verifyCommandSignatures(parseCommand({ cmd, hash, sigs: [{ sig: wrongSig }] })),
+    ).toThrow(expect.objectContaining({ code: "CMD_BAD_SIGNATURE" }));
+    // The refusal of a wrong hash names both request keys cmd could have.
+    expect(() => parseCommand({ cmd, hash: "A".repeat(43), sigs: [] })).toThrow(
+      `the Blake2s-256 request key of cmd is ${requestKeyOf(cmd)} (the Blake2b-256 one, as the reference's clients compute it: ${hash})`,
+    );
   });
 
   it("cmd that is not JSON", () => {

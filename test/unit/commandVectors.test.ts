@@ -6,7 +6,11 @@
 import { describe, expect, it } from "vitest";
 import { hexEncode } from "../../src-node/encoding/hex.ts";
 import { parseCommand } from "../../src-node/exec/parseCommand.ts";
-import { requestKeyBytesOf, requestKeyOf } from "../../src-node/exec/requestKey.ts";
+import {
+  referenceRequestKeyOf,
+  requestKeyBytesOf,
+  requestKeyOf,
+} from "../../src-node/exec/requestKey.ts";
 import { signRequestKey } from "../../src-node/exec/signCommand.ts";
 import { verifySignatures } from "../../src-node/exec/verifySignatures.ts";
 import { loadVectors } from "../support/vectors.ts";
@@ -79,10 +83,18 @@ describe("[exec] parseCommand accepts the vector commands", () => {
       expect(parsed.payload.signers).toHaveLength(signerCount);
     });
   }
-  it("refuses the Blake2b hash of a vector command (Weft uses Blake2s)", () => {
+  it("also takes a vector command under its Blake2b hash (the reference's request key)", () => {
     const v = loadVectors<RequestKeyCase & { blake2b: string }>("request-keys.json").cases[0];
     if (v === undefined) throw new TypeError("no vector");
-    expect(() => parseCommand({ cmd: v.cmd, hash: v.blake2b, sigs: [] })).toThrow(
+    const signerCount = (JSON.parse(v.cmd) as { signers: unknown[] }).signers.length;
+    const sigs = Array.from({ length: signerCount }, () => ({ sig: "" }));
+    const parsed = parseCommand({ cmd: v.cmd, hash: v.blake2b, sigs });
+    // The request key is the hash given: signatures are checked against its bytes.
+    expect(parsed.hash).toBe(v.blake2b);
+    expect(referenceRequestKeyOf(v.cmd)).toBe(v.blake2b);
+    expect(Buffer.from(parsed.hashBytes).toString("base64url")).toBe(v.blake2b);
+    // Neither digest of another text.
+    expect(() => parseCommand({ cmd: `${v.cmd} `, hash: v.blake2b, sigs })).toThrow(
       expect.objectContaining({ code: "CMD_HASH_MISMATCH", field: "hash" }),
     );
   });
