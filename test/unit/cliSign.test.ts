@@ -9,7 +9,11 @@ import { describe, expect, it } from "vitest";
 import { parse as parseYaml, stringify } from "yaml";
 import { verifyBytes } from "../../src-node/crypto/ed25519.ts";
 import { parseCommand } from "../../src-node/exec/parseCommand.ts";
-import { requestKeyBytesOf, requestKeyOf } from "../../src-node/exec/requestKey.ts";
+import {
+  referenceRequestKeyOf,
+  requestKeyBytesOf,
+  requestKeyOf,
+} from "../../src-node/exec/requestKey.ts";
 import { verifyCommandSignatures } from "../../src-node/exec/verifySignatures.ts";
 import { fixture, runWeft, tempDir } from "./cliHarness.ts";
 
@@ -69,6 +73,19 @@ describe("[cli] add-sig and combine-sigs round trips", () => {
     expect(c.cmd).toBe((parseYaml(tx) as Tx).cmd);
     // The order of files does not matter.
     expect(await ok(["combine-sigs", t.write("b2.yaml", b), t.write("a2.yaml", a)])).toBe(out);
+  });
+
+  it("signs a transaction hashed the reference's way (Blake2b-256), as its tools write them", async () => {
+    const own = parseYaml(await unsigned()) as Tx;
+    const cmd = own.cmd as string;
+    const hash = referenceRequestKeyOf(cmd);
+    const tx = stringify({ ...own, hash });
+    const final = await ok(["add-sig", bobKey], await ok(["add-sig", aliceKey], tx));
+    const c = (JSON.parse(final) as { cmds: Cmd[] }).cmds[0] as Cmd;
+    expect(c.hash).toBe(hash);
+    for (const s of c.sigs)
+      expect(verifyBytes(Buffer.from(hash, "base64url"), s.sig, s.pubKey)).toBe(true);
+    verifyCommandSignatures(parseCommand(c));
   });
 
   it("signing one after the other ends in the final JSON; -l gives the /local command", async () => {
