@@ -1,0 +1,76 @@
+/**
+ * The steps of `npm run build` and when each may be skipped: the node's compile (per file,
+ * build/compileNode.ts), and the Vite builds of the UI and the preload, skipped while the
+ * contents of their inputs are those of their last successful build.
+ */
+import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { compileNode } from "./compileNode.ts";
+import { hashFiles, listFiles, readStamp, writeStamp } from "./inputStamp.ts";
+
+export type StepName = "node" | "renderer" | "preload";
+export const STEP_NAMES: readonly StepName[] = ["node", "renderer", "preload"];
+
+type ViteStep = {
+  readonly config: string;
+  /** Files whose contents decide whether the output is current. */
+  inputs(repo: string): string[];
+  /** A file the build writes; missing means not built. */
+  readonly output: string;
+};
+
+const lockAndManifest = ["package.json", "package-lock.json"];
+
+const viteSteps: Record<Exclude<StepName, "node">, ViteStep> = {
+  renderer: {
+    config: "renderer/vite.config.ts",
+    inputs: (repo) => [...listFiles(repo, "renderer", () => true), ...lockAndManifest],
+    output: "dist/renderer/index.html",
+  },
+  preload: {
+    config: "electron/vite.preload.config.ts",
+    // The preload imports only electron/ files (its IPC contract); any change there counts.
+    inputs: (repo) => [
+      ...listFiles(repo, "electron", (f) => f.endsWith(".ts")),
+      ...lockAndManifest,
+    ],
+    output: "dist/electron/preload.cjs",
+  },
+};
+
+export type StepResult = {
+  readonly step: StepName;
+  readonly skipped: boolean;
+  readonly note: string;
+};
+
+function runVite(repo: string, name: Exclude<StepName, "node">, force: boolean): StepResult {
+  const step = viteSteps[name];
+  const stampFile = join(repo, "dist", ".build", `${name}.json`);
+  const inputs = step.inputs(repo);
+  const hash = hashFiles(repo, inputs);
+  const stamp = readStamp<{ hash: string }>(stampFile);
+  if (!force && stamp?.hash === hash && existsSync(join(repo, step.output))) {
+    return { step: name, skipped: true, note: "inputs unchanged" };
+  }
+  const vite = join(repo, "node_modules", "vite", "bin", "vite.js");
+  const r = spawnSync(process.execPath, [vite, "build", "--config", step.config], {
+    cwd: repo,
+    stdio: "inherit",
+  });
+  if (r.status !== 0) throw new Error(`vite build --config ${step.config} failed`);
+  writeStamp(stampFile, { hash });
+  return { step: name, skipped: false, note: `built from ${inputs.length} inputs` };
+}
+
+/** Runs one step; skips what is current unless `force`. */
+export async function runStep(repo: string, name: StepName, force: boolean): Promise<StepResult> {
+  if (name !== "node") return runVite(repo, name, force);
+  const r = await compileNode(repo, { force });
+  return {
+    step: "node",
+    skipped: r.compiled.length === 0 && r.removed.length === 0,
+    note: `${r.compiled.length} of ${r.total} files compiled, ${r.removed.length} removed`,
+  };
+}
