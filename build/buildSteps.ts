@@ -7,6 +7,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join } from "node:path";
 import { compileNode } from "./compileNode.ts";
+import { GENESIS_CACHE_DIR, genesisCacheComplete, writeGenesisCache } from "./genesisCache.ts";
 import { hashFiles, listFiles, readStamp, writeStamp } from "./inputStamp.ts";
 
 export type StepName = "node" | "renderer" | "preload";
@@ -67,10 +68,12 @@ function runVite(repo: string, name: Exclude<StepName, "node">, force: boolean):
 /** Runs one step; skips what is current unless `force`. */
 export async function runStep(repo: string, name: StepName, force: boolean): Promise<StepResult> {
   if (name !== "node") return runVite(repo, name, force);
-  const r = await compileNode(repo, { force });
+  const r = await compileNode(repo, { force, derived: [GENESIS_CACHE_DIR] });
+  const genesis = force || !genesisCacheComplete(repo);
+  if (genesis) writeGenesisCache(repo);
   return {
     step: "node",
-    skipped: r.compiled.length === 0 && r.removed.length === 0,
-    note: `${r.compiled.length} of ${r.total} files compiled, ${r.removed.length} removed`,
+    skipped: r.compiled.length === 0 && r.removed.length === 0 && !genesis,
+    note: `${r.compiled.length} of ${r.total} files compiled, ${r.removed.length} removed${genesis ? ", genesis precomputed" : ""}`,
   };
 }

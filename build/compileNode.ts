@@ -110,7 +110,11 @@ function builderFingerprint(repo: string): string {
  */
 export async function compileNode(
   repo: string,
-  options: { force?: boolean } = {},
+  options: {
+    force?: boolean;
+    /** Paths under the repository derived from the compiled code, removed before it changes. */
+    derived?: readonly string[];
+  } = {},
 ): Promise<CompileResult> {
   const stampFile = join(repo, COMPILED_DIR, ".build", "node.json");
   const sources = nodeSources(repo);
@@ -127,6 +131,9 @@ export async function compileNode(
     }
   }
   const removed = Object.keys(old?.files ?? {}).filter((f) => !(f in files));
+  if (changed.length > 0 || removed.length > 0) {
+    for (const d of options.derived ?? []) rmSync(join(repo, d), { recursive: true, force: true });
+  }
   for (const source of removed) {
     const out = join(repo, compiledPath(source));
     rmSync(out, { force: true });

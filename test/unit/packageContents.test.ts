@@ -16,7 +16,9 @@ import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runStep } from "../../build/buildSteps.ts";
 import { compiledPath, workerEntries } from "../../build/compileNode.ts";
+import { genesisCacheFile, genesisFileOf, PRECOMPUTED_NETWORKS } from "../../build/genesisCache.ts";
 import { packAppWithoutElectron } from "../../build/packApp.ts";
+import { testSingletonVersion } from "../../src-node/chain/versions.ts";
 
 const repo = resolve(import.meta.dirname, "..", "..");
 const require = createRequire(join(repo, "package.json"));
@@ -68,6 +70,12 @@ describe("[build] the packed app (app.asar)", () => {
     expect(files).toContain("dist/package.json");
     expect(files).toContain("dist/src-node/genesis/pact/coin.pact");
     expect(files).toContain("dist/src-node/node.js");
+  });
+
+  it("holds each network's precomputed genesis, equal to what the sources compute", () => {
+    for (const v of PRECOMPUTED_NETWORKS) expect(files).toContain(genesisCacheFile(v.name));
+    const packed = asarLib.extractFile(asar, genesisCacheFile(testSingletonVersion.name));
+    expect(packed.toString()).toBe(JSON.stringify(genesisFileOf(testSingletonVersion)));
   });
 
   it("holds no TypeScript, tests, source maps, build stamps or sources", () => {
