@@ -46,23 +46,35 @@ export type StepResult = {
   readonly note: string;
 };
 
-function runVite(repo: string, name: Exclude<StepName, "node">, force: boolean): StepResult {
+/** Whether a Vite step's output exists and was built from its inputs' current contents. */
+export function viteStepIsCurrent(repo: string, name: Exclude<StepName, "node">): boolean {
   const step = viteSteps[name];
-  const stampFile = join(repo, "dist", ".build", `${name}.json`);
-  const inputs = step.inputs(repo);
-  const hash = hashFiles(repo, inputs);
-  const stamp = readStamp<{ hash: string }>(stampFile);
-  if (!force && stamp?.hash === hash && existsSync(join(repo, step.output))) {
+  const stamp = readStamp<{ hash: string }>(viteStampFile(repo, name));
+  return stamp?.hash === hashFiles(repo, step.inputs(repo)) && existsSync(join(repo, step.output));
+}
+
+/** Records that a Vite step's output was built from its inputs as they are now. */
+export function recordViteStep(repo: string, name: Exclude<StepName, "node">): void {
+  writeStamp(viteStampFile(repo, name), { hash: hashFiles(repo, viteSteps[name].inputs(repo)) });
+}
+
+function viteStampFile(repo: string, name: string): string {
+  return join(repo, "dist", ".build", `${name}.json`);
+}
+
+function runVite(repo: string, name: Exclude<StepName, "node">, force: boolean): StepResult {
+  if (!force && viteStepIsCurrent(repo, name)) {
     return { step: name, skipped: true, note: "inputs unchanged" };
   }
+  const step = viteSteps[name];
   const vite = join(repo, "node_modules", "vite", "bin", "vite.js");
   const r = spawnSync(process.execPath, [vite, "build", "--config", step.config], {
     cwd: repo,
     stdio: "inherit",
   });
   if (r.status !== 0) throw new Error(`vite build --config ${step.config} failed`);
-  writeStamp(stampFile, { hash });
-  return { step: name, skipped: false, note: `built from ${inputs.length} inputs` };
+  recordViteStep(repo, name);
+  return { step: name, skipped: false, note: "built" };
 }
 
 /** Runs one step; skips what is current unless `force`. */

@@ -2,7 +2,8 @@
  * The compile step (build/compileNode.ts) on a small stand-in checkout: `.ts` imports become
  * `.js`, the output runs under plain Node, worker entries are found by their name, assets
  * and `dist/package.json` land where code beside them looks, and a second run compiles only
- * what changed and removes what was deleted. Also the launcher's root from either place.
+ * what changed and removes what was deleted; the UI's build counts as current only while its
+ * inputs are as they were. Also the launcher's root from either place.
  */
 import { spawnSync } from "node:child_process";
 import {
@@ -18,6 +19,7 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, describe, expect, it } from "vitest";
+import { recordViteStep, viteStepIsCurrent } from "../../build/buildSteps.ts";
 import { compiledPath, compileNode, workerEntries } from "../../build/compileNode.ts";
 import { repoRootOf } from "../../electron/launch.ts";
 
@@ -99,5 +101,32 @@ describe("[build] the launcher's checkout root", () => {
     expect(repoRootOf(pathToFileURL(join(repo, "dist", "electron", "launch.js")).href)).toBe(
       `${repo}/`,
     );
+  });
+});
+
+describe("[build] the UI's build is skipped while its inputs are unchanged", () => {
+  it("is current only with its output and the inputs it was built from", () => {
+    const root = mkdtempSync(join(tmp, "ui-"));
+    write(root, "package.json", "{}");
+    write(root, "package-lock.json", "{}");
+    write(root, "renderer/src/App.tsx", "export const App = 1;\n");
+    expect(viteStepIsCurrent(root, "renderer")).toBe(false);
+    recordViteStep(root, "renderer");
+    expect(viteStepIsCurrent(root, "renderer")).toBe(false); // no output yet
+    write(root, "dist/renderer/index.html", "<!doctype html>");
+    expect(viteStepIsCurrent(root, "renderer")).toBe(true);
+    write(root, "renderer/src/App.tsx", "export const App = 2;\n");
+    expect(viteStepIsCurrent(root, "renderer")).toBe(false);
+    recordViteStep(root, "renderer");
+    write(root, "renderer/src/New.tsx", "export {};\n");
+    expect(viteStepIsCurrent(root, "renderer")).toBe(false);
+    recordViteStep(root, "renderer");
+    write(root, "package-lock.json", '{"changed":true}');
+    expect(viteStepIsCurrent(root, "renderer")).toBe(false);
+    recordViteStep(root, "renderer");
+    // The compiled node and the other steps' outputs are not its inputs.
+    write(root, "src-node/x.ts", "export {};\n");
+    write(root, "dist/electron/preload.cjs", "");
+    expect(viteStepIsCurrent(root, "renderer")).toBe(true);
   });
 });
