@@ -11,7 +11,7 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { compileNode } from "../../build/compileNode.ts";
+import { runStep } from "../../build/buildSteps.ts";
 
 const repo = resolve(import.meta.dirname, "..", "..");
 const bin = join(repo, "bin", "weft.js");
@@ -78,7 +78,7 @@ async function series(n: number, run: () => Promise<number>): Promise<number[]> 
   return out;
 }
 
-await compileNode(repo);
+await runStep(repo, "node", false);
 
 report("node_bare_ms", median(await series(rounds, () => timeToExit(["-e", "0"]))), "ms");
 report("cli_help_ms", median(await series(rounds, () => timeToExit([bin, "help"]))), "ms");

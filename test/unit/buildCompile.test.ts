@@ -79,13 +79,17 @@ describe("[build] compileNode", () => {
     expect(run.stdout).toBe("weft 9.8.7 (module x)\n");
   });
 
-  it("compiles again only what changed, and removes the output of deleted sources", async () => {
+  it("compiles again only what changed, removes the output of deleted sources and what derives from the old code", async () => {
     const root = standInCheckout();
     await compileNode(root);
-    expect((await compileNode(root)).compiled).toEqual([]);
+    const derived = { derived: ["dist/derived"] };
+    write(root, "dist/derived/x.json", "{}");
+    expect((await compileNode(root, derived)).compiled).toEqual([]);
+    expect(existsSync(join(root, "dist/derived/x.json"))).toBe(true);
     write(root, "src-node/a/name.ts", 'export const name: string = "changed";\n');
     rmSync(join(root, "src-node/m/fooWorker.ts"));
-    const r = await compileNode(root);
+    const r = await compileNode(root, derived);
+    expect(existsSync(join(root, "dist/derived"))).toBe(false);
     expect(r.compiled).toEqual(["src-node/a/name.ts"]);
     expect(r.removed).toEqual(["src-node/m/fooWorker.ts"]);
     expect(existsSync(join(root, "dist/src-node/m/fooWorker.js"))).toBe(false);

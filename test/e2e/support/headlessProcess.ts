@@ -8,14 +8,14 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { compileNode } from "../../../build/compileNode.ts";
+import { runStep } from "../../../build/buildSteps.ts";
 
 const repoRoot = fileURLToPath(new URL("../../../", import.meta.url));
 const launcher = fileURLToPath(new URL("../../../dist/electron/launch.js", import.meta.url));
 
 /** Brings the compiled launcher and node up to date (a no-op when they are). */
 export async function compileLauncher(): Promise<void> {
-  await compileNode(repoRoot);
+  await runStep(repoRoot, "node", false);
 }
 
 export type Exit = { readonly code: number | null; readonly signal: NodeJS.Signals | null };
