@@ -1,23 +1,15 @@
-// Electron's main entry (package.json "main"). Like the CLI (bin/weft.js), the shell is
-// TypeScript run through tsx; see docs/desktop.md §7 for how the package keeps that working.
-import { createRequire } from "node:module";
-import { register } from "tsx/esm/api";
+// Electron's main entry in a checkout (package.json "main"; a package names
+// dist/electron/desktopEntry.js instead). It runs the compiled shell that `npm start` builds,
+// or the TypeScript sources through tsx when WEFT_FROM_SOURCES=1 (`npm run dev`) or when
+// nothing is compiled yet (docs/building.md).
+import { existsSync } from "node:fs";
 
-if (import.meta.url.includes("/app.asar/")) {
-  // Packaged: esbuild (used by tsx) must run its binary from the unpacked copy, because a
-  // process cannot be spawned from inside the asar archive.
-  const require = createRequire(import.meta.url);
-  const pkg = `@esbuild/${process.platform}-${process.arch}`;
-  const bin = require.resolve(
-    process.platform === "win32" ? `${pkg}/esbuild.exe` : `${pkg}/bin/esbuild`,
-  );
-  process.env.ESBUILD_BINARY_PATH = bin.replace(/app\.asar([\\/])/, "app.asar.unpacked$1");
+const compiled = new URL("../dist/electron/desktopEntry.js", import.meta.url);
+
+if (process.env.WEFT_FROM_SOURCES !== "1" && existsSync(compiled)) {
+  await import(compiled.href);
+} else {
+  const { register } = await import("tsx/esm/api");
+  register();
+  await import("./desktopEntry.ts");
 }
-
-register();
-const { startDesktop } = await import("./main.ts");
-// Not awaited: Electron emits `ready` only once this module has finished evaluating.
-startDesktop().catch((e) => {
-  console.error("Weft failed to start:", e);
-  process.exit(1);
-});

@@ -6,7 +6,12 @@
  * It never `import`s the electron package to find the binary: that package's index tries to
  * download Electron when the binary is missing.
  *
- * Usage: tsx electron/launch.ts [--headless] [--network NAME] [--data-dir DIR] [--port N]
+ * `npm start` runs it compiled (`dist/electron/launch.js`, after `npm run build`), and the
+ * Electron app it opens then runs the compiled shell too; `npm run dev` runs it from the
+ * sources through tsx, and the Electron app likewise (`WEFT_FROM_SOURCES=1`, read by
+ * `electron/entry.js`).
+ *
+ * Usage: node dist/electron/launch.js | tsx electron/launch.ts [--headless] [--network NAME] [--data-dir DIR] [--port N]
  *          [--renderer-dir DIR]
  *
  * `--renderer-dir` (headless only) serves another build of the UI than dist/renderer (tests).
@@ -127,8 +132,18 @@ async function runHeadless(repoRoot: string, options: LaunchOptions): Promise<nu
   return 0;
 }
 
+/** True when this file runs compiled (from `dist/electron/`), false from the sources. */
+const COMPILED = import.meta.url.endsWith(".js");
+
+/** The checkout's root, from this file's place in `electron/` or `dist/electron/`. */
+export function repoRootOf(moduleUrl: string): string {
+  return fileURLToPath(new URL(moduleUrl.endsWith(".js") ? "../.." : "..", moduleUrl));
+}
+
 function runElectron(binary: string, repoRoot: string): Promise<number> {
   const env = { ...process.env };
+  if (COMPILED) delete env.WEFT_FROM_SOURCES;
+  else env.WEFT_FROM_SOURCES = "1";
   // Set by some tools; it would make the binary behave as plain Node.js.
   delete env.ELECTRON_RUN_AS_NODE;
   const child = spawn(binary, [repoRoot], { stdio: "inherit", env });
@@ -161,7 +176,7 @@ export async function launch(argv: readonly string[], repoRoot: string): Promise
 }
 
 if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === resolve(process.argv[1])) {
-  const repoRoot = fileURLToPath(new URL("..", import.meta.url));
+  const repoRoot = repoRootOf(import.meta.url);
   launch(process.argv.slice(2), repoRoot).then(
     (code) => {
       process.exitCode = code;

@@ -14,7 +14,8 @@ export default defineConfig({
   logLevel: "warn",
   build: {
     outDir: "dist/electron",
-    emptyOutDir: true,
+    // Not emptied: the compiled shell (build/compileNode.ts) lives in the same folder.
+    emptyOutDir: false,
     target: "es2023",
     minify: false,
     sourcemap: false,

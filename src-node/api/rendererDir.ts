@@ -10,9 +10,15 @@ import { existsSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
-/** The default folder of the built UI: `<repo>/dist/renderer`. */
+/**
+ * The default folder of the built UI: `<repo>/dist/renderer`, from `src-node/api/` in a
+ * checkout or from the compiled `dist/src-node/api/` (`npm run build`).
+ */
 export function defaultRendererDir(): string {
-  return fileURLToPath(new URL("../../dist/renderer/", import.meta.url));
+  const compiled = import.meta.url.endsWith(".js");
+  return fileURLToPath(
+    new URL(compiled ? "../../renderer/" : "../../dist/renderer/", import.meta.url),
+  );
 }
 
 /** Whether `dir` holds a built UI (an `index.html` file). */

@@ -5,41 +5,38 @@
  * @module
  */
 import { readFileSync } from "node:fs";
-import { addSig } from "./addSig.ts";
-import { backupCommand } from "./backup.ts";
-import { combineSigs } from "./combineSigs.ts";
 import { type CliIo, processIo } from "./io.ts";
-import { mineCommand } from "./mine.ts";
-import { nodeCommand } from "./node.ts";
-import { pactClientCommand } from "./pactClient.ts";
-import { replCommand } from "./repl.ts";
-import { REQUEST_TOOL_FLAGS, requestTool } from "./requestTool.ts";
-import { restoreCommand } from "./restore.ts";
-import { standaloneCommand } from "./standaloneServer.ts";
+import { REQUEST_TOOL_FLAGS } from "./requestToolFlags.ts";
 
 /** A subcommand: its arguments (after its name) and the injected streams. */
 type Subcommand = (args: string[], io: CliIo) => Promise<number>;
 
-/** Subcommands by name; later areas register theirs here. */
+/**
+ * Subcommands by name; later areas register theirs here. Each is imported when it runs, so
+ * `weft help` or `weft -g` does not load the HTTP server, SQLite or the contract language.
+ */
 const subcommands: Record<string, Subcommand> = {
-  "add-sig": addSig,
-  "combine-sigs": combineSigs,
-  node: (args, io) => nodeCommand(args, io),
-  mine: (args, io) => mineCommand(args, io),
-  repl: replCommand,
-  backup: backupCommand,
-  restore: restoreCommand,
-  send: (args, io) => pactClientCommand("send", args, io),
-  local: (args, io) => pactClientCommand("local", args, io),
-  poll: (args, io) => pactClientCommand("poll", args, io),
-  listen: (args, io) => pactClientCommand("listen", args, io),
-  "-s": (args, io) => standaloneCommand(args, io),
-  "--serve": (args, io) => standaloneCommand(args, io),
+  "add-sig": async (args, io) => (await import("./addSig.ts")).addSig(args, io),
+  "combine-sigs": async (args, io) => (await import("./combineSigs.ts")).combineSigs(args, io),
+  node: async (args, io) => (await import("./node.ts")).nodeCommand(args, io),
+  mine: async (args, io) => (await import("./mine.ts")).mineCommand(args, io),
+  repl: async (args, io) => (await import("./repl.ts")).replCommand(args, io),
+  backup: async (args, io) => (await import("./backup.ts")).backupCommand(args, io),
+  restore: async (args, io) => (await import("./restore.ts")).restoreCommand(args, io),
+  send: async (args, io) => (await import("./pactClient.ts")).pactClientCommand("send", args, io),
+  local: async (args, io) => (await import("./pactClient.ts")).pactClientCommand("local", args, io),
+  poll: async (args, io) => (await import("./pactClient.ts")).pactClientCommand("poll", args, io),
+  listen: async (args, io) =>
+    (await import("./pactClient.ts")).pactClientCommand("listen", args, io),
+  "-s": async (args, io) => (await import("./standaloneServer.ts")).standaloneCommand(args, io),
+  "--serve": async (args, io) =>
+    (await import("./standaloneServer.ts")).standaloneCommand(args, io),
 };
 
 // The request-file flags (-g, -a, -u, -l, …) are one tool that reads the whole argv.
 for (const flag of REQUEST_TOOL_FLAGS) {
-  subcommands[flag] = (args, io) => requestTool([flag, ...args], io);
+  subcommands[flag] = async (args, io) =>
+    (await import("./requestTool.ts")).requestTool([flag, ...args], io);
 }
 
 function packageVersion(): string {

@@ -9,6 +9,7 @@ import { apiRequest } from "./apiRequest.ts";
 import { usageError } from "./errors.ts";
 import { genKey } from "./genKey.ts";
 import type { CliIo } from "./io.ts";
+import { REQUEST_TOOL_FLAGS } from "./requestToolFlags.ts";
 import { runCommand } from "./runCommand.ts";
 import { unsignedRequest } from "./unsignedRequest.ts";
 
@@ -24,20 +25,6 @@ working directory) or start with -.
 
 See docs/cli.md for the request-file format.
 `;
-
-/** The flags this tool answers to (short and long forms). */
-export const REQUEST_TOOL_FLAGS = [
-  "-g",
-  "--genkey",
-  "-a",
-  "--apireq",
-  "-u",
-  "--unsigned",
-  "-l",
-  "--local",
-  "-c",
-  "--condensed",
-] as const;
 
 function isToolFlag(arg: string): boolean {
   return (REQUEST_TOOL_FLAGS as readonly string[]).includes(arg);

@@ -14,17 +14,23 @@ import { buildGenesisPayload } from "../chain/genesisPayload.ts";
 import type { NetworkVersion } from "../chain/networkVersion.ts";
 import type { PayloadWithOutputs } from "../chain/payloadWithOutputs.ts";
 import { createMemoryStorage } from "../contract/storage/memoryStorage.ts";
+import { precomputedGenesis } from "./precomputedGenesis.ts";
 import { runGenesis } from "./runGenesis.ts";
 
 const encoder = new TextEncoder();
 const cache = new Map<string, ReadonlyMap<number, PayloadWithOutputs>>();
 
-/** The genesis payload of one chain, computed from a fresh storage. */
+/**
+ * The genesis payload of one chain, computed from a fresh storage, or, in compiled code,
+ * from the texts the build precomputed with the same code (precomputedGenesis.ts).
+ */
 export function computeGenesisPayload(
   version: NetworkVersion,
   chainId: number,
 ): PayloadWithOutputs {
-  const results = runGenesis(version, chainId, createMemoryStorage());
+  const results =
+    precomputedGenesis(version.name, chainId) ??
+    runGenesis(version, chainId, createMemoryStorage());
   return buildGenesisPayload(
     results.map((r) => ({
       transaction: encoder.encode(r.commandJson),

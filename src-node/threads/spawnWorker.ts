@@ -6,7 +6,9 @@
  * then imports the entry (registering it twice, on Nodes that pass hooks on to
  * workers, is harmless). This works the same under Vitest, `npx tsx` and
  * `node bin/weft.js` (which registers tsx only in the main thread). An entry
- * that is already JavaScript (compiled output) is started directly.
+ * that is already JavaScript (compiled output) is started directly, and so is the
+ * compiled sibling of a `.ts` entry when this file itself runs compiled (`npm run build`
+ * writes `fooWorker.js` beside the compiled code that names `./fooWorker.ts`).
  * Every worker entry point of the node starts through this function, so a
  * build step has one place to look for them: files named `*Worker.ts`.
  * @module
@@ -22,11 +24,17 @@ import("node:worker_threads")
   }));
 `;
 
+/** True when this module is the compiled `.js` (then so are its callers and their workers). */
+const COMPILED = import.meta.url.endsWith(".js");
+
 /**
  * A new thread running `entry` (a URL, usually `new URL("./fooWorker.ts", import.meta.url)`);
  * `data` reaches it as `workerData.data`.
  */
 export function spawnWorker(entry: URL, data: unknown): Worker {
+  if (COMPILED && entry.pathname.endsWith(".ts")) {
+    entry = new URL(entry.href.replace(/\.ts$/, ".js"));
+  }
   if (entry.pathname.endsWith(".js")) {
     return new Worker(entry, { execArgv: [], workerData: { data } });
   }

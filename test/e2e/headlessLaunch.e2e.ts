@@ -1,6 +1,6 @@
 /**
- * `npm start -- --headless` as a real process (`tsx electron/launch.ts --headless`, the
- * same command `npm start` runs): it prints the addresses, serves the UI and its
+ * `npm start -- --headless` as a real process (`node dist/electron/launch.js --headless`,
+ * the same command `npm start` runs after building): it prints the addresses, serves the UI and its
  * config.json, answers the ledger API, runs the built-in miner when the UI's route asks,
  * and on SIGTERM ends open event streams and worker threads and exits by itself with
  * code 0. A busy port makes it exit with a message instead.
@@ -11,6 +11,7 @@ import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest";
 import { rendererCspHeader } from "../../electron/security/csp.ts";
 import {
+  compileLauncher,
   type HeadlessProcess,
   runLauncher,
   startHeadless,
@@ -21,9 +22,10 @@ const KEY = "cd".repeat(32);
 let dataDir: string;
 const running: HeadlessProcess[] = [];
 
-beforeAll(() => {
+beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), "weft-e2e-headless-"));
-});
+  await compileLauncher();
+}, 120_000);
 afterEach(() => {
   for (const p of running.splice(0)) p.kill();
 });

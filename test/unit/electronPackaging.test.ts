@@ -3,7 +3,7 @@
  * schema and says what docs/desktop.md promises (targets, the native module outside the
  * asar, no in-place rebuild, fuses); the icon is big enough; the Electron build of
  * better-sqlite3 is made in a staged copy with the right commands. Building packages needs
- * the Electron binary and is not run here.
+ * the Electron binary; what goes into them is checked by packageContents.test.ts.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -47,17 +47,20 @@ describe("[build] electron-builder configuration", () => {
     ]);
   });
 
-  it("ships the shell, the node, the built UI and the preload, starting at electron/entry.js", () => {
+  it("ships the compiled shell and node, the built UI and the preload, starting at the compiled entry", () => {
     expect(config.files).toEqual(
       expect.arrayContaining([
-        "electron/**/*",
-        "src-node/**/*",
+        "bin/weft.js",
+        "dist/src-node/**/*",
+        "dist/electron/**/*",
         "dist/renderer/**/*",
-        "dist/electron/preload.cjs",
+        "!**/*.map",
+        "!**/*.ts",
       ]),
     );
-    expect(config.extraMetadata).toEqual({ main: "electron/entry.js" });
-    expect(existsSync(join(repo, "electron", "entry.js"))).toBe(true);
+    expect(config.files).not.toContain("src-node/**/*");
+    expect(config.extraMetadata).toEqual({ main: "dist/electron/desktopEntry.js" });
+    expect(existsSync(join(repo, "electron", "desktopEntry.ts"))).toBe(true);
   });
 
   it("flips the hardening fuses", () => {

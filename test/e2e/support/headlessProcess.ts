@@ -1,15 +1,22 @@
 /**
- * `npm start -- --headless` as a real process for end-to-end tests: runs
- * `tsx electron/launch.ts --headless …` in its own process group, waits for the
+ * `npm start -- --headless` as a real process for end-to-end tests: runs the compiled
+ * launcher, `node dist/electron/launch.js --headless …` as `npm start` does (compiled first
+ * where needed, as `npm run build:node`), in its own process group, waits for the
  * addresses it prints, and stops it with a signal (checking that it exits by
  * itself) or, if a test fails half-way, kills the whole group so nothing is left
  * running.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { runStep } from "../../../build/buildSteps.ts";
 
 const repoRoot = fileURLToPath(new URL("../../../", import.meta.url));
-const tsxBin = fileURLToPath(new URL("../../../node_modules/.bin/tsx", import.meta.url));
+const launcher = fileURLToPath(new URL("../../../dist/electron/launch.js", import.meta.url));
+
+/** Brings the compiled launcher and node up to date (a no-op when they are). */
+export async function compileLauncher(): Promise<void> {
+  await runStep(repoRoot, "node", false);
+}
 
 export type Exit = { readonly code: number | null; readonly signal: NodeJS.Signals | null };
 
@@ -48,7 +55,7 @@ export function runLauncher(args: readonly string[]): {
   child: ChildProcess;
   output: () => string;
 } {
-  const child = spawn(tsxBin, ["electron/launch.ts", "--headless", ...args], {
+  const child = spawn(process.execPath, [launcher, "--headless", ...args], {
     cwd: repoRoot,
     stdio: ["ignore", "pipe", "pipe"],
     detached: true,
