@@ -11,12 +11,12 @@
  * @module
  */
 import { stringify } from "yaml";
+import type { Signer, UnsignedCommand } from "../command/commandTypes.ts";
+import { parseCommandPayload } from "../command/parseCommandPayload.ts";
 import { verifyBytes } from "../crypto/ed25519.ts";
 import { decodeHash, isHashText } from "../encoding/base64url.ts";
-import type { Signer, UnsignedCommand } from "../exec/commandTypes.ts";
 import { CommandError } from "../exec/errors.ts";
-import { parseCommandPayload } from "../exec/parseCommandPayload.ts";
-import { requestKeyOf } from "../exec/requestKey.ts";
+import { nodeCommands } from "../exec/nodeCommands.ts";
 import { cliError } from "./errors.ts";
 import {
   checkKeys,
@@ -184,7 +184,7 @@ export function readDetachedTx(value: YamlValue, file: string): DetachedTx {
     tx = { hash, sigs: readSigEntries(member(map, "sigs"), file, undefined) };
   } else {
     const cmd = readText(cmdValue, file, "cmd");
-    const expected = requestKeyOf(cmd);
+    const expected = nodeCommands.requestKeyOf(cmd);
     if (expected !== hash) {
       throw cliError(
         "CLI_HASH_MISMATCH",

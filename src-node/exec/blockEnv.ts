@@ -9,9 +9,9 @@
  * @module
  */
 import type { NetworkVersion } from "../chain/networkVersion.ts";
+import type { PublicMeta } from "../command/commandTypes.ts";
 import type { ChainData, NamespacePolicy, SpvSupport } from "../contract/eval/runtimeContext.ts";
 import type { ContractStorage } from "../contract/storage/contractStorage.ts";
-import type { PublicMeta } from "./commandTypes.ts";
 import { decimalOfText } from "./gasMath.ts";
 
 /** What execution needs of the parent block. */

@@ -28,6 +28,7 @@ import type { BlockHeader } from "../chain/blockHeader.ts";
 import { type MinerInfo, minerDataBytes, parseMinerData } from "../chain/minerData.ts";
 import { genesisHeightOf, type NetworkVersion } from "../chain/networkVersion.ts";
 import { buildPayloadWithOutputs, type PayloadWithOutputs } from "../chain/payloadWithOutputs.ts";
+import type { ParsedCommand } from "../command/commandTypes.ts";
 import type { NamespacePolicy } from "../contract/eval/runtimeContext.ts";
 import type { ContractStorage } from "../contract/storage/contractStorage.ts";
 import { isNodeError } from "../errors/nodeError.ts";
@@ -44,7 +45,6 @@ import {
 } from "./blockTransaction.ts";
 import { coinbaseOutput, coinbaseRun } from "./coinbase.ts";
 import { commandRuleViolations } from "./commandRules.ts";
-import type { ParsedCommand } from "./commandTypes.ts";
 import { type ContractInput, contractInputOf } from "./contractInput.ts";
 import {
   CommandError,
@@ -55,10 +55,10 @@ import {
 } from "./errors.ts";
 import { decimalOfText, gasAmount } from "./gasMath.ts";
 import { gasPayerOf } from "./gasPayer.ts";
+import { nodeCommands } from "./nodeCommands.ts";
 import { ReadyCommands } from "./readyCommands.ts";
 import { DEFAULT_SPV_PROOF_DEPTH, spvVerifier } from "./spvVerifier.ts";
 import { buyGas } from "./systemCalls.ts";
-import { verifyCommandSignatures } from "./verifySignatures.ts";
 
 /** Runs a chain's genesis transactions on a storage at the genesis height. */
 export type GenesisRunner = (chainId: number, storage: ContractStorage) => void;
@@ -437,7 +437,7 @@ export class ChainExecutor implements BlockExecutor {
           const text = blockTransactionTextOf(t.transaction, field);
           const known = this.#ready.get(text);
           const command = known?.command ?? parseBlockTransactionText(text, field);
-          verifyCommandSignatures(command);
+          nodeCommands.verifyCommandSignatures(command);
           const [problem] = commandRuleViolations(command, {
             version: this.version,
             chainId,
@@ -667,7 +667,7 @@ export class ChainExecutor implements BlockExecutor {
       prefix,
     );
     try {
-      verifyCommandSignatures(command, prefix);
+      nodeCommands.verifyCommandSignatures(command, prefix);
     } catch (e) {
       if (!(e instanceof CommandError)) throw e;
       errors.push(e);

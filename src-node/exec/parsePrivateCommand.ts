@@ -6,10 +6,11 @@
  * metadata.
  * @module
  */
-import { base64UrlEncode, isHashText } from "../encoding/base64url.ts";
+
+import { badField, readArray, readObject, readString, required } from "../command/fieldReaders.ts";
+import { isHashText } from "../encoding/base64url.ts";
 import { CommandError, CommandErrorCode } from "./errors.ts";
-import { badField, readArray, readObject, readString, required } from "./fieldReaders.ts";
-import { requestKeyBytesOf } from "./requestKey.ts";
+import { nodeCommands } from "./nodeCommands.ts";
 
 export type PrivateAddress = { readonly from: string; readonly to: readonly string[] };
 
@@ -30,7 +31,7 @@ export function parsePrivateCommand(value: unknown): PrivateCommand {
   readArray(required(o, "sigs", "").value, "sigs");
   if (!isHashText(hash))
     throw badField("hash", "a request key: 43 characters of unpadded base64url");
-  const expected = base64UrlEncode(requestKeyBytesOf(cmdText));
+  const expected = nodeCommands.requestKeyOf(cmdText);
   if (hash !== expected) {
     throw new CommandError(
       { code: CommandErrorCode.HashMismatch, field: "hash", expected, actual: hash },

@@ -4,10 +4,9 @@
  */
 import { describe, expect, it } from "vitest";
 import { generateKeyPair } from "../../src-node/crypto/ed25519.ts";
-import { parseCommand } from "../../src-node/exec/parseCommand.ts";
-import { requestKeyOf } from "../../src-node/exec/requestKey.ts";
-import { signRequestKey } from "../../src-node/exec/signCommand.ts";
-import { verifyCommandSignatures } from "../../src-node/exec/verifySignatures.ts";
+import { nodeCommands } from "../../src-node/exec/nodeCommands.ts";
+
+const { parseCommand, requestKeyOf, signRequestKey, verifyCommandSignatures } = nodeCommands;
 
 const key = generateKeyPair();
 const other = generateKeyPair();

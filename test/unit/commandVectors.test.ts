@@ -5,11 +5,11 @@
  */
 import { describe, expect, it } from "vitest";
 import { hexEncode } from "../../src-node/encoding/hex.ts";
-import { parseCommand } from "../../src-node/exec/parseCommand.ts";
-import { requestKeyBytesOf, requestKeyOf } from "../../src-node/exec/requestKey.ts";
-import { signRequestKey } from "../../src-node/exec/signCommand.ts";
-import { verifySignatures } from "../../src-node/exec/verifySignatures.ts";
+import { nodeCommands } from "../../src-node/exec/nodeCommands.ts";
 import { loadVectors } from "../support/vectors.ts";
+
+const { parseCommand, requestKeyBytesOf, requestKeyOf, signRequestKey, verifySignatures } =
+  nodeCommands;
 
 type RequestKeyCase = { name: string; cmd: string; requestKey: string; requestKeyHex: string };
 type Ed25519Case = {

@@ -24,8 +24,7 @@ import { pactValueToJsonText } from "../../src-node/contract/values/json.ts";
 import { makeObject, type PactValue } from "../../src-node/contract/values/value.ts";
 import { signBytes, verifyBytes } from "../../src-node/crypto/ed25519.ts";
 import { hexDecode } from "../../src-node/encoding/hex.ts";
-import { parseCommand } from "../../src-node/exec/parseCommand.ts";
-import { requestKeyOf } from "../../src-node/exec/requestKey.ts";
+import { nodeCommands } from "../../src-node/exec/nodeCommands.ts";
 import {
   DEV_ACCOUNT_COUNT,
   DEV_PHRASE,
@@ -46,6 +45,8 @@ import {
   SYSTEM_CONTRACTS,
   SYSTEM_NAMESPACE_POLICY,
 } from "../../src-node/genesis/systemContracts.ts";
+
+const { parseCommand, requestKeyOf } = nodeCommands;
 
 const decoder = new TextDecoder();
 

@@ -6,7 +6,7 @@
  * where the spec is silent are in docs/commands.md.
  * @module
  */
-import type { JsonObject, JsonValue } from "./jsonValue.ts";
+import type { JsonObject, JsonValue } from "./exactJson.ts";
 
 /** The one signature scheme the node accepts. */
 export const ED25519 = "ED25519";
