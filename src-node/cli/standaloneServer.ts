@@ -20,7 +20,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { JsonNumber } from "../command/exactJson.ts";
+import { JsonNumber, RawJson, stringifyJson } from "../command/exactJson.ts";
 import { runContractCommand } from "../contract/execute.ts";
 import { createMemoryStorage } from "../contract/storage/memoryStorage.ts";
 import { isNodeError } from "../errors/nodeError.ts";
@@ -180,11 +180,8 @@ export async function startStandaloneServer(
           return failure(res, 400, `the body is not JSON: ${e instanceof Error ? e.message : e}`);
         }
         try {
-          answer(
-            res,
-            200,
-            `{"status":"success","response":${standaloneLocal(config, body, now())}}`,
-          );
+          const response = new RawJson(standaloneLocal(config, body, now()));
+          answer(res, 200, stringifyJson({ status: "success", response }));
         } catch (e) {
           if (!isNodeError(e)) throw e;
           failure(res, isNodeError(e, "CONTRACT_INVARIANT") ? 500 : 400, e.message);

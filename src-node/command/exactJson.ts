@@ -368,6 +368,48 @@ export function readJsonExact(text: string): ExactJsonRead {
   return { ok: true, value: v };
 }
 
+/**
+ * The members of a JSON object text, each value as its exact text
+ * ({@link RawJson}, checked to be JSON), in order; null when `text` is not
+ * one JSON object. For reading back what a serializer wrote, part by part,
+ * without re-writing the parts.
+ */
+export function readJsonMembers(text: string): Map<string, RawJson> | null {
+  const p = new ExactJsonParser(text);
+  const out = new Map<string, RawJson>();
+  p.ws();
+  if (text[p.pos] !== "{") return null;
+  p.pos++;
+  p.ws();
+  if (text[p.pos] === "}") {
+    p.pos++;
+  } else {
+    while (true) {
+      p.ws();
+      if (text[p.pos] !== '"') return null;
+      const k = p.str();
+      if (k === null) return null;
+      p.ws();
+      if (text[p.pos] !== ":") return null;
+      p.pos++;
+      p.ws();
+      const start = p.pos;
+      if (p.value(1) === BAD) return null;
+      out.set(k, new RawJson(text.slice(start, p.pos)));
+      p.ws();
+      if (text[p.pos] === ",") {
+        p.pos++;
+        continue;
+      }
+      if (text[p.pos] !== "}") return null;
+      p.pos++;
+      break;
+    }
+  }
+  p.ws();
+  return p.pos === text.length ? out : null;
+}
+
 /** {@link readJsonExact}'s value, or null for text that is not JSON. */
 export function parseJsonExact(text: string): JsonValue | null {
   const r = readJsonExact(text);

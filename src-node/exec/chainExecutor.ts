@@ -44,6 +44,7 @@ import {
   parseBlockTransactionText,
 } from "./blockTransaction.ts";
 import { coinbaseOutput, coinbaseRun } from "./coinbase.ts";
+import { readCommandResult, writeCommandResult } from "./commandResult.ts";
 import { commandRuleViolations } from "./commandRules.ts";
 import { type ContractInput, contractInputOf } from "./contractInput.ts";
 import {
@@ -124,16 +125,6 @@ export const PREFLIGHT_MINER: MinerInfo = {
 };
 
 const DROP = Symbol("drop");
-
-/** Splices `"metaData":<json>` into a command result text that has `"metaData":null`. */
-export function withMetaData(output: string, metaData: string): string {
-  // Our outputs put metaData after the result, logs and events; no value inside
-  // them can be a bare null under a "metaData" key, so the first match is the field.
-  const marker = ',"metaData":null,';
-  const at = output.indexOf(marker);
-  if (at < 0) return output;
-  return `${output.slice(0, at)},"metaData":${metaData},${output.slice(at + marker.length)}`;
-}
 
 export class ChainExecutor implements BlockExecutor {
   readonly version: NetworkVersion;
@@ -595,8 +586,18 @@ export class ChainExecutor implements BlockExecutor {
       if (r === undefined) continue;
       const h = this.blocks.header(r.blockHash);
       if (h === undefined) continue;
-      const meta = `{"blockHeight":${h.height},"blockTime":${h.creationTime},"blockHash":${JSON.stringify(h.hash)},"prevBlockHash":${JSON.stringify(h.parent)}}`;
-      out.set(key, withMetaData(r.output, meta));
+      out.set(
+        key,
+        writeCommandResult({
+          ...readCommandResult(r.output),
+          metaData: {
+            blockHeight: h.height,
+            blockTime: h.creationTime,
+            blockHash: h.hash,
+            prevBlockHash: h.parent,
+          },
+        }),
+      );
     }
     return out;
   }

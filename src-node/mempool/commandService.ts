@@ -23,6 +23,7 @@ import type { BlockHeader } from "../chain/blockHeader.ts";
 import type { MinerInfo } from "../chain/minerData.ts";
 import type { PayloadWithOutputs } from "../chain/payloadWithOutputs.ts";
 import type { ParsedCommand } from "../command/commandTypes.ts";
+import { RawJson, stringifyJson } from "../command/exactJson.ts";
 import { isHashText } from "../encoding/base64url.ts";
 import { isNodeError } from "../errors/nodeError.ts";
 import { parseBlockTransaction } from "../exec/blockTransaction.ts";
@@ -207,13 +208,14 @@ export class CommandService {
       );
     }
     if (!options.preflight) return answer.output;
-    return `{"preflightResult":${answer.output},"preflightWarnings":[]}`;
+    return stringifyJson({ preflightResult: new RawJson(answer.output), preflightWarnings: [] });
   }
 
   /** /poll: `{requestKey: result, …}` for the keys found at least `confirmationDepth` deep. */
   poll(chainId: number, requestKeys: readonly string[], confirmationDepth: number): string {
     const found = this.executor.poll(chainId, requestKeys, confirmationDepth);
-    return `{${[...found].map(([k, v]) => `${JSON.stringify(k)}:${v}`).join(",")}}`;
+    // Request keys are never array-index-like, so the object keeps the order found.
+    return stringifyJson(Object.fromEntries([...found].map(([k, v]) => [k, new RawJson(v)])));
   }
 
   /**
