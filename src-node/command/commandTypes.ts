@@ -101,5 +101,6 @@ export type ParsedCommand = {
   readonly hashBytes: Uint8Array;
   /** One `sig` hex string per entry of `sigs` (`""` for an unsigned slot), in order. */
   readonly sigs: readonly string[];
+  /** `cmd` read once, exactly: data and capability arguments keep every number's text. */
   readonly payload: CommandPayload;
 };

@@ -33,6 +33,15 @@ export class JsonNumber {
   static of(text: string): JsonNumber | undefined {
     return JSON_NUMBER_TEXT.test(text) ? new JsonNumber(text) : undefined;
   }
+
+  /**
+   * The number of text the exact parser has just matched as JSON number
+   * syntax (checking it again would cost every number of every row read).
+   * @internal
+   */
+  static matched(text: string): JsonNumber {
+    return new JsonNumber(text);
+  }
 }
 
 /** A JSON value; numbers are JS numbers or exact {@link JsonNumber}s. */
@@ -286,10 +295,8 @@ class ExactJsonParser {
     const m = NUMBER_AT.exec(text);
     if (m === null || m[0] === "" || m[0] === "-") return this.fail("expected a JSON value");
     if (m[0].length > MAX_NUMBER_LENGTH) return this.fail("number too long");
-    const n = JsonNumber.of(m[0]);
-    if (n === undefined) return this.fail("bad number");
     this.pos += m[0].length;
-    return n;
+    return JsonNumber.matched(m[0]);
   }
 
   /** A string at `pos` (its opening quote); null when malformed. */
@@ -412,6 +419,10 @@ export function readJsonMembers(text: string): Map<string, RawJson> | null {
 
 /** {@link readJsonExact}'s value, or null for text that is not JSON. */
 export function parseJsonExact(text: string): JsonValue | null {
-  const r = readJsonExact(text);
-  return r.ok ? r.value : null;
+  // Not through readJsonExact: every stored row is read here, so no result object.
+  const p = new ExactJsonParser(text);
+  const v = p.value(0);
+  if (v === BAD) return null;
+  p.ws();
+  return p.pos === text.length ? v : null;
 }
