@@ -6,7 +6,8 @@
  * condensed cold-wallet form) stays condensed; `-c` condenses any output.
  * @module
  */
-import { signRequestKey } from "../exec/signCommand.ts";
+
+import { nodeCommands } from "../exec/nodeCommands.ts";
 import { type DetachedTx, readDetachedTx } from "./detachedTx.ts";
 import { emitTx } from "./emitTx.ts";
 import { cliError } from "./errors.ts";
@@ -46,7 +47,7 @@ export function addSig(args: readonly string[], io: CliIo): Promise<number> {
           `key ${key.publicKey} is not a signer of transaction ${tx.hash}`,
         );
       }
-      slot.sig = signRequestKey(tx.hash, key.secretKey).sig;
+      slot.sig = nodeCommands.signRequestKey(tx.hash, key.secretKey).sig;
     }
     if (tx.cmd === undefined) {
       io.stderr.write(

@@ -4,14 +4,18 @@
  * single command for `/local`.
  * @module
  */
-import { buildCommand } from "../exec/buildCommand.ts";
-import { signCommand } from "../exec/signCommand.ts";
+
+import { nodeCommands } from "../exec/nodeCommands.ts";
 import { requestJson } from "./emitTx.ts";
 import type { CliIo } from "./io.ts";
 import { type RequestSource, readRequestFile } from "./requestFile.ts";
 
 export function apiRequest(file: string, local: boolean, io: CliIo, source?: RequestSource): void {
   const { payload, keys } = readRequestFile(file, "sign", io.now(), source);
-  const signed = signCommand(buildCommand(payload), payload.signers, keys);
+  const signed = nodeCommands.signCommand(
+    nodeCommands.buildCommand(payload),
+    payload.signers,
+    keys,
+  );
   io.stdout.write(requestJson(signed, local));
 }

@@ -11,12 +11,13 @@
  * @module
  */
 import { stringify } from "yaml";
+import type { Signer, UnsignedCommand } from "../command/commandTypes.ts";
+import { parseCommandPayload } from "../command/parseCommandPayload.ts";
 import { verifyBytes } from "../crypto/ed25519.ts";
 import { decodeHash, isHashText } from "../encoding/base64url.ts";
-import type { Signer, UnsignedCommand } from "../exec/commandTypes.ts";
 import { CommandError } from "../exec/errors.ts";
-import { parseCommandPayload } from "../exec/parseCommandPayload.ts";
-import { isRequestKeyOf, requestKeyOf } from "../exec/requestKey.ts";
+import { isRequestKeyOf } from "../command/requestKeyCheck.ts";
+import { nodeCommandCrypto, nodeCommands } from "../exec/nodeCommands.ts";
 import { cliError } from "./errors.ts";
 import {
   checkKeys,
@@ -185,12 +186,12 @@ export function readDetachedTx(value: YamlValue, file: string): DetachedTx {
   } else {
     const cmd = readText(cmdValue, file, "cmd");
     // Weft's Blake2s-256 key, or the reference's Blake2b-256 one (files made by its tools).
-    if (!isRequestKeyOf(hash, cmd)) {
+    if (!isRequestKeyOf(nodeCommandCrypto, hash, cmd)) {
       throw cliError(
         "CLI_HASH_MISMATCH",
         file,
         "hash",
-        `does not match cmd (the request key of cmd is ${requestKeyOf(cmd)})`,
+        `does not match cmd (the request key of cmd is ${nodeCommands.requestKeyOf(cmd)})`,
       );
     }
     const signers = signersOf(cmd, file);

@@ -6,11 +6,10 @@
  * printed in the spec's form (`sig`, `scheme`, `pubKey`, `addr`).
  * @module
  */
-import { ED25519, type SignatureObject } from "../exec/commandTypes.ts";
+import { ED25519, type SignatureObject } from "../command/commandTypes.ts";
+import type { SignedCommand } from "../command/signCommand.ts";
 import { commandInvariant } from "../exec/errors.ts";
-import { parseCommand } from "../exec/parseCommand.ts";
-import type { SignedCommand } from "../exec/signCommand.ts";
-import { verifyCommandSignatures } from "../exec/verifySignatures.ts";
+import { nodeCommands } from "../exec/nodeCommands.ts";
 import { type DetachedTx, detachedYaml, isComplete } from "./detachedTx.ts";
 import type { CliIo } from "./io.ts";
 
@@ -21,7 +20,9 @@ export type EmitOptions = { readonly local: boolean; readonly condensed: boolean
  * node's own parser and signature verification before it is printed.
  */
 export function requestJson(command: SignedCommand, local: boolean): string {
-  verifyCommandSignatures(parseCommand(JSON.parse(JSON.stringify(command))));
+  nodeCommands.verifyCommandSignatures(
+    nodeCommands.parseCommand(JSON.parse(JSON.stringify(command))),
+  );
   const body = { cmd: command.cmd, hash: command.hash, sigs: command.sigs };
   return `${JSON.stringify(local ? body : { cmds: [body] })}\n`;
 }

@@ -5,7 +5,7 @@
  * key) are taken as written.
  * @module
  */
-import { JsonNumber } from "../exec/jsonValue.ts";
+import { JsonNumber } from "../command/exactJson.ts";
 import { cliError } from "./errors.ts";
 import { sourceOf, type YamlValue } from "./yamlValue.ts";
 

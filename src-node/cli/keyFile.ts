@@ -4,8 +4,9 @@
  * the secret, so a mixed-up file fails before anything is signed.
  * @module
  */
+
+import type { SigningKey } from "../command/signCommand.ts";
 import { publicKeyOf } from "../crypto/ed25519.ts";
-import type { SigningKey } from "../exec/signCommand.ts";
 import { cliError } from "./errors.ts";
 import { checkKeys, member, readHexText, readMap, type YamlMap } from "./fileFields.ts";
 import { readYamlFile } from "./readFiles.ts";

@@ -9,9 +9,9 @@
  * @module
  */
 import { dirname, resolve } from "node:path";
-import type { CommandPayload, PayloadMessage } from "../exec/commandTypes.ts";
-import type { JsonObject } from "../exec/jsonValue.ts";
-import type { SigningKey } from "../exec/signCommand.ts";
+import type { CommandPayload, PayloadMessage } from "../command/commandTypes.ts";
+import type { JsonObject } from "../command/exactJson.ts";
+import type { SigningKey } from "../command/signCommand.ts";
 import { CliError, cliError } from "./errors.ts";
 import {
   checkKeys,

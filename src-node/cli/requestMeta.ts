@@ -6,10 +6,10 @@
  * @module
  */
 
+import type { PublicMeta } from "../command/commandTypes.ts";
+import { decimalText } from "../command/decimalText.ts";
+import { JsonNumber } from "../command/exactJson.ts";
 import { isNodeError } from "../errors/nodeError.ts";
-import type { PublicMeta } from "../exec/commandTypes.ts";
-import { decimalText } from "../exec/decimalText.ts";
-import { JsonNumber } from "../exec/jsonValue.ts";
 import { cliError } from "./errors.ts";
 import { checkKeys, member, readInt, readMap, readText } from "./fileFields.ts";
 import type { YamlValue } from "./yamlValue.ts";

@@ -5,8 +5,8 @@
  * and `address` (hex, written as the signer's `addr`).
  * @module
  */
-import { type Capability, ED25519, type Signer } from "../exec/commandTypes.ts";
-import type { SigningKey } from "../exec/signCommand.ts";
+import { type Capability, ED25519, type Signer } from "../command/commandTypes.ts";
+import type { SigningKey } from "../command/signCommand.ts";
 import { cliError } from "./errors.ts";
 import {
   checkKeys,

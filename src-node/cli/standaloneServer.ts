@@ -20,15 +20,14 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { JsonNumber, RawJson, stringifyJson } from "../command/exactJson.ts";
 import { runContractCommand } from "../contract/execute.ts";
 import { createMemoryStorage } from "../contract/storage/memoryStorage.ts";
 import { isNodeError } from "../errors/nodeError.ts";
 import { resultJsonText } from "../exec/commandResult.ts";
 import { contractInputOf } from "../exec/contractInput.ts";
 import { decimalOfText } from "../exec/gasMath.ts";
-import { JsonNumber } from "../exec/jsonValue.ts";
-import { parseCommand } from "../exec/parseCommand.ts";
-import { verifyCommandSignatures } from "../exec/verifySignatures.ts";
+import { nodeCommands } from "../exec/nodeCommands.ts";
 import { cliError, usageError } from "./errors.ts";
 import type { CliIo } from "./io.ts";
 import { processStopSignals, type StopSignals } from "./node.ts";
@@ -104,8 +103,8 @@ export function standaloneLocal(
   body: unknown,
   nowMicros: number,
 ): string {
-  const command = parseCommand(body);
-  verifyCommandSignatures(command);
+  const command = nodeCommands.parseCommand(body);
+  nodeCommands.verifyCommandSignatures(command);
   const input = contractInputOf(command);
   const meta = command.payload.meta;
   const gasLimit = config.gasLimit ?? meta.gasLimit;
@@ -181,11 +180,8 @@ export async function startStandaloneServer(
           return failure(res, 400, `the body is not JSON: ${e instanceof Error ? e.message : e}`);
         }
         try {
-          answer(
-            res,
-            200,
-            `{"status":"success","response":${standaloneLocal(config, body, now())}}`,
-          );
+          const response = new RawJson(standaloneLocal(config, body, now()));
+          answer(res, 200, stringifyJson({ status: "success", response }));
         } catch (e) {
           if (!isNodeError(e)) throw e;
           failure(res, isNodeError(e, "CONTRACT_INVARIANT") ? 500 : 400, e.message);

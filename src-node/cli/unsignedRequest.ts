@@ -5,7 +5,8 @@
  * prints the condensed cold-wallet form without `cmd`.
  * @module
  */
-import { buildCommand } from "../exec/buildCommand.ts";
+
+import { nodeCommands } from "../exec/nodeCommands.ts";
 import { detachedYaml, unsignedTx } from "./detachedTx.ts";
 import type { CliIo } from "./io.ts";
 import { type RequestSource, readRequestFile } from "./requestFile.ts";
@@ -17,5 +18,7 @@ export function unsignedRequest(
   source?: RequestSource,
 ): void {
   const { payload } = readRequestFile(file, "unsigned", io.now(), source);
-  io.stdout.write(detachedYaml(unsignedTx(buildCommand(payload), payload.signers), condensed));
+  io.stdout.write(
+    detachedYaml(unsignedTx(nodeCommands.buildCommand(payload), payload.signers), condensed),
+  );
 }

@@ -8,7 +8,7 @@
  * @module
  */
 import { isAlias, isMap, isScalar, isSeq, parseDocument, Scalar } from "yaml";
-import { JsonNumber } from "../exec/jsonValue.ts";
+import { JsonNumber } from "../command/exactJson.ts";
 import { cliError } from "./errors.ts";
 
 /** A value read from YAML: JSON values with exact numbers. */

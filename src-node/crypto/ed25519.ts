@@ -1,7 +1,8 @@
 /**
  * ed25519 keys and signatures (RFC 8032) over @noble/ed25519, with keys and
  * signatures as hex at the edges. Verification is strict RFC 8032 (noble's
- * default, `zip215: false`), so a signature has one valid encoding; like
+ * `zip215: false`, asked for explicitly: @noble/ed25519 3's default is
+ * ZIP-215), so a signature has one valid encoding; like
  * libsodium, small-order public keys are refused, since "signatures" by them
  * need no secret.
  *
@@ -91,7 +92,7 @@ export function verifyBytes(
     // Fall through to noble, whose answer is the rule.
   }
   try {
-    return ed.verify(sig, message, hexDecode(publicKeyHex, "pubKey", 32));
+    return ed.verify(sig, message, hexDecode(publicKeyHex, "pubKey", 32), { zip215: false });
   } catch {
     return false;
   }

@@ -12,6 +12,7 @@
  * @module
  */
 import type { MinerInfo } from "../chain/minerData.ts";
+import type { ParsedCommand } from "../command/commandTypes.ts";
 import { renderPactError } from "../contract/errors.ts";
 import type { EvalResult } from "../contract/evaluate.ts";
 import { type ContractOutcome, runContractCommand } from "../contract/execute.ts";
@@ -19,7 +20,6 @@ import type { Decimal } from "../contract/values/decimal.ts";
 import type { PactValue } from "../contract/values/value.ts";
 import { type BlockEnv, CHAIN_EXEC_FLAGS, chainDataOf, publicDataJson } from "./blockEnv.ts";
 import { commandResultText } from "./commandResult.ts";
-import type { ParsedCommand } from "./commandTypes.ts";
 import type { ContractInput } from "./contractInput.ts";
 import { CommandError, CommandErrorCode } from "./errors.ts";
 import { decimalOfText, gasAmount, txSizeGas } from "./gasMath.ts";

@@ -9,9 +9,11 @@
  * @module
  */
 import type { NetworkVersion } from "../chain/networkVersion.ts";
+import type { PublicMeta } from "../command/commandTypes.ts";
+import { commandInvariant } from "../command/errors.ts";
+import { JsonNumber, type JsonObject } from "../command/exactJson.ts";
 import type { ChainData, NamespacePolicy, SpvSupport } from "../contract/eval/runtimeContext.ts";
 import type { ContractStorage } from "../contract/storage/contractStorage.ts";
-import type { PublicMeta } from "./commandTypes.ts";
 import { decimalOfText } from "./gasMath.ts";
 
 /** What execution needs of the parent block. */
@@ -55,7 +57,23 @@ export function chainDataOf(env: BlockEnv, meta: PublicMeta | null): ChainData {
 }
 
 /** The public data `/local` answers as `metaData`: `{publicMeta, blockTime, prevBlockHash, blockHeight}`. */
-export function publicDataJson(env: BlockEnv, meta: PublicMeta): string {
-  const m = `{"chainId":${JSON.stringify(meta.chainId)},"sender":${JSON.stringify(meta.sender)},"gasLimit":${meta.gasLimit},"gasPrice":${meta.gasPrice},"ttl":${meta.ttl},"creationTime":${meta.creationTime}}`;
-  return `{"publicMeta":${m},"blockTime":${env.parent.creationTime},"prevBlockHash":${JSON.stringify(env.parent.hash)},"blockHeight":${env.parent.height + 1}}`;
+export function publicDataJson(env: BlockEnv, meta: PublicMeta): JsonObject {
+  // gasPrice is canonical decimal text: written as a JSON number with exactly that text.
+  const gasPrice = JsonNumber.of(meta.gasPrice);
+  if (gasPrice === undefined) {
+    throw commandInvariant("meta.gasPrice", `not JSON number text: ${meta.gasPrice}`);
+  }
+  return {
+    publicMeta: {
+      chainId: meta.chainId,
+      sender: meta.sender,
+      gasLimit: meta.gasLimit,
+      gasPrice,
+      ttl: meta.ttl,
+      creationTime: meta.creationTime,
+    },
+    blockTime: env.parent.creationTime,
+    prevBlockHash: env.parent.hash,
+    blockHeight: env.parent.height + 1,
+  };
 }

@@ -5,9 +5,9 @@
  * depend on the extra fields a client sent.
  * @module
  */
-import type { ParsedCommand } from "./commandTypes.ts";
+import type { ParsedCommand } from "../command/commandTypes.ts";
 import { CommandError, CommandErrorCode } from "./errors.ts";
-import { parseCommand } from "./parseCommand.ts";
+import { nodeCommands } from "./nodeCommands.ts";
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder("utf-8", { fatal: true });
@@ -59,5 +59,5 @@ export function parseBlockTransactionText(text: string, field: string): ParsedCo
       `${field}: not UTF-8 JSON: ${reason}`,
     );
   }
-  return parseCommand(value, field);
+  return nodeCommands.parseCommand(value, field);
 }

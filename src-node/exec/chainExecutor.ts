@@ -28,6 +28,7 @@ import type { BlockHeader } from "../chain/blockHeader.ts";
 import { type MinerInfo, minerDataBytes, parseMinerData } from "../chain/minerData.ts";
 import { genesisHeightOf, type NetworkVersion } from "../chain/networkVersion.ts";
 import { buildPayloadWithOutputs, type PayloadWithOutputs } from "../chain/payloadWithOutputs.ts";
+import type { ParsedCommand } from "../command/commandTypes.ts";
 import type { NamespacePolicy } from "../contract/eval/runtimeContext.ts";
 import type { ContractStorage } from "../contract/storage/contractStorage.ts";
 import { isNodeError } from "../errors/nodeError.ts";
@@ -43,8 +44,8 @@ import {
   parseBlockTransactionText,
 } from "./blockTransaction.ts";
 import { coinbaseOutput, coinbaseRun } from "./coinbase.ts";
+import { readCommandResult, writeCommandResult } from "./commandResult.ts";
 import { commandRuleViolations } from "./commandRules.ts";
-import type { ParsedCommand } from "./commandTypes.ts";
 import { type ContractInput, contractInputOf } from "./contractInput.ts";
 import {
   CommandError,
@@ -55,10 +56,10 @@ import {
 } from "./errors.ts";
 import { decimalOfText, gasAmount } from "./gasMath.ts";
 import { gasPayerOf } from "./gasPayer.ts";
+import { nodeCommands } from "./nodeCommands.ts";
 import { ReadyCommands } from "./readyCommands.ts";
 import { DEFAULT_SPV_PROOF_DEPTH, spvVerifier } from "./spvVerifier.ts";
 import { buyGas } from "./systemCalls.ts";
-import { verifyCommandSignatures } from "./verifySignatures.ts";
 
 /** Runs a chain's genesis transactions on a storage at the genesis height. */
 export type GenesisRunner = (chainId: number, storage: ContractStorage) => void;
@@ -124,16 +125,6 @@ export const PREFLIGHT_MINER: MinerInfo = {
 };
 
 const DROP = Symbol("drop");
-
-/** Splices `"metaData":<json>` into a command result text that has `"metaData":null`. */
-export function withMetaData(output: string, metaData: string): string {
-  // Our outputs put metaData after the result, logs and events; no value inside
-  // them can be a bare null under a "metaData" key, so the first match is the field.
-  const marker = ',"metaData":null,';
-  const at = output.indexOf(marker);
-  if (at < 0) return output;
-  return `${output.slice(0, at)},"metaData":${metaData},${output.slice(at + marker.length)}`;
-}
 
 export class ChainExecutor implements BlockExecutor {
   readonly version: NetworkVersion;
@@ -437,7 +428,7 @@ export class ChainExecutor implements BlockExecutor {
           const text = blockTransactionTextOf(t.transaction, field);
           const known = this.#ready.get(text);
           const command = known?.command ?? parseBlockTransactionText(text, field);
-          verifyCommandSignatures(command);
+          nodeCommands.verifyCommandSignatures(command);
           const [problem] = commandRuleViolations(command, {
             version: this.version,
             chainId,
@@ -595,8 +586,18 @@ export class ChainExecutor implements BlockExecutor {
       if (r === undefined) continue;
       const h = this.blocks.header(r.blockHash);
       if (h === undefined) continue;
-      const meta = `{"blockHeight":${h.height},"blockTime":${h.creationTime},"blockHash":${JSON.stringify(h.hash)},"prevBlockHash":${JSON.stringify(h.parent)}}`;
-      out.set(key, withMetaData(r.output, meta));
+      out.set(
+        key,
+        writeCommandResult({
+          ...readCommandResult(r.output),
+          metaData: {
+            blockHeight: h.height,
+            blockTime: h.creationTime,
+            blockHash: h.hash,
+            prevBlockHash: h.parent,
+          },
+        }),
+      );
     }
     return out;
   }
@@ -667,7 +668,7 @@ export class ChainExecutor implements BlockExecutor {
       prefix,
     );
     try {
-      verifyCommandSignatures(command, prefix);
+      nodeCommands.verifyCommandSignatures(command, prefix);
     } catch (e) {
       if (!(e instanceof CommandError)) throw e;
       errors.push(e);

@@ -19,9 +19,20 @@
  * ```ts
  * const out = runContractCommand({...});
  * const text = commandResultText(commandResultOf(reqKey, out));
+ * const polled = writeCommandResult({ ...readCommandResult(text), metaData: { blockHeight: 1 } });
  * ```
  * @module
  */
+
+import {
+  type JsonObject,
+  type JsonWritable,
+  jsonString,
+  parseJsonExact,
+  RawJson,
+  readJsonMembers,
+  stringifyJson,
+} from "../command/exactJson.ts";
 import { pactEventToJsonText, txWritesToJsonText } from "../contract/commandJson.ts";
 import { renderInfo } from "../contract/errors.ts";
 import type { PactEvent, TxWrite } from "../contract/eval/txState.ts";
@@ -32,6 +43,27 @@ import { pactValueToJsonText } from "../contract/values/json.ts";
 import type { PactValue } from "../contract/values/value.ts";
 import { blake2b256 } from "../crypto/blake2.ts";
 import { base64UrlEncode } from "../encoding/base64url.ts";
+import { execInvariant } from "./errors.ts";
+
+/**
+ * `metaData`: what /local (public data) or /poll (the block) adds; a stored
+ * result's is read back as its text.
+ */
+export type CommandMetaData = JsonObject | RawJson;
+
+/** A command result as the wire has it, part by part, in the reference's key order. */
+export type CommandResult = {
+  readonly gas: number;
+  /** `{"status":"success","data":…}` or `{"status":"failure","error":{…}}`. */
+  readonly result: RawJson;
+  readonly reqKey: string;
+  readonly logs: string | null;
+  /** The events array; null (no events) leaves `events` out. */
+  readonly events: RawJson | null;
+  readonly metaData: CommandMetaData | null;
+  readonly continuation: RawJson | null;
+  readonly txId: number | null;
+};
 
 /** Everything a command result says. */
 export type CommandResultParts = {
@@ -47,15 +79,10 @@ export type CommandResultParts = {
    */
   readonly logs: readonly TxWrite[] | null;
   readonly events: readonly PactEvent[];
-  /** `metaData` as JSON text, or null. */
-  readonly metaData: string | null;
+  readonly metaData: CommandMetaData | null;
   readonly continuation: PactExec | null;
   readonly txId: number | null;
 };
-
-function str(s: string): string {
-  return pactValueToJsonText({ kind: "string", value: s });
-}
 
 /** The `result` object's JSON text. */
 export function resultJsonText(result: EvalResult<PactValue>): string {
@@ -65,10 +92,18 @@ export function resultJsonText(result: EvalResult<PactValue>): string {
       v.kind === "integer"
         ? pactValueToJsonText({ kind: "decimal", value: { mantissa: v.value, scale: 0 } })
         : pactValueToJsonText(v);
-    return `{"status":"success","data":${data}}`;
+    return stringifyJson({ status: "success", data: new RawJson(data) });
   }
   const e = result.error;
-  return `{"status":"failure","error":{"callStack":[${e.callStack.map(str).join(",")}],"type":${str(e.kind)},"message":${str(e.message)},"info":${str(renderInfo(e.span))}}}`;
+  return stringifyJson({
+    status: "failure",
+    error: {
+      callStack: e.callStack,
+      type: e.kind,
+      message: e.message,
+      info: renderInfo(e.span),
+    },
+  });
 }
 
 /** The `logs` of a run that wrote nothing (every /local legacy run, every failure). */
@@ -81,13 +116,90 @@ export function logsHashOf(writes: readonly TxWrite[]): string {
   return base64UrlEncode(blake2b256(txWritesToJsonText(writes)));
 }
 
+/** The wire form of a command result's parts. */
+export function commandResultJson(p: CommandResultParts): CommandResult {
+  return {
+    gas: p.gas,
+    result: new RawJson(resultJsonText(p.result)),
+    reqKey: p.reqKey,
+    logs: p.logs === null ? null : logsHashOf(p.logs),
+    events:
+      p.events.length === 0
+        ? null
+        : new RawJson(stringifyJson(p.events.map((e) => new RawJson(pactEventToJsonText(e))))),
+    metaData: p.metaData,
+    continuation: p.continuation === null ? null : new RawJson(pactExecToJsonText(p.continuation)),
+    txId: p.txId,
+  };
+}
+
+/** The one writer of command result JSON text. */
+export function writeCommandResult(r: CommandResult): string {
+  const json: { readonly [key: string]: JsonWritable | undefined } = {
+    gas: r.gas,
+    result: r.result,
+    reqKey: r.reqKey,
+    logs: r.logs,
+    events: r.events ?? undefined,
+    metaData: r.metaData,
+    continuation: r.continuation,
+    txId: r.txId,
+  };
+  return stringifyJson(json);
+}
+
 /** The command result's JSON text. */
 export function commandResultText(p: CommandResultParts): string {
-  const events =
-    p.events.length === 0 ? "" : `,"events":[${p.events.map(pactEventToJsonText).join(",")}]`;
-  const logs = p.logs === null ? "null" : str(logsHashOf(p.logs));
-  const continuation = p.continuation === null ? "null" : pactExecToJsonText(p.continuation);
-  return `{"gas":${p.gas},"result":${resultJsonText(p.result)},"reqKey":${str(p.reqKey)},"logs":${logs}${events},"metaData":${p.metaData ?? "null"},"continuation":${continuation},"txId":${p.txId === null ? "null" : String(p.txId)}}`;
+  return writeCommandResult(commandResultJson(p));
+}
+
+function member(members: Map<string, RawJson>, key: string): RawJson {
+  const m = members.get(key);
+  if (m === undefined) throw execInvariant(`a stored command result has no ${jsonString(key)}`);
+  return m;
+}
+
+function integerOrNull(raw: RawJson, key: string): number | null {
+  if (raw.text === "null") return null;
+  const n = Number(raw.text);
+  if (!Number.isSafeInteger(n))
+    throw execInvariant(`a stored command result's ${key} is ${raw.text}`);
+  return n;
+}
+
+function stringOrNull(raw: RawJson, key: string): string | null {
+  const v = parseJsonExact(raw.text);
+  if (v !== null && typeof v !== "string") {
+    throw execInvariant(`a stored command result's ${key} is not a string`);
+  }
+  return v;
+}
+
+/**
+ * A command result text this node wrote (a block output), read back part by
+ * part; {@link writeCommandResult} of it gives the same text.
+ * @throws {ExecError} EXEC_INVARIANT when the text is not a command result.
+ */
+export function readCommandResult(text: string): CommandResult {
+  const m = readJsonMembers(text);
+  if (m === null) throw execInvariant("a stored command result is not a JSON object");
+  const gas = integerOrNull(member(m, "gas"), "gas");
+  const reqKey = stringOrNull(member(m, "reqKey"), "reqKey");
+  if (gas === null || reqKey === null) {
+    throw execInvariant("a stored command result has no gas or request key");
+  }
+  const metaData = member(m, "metaData");
+  const continuation = member(m, "continuation");
+  return {
+    gas,
+    result: member(m, "result"),
+    reqKey,
+    logs: stringOrNull(member(m, "logs"), "logs"),
+    events: m.get("events") ?? null,
+    metaData: metaData.text === "null" ? null : metaData,
+    continuation: continuation.text === "null" ? null : continuation,
+    txId: integerOrNull(member(m, "txId"), "txId"),
+  };
 }
 
 /**
@@ -97,7 +209,7 @@ export function commandResultText(p: CommandResultParts): string {
 export function commandResultOf(
   reqKey: string,
   outcome: ContractOutcome,
-  metaData: string | null = null,
+  metaData: CommandMetaData | null = null,
 ): CommandResultParts {
   return {
     reqKey,

@@ -24,9 +24,9 @@
  * @module
  */
 import type { NetworkVersion } from "../chain/networkVersion.ts";
+import type { ParsedCommand } from "../command/commandTypes.ts";
+import { decimalPlaces } from "../command/decimalText.ts";
 import { decimalCompare, parseDecimalText } from "../contract/values/decimal.ts";
-import type { ParsedCommand } from "./commandTypes.ts";
-import { decimalPlaces } from "./decimalText.ts";
 import { CommandError, CommandErrorCode } from "./errors.ts";
 
 /** Most signatures a command may carry (reference). */

@@ -6,11 +6,12 @@
  * metadata.
  * @module
  */
+
+import { badField, readArray, readObject, readString, required } from "../command/fieldReaders.ts";
+import { hashMismatch, isRequestKeyOf } from "../command/requestKeyCheck.ts";
 import { isHashText } from "../encoding/base64url.ts";
 import { CommandError, CommandErrorCode } from "./errors.ts";
-import { badField, readArray, readObject, readString, required } from "./fieldReaders.ts";
-import { hashMismatch } from "./parseCommand.ts";
-import { isRequestKeyOf } from "./requestKey.ts";
+import { nodeCommandCrypto } from "./nodeCommands.ts";
 
 export type PrivateAddress = { readonly from: string; readonly to: readonly string[] };
 
@@ -32,7 +33,9 @@ export function parsePrivateCommand(value: unknown): PrivateCommand {
   readArray(required(o, "sigs", "").value, "sigs");
   if (!isHashText(hash))
     throw badField("hash", "a request key: 43 characters of unpadded base64url");
-  if (!isRequestKeyOf(hash, cmdText)) throw hashMismatch("hash", cmdText, hash);
+  if (!isRequestKeyOf(nodeCommandCrypto, hash, cmdText)) {
+    throw hashMismatch(nodeCommandCrypto, "hash", cmdText, hash);
+  }
   let payload: unknown;
   try {
     payload = JSON.parse(cmdText);

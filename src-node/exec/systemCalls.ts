@@ -14,13 +14,13 @@
  * @module
  */
 import type { MinerInfo } from "../chain/minerData.ts";
+import type { PublicMeta } from "../command/commandTypes.ts";
 import type { SigCapability, Signer } from "../contract/eval/runtimeContext.ts";
 import { type ContractOutcome, type GasPayer, runContractCommand } from "../contract/execute.ts";
 import type { Decimal } from "../contract/values/decimal.ts";
 import { keysetGuard } from "../contract/values/json.ts";
 import { makeObject, type PactValue, pDecimal, pString } from "../contract/values/value.ts";
 import { type BlockEnv, CHAIN_EXEC_FLAGS, chainDataOf } from "./blockEnv.ts";
-import type { PublicMeta } from "./commandTypes.ts";
 
 /** Gas limit of system calls (they run at a rate of 0; this only bounds a broken contract). */
 const SYSTEM_GAS_LIMIT = 1_000_000_000;

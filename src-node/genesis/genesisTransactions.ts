@@ -12,9 +12,9 @@
  * @module
  */
 import type { NetworkVersion } from "../chain/networkVersion.ts";
-import { buildCommand } from "../exec/buildCommand.ts";
-import type { CommandPayload, UnsignedCommand } from "../exec/commandTypes.ts";
-import type { JsonObject } from "../exec/jsonValue.ts";
+import type { CommandPayload, UnsignedCommand } from "../command/commandTypes.ts";
+import type { JsonObject } from "../command/exactJson.ts";
+import { nodeCommands } from "../exec/nodeCommands.ts";
 import { genesisConfigOf } from "./genesisConfig.ts";
 import {
   GAS_STATION_ACCOUNT,
@@ -80,7 +80,7 @@ function transaction(
     networkId: version.name,
     nonce: `genesis-${index}-${name}`,
   };
-  return { name, code, data, payload, command: buildCommand(payload) };
+  return { name, code, data, payload, command: nodeCommands.buildCommand(payload) };
 }
 
 /** The genesis transactions of `chainId` on `version`, in execution order. */

@@ -14,13 +14,13 @@
  */
 import { genesisParentHash } from "../chain/genesisParentHash.ts";
 import { genesisHeightOf, type NetworkVersion } from "../chain/networkVersion.ts";
+import { stringifyJson } from "../command/exactJson.ts";
 import { renderPactError } from "../contract/errors.ts";
 import type { ChainData, ContractStorage } from "../contract/eval/runtimeContext.ts";
 import { type ContractOutcome, runContractCommand } from "../contract/execute.ts";
 import { pactValueFromJson, parseJsonExact } from "../contract/values/json.ts";
 import { makeObject, type PactValue } from "../contract/values/value.ts";
 import { commandResultOf, commandResultText } from "../exec/commandResult.ts";
-import { stringifyJson } from "../exec/jsonValue.ts";
 import { GenesisError, GenesisErrorCode } from "./errors.ts";
 import { type GenesisTransaction, genesisTransactions } from "./genesisTransactions.ts";
 

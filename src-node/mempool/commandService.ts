@@ -22,18 +22,17 @@
 import type { BlockHeader } from "../chain/blockHeader.ts";
 import type { MinerInfo } from "../chain/minerData.ts";
 import type { PayloadWithOutputs } from "../chain/payloadWithOutputs.ts";
+import type { ParsedCommand } from "../command/commandTypes.ts";
+import { RawJson, stringifyJson } from "../command/exactJson.ts";
 import { isHashText } from "../encoding/base64url.ts";
 import { isNodeError } from "../errors/nodeError.ts";
 import { parseBlockTransaction } from "../exec/blockTransaction.ts";
 import type { ChainExecutor, ReadyCommand } from "../exec/chainExecutor.ts";
-import type { ParsedCommand } from "../exec/commandTypes.ts";
 import { contractInputOf } from "../exec/contractInput.ts";
 import { CommandError, ExecError, ExecErrorCode } from "../exec/errors.ts";
-import { parseCommand } from "../exec/parseCommand.ts";
+import { nodeCommands } from "../exec/nodeCommands.ts";
 import { parsePrivateCommand } from "../exec/parsePrivateCommand.ts";
-import { requestKeyOf } from "../exec/requestKey.ts";
 import { SpvService } from "../exec/spvService.ts";
-import { verifyCommandSignatures } from "../exec/verifySignatures.ts";
 import type { BlockDb } from "../store/blockDb.ts";
 import { Mempool } from "./mempool.ts";
 
@@ -68,7 +67,7 @@ function requestKeyOfValue(value: unknown): string | null {
   if (typeof value !== "object" || value === null) return null;
   const o = value as Record<string, unknown>;
   if (isHashText(o.hash)) return o.hash;
-  return typeof o.cmd === "string" ? requestKeyOf(o.cmd) : null;
+  return typeof o.cmd === "string" ? nodeCommands.requestKeyOf(o.cmd) : null;
 }
 
 export class CommandService {
@@ -161,7 +160,7 @@ export class CommandService {
       const prefix = `cmds[${index}]`;
       let parsed: ParsedCommand;
       try {
-        parsed = parseCommand(value, prefix);
+        parsed = nodeCommands.parseCommand(value, prefix);
       } catch (e) {
         if (!(e instanceof CommandError)) throw e;
         failures.push({ index, requestKey: requestKeyOfValue(value), error: e });
@@ -196,8 +195,8 @@ export class CommandService {
    */
   local(chainId: number, body: unknown, options: LocalRequestOptions): string {
     this.blocks.requireChain(chainId);
-    const command = parseCommand(body);
-    if (options.signatureVerification) verifyCommandSignatures(command);
+    const command = nodeCommands.parseCommand(body);
+    if (options.signatureVerification) nodeCommands.verifyCommandSignatures(command);
     const answer = this.executor.local(chainId, command, {
       preflight: options.preflight,
       rewindDepth: options.rewindDepth,
@@ -209,13 +208,14 @@ export class CommandService {
       );
     }
     if (!options.preflight) return answer.output;
-    return `{"preflightResult":${answer.output},"preflightWarnings":[]}`;
+    return stringifyJson({ preflightResult: new RawJson(answer.output), preflightWarnings: [] });
   }
 
   /** /poll: `{requestKey: result, …}` for the keys found at least `confirmationDepth` deep. */
   poll(chainId: number, requestKeys: readonly string[], confirmationDepth: number): string {
     const found = this.executor.poll(chainId, requestKeys, confirmationDepth);
-    return `{${[...found].map(([k, v]) => `${JSON.stringify(k)}:${v}`).join(",")}}`;
+    // Request keys are never array-index-like, so the object keeps the order found.
+    return stringifyJson(Object.fromEntries([...found].map(([k, v]) => [k, new RawJson(v)])));
   }
 
   /**

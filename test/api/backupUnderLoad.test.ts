@@ -11,12 +11,13 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import type { BackupManifest } from "../../src-node/backup/backupManifest.ts";
 import { restoreBackup } from "../../src-node/backup/restoreBackup.ts";
-import { buildCommand } from "../../src-node/exec/buildCommand.ts";
-import { signCommand } from "../../src-node/exec/signCommand.ts";
+import { nodeCommands } from "../../src-node/exec/nodeCommands.ts";
 import { devAccount } from "../../src-node/genesis/devAccounts.ts";
 import { sql } from "../../src-node/store/sql.ts";
 import { SqlDatabase } from "../../src-node/store/sqlDatabase.ts";
 import { openTestNode, type TestNode, tempDir } from "../support/testNode.ts";
+
+const { buildCommand, signCommand } = nodeCommands;
 
 const dirs: string[] = [];
 const nodes: TestNode[] = [];

@@ -14,10 +14,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { LightMyRequestResponse } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { requestKeyOf } from "../../src-node/exec/requestKey.ts";
-import { signRequestKey } from "../../src-node/exec/signCommand.ts";
+import { nodeCommands } from "../../src-node/exec/nodeCommands.ts";
 import { devKey } from "../support/execChain.ts";
 import { openTestNode, type TestNode } from "../support/testNode.ts";
+
+const { requestKeyOf, signRequestKey } = nodeCommands;
 
 /** mulberry32: a small seeded generator, so every run sends the same inputs. */
 function rng(seed: number) {

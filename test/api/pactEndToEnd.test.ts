@@ -9,14 +9,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { BlockHeader } from "../../src-node/chain/blockHeader.ts";
+import type { Command } from "../../src-node/command/commandTypes.ts";
+import { JsonNumber } from "../../src-node/command/exactJson.ts";
 import { generateKeyPair } from "../../src-node/crypto/ed25519.ts";
-import { buildCommand } from "../../src-node/exec/buildCommand.ts";
 import type { ReadyCommand } from "../../src-node/exec/chainExecutor.ts";
-import type { Command } from "../../src-node/exec/commandTypes.ts";
 import { contractInputOf } from "../../src-node/exec/contractInput.ts";
-import { JsonNumber } from "../../src-node/exec/jsonValue.ts";
-import { parseCommand } from "../../src-node/exec/parseCommand.ts";
-import { signCommand } from "../../src-node/exec/signCommand.ts";
 import { ChainBuilder } from "../support/chainBuilder.ts";
 import { MINER, signedCommand, transferCaps } from "../support/execChain.ts";
 import { executingPayloads } from "../support/executingPayloads.ts";
@@ -192,7 +189,10 @@ function transferAt(creationS: number): Command {
   return signCommand(buildCommand(payload), payload.signers, [devPair(8)]);
 }
 
+import { nodeCommands } from "../../src-node/exec/nodeCommands.ts";
 import { devAccount } from "../../src-node/genesis/devAccounts.ts";
+
+const { buildCommand, parseCommand, signCommand } = nodeCommands;
 
 function devPublic(i: number): string {
   return devAccount(i).publicKey;

@@ -8,15 +8,16 @@
  * data. Commands the payer refuses are refused by /send (CMD_BUY_GAS_FAILED).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Capability, Command, CommandPayload } from "../../src-node/command/commandTypes.ts";
+import { JsonNumber } from "../../src-node/command/exactJson.ts";
 import { generateKeyPair } from "../../src-node/crypto/ed25519.ts";
-import { buildCommand } from "../../src-node/exec/buildCommand.ts";
-import type { Capability, Command, CommandPayload } from "../../src-node/exec/commandTypes.ts";
-import { JsonNumber } from "../../src-node/exec/jsonValue.ts";
-import { signCommand } from "../../src-node/exec/signCommand.ts";
+import { nodeCommands } from "../../src-node/exec/nodeCommands.ts";
 import { MINER, signedCommand, transferCaps } from "../support/execChain.ts";
 import { mineOn } from "../support/nodeMining.ts";
 import { postJson } from "../support/postJson.ts";
 import { openTestNode, type TestNode } from "../support/testNode.ts";
+
+const { buildCommand, signCommand } = nodeCommands;
 
 const BANK = "weft-payer-bank";
 

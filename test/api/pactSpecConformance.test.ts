@@ -9,11 +9,12 @@
  */
 import type { LightMyRequestResponse } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { requestKeyOf } from "../../src-node/exec/requestKey.ts";
-import { signRequestKey } from "../../src-node/exec/signCommand.ts";
+import { nodeCommands } from "../../src-node/exec/nodeCommands.ts";
 import { devKey, signedCommand, transferCaps } from "../support/execChain.ts";
 import { mineOn } from "../support/nodeMining.ts";
 import { openTestNode, type TestNode } from "../support/testNode.ts";
+
+const { requestKeyOf, signRequestKey } = nodeCommands;
 
 let t: TestNode;
 let api: string;

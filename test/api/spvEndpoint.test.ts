@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { decodeSpvProof, runSpvProof } from "../../src-node/chain/spvProof.ts";
-import type { Command } from "../../src-node/exec/commandTypes.ts";
+import type { Command } from "../../src-node/command/commandTypes.ts";
 import { crossChainTransfer } from "../support/crossChain.ts";
 import { mineOn } from "../support/nodeMining.ts";
 import { openTestNode, type TestNode } from "../support/testNode.ts";

@@ -40,10 +40,12 @@ import { fileURLToPath } from "node:url";
 import { extendableChains } from "../../src-node/chain/cutExtension.ts";
 import type { ReadyCommand } from "../../src-node/exec/chainExecutor.ts";
 import { contractInputOf } from "../../src-node/exec/contractInput.ts";
-import { parseCommand } from "../../src-node/exec/parseCommand.ts";
+import { nodeCommands } from "../../src-node/exec/nodeCommands.ts";
 import { createNode } from "../../src-node/node.ts";
 import { openExecChain, signedCommand, transferCaps } from "../support/execChain.ts";
 import { tempDir } from "../support/testNode.ts";
+
+const { parseCommand } = nodeCommands;
 
 const SECONDS = Number(process.env.WEFT_BENCH_SECONDS ?? "3");
 const CONNECTIONS = Number(process.env.WEFT_BENCH_CONNECTIONS ?? "16");

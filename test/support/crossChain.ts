@@ -4,11 +4,12 @@
  * (`cont` payloads, optionally with a proof, signed by any key pairs, e.g.
  * the gas station's GAS_PAYER signer).
  */
-import { buildCommand } from "../../src-node/exec/buildCommand.ts";
-import type { Capability, Command, CommandPayload } from "../../src-node/exec/commandTypes.ts";
-import { JsonNumber, type JsonObject } from "../../src-node/exec/jsonValue.ts";
-import { signCommand } from "../../src-node/exec/signCommand.ts";
+import type { Capability, Command, CommandPayload } from "../../src-node/command/commandTypes.ts";
+import { JsonNumber, type JsonObject } from "../../src-node/command/exactJson.ts";
+import { nodeCommands } from "../../src-node/exec/nodeCommands.ts";
 import { devKey } from "./execChain.ts";
+
+const { buildCommand, signCommand } = nodeCommands;
 
 export type KeyPair = { readonly publicKey: string; readonly secretKey: string };
 

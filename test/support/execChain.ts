@@ -13,11 +13,10 @@ import type { MinerInfo } from "../../src-node/chain/minerData.ts";
 import type { NetworkVersion } from "../../src-node/chain/networkVersion.ts";
 import { newBlockHeader } from "../../src-node/chain/newBlockHeader.ts";
 import { versionByName } from "../../src-node/chain/versions.ts";
-import { buildCommand } from "../../src-node/exec/buildCommand.ts";
+import type { Capability, Command, CommandPayload } from "../../src-node/command/commandTypes.ts";
+import { JsonNumber } from "../../src-node/command/exactJson.ts";
 import { ChainExecutor, type ReadyCommand } from "../../src-node/exec/chainExecutor.ts";
-import type { Capability, Command, CommandPayload } from "../../src-node/exec/commandTypes.ts";
-import { JsonNumber } from "../../src-node/exec/jsonValue.ts";
-import { signCommand } from "../../src-node/exec/signCommand.ts";
+import { nodeCommands } from "../../src-node/exec/nodeCommands.ts";
 import { devAccount } from "../../src-node/genesis/devAccounts.ts";
 import { genesisPayloadOf } from "../../src-node/genesis/genesisPayloads.ts";
 import { runGenesis } from "../../src-node/genesis/runGenesis.ts";
@@ -26,6 +25,8 @@ import { MiningService } from "../../src-node/mining/miningService.ts";
 import { type Block, BlockDb } from "../../src-node/store/blockDb.ts";
 import { StateDb } from "../../src-node/store/stateDb.ts";
 import { tempDir } from "./testNode.ts";
+
+const { buildCommand, signCommand } = nodeCommands;
 
 export const MINER: MinerInfo = {
   account: `k:${devAccount(9).publicKey}`,

@@ -10,17 +10,17 @@
 import type { BlockHeader } from "../../src-node/chain/blockHeader.ts";
 import type { MinerInfo } from "../../src-node/chain/minerData.ts";
 import type { PayloadWithOutputs } from "../../src-node/chain/payloadWithOutputs.ts";
-import { buildCommand } from "../../src-node/exec/buildCommand.ts";
+import type { CommandPayload } from "../../src-node/command/commandTypes.ts";
 import { ChainExecutor, type ReadyCommand } from "../../src-node/exec/chainExecutor.ts";
-import type { CommandPayload } from "../../src-node/exec/commandTypes.ts";
 import { contractInputOf } from "../../src-node/exec/contractInput.ts";
-import { parseCommand } from "../../src-node/exec/parseCommand.ts";
-import { signCommand } from "../../src-node/exec/signCommand.ts";
+import { nodeCommands } from "../../src-node/exec/nodeCommands.ts";
 import { devAccount } from "../../src-node/genesis/devAccounts.ts";
 import { runGenesis } from "../../src-node/genesis/runGenesis.ts";
 import { BlockDb } from "../../src-node/store/blockDb.ts";
 import { StateDb } from "../../src-node/store/stateDb.ts";
 import type { PayloadSource } from "./chainBuilder.ts";
+
+const { buildCommand, parseCommand, signCommand } = nodeCommands;
 
 function miner(label: string): MinerInfo {
   return { account: `builder-${label}`, predicate: "keys-all", publicKeys: [] };

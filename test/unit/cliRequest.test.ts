@@ -7,11 +7,12 @@ import { spawnSync } from "node:child_process";
 import { resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
+import { JsonNumber } from "../../src-node/command/exactJson.ts";
 import { publicKeyOf, verifyBytes } from "../../src-node/crypto/ed25519.ts";
-import { parseCommand } from "../../src-node/exec/parseCommand.ts";
-import { requestKeyBytesOf, requestKeyOf } from "../../src-node/exec/requestKey.ts";
-import { verifyCommandSignatures } from "../../src-node/exec/verifySignatures.ts";
+import { nodeCommands } from "../../src-node/exec/nodeCommands.ts";
 import { FIXED_NOW, fixture, runWeft } from "./cliHarness.ts";
+
+const { parseCommand, requestKeyBytesOf, requestKeyOf, verifyCommandSignatures } = nodeCommands;
 
 const ALICE = "19fdf052dc5e40a83d48174a64bdb0c16b830d7cd3dbc45f55a9647243b77089";
 const BOB = "63be59b80d35ac26034f2408c65e2bfba638640cd52df2ecc2aa99c21c3d7b25";
@@ -167,7 +168,11 @@ describe("[cli] weft -u", () => {
     expect(tx.hash).toBe(requestKeyOf(tx.cmd));
     const payload = parseCommand({ cmd: tx.cmd, hash: tx.hash, sigs: [] }).payload;
     expect(payload.signers).toEqual([
-      { pubKey: ALICE, clist: [{ name: "coin.TRANSFER", args: ["alice", "bob", 1] }] },
+      // Parsed exactly: the amount keeps its text `1.0`.
+      {
+        pubKey: ALICE,
+        clist: [{ name: "coin.TRANSFER", args: ["alice", "bob", JsonNumber.of("1.0")] }],
+      },
       { pubKey: BOB, clist: [{ name: "coin.GAS", args: [] }] },
     ]);
     expect(tx.cmd).toContain('"args":["alice","bob",1.0]');

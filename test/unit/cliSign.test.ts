@@ -8,14 +8,11 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { parse as parseYaml, stringify } from "yaml";
 import { verifyBytes } from "../../src-node/crypto/ed25519.ts";
-import { parseCommand } from "../../src-node/exec/parseCommand.ts";
-import {
-  referenceRequestKeyOf,
-  requestKeyBytesOf,
-  requestKeyOf,
-} from "../../src-node/exec/requestKey.ts";
-import { verifyCommandSignatures } from "../../src-node/exec/verifySignatures.ts";
+import { referenceRequestKeyOf } from "../../src-node/command/requestKeyCheck.ts";
+import { nodeCommands } from "../../src-node/exec/nodeCommands.ts";
 import { fixture, runWeft, tempDir } from "./cliHarness.ts";
+
+const { parseCommand, requestKeyBytesOf, requestKeyOf, verifyCommandSignatures } = nodeCommands;
 
 const ALICE = "19fdf052dc5e40a83d48174a64bdb0c16b830d7cd3dbc45f55a9647243b77089";
 const BOB = "63be59b80d35ac26034f2408c65e2bfba638640cd52df2ecc2aa99c21c3d7b25";

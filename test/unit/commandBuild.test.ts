@@ -4,15 +4,21 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { cmdOf } from "../../src-node/command/buildCommand.ts";
+import type { CommandPayload } from "../../src-node/command/commandTypes.ts";
+import { decimalPlaces, decimalText } from "../../src-node/command/decimalText.ts";
+import { JsonNumber, stringifyJson } from "../../src-node/command/exactJson.ts";
 import { generateKeyPair, verifyBytes } from "../../src-node/crypto/ed25519.ts";
-import { buildCommand, cmdOf } from "../../src-node/exec/buildCommand.ts";
-import type { CommandPayload } from "../../src-node/exec/commandTypes.ts";
-import { decimalPlaces, decimalText } from "../../src-node/exec/decimalText.ts";
-import { JsonNumber, stringifyJson } from "../../src-node/exec/jsonValue.ts";
-import { parseCommand } from "../../src-node/exec/parseCommand.ts";
-import { requestKeyBytesOf, requestKeyOf } from "../../src-node/exec/requestKey.ts";
-import { signCommand } from "../../src-node/exec/signCommand.ts";
-import { verifyCommandSignatures } from "../../src-node/exec/verifySignatures.ts";
+import { nodeCommands } from "../../src-node/exec/nodeCommands.ts";
+
+const {
+  buildCommand,
+  parseCommand,
+  requestKeyBytesOf,
+  requestKeyOf,
+  signCommand,
+  verifyCommandSignatures,
+} = nodeCommands;
 
 const alice = generateKeyPair();
 const bob = generateKeyPair();

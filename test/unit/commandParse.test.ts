@@ -3,11 +3,14 @@
  * is a coded CommandError naming the field.
  */
 import { describe, expect, it } from "vitest";
+import { JsonNumber, parseJsonExact } from "../../src-node/command/exactJson.ts";
+import { pactValueFromJson } from "../../src-node/contract/values/json.ts";
 import { generateKeyPair } from "../../src-node/crypto/ed25519.ts";
-import { parseCommand } from "../../src-node/exec/parseCommand.ts";
-import { referenceRequestKeyOf, requestKeyOf } from "../../src-node/exec/requestKey.ts";
-import { signRequestKey } from "../../src-node/exec/signCommand.ts";
-import { verifyCommandSignatures } from "../../src-node/exec/verifySignatures.ts";
+import { referenceRequestKeyOf } from "../../src-node/command/requestKeyCheck.ts";
+import { contractInputOf } from "../../src-node/exec/contractInput.ts";
+import { nodeCommands } from "../../src-node/exec/nodeCommands.ts";
+
+const { parseCommand, requestKeyOf, signRequestKey, verifyCommandSignatures } = nodeCommands;
 
 const key = generateKeyPair();
 const other = generateKeyPair();
@@ -314,5 +317,47 @@ describe("[exec] verifyCommandSignatures", () => {
         "cmds[0].",
       ),
     ).toThrow(expect.objectContaining({ code: "CMD_BAD_SIGNATURE", field: "cmds[0].sigs[1].sig" }));
+  });
+});
+
+describe("[exec] cmd is parsed once, exactly", () => {
+  const text = JSON.stringify(
+    payload({ payload: { exec: { code: "(+ 1 2)", data: { a: 7, n: { int: 1 } } } } }, {}),
+  )
+    .replace('"a":7', '"a":1.0')
+    .replace(
+      '"clist":[{"name":"coin.GAS","args":[]}]',
+      '"clist":[{"name":"coin.TRANSFER","args":["a","b",123456789012345678901.50]}]',
+    );
+
+  it("keeps every number's text in data and capability arguments", () => {
+    const parsed = parseCommand(command(text));
+    const exec = "exec" in parsed.payload.payload ? parsed.payload.payload.exec : null;
+    expect(exec?.data).toEqual({ a: JsonNumber.of("1.0"), n: { int: JsonNumber.of("1") } });
+    expect(parsed.payload.signers[0]?.clist[0]?.args).toEqual([
+      "a",
+      "b",
+      JsonNumber.of("123456789012345678901.50"),
+    ]);
+  });
+
+  it("gives the contract inputs from the parsed command, not from cmd read again", () => {
+    const parsed = parseCommand(command(text));
+    // A cmd of the same length with other numbers: re-reading it would show 2.0 and 9….
+    const altered = {
+      ...parsed,
+      cmd: parsed.cmd
+        .replace('"a":1.0', '"a":2.0')
+        .replace("123456789012345678901.50", "923456789012345678901.50"),
+    };
+    expect(altered.cmd).not.toBe(parsed.cmd);
+    const input = contractInputOf(altered);
+    expect(input.sizeBytes).toBe(parsed.cmd.length);
+    const exact = (json: string) => pactValueFromJson(parseJsonExact(json) ?? null);
+    expect({ ok: true, value: input.data }).toEqual(exact('{"a":1.0,"n":{"int":1}}'));
+    expect({ ok: true, value: input.signers[0]?.caps[0]?.args[2] }).toEqual(
+      exact("123456789012345678901.50"),
+    );
+    expect(exact("123456789012345678901.50")).not.toEqual(exact("923456789012345678901.50"));
   });
 });

@@ -5,15 +5,12 @@
  */
 import { describe, expect, it } from "vitest";
 import { hexEncode } from "../../src-node/encoding/hex.ts";
-import { parseCommand } from "../../src-node/exec/parseCommand.ts";
-import {
-  referenceRequestKeyOf,
-  requestKeyBytesOf,
-  requestKeyOf,
-} from "../../src-node/exec/requestKey.ts";
-import { signRequestKey } from "../../src-node/exec/signCommand.ts";
-import { verifySignatures } from "../../src-node/exec/verifySignatures.ts";
+import { referenceRequestKeyOf } from "../../src-node/command/requestKeyCheck.ts";
+import { nodeCommands } from "../../src-node/exec/nodeCommands.ts";
 import { loadVectors } from "../support/vectors.ts";
+
+const { parseCommand, requestKeyBytesOf, requestKeyOf, signRequestKey, verifySignatures } =
+  nodeCommands;
 
 type RequestKeyCase = { name: string; cmd: string; requestKey: string; requestKeyHex: string };
 type Ed25519Case = {

@@ -14,7 +14,6 @@ import { newBlockHeader } from "../../src-node/chain/newBlockHeader.ts";
 import { buildPayloadWithOutputs } from "../../src-node/chain/payloadWithOutputs.ts";
 import { isNodeError } from "../../src-node/errors/nodeError.ts";
 import { logsHashOf } from "../../src-node/exec/commandResult.ts";
-import { parseCommand } from "../../src-node/exec/parseCommand.ts";
 import type { Block } from "../../src-node/store/blockDb.ts";
 import {
   devKey,
@@ -310,8 +309,11 @@ describe("[exec] state across restarts", () => {
   });
 });
 
-import type { Command } from "../../src-node/exec/commandTypes.ts";
+import type { Command } from "../../src-node/command/commandTypes.ts";
 import { contractInputOf as contractInput } from "../../src-node/exec/contractInput.ts";
+import { nodeCommands } from "../../src-node/exec/nodeCommands.ts";
+
+const { parseCommand } = nodeCommands;
 
 /** The spec of a signed test command (to re-sign it for another chain). */
 function specOf(cmd: Command): Parameters<typeof signedCommand>[0] {

@@ -11,12 +11,14 @@ import {
   standaloneCommand,
   startStandaloneServer,
 } from "../../src-node/cli/standaloneServer.ts";
-import { requestKeyOf } from "../../src-node/exec/requestKey.ts";
+import { nodeCommands } from "../../src-node/exec/nodeCommands.ts";
 import { signedCommand } from "../support/execChain.ts";
 import { fakeSignals } from "../support/fakeSignals.ts";
 import { mineOn } from "../support/nodeMining.ts";
 import { openTestNode, type TestNode } from "../support/testNode.ts";
 import { runWeft, tempDir } from "./cliHarness.ts";
+
+const { requestKeyOf } = nodeCommands;
 
 describe("[cli] weft send, local, poll, listen", () => {
   let t: TestNode;

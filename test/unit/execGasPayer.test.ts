@@ -8,6 +8,12 @@
  * not implement gas-payer-v1 is ignored.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type {
+  Capability,
+  CommandPayload,
+  PayloadMessage,
+} from "../../src-node/command/commandTypes.ts";
+import { JsonNumber } from "../../src-node/command/exactJson.ts";
 import type { SpvSupport } from "../../src-node/contract/eval/runtimeContext.ts";
 import { type PactExec, pactExecFromJson } from "../../src-node/contract/storage/pactExec.ts";
 import { parseJsonExact } from "../../src-node/contract/values/json.ts";
@@ -18,19 +24,13 @@ import {
   localCommand,
 } from "../../src-node/exec/applyCommand.ts";
 import { type BlockEnv, CHAIN_NAMESPACE_POLICY } from "../../src-node/exec/blockEnv.ts";
-import { buildCommand } from "../../src-node/exec/buildCommand.ts";
-import type {
-  Capability,
-  CommandPayload,
-  PayloadMessage,
-} from "../../src-node/exec/commandTypes.ts";
 import { contractInputOf } from "../../src-node/exec/contractInput.ts";
 import { gasPayerCapOf, gasPayerData } from "../../src-node/exec/gasPayer.ts";
-import { JsonNumber } from "../../src-node/exec/jsonValue.ts";
-import { parseCommand } from "../../src-node/exec/parseCommand.ts";
-import { signCommand } from "../../src-node/exec/signCommand.ts";
+import { nodeCommands } from "../../src-node/exec/nodeCommands.ts";
 import { NO_TXID_LIMIT } from "../../src-node/store/stateDb.ts";
 import { type ExecChain, MINER, openExecChain, signedCommand } from "../support/execChain.ts";
+
+const { buildCommand, parseCommand, signCommand } = nodeCommands;
 
 const STATION = "xchain-gas";
 

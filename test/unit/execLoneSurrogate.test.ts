@@ -8,8 +8,10 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { pactValueToJsonText } from "../../src-node/contract/values/json.ts";
 import { contractInputOf } from "../../src-node/exec/contractInput.ts";
-import { parseCommand } from "../../src-node/exec/parseCommand.ts";
+import { nodeCommands } from "../../src-node/exec/nodeCommands.ts";
 import { openExecChain, signedCommand } from "../support/execChain.ts";
+
+const { parseCommand } = nodeCommands;
 
 describe("[exec] lone surrogates in outputs", () => {
   const x = openExecChain();

@@ -10,9 +10,11 @@ import {
   parseBlockTransaction,
 } from "../../src-node/exec/blockTransaction.ts";
 import { contractInputOf } from "../../src-node/exec/contractInput.ts";
-import { parseCommand } from "../../src-node/exec/parseCommand.ts";
+import { nodeCommands } from "../../src-node/exec/nodeCommands.ts";
 import { ReadyCommands } from "../../src-node/exec/readyCommands.ts";
 import { signedCommand } from "../support/execChain.ts";
+
+const { parseCommand } = nodeCommands;
 
 function ready(code: string) {
   const command = parseCommand(JSON.parse(JSON.stringify(signedCommand({ code }))));

@@ -15,10 +15,11 @@ import {
 import { commandRuleViolations, type TimeRule } from "../../src-node/exec/commandRules.ts";
 import { contractInputOf } from "../../src-node/exec/contractInput.ts";
 import { decimalOfText, gasAmount, txSizeGas } from "../../src-node/exec/gasMath.ts";
-import { parseCommand } from "../../src-node/exec/parseCommand.ts";
+import { nodeCommands } from "../../src-node/exec/nodeCommands.ts";
 import { parsePrivateCommand } from "../../src-node/exec/parsePrivateCommand.ts";
-import { requestKeyOf } from "../../src-node/exec/requestKey.ts";
 import { type CommandSpec, signedCommand } from "../support/execChain.ts";
+
+const { parseCommand, requestKeyOf } = nodeCommands;
 
 const T = 1_800_000_000;
 

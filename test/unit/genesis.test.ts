@@ -24,9 +24,8 @@ import { pactValueToJsonText } from "../../src-node/contract/values/json.ts";
 import { makeObject, type PactValue } from "../../src-node/contract/values/value.ts";
 import { signBytes, verifyBytes } from "../../src-node/crypto/ed25519.ts";
 import { hexDecode } from "../../src-node/encoding/hex.ts";
-import { parseCommand } from "../../src-node/exec/parseCommand.ts";
-import { requestKeyOf } from "../../src-node/exec/requestKey.ts";
 import { DEV_ACCOUNT_KEYS } from "../../src-node/genesis/devAccountKeys.ts";
+import { nodeCommands } from "../../src-node/exec/nodeCommands.ts";
 import {
   DEV_ACCOUNT_COUNT,
   DEV_PHRASE,
@@ -49,6 +48,8 @@ import {
   SYSTEM_CONTRACTS,
   SYSTEM_NAMESPACE_POLICY,
 } from "../../src-node/genesis/systemContracts.ts";
+
+const { parseCommand, requestKeyOf } = nodeCommands;
 
 const decoder = new TextDecoder();
 

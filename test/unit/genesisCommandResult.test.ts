@@ -18,7 +18,9 @@ import {
   commandResultOf,
   commandResultText,
   logsHashOf,
+  readCommandResult,
   resultJsonText,
+  writeCommandResult,
 } from "../../src-node/exec/commandResult.ts";
 import { genesisChainData } from "../../src-node/genesis/runGenesis.ts";
 
@@ -116,10 +118,49 @@ describe("[exec] command result JSON", () => {
     expect(commandResultText(base)).toContain('"logs":null');
   });
 
-  it("leaves events out when there are none and gives metaData as is", () => {
-    expect(commandResultText({ ...base, metaData: '{"blockHeight":1}' })).toContain(
+  it("leaves events out when there are none and writes metaData", () => {
+    expect(commandResultText({ ...base, metaData: { blockHeight: 1 } })).toContain(
       '"logs":null,"metaData":{"blockHeight":1},',
     );
     expect(commandResultText(base)).not.toContain("events");
+  });
+
+  it("reads a written result back part by part, to the same text (what /poll adds metaData to)", () => {
+    const storage = createMemoryStorage();
+    const code =
+      '(module m G (defcap G () true) (defcap E (s:string) @event true) (defschema s v:integer) (deftable t:{s}) (defun f () (with-capability (E "a\\"b") (write t "k" {"v": 1}))) (defpact p () (step (yield {"a": 1.50})) (step (resume {"a" := a} a)))) (create-table t) (f) (p)';
+    const out = runContractCommand({
+      payload: { kind: "exec", code },
+      data: makeObject([]),
+      signers: [],
+      chainData: genesisChainData(developmentVersion, 0),
+      txHash: "pact-id-0000000000000000000000000000000000",
+      gasLimit: 1_000_000,
+      gasModel: { kind: "fixed", rate: 0 },
+      namespacePolicy: { kind: "simple" },
+      storage,
+    });
+    expect(out.result.ok).toBe(true);
+    const real = commandResultOf("req", out);
+    expect(real.events.length).toBe(1);
+    for (const parts of [base, real, { ...base, logs: [] }]) {
+      const text = commandResultText(parts);
+      expect(writeCommandResult(readCommandResult(text))).toBe(text);
+    }
+    const polled = writeCommandResult({
+      ...readCommandResult(commandResultText(real)),
+      metaData: { blockHeight: 7, blockHash: "x" },
+    });
+    expect(JSON.parse(polled)).toEqual({
+      ...JSON.parse(commandResultText(real)),
+      metaData: { blockHeight: 7, blockHash: "x" },
+    });
+    expect(polled).toContain('"metaData":{"blockHeight":7,"blockHash":"x"},"continuation":{');
+    expect(() => readCommandResult('{"gas":1}')).toThrow(
+      expect.objectContaining({ code: "EXEC_INVARIANT" }),
+    );
+    expect(() => readCommandResult("[1]")).toThrow(
+      expect.objectContaining({ code: "EXEC_INVARIANT" }),
+    );
   });
 });

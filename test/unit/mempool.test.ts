@@ -6,9 +6,11 @@ import { describe, expect, it } from "vitest";
 import { isNodeError } from "../../src-node/errors/nodeError.ts";
 import type { ReadyCommand } from "../../src-node/exec/chainExecutor.ts";
 import { contractInputOf } from "../../src-node/exec/contractInput.ts";
-import { parseCommand } from "../../src-node/exec/parseCommand.ts";
+import { nodeCommands } from "../../src-node/exec/nodeCommands.ts";
 import { Mempool } from "../../src-node/mempool/mempool.ts";
 import { signedCommand } from "../support/execChain.ts";
+
+const { parseCommand } = nodeCommands;
 
 function ready(gasPrice: string, nonce: string): ReadyCommand {
   const command = parseCommand(

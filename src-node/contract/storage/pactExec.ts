@@ -8,7 +8,7 @@
  */
 import {
   isJsonObject,
-  JsonNumberText,
+  JsonNumber,
   type JsonValue,
   pactValueFromJson,
   pactValueToJsonText,
@@ -79,7 +79,7 @@ export function pactExecToJson(e: PactExec): JsonValue {
 }
 
 function intOf(j: JsonValue | undefined): number | null {
-  const n = typeof j === "number" ? j : j instanceof JsonNumberText ? Number(j.text) : Number.NaN;
+  const n = typeof j === "number" ? j : j instanceof JsonNumber ? Number(j.text) : Number.NaN;
   return Number.isSafeInteger(n) ? n : null;
 }
 

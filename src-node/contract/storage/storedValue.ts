@@ -8,7 +8,7 @@
  * strings, booleans and lists are plain JSON.
  * @module
  */
-import { isJsonObject, JsonNumberText, type JsonValue, parseJsonExact } from "../values/json.ts";
+import { isJsonObject, JsonNumber, type JsonValue, parseJsonExact } from "../values/json.ts";
 import { type Guard, makeObject, type PactValue } from "../values/value.ts";
 import type { SysRecords, SysTable } from "./contractStorage.ts";
 import type { ModuleRecord, ModuleVersion } from "./moduleRecord.ts";
@@ -89,7 +89,7 @@ function sOrNull(j: J | undefined): string | null {
   return j === null ? null : s(j);
 }
 function n(j: J | undefined): number {
-  const x = typeof j === "number" ? j : j instanceof JsonNumberText ? Number(j.text) : Number.NaN;
+  const x = typeof j === "number" ? j : j instanceof JsonNumber ? Number(j.text) : Number.NaN;
   return Number.isSafeInteger(x) ? x : bad();
 }
 function arr(j: J | undefined): readonly J[] {

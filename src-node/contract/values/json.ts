@@ -9,9 +9,18 @@
  *
  * Decoding: numbers → decimals, `{"int":…}` → integer, `{"decimal":…}`,
  * `{"time":…}`/`{"timep":…}` → time, guard shapes → guards, other objects →
- * objects. {@link parseJsonExact} keeps number text exact (no float rounding).
+ * objects. Exact JSON itself (numbers kept as text, the parser, string
+ * escaping) is the command model's (command/exactJson.ts), re-exported here
+ * for the contract language's code.
  * @module
  */
+import {
+  isJsonObject,
+  JsonNumber,
+  type JsonValue,
+  jsonString,
+  parseJsonExact,
+} from "../../command/exactJson.ts";
 import {
   type Decimal,
   decimalNormalize,
@@ -24,23 +33,12 @@ import { legacyOrder } from "./legacyKeyOrder.ts";
 import { formatTime, formatTimeDefault, parseTime } from "./time.ts";
 import { type Guard, makeObject, type PactValue, pString } from "./value.ts";
 
-/** A JSON number kept as its source text (from {@link parseJsonExact}). */
-export class JsonNumberText {
-  readonly text: string;
-  constructor(text: string) {
-    this.text = text;
-  }
-}
-
-/** JSON as JavaScript data; numbers are `number` or exact {@link JsonNumberText}. */
-export type JsonValue =
-  | null
-  | boolean
-  | string
-  | number
-  | JsonNumberText
-  | readonly JsonValue[]
-  | { readonly [key: string]: JsonValue };
+export {
+  isJsonObject,
+  JsonNumber,
+  type JsonValue,
+  parseJsonExact,
+} from "../../command/exactJson.ts";
 
 const MAX_SAFE = 9007199254740991n;
 
@@ -58,63 +56,22 @@ export function decimalToJsonNumber(d: Decimal): string {
   return `${neg ? "-" : ""}${digits[0]}.${frac}e${exp}`;
 }
 
-/**
- * Whether escapeJsonString may change a character of `s`: a quote, a
- * backslash, a control character, or a surrogate (only lone ones change).
- */
-function needsEscape(s: string): boolean {
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c === 0x22 || c === 0x5c || c < 0x20 || (c >= 0xd800 && c <= 0xdfff)) return true;
-  }
-  return false;
-}
-
-const isHigh = (c: number) => c >= 0xd800 && c <= 0xdbff;
-const isLow = (c: number) => c >= 0xdc00 && c <= 0xdfff;
-
-/**
- * A JSON string literal. A lone surrogate is written as `\uXXXX` (as
- * JSON.stringify does): raw, it has no UTF-8 form, and the bytes of a
- * block's outputs would not read back as the text they were made from.
- */
-function escapeJsonString(s: string): string {
-  // Keys, account names and hashes need no escape: one scan, no per-character concatenation.
-  if (!needsEscape(s)) return `"${s}"`;
-  let out = '"';
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    if (c === 0x22) out += '\\"';
-    else if (c === 0x5c) out += "\\\\";
-    else if (c === 0x0a) out += "\\n";
-    else if (c === 0x0d) out += "\\r";
-    else if (c === 0x09) out += "\\t";
-    else if (c < 0x20) out += `\\u${c.toString(16).padStart(4, "0")}`;
-    else if (isHigh(c) && isLow(s.charCodeAt(i + 1))) {
-      out += s.slice(i, i + 2);
-      i++;
-    } else if (isHigh(c) || isLow(c)) out += `\\u${c.toString(16)}`;
-    else out += s[i];
-  }
-  return `${out}"`;
-}
-
 function guardToJsonText(g: Guard): string {
   switch (g.kind) {
     case "keyset":
-      return `{"pred":${escapeJsonString(g.pred)},"keys":[${g.keys.map(escapeJsonString).join(",")}]}`;
+      return `{"pred":${jsonString(g.pred)},"keys":[${g.keys.map(jsonString).join(",")}]}`;
     case "keysetRef":
       return g.namespace === null
-        ? `{"keysetref":${escapeJsonString(g.name)}}`
-        : `{"keysetref":{"ns":${escapeJsonString(g.namespace)},"ksn":${escapeJsonString(g.name)}}}`;
+        ? `{"keysetref":${jsonString(g.name)}}`
+        : `{"keysetref":{"ns":${jsonString(g.namespace)},"ksn":${jsonString(g.name)}}}`;
     case "user":
-      return `{"args":[${g.args.map(pactValueToJsonText).join(",")}],"fun":${escapeJsonString(g.fun)}}`;
+      return `{"args":[${g.args.map(pactValueToJsonText).join(",")}],"fun":${jsonString(g.fun)}}`;
     case "module":
-      return `{"moduleName":{"namespace":${g.module.namespace === null ? "null" : escapeJsonString(g.module.namespace)},"name":${escapeJsonString(g.module.name)}},"name":${escapeJsonString(g.name)}}`;
+      return `{"moduleName":{"namespace":${g.module.namespace === null ? "null" : jsonString(g.module.namespace)},"name":${jsonString(g.module.name)}},"name":${jsonString(g.name)}}`;
     case "pact":
-      return `{"pactId":${escapeJsonString(g.pactId)},"name":${escapeJsonString(g.name)}}`;
+      return `{"pactId":${jsonString(g.pactId)},"name":${jsonString(g.name)}}`;
     case "capability":
-      return `{"cgPactId":${g.pactId === null ? "null" : escapeJsonString(g.pactId)},"cgArgs":[${g.args.map(pactValueToJsonText).join(",")}],"cgName":${escapeJsonString(g.name)}}`;
+      return `{"cgPactId":${g.pactId === null ? "null" : jsonString(g.pactId)},"cgArgs":[${g.args.map(pactValueToJsonText).join(",")}],"cgName":${jsonString(g.name)}}`;
     default: {
       const never: never = g;
       return never;
@@ -126,7 +83,7 @@ function guardToJsonText(g: Guard): string {
 export function pactValueToJsonText(v: PactValue): string {
   switch (v.kind) {
     case "string":
-      return escapeJsonString(v.value);
+      return jsonString(v.value);
     case "bool":
       return v.value ? "true" : "false";
     case "integer": {
@@ -145,12 +102,12 @@ export function pactValueToJsonText(v: PactValue): string {
       return `[${v.items.map(pactValueToJsonText).join(",")}]`;
     case "object": {
       const keys = legacyOrder([...v.fields.keys()]);
-      return `{${keys.map((k) => `${escapeJsonString(k)}:${pactValueToJsonText(v.fields.get(k) as PactValue)}`).join(",")}}`;
+      return `{${keys.map((k) => `${jsonString(k)}:${pactValueToJsonText(v.fields.get(k) as PactValue)}`).join(",")}}`;
     }
     case "guard":
       return guardToJsonText(v.guard);
     case "modref":
-      return `{"refSpec":${v.spec === null ? "null" : `[${v.spec.map(escapeJsonString).join(",")}]`},"refName":{"namespace":${v.module.namespace === null ? "null" : escapeJsonString(v.module.namespace)},"name":${escapeJsonString(v.module.name)}}}`;
+      return `{"refSpec":${v.spec === null ? "null" : `[${v.spec.map(jsonString).join(",")}]`},"refName":{"namespace":${v.module.namespace === null ? "null" : jsonString(v.module.namespace)},"name":${jsonString(v.module.name)}}}`;
     default: {
       const never: never = v;
       return never;
@@ -176,7 +133,7 @@ export function pactValueToJson(v: PactValue): JsonValue {
 }
 
 function toPlainNumbers(j: JsonValue): JsonValue {
-  if (j instanceof JsonNumberText) return Number(j.text);
+  if (j instanceof JsonNumber) return Number(j.text);
   if (Array.isArray(j)) return j.map(toPlainNumbers);
   if (j !== null && typeof j === "object") {
     const out: { [k: string]: JsonValue } = {};
@@ -203,17 +160,6 @@ export function resultToJson(v: PactValue): JsonValue {
 /** Why a JSON value could not become a contract value. */
 export type JsonDecodeResult = { ok: true; value: PactValue } | { ok: false; reason: string };
 
-/** A JSON object (not null, a list or an exact number); undefined (a missing field) is none. */
-export function isJsonObject(j: JsonValue | undefined): j is { readonly [key: string]: JsonValue } {
-  return (
-    j !== null &&
-    j !== undefined &&
-    typeof j === "object" &&
-    !Array.isArray(j) &&
-    !(j instanceof JsonNumberText)
-  );
-}
-
 const NUMBER_TEXT = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/;
 
 /** A JSON number's text as an exact, normalised decimal (aeson `Scientific`). */
@@ -235,7 +181,7 @@ export function decimalFromJsonNumberText(text: string): Decimal | null {
 }
 
 function numberText(j: JsonValue): string | null {
-  if (j instanceof JsonNumberText) return j.text;
+  if (j instanceof JsonNumber) return j.text;
   if (typeof j === "number") return Number.isFinite(j) ? String(j) : null;
   return null;
 }
@@ -395,190 +341,4 @@ export function pactValueFromJson(j: JsonValue, depth = 0): JsonDecodeResult {
     entries.push([k, r.value]);
   }
   return { ok: true, value: makeObject(entries) };
-}
-
-// ---------------------------------------------------------------------------
-// Exact JSON parsing
-
-const BAD: unique symbol = Symbol("bad");
-const JSON_NUMBER = /-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/y;
-const SIMPLE_ESCAPES: Readonly<Record<string, string>> = {
-  '"': '"',
-  "\\": "\\",
-  "/": "/",
-  b: "\b",
-  f: "\f",
-  n: "\n",
-  r: "\r",
-  t: "\t",
-};
-
-/**
- * The parser of {@link parseJsonExact}: a class rather than closures, since
- * every command's data is read through it (tsx names each closure it makes).
- */
-class ExactJsonParser {
-  readonly text: string;
-  pos = 0;
-
-  constructor(text: string) {
-    this.text = text;
-  }
-
-  ws(): void {
-    const text = this.text;
-    let pos = this.pos;
-    while (pos < text.length) {
-      const c = text.charCodeAt(pos);
-      if (c !== 0x20 && c !== 0x0a && c !== 0x0d && c !== 0x09) break;
-      pos++;
-    }
-    this.pos = pos;
-  }
-
-  value(depth: number): JsonValue | typeof BAD {
-    if (depth > 512) return BAD;
-    this.ws();
-    const text = this.text;
-    const c = text[this.pos];
-    if (c === "{") {
-      this.pos++;
-      const out: { [k: string]: JsonValue } = Object.create(null);
-      this.ws();
-      if (text[this.pos] === "}") {
-        this.pos++;
-        return { ...out };
-      }
-      while (true) {
-        this.ws();
-        if (text[this.pos] !== '"') return BAD;
-        const k = this.str();
-        if (k === null) return BAD;
-        this.ws();
-        if (text[this.pos] !== ":") return BAD;
-        this.pos++;
-        const v = this.value(depth + 1);
-        if (v === BAD) return BAD;
-        // A null-prototype object: "__proto__" is an own key like any other.
-        out[k] = v;
-        this.ws();
-        if (text[this.pos] === ",") {
-          this.pos++;
-          continue;
-        }
-        if (text[this.pos] === "}") {
-          this.pos++;
-          return out;
-        }
-        return BAD;
-      }
-    }
-    if (c === "[") {
-      this.pos++;
-      const out: JsonValue[] = [];
-      this.ws();
-      if (text[this.pos] === "]") {
-        this.pos++;
-        return out;
-      }
-      while (true) {
-        const v = this.value(depth + 1);
-        if (v === BAD) return BAD;
-        out.push(v);
-        this.ws();
-        if (text[this.pos] === ",") {
-          this.pos++;
-          continue;
-        }
-        if (text[this.pos] === "]") {
-          this.pos++;
-          return out;
-        }
-        return BAD;
-      }
-    }
-    if (c === '"') {
-      const s = this.str();
-      return s === null ? BAD : s;
-    }
-    if (text.startsWith("true", this.pos)) {
-      this.pos += 4;
-      return true;
-    }
-    if (text.startsWith("false", this.pos)) {
-      this.pos += 5;
-      return false;
-    }
-    if (text.startsWith("null", this.pos)) {
-      this.pos += 4;
-      return null;
-    }
-    JSON_NUMBER.lastIndex = this.pos;
-    const m = JSON_NUMBER.exec(text);
-    // The number's text is bounded as it always was (100,000 characters).
-    if (m === null || m[0] === "" || m[0] === "-" || m[0].length > 100_000) return BAD;
-    this.pos += m[0].length;
-    return new JsonNumberText(m[0]);
-  }
-
-  /** A string at `pos` (its opening quote); null when malformed. */
-  str(): string | null {
-    const text = this.text;
-    const start = this.pos + 1;
-    // Most strings have no escape and no control character: one slice.
-    const close = text.indexOf('"', start);
-    if (close < 0) return null;
-    let plain = true;
-    for (let i = start; i < close; i++) {
-      const c = text.charCodeAt(i);
-      if (c === 0x5c || c < 0x20) {
-        plain = false;
-        break;
-      }
-    }
-    if (plain) {
-      this.pos = close + 1;
-      return text.slice(start, close);
-    }
-    let pos = start;
-    let out = "";
-    while (pos < text.length) {
-      const c = text[pos] as string;
-      if (c === '"') {
-        this.pos = pos + 1;
-        return out;
-      }
-      if (c === "\\") {
-        const e = text[pos + 1];
-        const simple = e === undefined ? undefined : SIMPLE_ESCAPES[e];
-        if (simple !== undefined) {
-          out += simple;
-          pos += 2;
-          continue;
-        }
-        if (e === "u" && /^[0-9a-fA-F]{4}$/.test(text.slice(pos + 2, pos + 6))) {
-          out += String.fromCharCode(Number.parseInt(text.slice(pos + 2, pos + 6), 16));
-          pos += 6;
-          continue;
-        }
-        return null;
-      }
-      if (c.charCodeAt(0) < 0x20) return null;
-      out += c;
-      pos++;
-    }
-    return null;
-  }
-}
-
-/**
- * Parses JSON text keeping every number's text ({@link JsonNumberText}); repeated
- * keys: the last wins (as aeson). Returns null for invalid JSON.
- */
-export function parseJsonExact(text: string): JsonValue | null {
-  const p = new ExactJsonParser(text);
-  const v = p.value(0);
-  p.ws();
-  if (v === BAD || p.pos !== text.length) return null;
-  return v;
 }

@@ -6,6 +6,7 @@
  */
 import { type Capability, ED25519, type Signer } from "./commandTypes.ts";
 import { CommandError, CommandErrorCode } from "./errors.ts";
+import type { JsonValue } from "./exactJson.ts";
 import {
   fieldPath,
   optional,
@@ -15,7 +16,6 @@ import {
   readString,
   required,
 } from "./fieldReaders.ts";
-import type { JsonValue } from "./jsonValue.ts";
 
 /** Reads a signature scheme: absent or `ED25519`. */
 export function parseScheme(value: unknown, field: string): typeof ED25519 | undefined {

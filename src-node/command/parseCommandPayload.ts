@@ -1,11 +1,15 @@
 /**
- * Reads the JSON text of `cmd` into a typed {@link CommandPayload}. Unknown
- * members are ignored (the hash covers the exact text, so they cannot be
- * altered in transit, and newer clients may add fields).
+ * Reads the JSON text of `cmd` into a typed {@link CommandPayload}, parsing
+ * it once, exactly (command/exactJson.ts): message data and capability
+ * arguments keep every number's text, which the contract language needs
+ * (`1.0` is a decimal, `{"int":1}` an integer), so nothing reads `cmd` again.
+ * Unknown members are ignored (the hash covers the exact text, so they
+ * cannot be altered in transit, and newer clients may add fields).
  * @module
  */
 import type { CommandPayload } from "./commandTypes.ts";
 import { CommandError, CommandErrorCode } from "./errors.ts";
+import { readJsonExact } from "./exactJson.ts";
 import { optional, readObject, readString, required } from "./fieldReaders.ts";
 import { parsePayloadMessage } from "./parsePayloadMessage.ts";
 import { parsePublicMeta } from "./parsePublicMeta.ts";
@@ -38,15 +42,13 @@ export function parsePayloadObject(value: unknown, field: string): CommandPayloa
  *   CMD_BAD_FIELD or CMD_UNSUPPORTED_SCHEME naming the field inside it.
  */
 export function parseCommandPayload(cmd: string, field = "cmd"): CommandPayload {
-  let decoded: unknown;
-  try {
-    decoded = JSON.parse(cmd);
-  } catch (e) {
-    const reason = e instanceof SyntaxError ? e.message : String(e);
+  const decoded = readJsonExact(cmd);
+  if (!decoded.ok) {
+    const reason = decoded.reason;
     throw new CommandError(
       { code: CommandErrorCode.BadJson, field, reason },
       `${field}: not valid JSON: ${reason}`,
     );
   }
-  return parsePayloadObject(decoded, field);
+  return parsePayloadObject(decoded.value, field);
 }

@@ -7,6 +7,7 @@
  * @module
  */
 import { CommandError, CommandErrorCode } from "./errors.ts";
+import { JsonNumber } from "./exactJson.ts";
 
 const NUMERIC = /^([-+]?)([0-9]*)(?:\.([0-9]*))?(?:[eE]([-+]?[0-9]+))?$/;
 /** Exponents beyond this are refused rather than expanded into huge strings. */
@@ -49,16 +50,20 @@ function canonical(text: string, field: string): string {
 
 /**
  * The canonical decimal text of a JSON number or numeric string.
+ * @param value a JS number, an exact {@link JsonNumber} or a numeric string.
  * @param field names the value in the error, e.g. `"cmd.meta.gasPrice"`.
  * @throws {CommandError} CMD_BAD_FIELD for anything else (booleans, `NaN`, `""`, `"1e"`).
  * @example decimalText(1e-8, "gasPrice") // "0.00000001"
  */
 export function decimalText(value: unknown, field: string): string {
-  if (typeof value === "number") {
-    if (!Number.isFinite(value)) throw badDecimal(field);
-    return canonical(String(value), field);
+  // A JSON number in a cmd reads as JSON.parse reads it (a double), as it
+  // always has: the gas price rules were written against that value.
+  const n = value instanceof JsonNumber ? Number(value.text) : value;
+  if (typeof n === "number") {
+    if (!Number.isFinite(n)) throw badDecimal(field);
+    return canonical(String(n), field);
   }
-  if (typeof value === "string") return canonical(value.trim() === value ? value : "", field);
+  if (typeof n === "string") return canonical(n.trim() === n ? n : "", field);
   throw badDecimal(field);
 }
 

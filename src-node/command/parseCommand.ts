@@ -6,12 +6,13 @@
  * to the caller, which gets everything it needs in {@link ParsedCommand}.
  * @module
  */
-import { isHashText } from "../encoding/base64url.ts";
+import type { CommandCrypto } from "./commandCrypto.ts";
 import type { ParsedCommand } from "./commandTypes.ts";
 import { CommandError, CommandErrorCode } from "./errors.ts";
 import {
   badField,
   fieldPath,
+  isRequestKeyText,
   optional,
   readArray,
   readObject,
@@ -20,7 +21,8 @@ import {
 } from "./fieldReaders.ts";
 import { parseCommandPayload } from "./parseCommandPayload.ts";
 import { parseScheme } from "./parseSigners.ts";
-import { isRequestKeyOf, referenceRequestKeyOf, requestKeyOf } from "./requestKey.ts";
+import { requestKeyBytes } from "./requestKeyBytes.ts";
+import { hashMismatch, isRequestKeyOf } from "./requestKeyCheck.ts";
 
 const SIG_HEX = /^[0-9a-fA-F]{128}$/;
 
@@ -45,27 +47,19 @@ function parseSig(value: unknown, field: string): string {
   return text;
 }
 
-/** CMD_HASH_MISMATCH for `hash` of `cmd`, naming both request keys it could have been. */
-export function hashMismatch(field: string, cmd: string, hash: string): CommandError {
-  const expected = requestKeyOf(cmd);
-  return new CommandError(
-    { code: CommandErrorCode.HashMismatch, field, expected, actual: hash },
-    `${field}: does not match cmd: the Blake2s-256 request key of cmd is ${expected} (the Blake2b-256 one, as the reference's clients compute it: ${referenceRequestKeyOf(cmd)}), got ${hash}`,
-  );
-}
-
 /**
- * Parses a command.
+ * Parses a command; `cmd` is parsed once (parseCommandPayload.ts).
+ * @param crypto computes the request key `hash` is checked against.
  * @param value the decoded JSON of one command.
  * @param prefix names the command in errors, e.g. `"cmds[2]"`; fields read
  *   `cmds[2].cmd.meta.gasLimit`. Empty for a single command.
  * @throws {CommandError} CMD_MISSING_FIELD / CMD_BAD_FIELD / CMD_BAD_JSON /
  *   CMD_UNSUPPORTED_SCHEME naming the field; CMD_HASH_MISMATCH when `hash` is
  *   neither the Blake2s-256 (Weft's) nor the Blake2b-256 (the reference's)
- *   request key of `cmd`.
- * @example parseCommand(JSON.parse(body)).payload.meta.chainId
+ *   request key of `cmd` (requestKeyCheck.ts).
+ * @example parseCommand(crypto, JSON.parse(body)).payload.meta.chainId
  */
-export function parseCommand(value: unknown, prefix = ""): ParsedCommand {
+export function parseCommand(crypto: CommandCrypto, value: unknown, prefix = ""): ParsedCommand {
   const o = readObject(value, prefix === "" ? "command" : prefix);
   const cmd = required(o, "cmd", prefix);
   const hash = required(o, "hash", prefix);
@@ -73,13 +67,15 @@ export function parseCommand(value: unknown, prefix = ""): ParsedCommand {
   const cmdText = readString(cmd.value, cmd.field);
   const payload = parseCommandPayload(cmdText, cmd.field);
   const hashText = readString(hash.value, hash.field);
-  if (!isHashText(hashText)) {
+  if (!isRequestKeyText(hashText)) {
     throw badField(hash.field, "a request key: 43 characters of unpadded base64url");
   }
-  if (!isRequestKeyOf(hashText, cmdText)) throw hashMismatch(hash.field, cmdText, hashText);
+  if (!isRequestKeyOf(crypto, hashText, cmdText)) {
+    throw hashMismatch(crypto, hash.field, cmdText, hashText);
+  }
   const sigList = readArray(sigs.value, sigs.field).map((s, i) =>
     parseSig(s, fieldPath(sigs.field, i)),
   );
-  const hashBytes = new Uint8Array(Buffer.from(hashText, "base64url"));
+  const hashBytes = requestKeyBytes(hashText, hash.field);
   return { cmd: cmdText, hash: hashText, hashBytes, sigs: sigList, payload };
 }

@@ -5,6 +5,8 @@
  * always gives the same bytes and hash.
  * @module
  */
+
+import type { CommandCrypto } from "./commandCrypto.ts";
 import type {
   Capability,
   CommandPayload,
@@ -15,8 +17,7 @@ import type {
 } from "./commandTypes.ts";
 import { decimalText } from "./decimalText.ts";
 import { commandInvariant } from "./errors.ts";
-import { JsonNumber, type JsonObject, type JsonValue, stringifyJson } from "./jsonValue.ts";
-import { requestKeyOf } from "./requestKey.ts";
+import { JsonNumber, type JsonObject, type JsonValue, stringifyJson } from "./exactJson.ts";
 
 function payloadJson(p: PayloadMessage): JsonObject {
   if ("exec" in p) return { exec: { code: p.exec.code, data: p.exec.data } };
@@ -68,7 +69,7 @@ export function cmdOf(payload: CommandPayload): string {
 }
 
 /** The `cmd` text and request key of a payload, ready to be signed. */
-export function buildCommand(payload: CommandPayload): UnsignedCommand {
+export function buildCommand(crypto: CommandCrypto, payload: CommandPayload): UnsignedCommand {
   const cmd = cmdOf(payload);
-  return { cmd, hash: requestKeyOf(cmd) };
+  return { cmd, hash: crypto.requestKeyOf(cmd) };
 }

@@ -4,8 +4,7 @@
  * prints (`sig`, `scheme`, `pubKey`, `addr`).
  * @module
  */
-import { publicKeyOf, signBytes } from "../crypto/ed25519.ts";
-import { decodeHash } from "../encoding/base64url.ts";
+import { type CommandCrypto, secretKeyBytes } from "./commandCrypto.ts";
 import {
   type Command,
   ED25519,
@@ -14,6 +13,7 @@ import {
   type UnsignedCommand,
 } from "./commandTypes.ts";
 import { CommandError, CommandErrorCode } from "./errors.ts";
+import { requestKeyBytes } from "./requestKeyBytes.ts";
 
 /** A key pair as hex: 32-byte public key and 32-byte secret seed. */
 export type SigningKey = { readonly publicKey: string; readonly secretKey: string };
@@ -24,11 +24,20 @@ export type SignedCommand = Omit<Command, "sigs"> & { readonly sigs: readonly Si
 /**
  * Signs a request key (43 characters) with a secret seed.
  * @param addr the signer's address; defaults to the public key, as the tool prints it.
- * @throws {EncodingError} when the hash is not 43 characters of base64url or the secret is not 32 bytes of hex.
+ * @throws {CommandError} CMD_BAD_FIELD `hash` when it is not a request key,
+ *   `secretKey` when the secret is not 32 bytes of hex.
  */
-export function signRequestKey(hash: string, secretKey: string, addr?: string): SignatureObject {
-  const pubKey = publicKeyOf(secretKey);
-  const sig = signBytes(decodeHash(hash, "hash"), secretKey);
+export function signRequestKey(
+  crypto: CommandCrypto,
+  hash: string,
+  secretKey: string,
+  addr?: string,
+): SignatureObject {
+  const message = requestKeyBytes(hash);
+  // Checked here, so every CommandCrypto refuses a bad secret the same way.
+  secretKeyBytes(secretKey);
+  const pubKey = crypto.publicKeyOf(secretKey);
+  const sig = crypto.sign(message, secretKey);
   return { sig, scheme: ED25519, pubKey, addr: addr ?? pubKey };
 }
 
@@ -39,6 +48,7 @@ export function signRequestKey(hash: string, secretKey: string, addr?: string): 
  * @throws {CommandError} CMD_BAD_FIELD naming `signers[i].pubKey` when a signer has no key.
  */
 export function signCommand(
+  crypto: CommandCrypto,
   unsigned: UnsignedCommand,
   signers: readonly Signer[],
   keys: readonly SigningKey[],
@@ -47,7 +57,7 @@ export function signCommand(
   const sigs = signers.map((s, i) => {
     const secret = byPublic.get(s.pubKey.toLowerCase());
     if (secret === undefined) throw missingKey(i, s.pubKey);
-    return signRequestKey(unsigned.hash, secret, s.addr);
+    return signRequestKey(crypto, unsigned.hash, secret, s.addr);
   });
   return { cmd: unsigned.cmd, hash: unsigned.hash, sigs };
 }

@@ -7,6 +7,7 @@
  */
 import type { ContMessage, ExecMessage, PayloadMessage } from "./commandTypes.ts";
 import { CommandError, CommandErrorCode } from "./errors.ts";
+import { isJsonObject, type JsonObject } from "./exactJson.ts";
 import {
   badField,
   fieldPath,
@@ -18,7 +19,6 @@ import {
   readString,
   required,
 } from "./fieldReaders.ts";
-import { isJsonObject, type JsonObject } from "./jsonValue.ts";
 
 function parseData(value: unknown, field: string): JsonObject | null {
   if (value === undefined || value === null) return null;

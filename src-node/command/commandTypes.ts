@@ -6,7 +6,7 @@
  * where the spec is silent are in docs/commands.md.
  * @module
  */
-import type { JsonObject, JsonValue } from "./jsonValue.ts";
+import type { JsonObject, JsonValue } from "./exactJson.ts";
 
 /** The one signature scheme the node accepts. */
 export const ED25519 = "ED25519";
@@ -101,5 +101,6 @@ export type ParsedCommand = {
   readonly hashBytes: Uint8Array;
   /** One `sig` hex string per entry of `sigs` (`""` for an unsigned slot), in order. */
   readonly sigs: readonly string[];
+  /** `cmd` read once, exactly: data and capability arguments keep every number's text. */
   readonly payload: CommandPayload;
 };

@@ -2,13 +2,22 @@
  * Typed readers for the fields of a parsed JSON command: each takes the value
  * and the field's path, and returns the typed value or throws a
  * {@link CommandError} naming that path. Lenient where common clients differ
- * (integers as numeric strings), strict about types otherwise.
+ * (integers as numeric strings), strict about types otherwise. Numbers come
+ * as exact {@link JsonNumber}s (commands are read by the exact JSON parser)
+ * or JS numbers.
  * @module
  */
 import { CommandError, CommandErrorCode } from "./errors.ts";
+import { JsonNumber } from "./exactJson.ts";
 
 const INTEGER_TEXT = /^-?[0-9]+$/;
 const HEX = /^(?:[0-9a-fA-F]{2})*$/;
+const REQUEST_KEY_TEXT = /^[a-zA-Z0-9_-]{43}$/;
+
+/** True for the text of a request key: 43 characters of unpadded base64url. */
+export function isRequestKeyText(value: unknown): value is string {
+  return typeof value === "string" && REQUEST_KEY_TEXT.test(value);
+}
 
 /** `parent.key`, or `key` at the top. */
 export function fieldPath(parent: string, key: string | number): string {
@@ -71,9 +80,12 @@ export function readInteger(value: unknown, field: string): number {
   const n =
     typeof value === "number"
       ? value
-      : typeof value === "string" && INTEGER_TEXT.test(value)
-        ? Number(value)
-        : Number.NaN;
+      : value instanceof JsonNumber
+        ? // As JSON.parse reads it: `1.0e3` is 1000.
+          Number(value.text)
+        : typeof value === "string" && INTEGER_TEXT.test(value)
+          ? Number(value)
+          : Number.NaN;
   if (!Number.isSafeInteger(n)) throw badField(field, "an integer");
   return n;
 }

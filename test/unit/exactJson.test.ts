@@ -1,0 +1,81 @@
+/**
+ * Exact JSON (src-node/command/exactJson.ts), the one JSON model of commands
+ * and contract data: number text kept both ways, aeson's string escapes,
+ * raw parts, read failures with a reason, objects read back member by member.
+ */
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import {
+  JsonNumber,
+  jsonString,
+  parseJsonExact,
+  RawJson,
+  readJsonExact,
+  readJsonMembers,
+  stringifyJson,
+} from "../../src-node/command/exactJson.ts";
+
+describe("[command] exact JSON", () => {
+  it("keeps number text through a parse and a write", () => {
+    const text = '{"a":1.0,"b":[1e-8,-0,123456789012345678901.50],"c":{"int":1}}';
+    expect(stringifyJson(parseJsonExact(text) ?? null)).toBe(text);
+    expect(JsonNumber.of("01")).toBeUndefined();
+    expect(JsonNumber.of("1.")).toBeUndefined();
+    expect(JsonNumber.of("-1.5e+3")?.text).toBe("-1.5e+3");
+  });
+
+  it("escapes strings as aeson does: \\b and \\f as \\u escapes, lone surrogates escaped", () => {
+    expect(jsonString('a"\\\n\r\t\b\f\u0001é😀')).toBe(
+      '"a\\"\\\\\\n\\r\\t\\u0008\\u000c\\u0001é😀"',
+    );
+    expect(jsonString("\ud800x")).toBe('"\\ud800x"');
+    expect(stringifyJson({ k: "\u000c" })).toBe('{"k":"\\u000c"}');
+  });
+
+  it("reads what JSON.parse reads, to the same values", () => {
+    fc.assert(
+      fc.property(fc.json(), (text) => {
+        const exact = parseJsonExact(text);
+        const plain = JSON.parse(text) as unknown;
+        const back = JSON.parse(stringifyJson(exact ?? null)) as unknown;
+        expect(back).toEqual(plain);
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it("says why a text is not JSON", () => {
+    expect(readJsonExact('{"a":}')).toEqual({
+      ok: false,
+      reason: "unexpected character at position 5 (expected a JSON value)",
+    });
+    expect(readJsonExact("[1,")).toMatchObject({
+      ok: false,
+      reason: expect.stringContaining("end"),
+    });
+    expect(readJsonExact("1 2")).toMatchObject({
+      ok: false,
+      reason: expect.stringContaining("text after the JSON value"),
+    });
+    expect(readJsonExact(`${"[".repeat(600)}${"]".repeat(600)}`)).toMatchObject({ ok: false });
+  });
+
+  it("writes raw parts as they are and skips undefined members", () => {
+    expect(
+      stringifyJson({ a: new RawJson('{"x":1.50}'), b: undefined, c: [new RawJson("2")] }),
+    ).toBe('{"a":{"x":1.50},"c":[2]}');
+  });
+
+  it("reads an object's members as raw text, and refuses anything else", () => {
+    const m = readJsonMembers(' {"a" : {"x":[1, 2]}, "b":"s\\"", "c":null} ');
+    expect([...(m ?? new Map()).entries()].map(([k, v]) => [k, v.text])).toEqual([
+      ["a", '{"x":[1, 2]}'],
+      ["b", '"s\\""'],
+      ["c", "null"],
+    ]);
+    expect(readJsonMembers("{}")?.size).toBe(0);
+    for (const bad of ["[1]", '{"a":1', '{"a":1} x', '{"a" 1}', "", '{"a":01}']) {
+      expect(readJsonMembers(bad), bad).toBeNull();
+    }
+  });
+});
