@@ -13,10 +13,10 @@
 import { stringify } from "yaml";
 import type { Signer, UnsignedCommand } from "../command/commandTypes.ts";
 import { parseCommandPayload } from "../command/parseCommandPayload.ts";
+import { isRequestKeyOf } from "../command/requestKeyCheck.ts";
 import { verifyBytes } from "../crypto/ed25519.ts";
 import { decodeHash, isHashText } from "../encoding/base64url.ts";
 import { CommandError } from "../exec/errors.ts";
-import { isRequestKeyOf } from "../command/requestKeyCheck.ts";
 import { nodeCommandCrypto, nodeCommands } from "../exec/nodeCommands.ts";
 import { cliError } from "./errors.ts";
 import {

@@ -8,7 +8,6 @@
  */
 import type { CommandCrypto } from "./commandCrypto.ts";
 import type { ParsedCommand } from "./commandTypes.ts";
-import { CommandError, CommandErrorCode } from "./errors.ts";
 import {
   badField,
   fieldPath,

@@ -7,8 +7,8 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { parse as parseYaml, stringify } from "yaml";
-import { verifyBytes } from "../../src-node/crypto/ed25519.ts";
 import { referenceRequestKeyOf } from "../../src-node/command/requestKeyCheck.ts";
+import { verifyBytes } from "../../src-node/crypto/ed25519.ts";
 import { nodeCommands } from "../../src-node/exec/nodeCommands.ts";
 import { fixture, runWeft, tempDir } from "./cliHarness.ts";
 

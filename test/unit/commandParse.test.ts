@@ -4,9 +4,9 @@
  */
 import { describe, expect, it } from "vitest";
 import { JsonNumber, parseJsonExact } from "../../src-node/command/exactJson.ts";
+import { referenceRequestKeyOf } from "../../src-node/command/requestKeyCheck.ts";
 import { pactValueFromJson } from "../../src-node/contract/values/json.ts";
 import { generateKeyPair } from "../../src-node/crypto/ed25519.ts";
-import { referenceRequestKeyOf } from "../../src-node/command/requestKeyCheck.ts";
 import { contractInputOf } from "../../src-node/exec/contractInput.ts";
 import { nodeCommands } from "../../src-node/exec/nodeCommands.ts";
 

@@ -4,8 +4,8 @@
  * commands parse.
  */
 import { describe, expect, it } from "vitest";
-import { hexEncode } from "../../src-node/encoding/hex.ts";
 import { referenceRequestKeyOf } from "../../src-node/command/requestKeyCheck.ts";
+import { hexEncode } from "../../src-node/encoding/hex.ts";
 import { nodeCommands } from "../../src-node/exec/nodeCommands.ts";
 import { loadVectors } from "../support/vectors.ts";
 

@@ -24,8 +24,8 @@ import { pactValueToJsonText } from "../../src-node/contract/values/json.ts";
 import { makeObject, type PactValue } from "../../src-node/contract/values/value.ts";
 import { signBytes, verifyBytes } from "../../src-node/crypto/ed25519.ts";
 import { hexDecode } from "../../src-node/encoding/hex.ts";
-import { DEV_ACCOUNT_KEYS } from "../../src-node/genesis/devAccountKeys.ts";
 import { nodeCommands } from "../../src-node/exec/nodeCommands.ts";
+import { DEV_ACCOUNT_KEYS } from "../../src-node/genesis/devAccountKeys.ts";
 import {
   DEV_ACCOUNT_COUNT,
   DEV_PHRASE,
