@@ -290,7 +290,10 @@ export class WeftNode {
           rendererDir: input.rendererDir,
           origin: () => (self?.listening === true ? self.origin : undefined),
         },
-        { bodyLimit: input.bodyLimit },
+        {
+          bodyLimit: input.bodyLimit,
+          hosts: { configuredHost: options.host, allowedHosts: options.allowedHosts },
+        },
       );
       self = new WeftNode(
         options,

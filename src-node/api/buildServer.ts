@@ -6,8 +6,9 @@
  *
  * Every response, errors and unknown routes included, carries the common
  * headers (commonHeaders.ts); errors are answered through the code → status
- * table (errorStatus.ts); GET and HEAD responses carry CORS headers
- * (cors.ts), except under `/app/`, the node's own UI (built files,
+ * table (errorStatus.ts); every request passes the browser guard first
+ * (browserGuard.ts: Host, and per route kind Origin and body type); GET and
+ * HEAD responses of public routes carry CORS headers (cors.ts), except under `/app/`, the node's own UI (built files,
  * `config.json`, `/app/api/mining`), which is same-origin only and carries
  * the UI's security headers (appHeaders.ts); request bodies are limited to
  * 2 MiB by default; requests the HTTP parser cannot read are answered by
@@ -18,14 +19,18 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import Fastify, { type FastifyInstance } from "fastify";
 import { type ApiServices, basePath } from "./apiServices.ts";
+import { type AppApiRoutes, isAppApiPath, isGuardedAppRoute, registerAppApi } from "./appApi.ts";
 import { APP_SECURITY_HEADERS, registerAppHeaders } from "./appHeaders.ts";
 import { isAppPath } from "./appPath.ts";
+import { registerBrowserGuard } from "./browserGuard.ts";
 import { clientErrorHandler } from "./clientError.ts";
 import { commonHeaders } from "./commonHeaders.ts";
 import { corsHeaders, registerCors } from "./cors.ts";
 import { errorReply } from "./errorStatus.ts";
 import { ApiError, ApiErrorCode, badRequest } from "./errors.ts";
+import { newAppToken } from "./appToken.ts";
 import { EventStreams } from "./eventStream.ts";
+import type { HostPolicy } from "./hostCheck.ts";
 import { MAX_HASH_PAGE, MAX_HEADER_PAGE } from "./params.ts";
 import type { PageLimits, RouteContext } from "./routeContext.ts";
 import { registerAppConfigRoute } from "./routes/appConfigRoute.ts";
@@ -42,6 +47,12 @@ import { registerInfoRoutes } from "./routes/infoRoutes.ts";
 import { registerMiningRoutes } from "./routes/miningRoutes.ts";
 import { registerPactRoutes } from "./routes/pactRoutes.ts";
 
+/**
+ * The routes of the UI's private API `/app/api/*`, all inside the guard of
+ * appApi.ts. Later areas (keystore, backup, settings, explorer) add theirs here.
+ */
+const APP_API_ROUTES: readonly AppApiRoutes[] = [registerAppMiningRoutes];
+
 /** Largest request body (reference service API: 2 MB). */
 export const DEFAULT_BODY_LIMIT = 2 * 1024 * 1024;
 
@@ -49,6 +60,8 @@ export type BuildServerOptions = {
   readonly bodyLimit?: number | undefined;
   /** Page maxima (default 4096 hashes, 360 headers or blocks, as the reference). */
   readonly pageLimits?: PageLimits | undefined;
+  /** The names `Host` may carry (default: the loopback names and IP literals only). */
+  readonly hosts?: HostPolicy | undefined;
 };
 
 export type ApiServer = {
@@ -78,6 +91,9 @@ export function buildServer(node: ApiServices, options: BuildServerOptions = {})
 export function buildApi(node: ApiServices, options: BuildServerOptions = {}): ApiServer {
   const server = Fastify({
     logger: false,
+    // Route schemas check, they never repair: no type coercion, no dropped
+    // unknown members, no defaults filled in.
+    ajv: { customOptions: { coerceTypes: false, removeAdditional: false, useDefaults: false } },
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
     return503OnClosing: true,
     clientErrorHandler: clientErrorHandler(node),
@@ -139,6 +155,14 @@ export function buildApi(node: ApiServices, options: BuildServerOptions = {}): A
     );
   });
 
+  // Every route under /app/api/ comes through the app API plugin and its guard.
+  server.addHook("onRoute", (route) => {
+    if (isAppApiPath(route.url) && !isGuardedAppRoute(route.config)) {
+      throw new Error(`${route.url} is under /app/api/ but not registered through appApi.ts`);
+    }
+  });
+  // First: a refused request gets no CORS headers from the hooks after it.
+  registerBrowserGuard(server, options.hosts ?? { configuredHost: "127.0.0.1", allowedHosts: [] });
   registerCors(server);
   registerAppHeaders(server);
   registerHealthRoutes(server, ctx);
@@ -153,6 +177,11 @@ export function buildApi(node: ApiServices, options: BuildServerOptions = {}): A
   registerBackupRoutes(server, ctx);
   registerAppUiRoutes(server, ctx);
   registerAppConfigRoute(server, ctx);
-  registerAppMiningRoutes(server, ctx);
+  registerAppApi(
+    server,
+    ctx,
+    node.appToken ?? { value: newAppToken(), cookieOnPageLoad: true },
+    APP_API_ROUTES,
+  );
   return { server, base, streams };
 }

@@ -52,6 +52,8 @@ Options:
   --data-dir DIR          where databases live (default ${defaultDataDir()})
   --host HOST             address to listen on (default 127.0.0.1)
   --port N                port (default 1848; 0 = any free port)
+  --allowed-host NAME[,NAME]  more names the Host header may carry (a name peers
+                          reach this node by; loopback names and IPs always work)
   --config FILE.yaml      options from a YAML file (keys as the flags; flags win)
   --enable-backup-api     serve {base_url}/make-backup and /check-backup
   --backup-directory DIR  where backups are written
