@@ -124,15 +124,15 @@ function answerOf(error: unknown): ErrorAnswer {
 }
 
 /**
- * The app API plugin with `routes` inside it.
- * @param token the launch's app token.
+ * The app API plugin with `routes` inside it, guarded with the launch's app
+ * token (`ctx.appToken`).
  */
 export function registerAppApi(
   server: FastifyInstance,
   ctx: RouteContext,
-  token: AppToken,
   routes: readonly AppApiRoutes[],
 ): void {
+  const token = ctx.appToken;
   server.register(async (scope) => {
     scope.addHook("onRoute", (options) => {
       if (!isAppApiPath(options.url)) {

@@ -75,7 +75,7 @@ export function checkBrowserRequest(request: FastifyRequest, policy: HostPolicy)
   if (given !== expected) {
     throw new ApiError(
       { code: ApiErrorCode.UnsupportedMediaType, contentType: given, expected },
-      `content-type: ${shorten(given)} is not accepted here; send ${expected}`,
+      `content-type: ${shorten(given)} is not supported; send ${expected}`,
     );
   }
 }

@@ -17,18 +17,18 @@
  * @module
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import Fastify, { type FastifyInstance } from "fastify";
+import Fastify, { type FastifyInstance, type RouteOptions } from "fastify";
 import { type ApiServices, basePath } from "./apiServices.ts";
 import { type AppApiRoutes, isAppApiPath, isGuardedAppRoute, registerAppApi } from "./appApi.ts";
 import { APP_SECURITY_HEADERS, registerAppHeaders } from "./appHeaders.ts";
 import { isAppPath } from "./appPath.ts";
+import { newAppToken } from "./appToken.ts";
 import { registerBrowserGuard } from "./browserGuard.ts";
 import { clientErrorHandler } from "./clientError.ts";
 import { commonHeaders } from "./commonHeaders.ts";
 import { corsHeaders, registerCors } from "./cors.ts";
 import { errorReply } from "./errorStatus.ts";
 import { ApiError, ApiErrorCode, badRequest } from "./errors.ts";
-import { newAppToken } from "./appToken.ts";
 import { EventStreams } from "./eventStream.ts";
 import type { HostPolicy } from "./hostCheck.ts";
 import { MAX_HASH_PAGE, MAX_HEADER_PAGE } from "./params.ts";
@@ -69,6 +69,8 @@ export type ApiServer = {
   /** `{base_url}`'s path. */
   readonly base: string;
   readonly streams: EventStreams;
+  /** Every route registered (method, url, config), for tests that check them all. */
+  readonly routes: readonly RouteOptions[];
 };
 
 /** The coded error for a URL the router refused before any route ran. */
@@ -117,7 +119,8 @@ export function buildApi(node: ApiServices, options: BuildServerOptions = {}): A
   const base = basePath(node.version);
   const streams = new EventStreams();
   const pageLimits = options.pageLimits ?? { hashes: MAX_HASH_PAGE, headers: MAX_HEADER_PAGE };
-  const ctx: RouteContext = { node, base, streams, pageLimits };
+  const appToken = node.appToken ?? { value: newAppToken(), cookieOnPageLoad: true };
+  const ctx: RouteContext = { node, base, streams, pageLimits, appToken };
 
   // Set on the raw response before Fastify sees the request, so that the
   // answers Fastify writes itself, bypassing every hook (its 503 to requests
@@ -155,11 +158,22 @@ export function buildApi(node: ApiServices, options: BuildServerOptions = {}): A
     );
   });
 
-  // Every route under /app/api/ comes through the app API plugin and its guard.
+  // Every route under /app/api/ comes through the app API plugin and its
+  // guard: checked once all hooks have run on every route (the plugin marks
+  // its routes in a hook of its own, which runs after this one).
+  const routes: RouteOptions[] = [];
   server.addHook("onRoute", (route) => {
-    if (isAppApiPath(route.url) && !isGuardedAppRoute(route.config)) {
-      throw new Error(`${route.url} is under /app/api/ but not registered through appApi.ts`);
-    }
+    routes.push(route);
+  });
+  server.addHook("onReady", (done) => {
+    const unguarded = routes.filter((r) => isAppApiPath(r.url) && !isGuardedAppRoute(r.config));
+    done(
+      unguarded.length === 0
+        ? undefined
+        : new Error(
+            `${unguarded.map((r) => r.url).join(", ")}: under /app/api/ but not registered through appApi.ts`,
+          ),
+    );
   });
   // First: a refused request gets no CORS headers from the hooks after it.
   registerBrowserGuard(server, options.hosts ?? { configuredHost: "127.0.0.1", allowedHosts: [] });
@@ -177,11 +191,6 @@ export function buildApi(node: ApiServices, options: BuildServerOptions = {}): A
   registerBackupRoutes(server, ctx);
   registerAppUiRoutes(server, ctx);
   registerAppConfigRoute(server, ctx);
-  registerAppApi(
-    server,
-    ctx,
-    node.appToken ?? { value: newAppToken(), cookieOnPageLoad: true },
-    APP_API_ROUTES,
-  );
-  return { server, base, streams };
+  registerAppApi(server, ctx, APP_API_ROUTES);
+  return { server, base, streams, routes };
 }
