@@ -103,6 +103,9 @@ export async function nodeCommand(
       logger: stderrLogger(io),
     });
     io.stderr.write(`weft node: network ${node.version.name}, data in ${node.options.dataDir}\n`);
+    io.stderr.write(
+      `weft node: UI ${node.appUrl} (the app token for /app/api/*: ${node.appTokenFile})\n`,
+    );
     io.stdout.write(`${node.baseUrl}\n`);
     if (stopRequested === undefined) {
       await new Promise<void>((resolve) => {
