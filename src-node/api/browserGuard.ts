@@ -19,7 +19,8 @@
  *   - `app`: `/app/api/*`, guarded more strictly by its own plugin
  *     (appApi.ts), which answers in its own format.
  * - `config.bodyType` names the one body media type a route accepts (else
- *   415 API_UNSUPPORTED_MEDIA_TYPE), `null` for any.
+ *   415 API_UNSUPPORTED_MEDIA_TYPE), `null` for any. A public route's POST
+ *   without a body (no length, or 0) needs no type: there is nothing to read.
  * @module
  */
 import type { FastifyInstance, FastifyRequest } from "fastify";
@@ -38,6 +39,14 @@ declare module "fastify" {
 }
 
 const BODY_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+
+/** Whether the request announces a body (a length above 0, or chunks). */
+function hasBody(request: FastifyRequest): boolean {
+  const length = request.headers["content-length"];
+  return (
+    request.headers["transfer-encoding"] !== undefined || (length !== undefined && length !== "0")
+  );
+}
 
 /** The access of the route a request was routed to (`public` when unknown). */
 export function routeAccess(request: FastifyRequest): RouteAccess {
@@ -71,6 +80,9 @@ export function checkBrowserRequest(request: FastifyRequest, policy: HostPolicy)
   const expected =
     configured !== undefined ? configured : access === "public" ? "application/json" : null;
   if (expected === null) return;
+  // An empty JSON request is a query without parameters (a branch query with no bounds);
+  // it can carry nothing a page could abuse.
+  if (expected === "application/json" && !hasBody(request)) return;
   const given = mediaTypeOf(request);
   if (given !== expected) {
     throw new ApiError(
