@@ -13,6 +13,7 @@ export const DesktopErrorCode = {
   IpcFailed: "DESKTOP_IPC_FAILED",
   NotADirectory: "DESKTOP_NOT_A_DIRECTORY",
   OpenFailed: "DESKTOP_OPEN_FAILED",
+  FolderNotAllowed: "DESKTOP_FOLDER_NOT_ALLOWED",
   SettingsInvalid: "DESKTOP_SETTINGS_INVALID",
   SettingsWriteFailed: "DESKTOP_SETTINGS_WRITE_FAILED",
   NodeStartFailed: "DESKTOP_NODE_START_FAILED",
@@ -28,6 +29,7 @@ export type DesktopErrorType =
   | { code: typeof DesktopErrorCode.IpcFailed; channel: string }
   | { code: typeof DesktopErrorCode.NotADirectory; path: string }
   | { code: typeof DesktopErrorCode.OpenFailed; path: string; reason: string }
+  | { code: typeof DesktopErrorCode.FolderNotAllowed; path: string; reason: string }
   | { code: typeof DesktopErrorCode.SettingsInvalid; file: string; reason: string }
   | { code: typeof DesktopErrorCode.SettingsWriteFailed; file: string; reason: string }
   | { code: typeof DesktopErrorCode.NodeStartFailed; reason: string; nodeCode: string | null }

@@ -20,6 +20,7 @@ import { createFileLogger, type Logger } from "./log/fileLogger.ts";
 import { applicationMenuTemplate } from "./menu.ts";
 import { type HostedNode, startNode } from "./nodeHost.ts";
 import { type DesktopPaths, desktopPaths } from "./paths.ts";
+import { injectAppToken, newDesktopAppToken } from "./security/appToken.ts";
 import { hardenContents, hardenSession, isAppUrl } from "./security/hardening.ts";
 import { SettingsStore } from "./settings/settingsStore.ts";
 import { createShutdown, type Shutdown } from "./shutdown.ts";
@@ -107,6 +108,9 @@ async function onReady(state: DesktopState): Promise<void> {
   const appOrigin = () => state.appOrigin;
 
   hardenSession(session.defaultSession, appOrigin, log);
+  // The node's per-launch secret for /app/api/*: sent by this app's windows only.
+  const appToken = newDesktopAppToken();
+  injectAppToken(session.defaultSession, appOrigin, appToken);
   app.on("web-contents-created", (_event, contents) => hardenContents(contents, appOrigin, log));
   registerInvokeHandlers(
     ipcMain,
@@ -145,7 +149,7 @@ async function onReady(state: DesktopState): Promise<void> {
   });
 
   try {
-    const node = await startConfiguredNode(settings, paths, log);
+    const node = await startConfiguredNode(settings, paths, log, appToken);
     state.node = node;
     state.appOrigin = new URL(node.appUrl).origin;
     state.shutdown = createShutdown({
@@ -188,6 +192,7 @@ async function startConfiguredNode(
   settings: SettingsStore,
   paths: DesktopPaths,
   log: Logger,
+  appToken: string,
 ): Promise<HostedNode> {
   if (!existsSync(paths.sqliteNativeBinding)) {
     throw new DesktopError(
@@ -205,6 +210,9 @@ async function startConfiguredNode(
     mining: { enabled: s.miningOnStart, threads: s.miningThreads },
     sqliteNativeBinding: paths.sqliteNativeBinding,
     logger: log,
+    // The window sends the token as a header; loading /app/ hands it to no one.
+    appToken,
+    appTokenCookie: false,
   };
   log.info("Starting the node", {
     network: options.network,

@@ -40,6 +40,10 @@ export type HostedNodeOptions = {
   readonly logger?: NodeLogger | undefined;
   /** The built UI to serve under /app/ (default: the node's, `dist/renderer`; tests pass their own). */
   readonly rendererDir?: string | undefined;
+  /** The per-launch secret `/app/api/*` needs (default: the node makes one). */
+  readonly appToken?: string | undefined;
+  /** Whether loading `/app/` hands the token to the page as a cookie (default true; the desktop: false). */
+  readonly appTokenCookie?: boolean | undefined;
 };
 
 /** What `createNode` resolves to once the node listens. */

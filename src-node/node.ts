@@ -20,9 +20,11 @@
  * command line, tests and later areas need (ARCHITECTURE.md).
  * @module
  */
+import { rmSync } from "node:fs";
 import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
 import type { ApiLog } from "./api/apiServices.ts";
+import { type AppToken, newAppToken } from "./api/appToken.ts";
 import { buildApi } from "./api/buildServer.ts";
 import { ApiError, ApiErrorCode } from "./api/errors.ts";
 import { BackupService } from "./backup/backupService.ts";
@@ -51,6 +53,7 @@ import { MiningService } from "./mining/miningService.ts";
 import type { PayloadProvider } from "./mining/payloadProvider.ts";
 import { UpdateStreams } from "./mining/updateStreams.ts";
 import { BlockDb } from "./store/blockDb.ts";
+import { makePrivateDir, writePrivateFile } from "./store/privateFiles.ts";
 import type { SqlDatabase } from "./store/sqlDatabase.ts";
 import { StateDb } from "./store/stateDb.ts";
 
@@ -90,7 +93,25 @@ export type CreateNodeOptions = NodeOptionsInput & {
   readonly spvProofDepth?: number | undefined;
   /** The built UI served under `/app/` (default `<repo>/dist/renderer`; tests pass their own build). */
   readonly rendererDir?: string | undefined;
+  /**
+   * The secret `/app/api/*` needs (api/appToken.ts; default: 32 random bytes
+   * made at start). The desktop shell passes its own and adds it to its
+   * window's requests as `X-Weft-App-Token`.
+   */
+  readonly appToken?: string | undefined;
+  /**
+   * Whether loading `/app/` hands the token to the page as a cookie (default
+   * true: a browser on a headless node needs it). The desktop turns it off:
+   * its window sends the header, and no other program gets the token by
+   * loading the page.
+   */
+  readonly appTokenCookie?: boolean | undefined;
 };
+
+/** `dataDir/<network>/app-token`: the app token while the node runs (0600), for `curl` users. */
+export function appTokenPath(options: Pick<NodeOptions, "dataDir" | "network">): string {
+  return join(options.dataDir, options.network, "app-token");
+}
 
 /**
  * The reward miner of the options, if an account is set.
@@ -166,6 +187,10 @@ export class WeftNode {
   readonly executor: ChainExecutor;
   /** The contract command endpoints' service and the mempool. */
   readonly commands: CommandService;
+  /** The secret `/app/api/*` needs (header `X-Weft-App-Token`; api/appToken.ts). */
+  readonly appToken: string;
+  /** Where the token is written while the node runs (`dataDir/<network>/app-token`, 0600). */
+  readonly appTokenFile: string;
   readonly #lock: DataLock;
   readonly #miningStreams: UpdateStreams | undefined;
   readonly #log: NodeLogger | undefined;
@@ -183,7 +208,10 @@ export class WeftNode {
     backup: BackupService | undefined,
     lock: DataLock,
     exec: { state: StateDb; executor: ChainExecutor; commands: CommandService },
+    appToken: string,
   ) {
+    this.appToken = appToken;
+    this.appTokenFile = appTokenPath(options);
     this.options = options;
     this.version = version;
     this.blocks = blocks;
@@ -208,6 +236,9 @@ export class WeftNode {
     const lock = acquireDataLock(join(options.dataDir, options.network), "node");
     let blocks: BlockDb;
     try {
+      // The user's alone: 0700 folders, 0600 files (store/privateFiles.ts);
+      // the lock made dataDir/<network> so, this tightens an older dataDir.
+      makePrivateDir(options.dataDir);
       blocks = BlockDb.open({
         path: blocksPath(options),
         version,
@@ -220,6 +251,10 @@ export class WeftNode {
       lock.release();
       throw e;
     }
+    const token: AppToken = {
+      value: input.appToken ?? newAppToken(),
+      cookieOnPageLoad: input.appTokenCookie ?? true,
+    };
     let service: MiningService | undefined;
     let backup: BackupService | undefined;
     let state: StateDb | undefined;
@@ -288,9 +323,13 @@ export class WeftNode {
           miner,
           commands,
           rendererDir: input.rendererDir,
+          appToken: token,
           origin: () => (self?.listening === true ? self.origin : undefined),
         },
-        { bodyLimit: input.bodyLimit },
+        {
+          bodyLimit: input.bodyLimit,
+          hosts: { configuredHost: options.host, allowedHosts: options.allowedHosts },
+        },
       );
       self = new WeftNode(
         options,
@@ -303,7 +342,9 @@ export class WeftNode {
         backup,
         lock,
         { state, executor, commands },
+        token.value,
       );
+      writePrivateFile(self.appTokenFile, `${token.value}\n`);
       return self;
     } catch (e) {
       void backup?.close();
@@ -391,6 +432,7 @@ export class WeftNode {
         this.executor.close();
         this.state.close();
         this.blocks.close();
+        rmSync(this.appTokenFile, { force: true });
         this.#lock.release();
         this.#log?.info("node closed", { network: this.version.name });
       }

@@ -142,6 +142,15 @@ function parseChooseFolderArgs(raw: unknown): Parsed<ChooseFolderArgs> {
   });
 }
 
+/**
+ * A network or device path: Windows UNC (`\\server\share`, `//server/share`),
+ * `\\?\…` and `\\.\…`. Opening one reaches another computer (and hands it
+ * the user's credentials) or a device, never a folder of this app.
+ */
+export function isNetworkPath(p: string): boolean {
+  return /^[\\/]{2}/.test(p);
+}
+
 function parseOpenFolderArgs(raw: unknown): Parsed<{ readonly path: string }> {
   if (!isRecord(raw)) return fail("arguments must be an object with a path");
   const extra = onlyKeys(raw, ["path"]);
@@ -149,6 +158,7 @@ function parseOpenFolderArgs(raw: unknown): Parsed<{ readonly path: string }> {
   const path = raw.path;
   if (typeof path !== "string" || !isAbsolutePath(path))
     return fail("path must be an absolute path");
+  if (isNetworkPath(path)) return fail("path must be a local folder, not a network path");
   return ok({ path });
 }
 

@@ -2,10 +2,11 @@
  * The desktop shell's log: one line per entry, `time level message {fields}`, appended to a
  * file under the app's log directory (shown to the user when start-up fails). Writes are
  * synchronous so nothing is lost when the process ends right after an error; the shell
- * logs rarely. Never log seeds, keys, passwords or backup contents here.
+ * logs rarely. Never log seeds, keys, passwords or backup contents here. The file is the
+ * user's alone (0600, in a folder the logger makes 0700), as the node's files are.
  * @module
  */
-import { appendFileSync, mkdirSync } from "node:fs";
+import { appendFileSync, chmodSync, mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 
 export type LogFields = Record<string, unknown>;
@@ -54,10 +55,13 @@ export function createFileLogger(options: FileLoggerOptions): Logger {
     if (options.echo) console.error(line);
     try {
       if (!dirReady) {
-        mkdirSync(dirname(options.file), { recursive: true });
+        mkdirSync(dirname(options.file), { recursive: true, mode: 0o700 });
+        appendFileSync(options.file, "", { mode: 0o600 });
+        // A log an older release left readable by others.
+        chmodSync(options.file, 0o600);
         dirReady = true;
       }
-      appendFileSync(options.file, `${line}\n`);
+      appendFileSync(options.file, `${line}\n`, { mode: 0o600 });
     } catch {
       // Logging must never take the app down; the console echo (if any) still has it.
     }

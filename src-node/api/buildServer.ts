@@ -6,8 +6,9 @@
  *
  * Every response, errors and unknown routes included, carries the common
  * headers (commonHeaders.ts); errors are answered through the code → status
- * table (errorStatus.ts); GET and HEAD responses carry CORS headers
- * (cors.ts), except under `/app/`, the node's own UI (built files,
+ * table (errorStatus.ts); every request passes the browser guard first
+ * (browserGuard.ts: Host, and per route kind Origin and body type); GET and
+ * HEAD responses of public routes carry CORS headers (cors.ts), except under `/app/`, the node's own UI (built files,
  * `config.json`, `/app/api/mining`), which is same-origin only and carries
  * the UI's security headers (appHeaders.ts); request bodies are limited to
  * 2 MiB by default; requests the HTTP parser cannot read are answered by
@@ -16,16 +17,20 @@
  * @module
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import Fastify, { type FastifyInstance } from "fastify";
+import Fastify, { type FastifyInstance, type RouteOptions } from "fastify";
 import { type ApiServices, basePath } from "./apiServices.ts";
+import { type AppApiRoutes, isAppApiPath, isGuardedAppRoute, registerAppApi } from "./appApi.ts";
 import { APP_SECURITY_HEADERS, registerAppHeaders } from "./appHeaders.ts";
 import { isAppPath } from "./appPath.ts";
+import { newAppToken } from "./appToken.ts";
+import { registerBrowserGuard } from "./browserGuard.ts";
 import { clientErrorHandler } from "./clientError.ts";
 import { commonHeaders } from "./commonHeaders.ts";
 import { corsHeaders, registerCors } from "./cors.ts";
 import { errorReply } from "./errorStatus.ts";
 import { ApiError, ApiErrorCode, badRequest } from "./errors.ts";
 import { EventStreams } from "./eventStream.ts";
+import type { HostPolicy } from "./hostCheck.ts";
 import { MAX_HASH_PAGE, MAX_HEADER_PAGE } from "./params.ts";
 import { referencePathRewriter } from "./referencePath.ts";
 import type { PageLimits, RouteContext } from "./routeContext.ts";
@@ -43,6 +48,12 @@ import { registerInfoRoutes } from "./routes/infoRoutes.ts";
 import { registerMiningRoutes } from "./routes/miningRoutes.ts";
 import { registerPactRoutes } from "./routes/pactRoutes.ts";
 
+/**
+ * The routes of the UI's private API `/app/api/*`, all inside the guard of
+ * appApi.ts. Later areas (keystore, backup, settings, explorer) add theirs here.
+ */
+const APP_API_ROUTES: readonly AppApiRoutes[] = [registerAppMiningRoutes];
+
 /** Largest request body (reference service API: 2 MB). */
 export const DEFAULT_BODY_LIMIT = 2 * 1024 * 1024;
 
@@ -50,6 +61,8 @@ export type BuildServerOptions = {
   readonly bodyLimit?: number | undefined;
   /** Page maxima (default 4096 hashes, 360 headers or blocks, as the reference). */
   readonly pageLimits?: PageLimits | undefined;
+  /** The names `Host` may carry (default: the loopback names and IP literals only). */
+  readonly hosts?: HostPolicy | undefined;
 };
 
 export type ApiServer = {
@@ -57,6 +70,8 @@ export type ApiServer = {
   /** `{base_url}`'s path. */
   readonly base: string;
   readonly streams: EventStreams;
+  /** Every route registered (method, url, config), for tests that check them all. */
+  readonly routes: readonly RouteOptions[];
 };
 
 /** The coded error for a URL the router refused before any route ran. */
@@ -83,6 +98,9 @@ export function buildApi(node: ApiServices, options: BuildServerOptions = {}): A
     // `/chainweb/0.0/{network}/…` is served as `/ledger/0.0/{network}/…`;
     // `request.originalUrl` keeps what the client sent, for error texts.
     rewriteUrl: (request) => toPrimaryPath(request.url ?? "/"),
+    // Route schemas check, they never repair: no type coercion, no dropped
+    // unknown members, no defaults filled in.
+    ajv: { customOptions: { coerceTypes: false, removeAdditional: false, useDefaults: false } },
     bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT,
     return503OnClosing: true,
     clientErrorHandler: clientErrorHandler(node),
@@ -106,7 +124,8 @@ export function buildApi(node: ApiServices, options: BuildServerOptions = {}): A
   const base = basePath(node.version);
   const streams = new EventStreams();
   const pageLimits = options.pageLimits ?? { hashes: MAX_HASH_PAGE, headers: MAX_HEADER_PAGE };
-  const ctx: RouteContext = { node, base, streams, pageLimits };
+  const appToken = node.appToken ?? { value: newAppToken(), cookieOnPageLoad: true };
+  const ctx: RouteContext = { node, base, streams, pageLimits, appToken };
 
   // Set on the raw response before Fastify sees the request, so that the
   // answers Fastify writes itself, bypassing every hook (its 503 to requests
@@ -144,6 +163,25 @@ export function buildApi(node: ApiServices, options: BuildServerOptions = {}): A
     );
   });
 
+  // Every route under /app/api/ comes through the app API plugin and its
+  // guard: checked once all hooks have run on every route (the plugin marks
+  // its routes in a hook of its own, which runs after this one).
+  const routes: RouteOptions[] = [];
+  server.addHook("onRoute", (route) => {
+    routes.push(route);
+  });
+  server.addHook("onReady", (done) => {
+    const unguarded = routes.filter((r) => isAppApiPath(r.url) && !isGuardedAppRoute(r.config));
+    done(
+      unguarded.length === 0
+        ? undefined
+        : new Error(
+            `${unguarded.map((r) => r.url).join(", ")}: under /app/api/ but not registered through appApi.ts`,
+          ),
+    );
+  });
+  // First: a refused request gets no CORS headers from the hooks after it.
+  registerBrowserGuard(server, options.hosts ?? { configuredHost: "127.0.0.1", allowedHosts: [] });
   registerCors(server);
   registerAppHeaders(server);
   registerHealthRoutes(server, ctx);
@@ -158,6 +196,6 @@ export function buildApi(node: ApiServices, options: BuildServerOptions = {}): A
   registerBackupRoutes(server, ctx);
   registerAppUiRoutes(server, ctx);
   registerAppConfigRoute(server, ctx);
-  registerAppMiningRoutes(server, ctx);
-  return { server, base, streams };
+  registerAppApi(server, ctx, APP_API_ROUTES);
+  return { server, base, streams, routes };
 }

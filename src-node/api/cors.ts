@@ -1,5 +1,6 @@
 /**
- * CORS on read-only routes: GET and HEAD responses carry
+ * CORS on the public routes (browserGuard.ts; not the mining and backup
+ * routes): GET and HEAD responses carry
  * `access-control-allow-origin: *`, so web pages on other origins (an
  * explorer, a wallet page) can read chain data; preflight requests are
  * answered for GET and HEAD only, so no other origin can POST to the node
@@ -10,14 +11,19 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { isAppPath } from "./appPath.ts";
+import { routeAccess } from "./browserGuard.ts";
 
 const READ_METHODS = new Set(["GET", "HEAD"]);
 
-/** CORS headers for a response to `request` (empty for non-read methods and under /app/). */
+function hasCors(request: FastifyRequest): boolean {
+  return (
+    READ_METHODS.has(request.method) && !isAppPath(request.url) && routeAccess(request) === "public"
+  );
+}
+
+/** CORS headers for a response to `request` (empty for non-read methods, private routes and under /app/). */
 export function corsHeaders(request: FastifyRequest): Record<string, string> {
-  return READ_METHODS.has(request.method) && !isAppPath(request.url)
-    ? { "access-control-allow-origin": "*" }
-    : {};
+  return hasCors(request) ? { "access-control-allow-origin": "*" } : {};
 }
 
 function preflight(request: FastifyRequest, reply: FastifyReply): void {
@@ -48,8 +54,7 @@ function preflight(request: FastifyRequest, reply: FastifyReply): void {
 
 export function registerCors(server: FastifyInstance): void {
   server.addHook("onRequest", (request, reply, done) => {
-    if (READ_METHODS.has(request.method) && !isAppPath(request.url))
-      reply.header("access-control-allow-origin", "*");
+    if (hasCors(request)) reply.header("access-control-allow-origin", "*");
     done();
   });
   server.options("/*", preflight);

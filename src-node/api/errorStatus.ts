@@ -21,7 +21,12 @@ import {
 import { MempoolErrorCode, type MempoolErrorCodeValue } from "../mempool/errors.ts";
 import { MiningErrorCode, type MiningErrorCodeValue } from "../mining/errors.ts";
 import { StoreError, StoreErrorCode, type StoreErrorCodeValue } from "../store/errors.ts";
-import { ApiErrorCode, type ApiErrorCodeValue } from "./errors.ts";
+import {
+  ApiErrorCode,
+  type ApiErrorCodeValue,
+  AppErrorCode,
+  type AppErrorCodeValue,
+} from "./errors.ts";
 
 const apiStatus: Record<ApiErrorCodeValue, number> = {
   [ApiErrorCode.BadRequest]: 400,
@@ -31,6 +36,18 @@ const apiStatus: Record<ApiErrorCodeValue, number> = {
   [ApiErrorCode.ListenFailed]: 500,
   [ApiErrorCode.NotListening]: 500,
   [ApiErrorCode.UiNotBuilt]: 503,
+  [ApiErrorCode.HostForbidden]: 403,
+  [ApiErrorCode.OriginForbidden]: 403,
+  [ApiErrorCode.UnsupportedMediaType]: 415,
+};
+
+/** The app's private API (appApi.ts). */
+const appStatus: Record<AppErrorCodeValue, number> = {
+  [AppErrorCode.Forbidden]: 403,
+  [AppErrorCode.TokenRequired]: 403,
+  [AppErrorCode.NotJson]: 415,
+  [AppErrorCode.BadRequest]: 400,
+  [AppErrorCode.Internal]: 500,
 };
 
 const storeStatus: Record<StoreErrorCodeValue, number> = {
@@ -72,9 +89,6 @@ const miningStatus: Record<MiningErrorCodeValue, number> = {
   [MiningErrorCode.FutureCreationTime]: 400,
   [MiningErrorCode.NoWork]: 503,
   [MiningErrorCode.TooManyStreams]: 503,
-  [MiningErrorCode.Forbidden]: 403,
-  [MiningErrorCode.NotJson]: 415,
-  [MiningErrorCode.BadRequest]: 400,
   [MiningErrorCode.CannotStart]: 409,
   [MiningErrorCode.NodeRequestFailed]: 502,
 };
@@ -133,6 +147,7 @@ const statusByCode: Readonly<Record<string, number>> = {
   ...chainStatus,
   ...storeStatus,
   ...apiStatus,
+  ...appStatus,
   ...miningStatus,
   ...backupStatus,
   ...commandStatus,

@@ -1,8 +1,8 @@
 /**
  * Errors of the HTTP API: malformed request values, unsupported Accept
  * values, too many branch bounds, unknown routes, and a server that cannot
- * listen, and a UI that has not been built. Their HTTP statuses are in
- * errorStatus.ts.
+ * listen, and a UI that has not been built; requests the browser guard
+ * refuses (browserGuard.ts). Their HTTP statuses are in errorStatus.ts.
  * @module
  */
 import { NodeError } from "../errors/nodeError.ts";
@@ -15,6 +15,9 @@ export const ApiErrorCode = {
   ListenFailed: "API_LISTEN_FAILED",
   NotListening: "API_NOT_LISTENING",
   UiNotBuilt: "API_UI_NOT_BUILT",
+  HostForbidden: "API_HOST_FORBIDDEN",
+  OriginForbidden: "API_ORIGIN_FORBIDDEN",
+  UnsupportedMediaType: "API_UNSUPPORTED_MEDIA_TYPE",
 } as const;
 
 export type ApiErrorCodeValue = (typeof ApiErrorCode)[keyof typeof ApiErrorCode];
@@ -28,7 +31,15 @@ export type ApiErrorType =
   | { code: typeof ApiErrorCode.ListenFailed; host: string; port: number; reason: string }
   | { code: typeof ApiErrorCode.NotListening }
   /** `rendererDir`: the folder that should hold the built UI (index.html). */
-  | { code: typeof ApiErrorCode.UiNotBuilt; rendererDir: string };
+  | { code: typeof ApiErrorCode.UiNotBuilt; rendererDir: string }
+  /** `host`: the Host header as given (browserGuard.ts). */
+  | { code: typeof ApiErrorCode.HostForbidden; host: string }
+  | { code: typeof ApiErrorCode.OriginForbidden; origin: string }
+  | {
+      code: typeof ApiErrorCode.UnsupportedMediaType;
+      contentType: string;
+      expected: string;
+    };
 
 export class ApiError extends NodeError<ApiErrorType> {}
 
@@ -36,3 +47,29 @@ export class ApiError extends NodeError<ApiErrorType> {}
 export function badRequest(field: string, reason: string): ApiError {
   return new ApiError({ code: ApiErrorCode.BadRequest, field, reason }, `${field}: ${reason}`);
 }
+
+/**
+ * Errors of the app's private API `/app/api/*` (appApi.ts): requests from
+ * elsewhere than the app on this computer, without the app token, with a
+ * body that is not JSON or does not match the route's schema; and the code
+ * an unexpected failure is answered with there.
+ */
+export const AppErrorCode = {
+  Forbidden: "APP_FORBIDDEN",
+  TokenRequired: "APP_TOKEN_REQUIRED",
+  NotJson: "APP_NOT_JSON",
+  BadRequest: "APP_BAD_REQUEST",
+  Internal: "APP_INTERNAL",
+} as const;
+
+export type AppErrorCodeValue = (typeof AppErrorCode)[keyof typeof AppErrorCode];
+
+export type AppErrorType =
+  | { code: typeof AppErrorCode.Forbidden; reason: string }
+  | { code: typeof AppErrorCode.TokenRequired }
+  | { code: typeof AppErrorCode.NotJson; contentType: string }
+  /** `field` names the body member (`threads`, `publicKeys.1`) or `body`. */
+  | { code: typeof AppErrorCode.BadRequest; field: string; reason: string }
+  | { code: typeof AppErrorCode.Internal };
+
+export class AppError extends NodeError<AppErrorType> {}

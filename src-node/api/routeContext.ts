@@ -7,6 +7,7 @@
 import type { FastifyReply } from "fastify";
 import type { Cursor, Page } from "../store/blockPages.ts";
 import type { ApiServices } from "./apiServices.ts";
+import type { AppToken } from "./appToken.ts";
 import type { EventStreams } from "./eventStream.ts";
 
 export type RouteContext = {
@@ -16,6 +17,8 @@ export type RouteContext = {
   readonly streams: EventStreams;
   /** Most items per page: hashes, and headers or blocks. */
   readonly pageLimits: PageLimits;
+  /** The launch's app token (`/app/api/*`, appToken.ts). */
+  readonly appToken: AppToken;
 };
 
 export type PageLimits = { readonly hashes: number; readonly headers: number };

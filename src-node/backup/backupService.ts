@@ -22,6 +22,7 @@
  */
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
+import { PRIVATE_DIR_MODE } from "../store/privateFiles.ts";
 import type { BackupDatabase } from "./backupDatabase.ts";
 import { backupIds, readFolderState, settleInterrupted } from "./backupFolder.ts";
 import { backupIdCandidate, parseBackupId } from "./backupId.ts";
@@ -143,7 +144,7 @@ export class BackupService {
       if (this.#finished.has(id)) continue;
       const folder = join(this.directory, id);
       try {
-        mkdirSync(folder);
+        mkdirSync(folder, { mode: PRIVATE_DIR_MODE });
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code === "EEXIST") continue;
         return this.#failAtOnce(base(id), e);

@@ -13,7 +13,6 @@
  */
 import {
   closeSync,
-  mkdirSync,
   openSync,
   readFileSync,
   renameSync,
@@ -22,6 +21,7 @@ import {
   writeSync,
 } from "node:fs";
 import { join } from "node:path";
+import { makePrivateDir, PRIVATE_FILE_MODE } from "../store/privateFiles.ts";
 import { BackupError, BackupErrorCode, reasonOf } from "./errors.ts";
 import {
   newProcessRecord,
@@ -121,7 +121,7 @@ export function acquireDataLock(networkDir: string, purpose: DataLockPurpose): D
   const me = newProcessRecord();
   const record: LockRecord = { ...me, purpose, startedAt: new Date().toISOString() };
   try {
-    mkdirSync(networkDir, { recursive: true });
+    makePrivateDir(networkDir);
   } catch (e) {
     releaseRecord(me);
     throw failed(path, e);
@@ -130,7 +130,7 @@ export function acquireDataLock(networkDir: string, purpose: DataLockPurpose): D
   for (let round = 0; round < 2; round++) {
     let fd: number;
     try {
-      fd = openSync(path, "wx");
+      fd = openSync(path, "wx", PRIVATE_FILE_MODE);
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== "EEXIST") {
         releaseRecord(me);

@@ -7,6 +7,7 @@
  */
 import { closeSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from "node:fs";
 import { join } from "node:path";
+import { PRIVATE_FILE_MODE } from "../store/privateFiles.ts";
 import {
   type BackupManifest,
   MANIFEST_FILE,
@@ -49,7 +50,7 @@ export function readManifest(folder: string): BackupManifest | undefined {
 export function writeManifest(folder: string, manifest: BackupManifest, durable: boolean): void {
   const path = manifestPath(folder);
   const tmp = `${path}.${process.pid}.tmp`;
-  const fd = openSync(tmp, "w");
+  const fd = openSync(tmp, "w", PRIVATE_FILE_MODE);
   try {
     writeSync(fd, manifestText(manifest));
     if (durable) fsyncSync(fd);

@@ -26,6 +26,7 @@ import { isDeepStrictEqual } from "node:util";
 import type { CutJson } from "../chain/cutJson.ts";
 import type { NetworkVersion } from "../chain/networkVersion.ts";
 import { runnableVersions } from "../chain/versions.ts";
+import { PRIVATE_DIR_MODE } from "../store/privateFiles.ts";
 import { SqlDatabase } from "../store/sqlDatabase.ts";
 import { type BackupManifest, BackupStatus, type ChainHeads } from "./backupManifest.ts";
 import { readBlocksCopy } from "./blocksCopy.ts";
@@ -202,7 +203,7 @@ function moveAside(
   const stamp = new Date(nowMs).toISOString().replace(/[:.]/g, "-");
   const dir = join(networkDir, `replaced-${stamp}`);
   try {
-    mkdirSync(dir);
+    mkdirSync(dir, { mode: PRIVATE_DIR_MODE });
     for (const name of present) renameSync(join(networkDir, name), join(dir, name));
   } catch (e) {
     throw restoreFailed(dir, e, "cannot move the current databases aside into");
@@ -228,7 +229,7 @@ export async function restoreBackup(options: RestoreOptions): Promise<RestoreRes
   try {
     rmSync(staging, { recursive: true, force: true });
     try {
-      mkdirSync(staging);
+      mkdirSync(staging, { mode: PRIVATE_DIR_MODE });
     } catch (e) {
       throw restoreFailed(staging, e, "cannot create");
     }

@@ -52,6 +52,8 @@ Options:
   --data-dir DIR          where databases live (default ${defaultDataDir()})
   --host HOST             address to listen on (default 127.0.0.1)
   --port N                port (default 1848; 0 = any free port)
+  --allowed-host NAME[,NAME]  more names the Host header may carry (a name peers
+                          reach this node by; loopback names and IPs always work)
   --config FILE.yaml      options from a YAML file (keys as the flags; flags win)
   --enable-backup-api     serve {base_url}/make-backup and /check-backup
   --backup-directory DIR  where backups are written
@@ -101,6 +103,9 @@ export async function nodeCommand(
       logger: stderrLogger(io),
     });
     io.stderr.write(`weft node: network ${node.version.name}, data in ${node.options.dataDir}\n`);
+    io.stderr.write(
+      `weft node: UI ${node.appUrl} (the app token for /app/api/*: ${node.appTokenFile})\n`,
+    );
     io.stdout.write(`${node.baseUrl}\n`);
     if (stopRequested === undefined) {
       await new Promise<void>((resolve) => {

@@ -7,6 +7,7 @@
  * data-dir: ~/weft-data        # also dataDir; relative to this file
  * host: 127.0.0.1
  * port: 1848
+ * allowed-hosts: [weft.example.org]   # more names Host may carry (peers reach the node by)
  * mining:
  *   enabled: false             # the built-in miner
  *   threads: 2
@@ -86,6 +87,7 @@ export function parseConfigText(text: string, file: string): NodeOptionsInput {
     "dataDir",
     "host",
     "port",
+    "allowed-hosts",
     "mining",
     "backup",
     "commands",
@@ -125,6 +127,7 @@ export function parseConfigText(text: string, file: string): NodeOptionsInput {
     dataDir: pathIn(top["data-dir"] ?? top.dataDir, baseDir),
     host: top.host,
     port: top.port,
+    allowedHosts: top["allowed-hosts"],
     mining:
       mining === undefined
         ? undefined

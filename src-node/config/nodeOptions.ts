@@ -10,6 +10,7 @@
  * | dataDir | defaultDataDir.ts |
  * | host | 127.0.0.1 |
  * | port | 1848 (0: any free port) |
+ * | allowedHosts (`allowed-hosts`, `--allowed-host`) | none: more names the `Host` header may carry (api/hostCheck.ts) |
  * | mining.enabled (built-in miner) | false; needs mining.account (+ publicKeys unless `k:`) |
  * | mining.threads | 1 |
  * | mining.predicate | keys-all |
@@ -78,6 +79,11 @@ export type NodeOptions = {
   readonly dataDir: string;
   readonly host: string;
   readonly port: number;
+  /**
+   * Names, lower case, that requests may carry in `Host` besides the loopback
+   * names, IP literals and `host` (a name peers reach the node by); any port.
+   */
+  readonly allowedHosts: readonly string[];
   readonly mining: MiningOptions;
   readonly backup: BackupOptions;
   readonly commands: CommandOptions;
@@ -90,6 +96,7 @@ export type NodeOptionsInput = {
   readonly dataDir?: unknown;
   readonly host?: unknown;
   readonly port?: unknown;
+  readonly allowedHosts?: unknown;
   readonly mining?:
     | {
         readonly enabled?: unknown;
@@ -165,6 +172,25 @@ function host(value: unknown): string {
   return h;
 }
 
+/** `allowed-hosts`: DNS names (or IPv4 addresses) without scheme, port or path, lower-cased. */
+function allowedHosts(value: unknown): string[] {
+  const items =
+    typeof value === "string" ? value.split(",").map((k) => k.trim()) : (value as unknown);
+  if (!Array.isArray(items)) throw badValue("allowed-hosts", "expected a list of host names");
+  return items.map((item) => {
+    const name = typeof item === "string" ? item.toLowerCase() : "";
+    if (
+      !/^(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*\.?$/.test(name)
+    ) {
+      throw badValue(
+        "allowed-hosts",
+        `expected a host name without scheme, port or path, got ${JSON.stringify(item)}`,
+      );
+    }
+    return name;
+  });
+}
+
 /**
  * Checks options and fills in defaults.
  * @param baseDir relative paths are resolved against it (default: the working directory).
@@ -195,6 +221,7 @@ export function resolveNodeOptions(input: NodeOptionsInput, baseDir = process.cw
         : resolvePath(text(input.dataDir, "dataDir"), baseDir),
     host: input.host === undefined ? DEFAULT_HOST : host(input.host),
     port: input.port === undefined ? DEFAULT_PORT : integer(input.port, "port", 0, 65535),
+    allowedHosts: input.allowedHosts === undefined ? [] : allowedHosts(input.allowedHosts),
     mining: {
       enabled: mining.enabled === undefined ? false : bool(mining.enabled, "mining.enabled"),
       threads:
@@ -254,6 +281,7 @@ export function mergeNodeOptions(
     dataDir: pick(file.dataDir, flags.dataDir),
     host: pick(file.host, flags.host),
     port: pick(file.port, flags.port),
+    allowedHosts: pick(file.allowedHosts, flags.allowedHosts),
     mining: {
       enabled: pick(file.mining?.enabled, flags.mining?.enabled),
       threads: pick(file.mining?.threads, flags.mining?.threads),

@@ -1,6 +1,7 @@
 /**
  * The flags of `weft node`: `--network NAME`, `--data-dir DIR`, `--host HOST`,
- * `--port N`, `--config FILE.yaml`, `--enable-backup-api`,
+ * `--port N`, `--allowed-host NAME[,NAME…]` (more names `Host` may carry),
+ * `--config FILE.yaml`, `--enable-backup-api`,
  * `--backup-directory DIR` (the spec's backup flags), `--enable-mining-api`
  * (the spec's mining API), `--mine`, `--miner-threads N`, `--miner-account
  * NAME`, `--miner-key HEX[,HEX…]` (the built-in miner), `--listen-timeout
@@ -25,6 +26,7 @@ const VALUE_FLAGS = [
   "--data-dir",
   "--host",
   "--port",
+  "--allowed-host",
   "--config",
   "--backup-directory",
   "--miner-threads",
@@ -80,6 +82,7 @@ export function parseNodeFlags(args: readonly string[]): NodeFlags {
       dataDir: values.get("--data-dir"),
       host: values.get("--host"),
       port: values.get("--port"),
+      allowedHosts: values.get("--allowed-host"),
       mining: miningGiven
         ? {
             enabled: switches.has("--mine") ? true : undefined,

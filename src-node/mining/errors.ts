@@ -4,8 +4,8 @@
  * the mining API and the miners built on it: bad miner information, unknown
  * or altered work, failed proof of work, bad creation times, no work to give,
  * too many update streams, and a node the stand-alone miner cannot talk to;
- * and for the app-private miner control route: requests from elsewhere than
- * this computer, bodies that are not JSON or not valid, a miner that cannot start.
+ * and for the app-private miner control route a miner that cannot start
+ * (the route's guard has the APP_* codes, api/errors.ts).
  * @module
  */
 import { NodeError } from "../errors/nodeError.ts";
@@ -26,9 +26,6 @@ export const MiningErrorCode = {
   FutureCreationTime: "MINING_FUTURE_CREATION_TIME",
   NoWork: "MINING_NO_WORK",
   TooManyStreams: "MINING_TOO_MANY_STREAMS",
-  Forbidden: "MINING_FORBIDDEN",
-  NotJson: "MINING_NOT_JSON",
-  BadRequest: "MINING_BAD_REQUEST",
   CannotStart: "MINING_CANNOT_START",
   NodeRequestFailed: "MINING_NODE_REQUEST_FAILED",
 } as const;
@@ -58,10 +55,6 @@ export type MiningErrorType =
   | { code: typeof MiningErrorCode.FutureCreationTime; creationTime: number; now: number }
   | { code: typeof MiningErrorCode.NoWork; reason: string }
   | { code: typeof MiningErrorCode.TooManyStreams; limit: number }
-  | { code: typeof MiningErrorCode.Forbidden; reason: string }
-  | { code: typeof MiningErrorCode.NotJson; contentType: string }
-  /** A bad field of an app-route request body (`field` names it). */
-  | { code: typeof MiningErrorCode.BadRequest; field: string; reason: string }
   | { code: typeof MiningErrorCode.CannotStart; reason: string }
   /** `status` is the HTTP status, or 0 when the node could not be reached. */
   | { code: typeof MiningErrorCode.NodeRequestFailed; url: string; status: number; reason: string };

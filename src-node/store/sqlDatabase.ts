@@ -11,6 +11,7 @@ import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import Database from "better-sqlite3";
 import { StoreError, StoreErrorCode } from "./errors.ts";
+import { makePrivateFile, PRIVATE_DIR_MODE, touchPrivateFile } from "./privateFiles.ts";
 import { type SqlQuery, sqlText } from "./sql.ts";
 
 export type OpenDatabaseOptions = {
@@ -35,6 +36,11 @@ export type OnlineBackupOptions = {
 
 const DEFAULT_PAGES_PER_STEP = 256;
 
+/** Whether `path` names a file (not `:memory:`, a temporary database or a `file:` URI). */
+function isFilePath(path: string): boolean {
+  return path !== "" && path !== ":memory:" && !path.startsWith("file:");
+}
+
 export class SqlDatabase {
   readonly path: string;
   readonly #db: Database.Database;
@@ -52,7 +58,13 @@ export class SqlDatabase {
    */
   static open(path: string, options: OpenDatabaseOptions = {}): SqlDatabase {
     try {
-      mkdirSync(dirname(path), { recursive: true });
+      // Folders it makes are 0700; the file 0600 before SQLite opens it, so
+      // that its -wal and -shm files get the same mode (privateFiles.ts).
+      mkdirSync(dirname(path), { recursive: true, mode: PRIVATE_DIR_MODE });
+      if (isFilePath(path)) {
+        touchPrivateFile(path);
+        for (const side of ["-wal", "-shm"]) makePrivateFile(`${path}${side}`);
+      }
       const db = new Database(
         path,
         options.nativeBinding === undefined ? {} : { nativeBinding: options.nativeBinding },
@@ -172,7 +184,7 @@ export class SqlDatabase {
    * backup API, `pagesPerStep` pages at a time, letting the event loop run
    * between steps. Writes made through this connection while it runs are
    * copied as well, so the file holds the database as it is when the promise
-   * resolves (the same turn of the event loop). Writes through another
+   * resolves (the same turn of the event loop). The copy is made 0600. Writes through another
    * connection restart the copy (SQLite's rule), so pass the connection the
    * database is written through.
    * @returns the number of pages copied.
@@ -191,6 +203,8 @@ export class SqlDatabase {
         return pages;
       },
     });
+    // Made by SQLite with the umask's mode; the folder it is in is already 0700.
+    makePrivateFile(destination);
     return result.totalPages;
   }
 

@@ -173,7 +173,7 @@ describe("[api] the built UI under /app/", () => {
     expect((await t.request("GET", "/app/config.json")).statusCode).toBe(200);
     expect((await t.request("GET", `${t.base}/cut`)).statusCode).toBe(200);
     const mining = await t.request("GET", "/app/api/mining", {
-      headers: { host: "127.0.0.1:1848" },
+      headers: { host: "127.0.0.1:1848", "x-weft-app-token": t.node.appToken },
     });
     expect(mining.statusCode).toBe(200);
 
@@ -220,8 +220,9 @@ describe("[api] GET /app/config.json", () => {
     const t = await node(fakeBuild());
     const r = await t.request("GET", "/app/config.json", { headers: { host: "localhost:4321" } });
     expect(JSON.parse(r.body).baseUrl).toBe("http://localhost:4321/ledger/0.0/test-singleton");
+    // A Host that names no host at all is refused before any route (browserGuard.ts).
     const odd = await t.request("GET", "/app/config.json", { headers: { host: "a b/c" } });
-    expect(JSON.parse(odd.body).baseUrl).toBe("http://127.0.0.1/ledger/0.0/test-singleton");
+    expect(odd.statusCode).toBe(403);
   });
 });
 
@@ -239,14 +240,15 @@ describe("[api] /app/ routes on a real socket", () => {
     await t.node.start();
     const port = Number(new URL(t.node.origin).port);
     const host = `127.0.0.1:${port}`;
-    const json = { host, "content-type": "application/json" };
+    const token = { "x-weft-app-token": t.node.appToken };
+    const json = { host, ...token, "content-type": "application/json" };
     const answers = [
       await raw(port, "GET", "/app", { host }),
       await raw(port, "GET", "/app/", { host }),
       await raw(port, "GET", "/app/assets/index-abc123.js", { host }),
       await raw(port, "GET", "/app/missing", { host }),
       await raw(port, "GET", "/app/config.json", { host }),
-      await raw(port, "GET", "/app/api/mining", { host }),
+      await raw(port, "GET", "/app/api/mining", { host, ...token }),
       await raw(port, "POST", "/app/api/mining", json, '{"threads":1}'),
       await raw(port, "POST", "/app/api/mining", json, '{"threads":0}'),
       await raw(port, "POST", "/app/api/mining", json, '{"enabled":true}'),
@@ -301,7 +303,7 @@ describe("[api] /app/api/mining protection (docs/desktop.md §3.3)", () => {
         "access-control-request-headers": "content-type",
       });
       expect(pre.status, method).toBe(403);
-      expect(appError(pre).code).toBe("MINING_FORBIDDEN");
+      expect(appError(pre).code).toBe("APP_FORBIDDEN");
       expect(pre.headers["access-control-allow-methods"]).toBeUndefined();
     }
     const foreign = await raw(port, "GET", "/app/api/mining", {
@@ -309,23 +311,29 @@ describe("[api] /app/api/mining protection (docs/desktop.md §3.3)", () => {
       origin: "http://evil.example",
     });
     expect(foreign.status).toBe(403);
-    expect(appError(foreign).code).toBe("MINING_FORBIDDEN");
+    expect(appError(foreign).code).toBe("APP_FORBIDDEN");
+    const token = { "x-weft-app-token": t.node.appToken };
     const simplePost = await raw(
       port,
       "POST",
       "/app/api/mining",
-      { host, origin: `http://${host}`, "content-type": "text/plain" },
+      { host, ...token, origin: `http://${host}`, "content-type": "text/plain" },
       '{"enabled":true}',
     );
     expect(simplePost.status).toBe(415);
-    expect(appError(simplePost).code).toBe("MINING_NOT_JSON");
+    expect(appError(simplePost).code).toBe("APP_NOT_JSON");
     expect(t.node.miner.status().enabled).toBe(false);
 
-    const own = await raw(port, "GET", "/app/api/mining", { host, origin: `http://${host}` });
+    const own = await raw(port, "GET", "/app/api/mining", {
+      host,
+      ...token,
+      origin: `http://${host}`,
+    });
     expect(own.status).toBe(200);
     expect(own.headers["access-control-allow-origin"]).toBeUndefined();
     expect(own.headers["content-security-policy"]).toBe(APP_CSP_HEADER);
     const upper = await raw(port, "GET", "/app/api/mining", {
+      ...token,
       host: `LOCALHOST:${port}`,
       origin: `http://localhost:${port}`,
     });
@@ -338,8 +346,15 @@ describe("[api] /app/api/mining protection (docs/desktop.md §3.3)", () => {
     const port = Number(new URL(t.node.origin).port);
     const noPort = await raw(port, "GET", "/app/api/mining", { host: "127.0.0.1" });
     expect(noPort.status).toBe(403);
-    expect(appError(noPort).code).toBe("MINING_FORBIDDEN");
-    expect((await raw(port, "GET", "/app/api/mining", { host: `[::1]:${port}` })).status).toBe(200);
+    expect(appError(noPort).code).toBe("APP_FORBIDDEN");
+    expect(
+      (
+        await raw(port, "GET", "/app/api/mining", {
+          host: `[::1]:${port}`,
+          "x-weft-app-token": t.node.appToken,
+        })
+      ).status,
+    ).toBe(200);
   });
 
   it("accepts exactly the peers 127.0.0.1, ::1 and ::ffff:127.0.0.1", async () => {
@@ -348,7 +363,7 @@ describe("[api] /app/api/mining protection (docs/desktop.md §3.3)", () => {
       t.node.server.inject({
         method: "GET",
         url: "/app/api/mining",
-        headers: { host: "127.0.0.1:1848" },
+        headers: { host: "127.0.0.1:1848", "x-weft-app-token": t.node.appToken },
         remoteAddress,
       });
     for (const ok of ["127.0.0.1", "::1", "::ffff:127.0.0.1"]) {
@@ -364,7 +379,7 @@ describe("[api] /app/api/mining protection (docs/desktop.md §3.3)", () => {
     ]) {
       const r = await from(bad);
       expect(r.statusCode, bad).toBe(403);
-      expect(JSON.parse(r.body).code, bad).toBe("MINING_FORBIDDEN");
+      expect(JSON.parse(r.body).code, bad).toBe("APP_FORBIDDEN");
     }
   });
 });

@@ -116,13 +116,13 @@ describe("[api] common headers", () => {
       // A waiting /listen keeps the connection busy, so closing does not drop it.
       const body = JSON.stringify({ listen: "A".repeat(43) });
       sock.write(
-        `POST ${url.pathname}/chain/0/pact/api/v1/listen HTTP/1.1\r\nHost: x\r\n` +
+        `POST ${url.pathname}/chain/0/pact/api/v1/listen HTTP/1.1\r\nHost: ${url.host}\r\n` +
           `Content-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`,
       );
       await new Promise((r) => setTimeout(r, 100));
       const closed = n.node.server.close();
       await new Promise((r) => setTimeout(r, 100));
-      sock.write("GET /health-check HTTP/1.1\r\nHost: x\r\n\r\n");
+      sock.write(`GET /health-check HTTP/1.1\r\nHost: ${url.host}\r\n\r\n`);
       await new Promise((r) => setTimeout(r, 100));
       n.node.commands.close();
       await closed;

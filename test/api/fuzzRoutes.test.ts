@@ -1376,6 +1376,7 @@ describe("[api] fuzzed input never yields a 5xx, a crash or a hang", () => {
       const r = await send({
         method: "POST",
         url: `${t.base}/mining/solved`,
+        headers: { "content-type": "application/octet-stream" },
         body: w.rawPayload.subarray(36),
         invalid: false,
       });

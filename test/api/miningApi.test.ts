@@ -44,11 +44,11 @@ function getWork(
   });
 }
 
-function postSolved(t: TestNode, bytes: Uint8Array, contentType?: string) {
+function postSolved(t: TestNode, bytes: Uint8Array, contentType = "application/octet-stream") {
   return t.node.server.inject({
     method: "POST",
     url: `${t.base}/mining/solved`,
-    headers: contentType === undefined ? {} : { "content-type": contentType },
+    headers: contentType === "" ? {} : { "content-type": contentType },
     payload: Buffer.from(bytes),
   });
 }
@@ -185,11 +185,11 @@ describe("[api] POST /mining/solved", () => {
       404,
       "no associated payload",
     );
-    // Any content type (or none) is read as bytes.
-    expect((await postSolved(t, solvedOf(await workBytes(t, 1)))).statusCode).toBe(204);
-    expect(
-      (await postSolved(t, solvedOf(await workBytes(t, 4)), "application/json")).statusCode,
-    ).toBe(204);
+    // Only application/octet-stream: a web page cannot post one without a preflight.
+    expect((await postSolved(t, solvedOf(await workBytes(t, 1)), "")).statusCode).toBe(415);
+    expect((await postSolved(t, solvedOf(await workBytes(t, 4)), "text/plain")).statusCode).toBe(
+      415,
+    );
   });
 
   it("refuses wrong lengths, changed bytes and bad creation times with clear texts", async () => {
@@ -412,6 +412,7 @@ function app(
     url: "/app/api/mining",
     headers: {
       host: "127.0.0.1:1848",
+      "x-weft-app-token": t.node.appToken,
       ...(body === undefined ? {} : { "content-type": "application/json" }),
       ...headers,
     },
@@ -467,43 +468,39 @@ describe("[api] /app/api/mining (built-in miner control, loopback only)", () => 
   it("refuses bad bodies", async () => {
     const t = await openTestNode();
     nodes.push(t);
-    appError(await app(t, "POST", { bogus: 1 }), 400, "MINING_BAD_REQUEST");
-    appError(await app(t, "POST", { enabled: "yes" }), 400, "MINING_BAD_REQUEST");
-    appError(await app(t, "POST", { threads: "2" }), 400, "MINING_BAD_REQUEST");
+    appError(await app(t, "POST", { bogus: 1 }), 400, "APP_BAD_REQUEST");
+    appError(await app(t, "POST", { enabled: "yes" }), 400, "APP_BAD_REQUEST");
+    appError(await app(t, "POST", { threads: "2" }), 400, "APP_BAD_REQUEST");
     appError(await app(t, "POST", { threads: 0 }), 400, "MINING_BAD_ARGUMENT");
     appError(await app(t, "POST", { threads: 1025 }), 400, "MINING_BAD_ARGUMENT");
     appError(await app(t, "POST", { account: "alice" }), 400, "MINING_BAD_MINER_INFO");
-    appError(await app(t, "POST", { publicKeys: [KEY] }), 400, "MINING_BAD_REQUEST");
-    appError(await app(t, "POST", "[1"), 400, "MINING_BAD_REQUEST");
-    appError(await app(t, "POST", "[]"), 400, "MINING_BAD_REQUEST");
+    appError(await app(t, "POST", { publicKeys: [KEY] }), 400, "APP_BAD_REQUEST");
+    appError(await app(t, "POST", "[1"), 400, "APP_BAD_REQUEST");
+    appError(await app(t, "POST", "[]"), 400, "APP_BAD_REQUEST");
     appError(
       await app(t, "POST", "enabled=true", { "content-type": "text/plain" }),
       415,
-      "MINING_NOT_JSON",
+      "APP_NOT_JSON",
     );
     const noType = await t.node.server.inject({
       method: "POST",
       url: "/app/api/mining",
-      headers: { host: "localhost:1848" },
+      headers: { host: "localhost:1848", "x-weft-app-token": t.node.appToken },
       payload: "{}",
     });
-    appError(noType, 415, "MINING_NOT_JSON");
+    appError(noType, 415, "APP_NOT_JSON");
   });
 
   it("answers 403 to other computers, foreign Host and foreign Origin", async () => {
     const t = await openTestNode();
     nodes.push(t);
-    appError(await app(t, "GET", undefined, {}, "192.168.1.5"), 403, "MINING_FORBIDDEN");
-    appError(await app(t, "POST", { enabled: false }, {}, "10.0.0.1"), 403, "MINING_FORBIDDEN");
-    appError(
-      await app(t, "GET", undefined, { host: "evil.example:1848" }),
-      403,
-      "MINING_FORBIDDEN",
-    );
+    appError(await app(t, "GET", undefined, {}, "192.168.1.5"), 403, "APP_FORBIDDEN");
+    appError(await app(t, "POST", { enabled: false }, {}, "10.0.0.1"), 403, "APP_FORBIDDEN");
+    appError(await app(t, "GET", undefined, { host: "evil.example:1848" }), 403, "APP_FORBIDDEN");
     appError(
       await app(t, "POST", { enabled: false }, { origin: "http://evil.example" }),
       403,
-      "MINING_FORBIDDEN",
+      "APP_FORBIDDEN",
     );
     expect((await app(t, "GET", undefined, { origin: "http://127.0.0.1:1848" })).statusCode).toBe(
       200,
@@ -521,7 +518,12 @@ describe("[api] /app/api/mining (built-in miner control, loopback only)", () => 
     const get = (host: string) =>
       new Promise<number>((resolve, reject) => {
         const req = httpRequest(
-          { host: "127.0.0.1", port, path: "/app/api/mining", headers: { host } },
+          {
+            host: "127.0.0.1",
+            port,
+            path: "/app/api/mining",
+            headers: { host, "x-weft-app-token": t.node.appToken },
+          },
           (res) => {
             res.resume();
             resolve(res.statusCode ?? 0);

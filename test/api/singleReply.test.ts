@@ -101,8 +101,12 @@ describe("[api] one answer per request", () => {
     await check("app", send("GET", "/app"));
     await check("app index", send("GET", "/app/"));
     await check("app config", send("GET", "/app/config.json"));
-    await check("app mining", send("GET", "/app/api/mining"));
-    await check("app mining post", send("POST", "/app/api/mining", json, '{"threads":1}'));
+    const token = { "x-weft-app-token": t.node.appToken };
+    await check("app mining", send("GET", "/app/api/mining", token));
+    await check(
+      "app mining post",
+      send("POST", "/app/api/mining", { ...json, ...token }, '{"threads":1}'),
+    );
     expect(statuses).toEqual({
       health: 200,
       info: 200,

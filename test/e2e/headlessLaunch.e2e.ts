@@ -1,7 +1,8 @@
 /**
  * `npm start -- --headless` as a real process (`node dist/electron/launch.js --headless`,
  * the same command `npm start` runs after building): it prints the addresses, serves the UI and its
- * config.json, answers the ledger API, runs the built-in miner when the UI's route asks,
+ * config.json, answers the ledger API, runs the built-in miner when the UI's route asks
+ * (with the app token: the cookie the page sets, or the token file `curl` users read),
  * and on SIGTERM ends open event streams and worker threads and exits by itself with
  * code 0. A busy port makes it exit with a message instead.
  */
@@ -68,6 +69,18 @@ describe("[e2e] npm start -- --headless (a real process)", () => {
     expect(page.headers.get("content-type")).toBe("text/html; charset=utf-8");
     expect(page.headers.get("content-security-policy")).toBe(rendererCspHeader);
     expect(await page.text()).toBe(readFileSync(join(inject("rendererDir"), "index.html"), "utf8"));
+    // The page hands the app token to the browser; the same token is in the 0600 file.
+    const port = new URL(p.origin).port;
+    const setCookie = page.headers.get("set-cookie") ?? "";
+    expect(setCookie).toMatch(
+      new RegExp(
+        `^weft-app-token-${port}=[A-Za-z0-9_-]{43}; Path=/app/api; HttpOnly; SameSite=Strict$`,
+      ),
+    );
+    const cookie = setCookie.split(";")[0] as string;
+    const token = readFileSync(join(dataDir, "test-singleton", "app-token"), "utf8").trim();
+    expect(cookie).toBe(`weft-app-token-${port}=${token}`);
+    expect((await fetch(`${p.origin}/app/api/mining`)).status).toBe(403);
     const redirect = await fetch(`${p.origin}/app`, { redirect: "manual" });
     expect(redirect.status).toBe(301);
     expect(redirect.headers.get("location")).toBe("/app/");
@@ -96,7 +109,7 @@ describe("[e2e] npm start -- --headless (a real process)", () => {
     })();
     const on = await fetch(`${p.origin}/app/api/mining`, {
       method: "POST",
-      headers: { "content-type": "application/json" },
+      headers: { "content-type": "application/json", cookie },
       body: JSON.stringify({ enabled: true, threads: 1, account: `k:${KEY}` }),
     });
     expect(on.status, await on.clone().text()).toBe(200);
@@ -104,7 +117,9 @@ describe("[e2e] npm start -- --headless (a real process)", () => {
     await until(
       "mined blocks",
       async () => {
-        const s = (await (await fetch(`${p.origin}/app/api/mining`)).json()) as {
+        const s = (await (
+          await fetch(`${p.origin}/app/api/mining`, { headers: { "x-weft-app-token": token } })
+        ).json()) as {
           blocksFound: number;
         };
         return s.blocksFound >= 5;

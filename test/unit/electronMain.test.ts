@@ -58,6 +58,7 @@ const fake = vi.hoisted(() => {
       ipc: new Map<string, Listener>(),
       permissionRequest: null as Listener | null,
       beforeRequest: null as Listener | null,
+      beforeSendHeaders: null as Listener | null,
     },
     startNode: (..._args: unknown[]): Promise<unknown> => Promise.reject(new Error("not set")),
   };
@@ -103,6 +104,9 @@ vi.mock("electron", async () => {
             fake.state.beforeRequest = l;
           },
           onHeadersReceived: () => {},
+          onBeforeSendHeaders: (l: Listener) => {
+            fake.state.beforeSendHeaders = l;
+          },
         },
         on: () => {},
       },
@@ -183,6 +187,28 @@ describe("[electron] main process", () => {
         ),
       }),
     );
+    // The node's app token: made here, sent by the window as a header, never as a page cookie.
+    const options = (startNode.mock.calls[0] as unknown[])[0] as {
+      appToken: string;
+      appTokenCookie: boolean;
+    };
+    expect(options.appToken).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(options.appTokenCookie).toBe(false);
+    const sent = (url: string) => {
+      let headers: Record<string, string> = {};
+      fake.state.beforeSendHeaders?.(
+        { url, requestHeaders: { Accept: "*/*" } },
+        (r: { requestHeaders: Record<string, string> }) => {
+          headers = r.requestHeaders;
+        },
+      );
+      return headers;
+    };
+    expect(sent(`${APP_URL}api/mining`)).toEqual({
+      Accept: "*/*",
+      "X-Weft-App-Token": options.appToken,
+    });
+    expect(sent("http://127.0.0.1:9999/app/api/mining")).toEqual({ Accept: "*/*" });
     const [window] = fake.FakeWindow.all;
     expect(window?.options.webPreferences).toMatchObject({
       preload: join(fake.state.appRoot, "dist", "electron", "preload.cjs"),

@@ -240,3 +240,23 @@ describe("[electron] web-contents guards", () => {
     expect(prevented("will-attach-webview", "")).toBe(true);
   });
 });
+
+describe("[electron] app token header", () => {
+  it("is the node's header name, written out twice (electron/ never imports the node's API)", async () => {
+    const { APP_TOKEN_HEADER } = await import("../../electron/security/appToken.ts");
+    const node = await import("../../src-node/api/appToken.ts");
+    expect(APP_TOKEN_HEADER.toLowerCase()).toBe(node.APP_TOKEN_HEADER);
+  });
+
+  it("is added only to requests to the app's origin, replacing any given", async () => {
+    const { withAppToken } = await import("../../electron/security/appToken.ts");
+    const origin = "http://127.0.0.1:1848";
+    expect(
+      withAppToken(`${origin}/app/api/mining`, { "x-weft-app-token": "forged" }, origin, "t"),
+    ).toEqual({
+      "X-Weft-App-Token": "t",
+    });
+    expect(withAppToken("http://evil.example/", { a: "b" }, origin, "t")).toEqual({ a: "b" });
+    expect(withAppToken(`${origin}/app/`, {}, null, "t")).toEqual({});
+  });
+});

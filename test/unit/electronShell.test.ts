@@ -2,7 +2,7 @@
  * Small main-process modules: the menu, the local pages, paths, the log file and the
  * shutdown sequence.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { MenuItemConstructorOptions } from "electron";
@@ -126,6 +126,25 @@ describe("[electron] log file", () => {
       '1970-01-01T00:00:00.000Z ERROR two {"code":"X"}',
     ]);
   });
+
+  it.skipIf(process.platform === "win32")(
+    "keeps the log the user's alone: folder 0700, file 0600, an older loose file tightened",
+    () => {
+      const previous = process.umask(0o022);
+      try {
+        const file = join(tmp, "private-logs", "weft.log");
+        createFileLogger({ file, echo: false }).info("one");
+        expect(statSync(join(tmp, "private-logs")).mode & 0o777).toBe(0o700);
+        expect(statSync(file).mode & 0o777).toBe(0o600);
+        chmodSync(file, 0o644);
+        createFileLogger({ file, echo: false }).info("two");
+        expect(statSync(file).mode & 0o777).toBe(0o600);
+        expect(readFileSync(file, "utf8").trim().split("\n")).toHaveLength(2);
+      } finally {
+        process.umask(previous);
+      }
+    },
+  );
 
   it("never throws when the file cannot be written", () => {
     // A regular file where a folder should be: mkdir and append both fail.

@@ -4,6 +4,9 @@
  * files come from the renderer folder (rendererDir.ts) through
  * @fastify/static.
  *
+ * Loading the page (`/app/` or `/app/index.html`) sets the app token's
+ * cookie (appToken.ts) unless the node's host turned that off.
+ *
  * Caching: file names under `assets/` carry a content hash, so they may be
  * kept for a year; everything else (index.html, the icon) is revalidated.
  *
@@ -21,6 +24,7 @@ import fastifyStatic from "@fastify/static";
 import type { FastifyInstance, FastifyReply } from "fastify";
 import { isNodeError } from "../../errors/nodeError.ts";
 import { APP_PREFIX } from "../appPath.ts";
+import { appTokenCookie } from "../appToken.ts";
 import { ApiError, ApiErrorCode } from "../errors.ts";
 import { defaultRendererDir, isRendererBuilt } from "../rendererDir.ts";
 import type { RouteContext } from "../routeContext.ts";
@@ -52,6 +56,20 @@ export function registerAppUiRoutes(server: FastifyInstance, ctx: RouteContext):
     scope.addHook("onRequest", async () => {
       if (!isRendererBuilt(rendererDir)) throw notBuilt(rendererDir);
     });
+    if (ctx.appToken.cookieOnPageLoad) {
+      // The page hands the app token to its own later requests (appToken.ts).
+      scope.addHook("onSend", (request, reply, payload, done) => {
+        const path = request.url.split("?")[0];
+        if (
+          reply.statusCode === 200 &&
+          request.method === "GET" &&
+          (path === APP_PREFIX || path === `${APP_PREFIX}index.html`)
+        ) {
+          reply.header("set-cookie", appTokenCookie(request, ctx.appToken));
+        }
+        done(null, payload);
+      });
+    }
     scope.setErrorHandler((error, request) => {
       const status = (error as { statusCode?: unknown }).statusCode;
       if (!isNodeError(error) && (status === 400 || status === 403)) {

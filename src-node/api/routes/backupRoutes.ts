@@ -13,7 +13,9 @@
  *   after `check-backup/`, slashes included, is taken as the id).
  *
  * Bodies are the bare id or status, without a line end (what clients of the
- * reference parse). Any request body is ignored.
+ * reference parse). Any request body is ignored. Both routes are private
+ * (browserGuard.ts): a request with an Origin other than the node's own
+ * (every cross-origin POST from a browser) is refused with 403.
  * @module
  */
 import type { FastifyInstance } from "fastify";
@@ -22,6 +24,12 @@ import { propertyOf } from "../params.ts";
 import type { RouteContext } from "../routeContext.ts";
 
 const TEXT = "text/plain; charset=utf-8";
+
+/**
+ * No CORS, and a present Origin must be the node's own (browserGuard.ts):
+ * web pages cannot start backups, `curl -X POST` (no Origin) still can.
+ */
+const PRIVATE = { access: "private", bodyType: null } as const;
 
 /** `?backupPact`: absent → false; no value or `true` → true; `false` → false. */
 function parseBackupPact(value: unknown): boolean {
@@ -41,13 +49,13 @@ export function registerBackupRoutes(server: FastifyInstance, ctx: RouteContext)
       done(null, undefined);
     });
 
-    scope.post(`${ctx.base}/make-backup`, async (request, reply) => {
+    scope.post(`${ctx.base}/make-backup`, { config: PRIVATE }, async (request, reply) => {
       const backupPact = parseBackupPact(propertyOf(request.query, "backupPact"));
       const id = backup.start({ backupPact });
       return reply.code(200).header("content-type", TEXT).send(id);
     });
 
-    scope.get(`${ctx.base}/check-backup/*`, async (request, reply) => {
+    scope.get(`${ctx.base}/check-backup/*`, { config: PRIVATE }, async (request, reply) => {
       const id = propertyOf(request.params, "*");
       const status = backup.status(typeof id === "string" ? id : "");
       return reply.code(200).header("content-type", TEXT).send(status);

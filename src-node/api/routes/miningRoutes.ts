@@ -14,8 +14,10 @@
  *   the configured time.
  *
  * GET bodies: Fastify does not read bodies of GET requests, so these routes
- * read the raw request stream themselves (bounded). Inside this plugin every
- * content type of a POST body is read as bytes, so miners need not name one.
+ * read the raw request stream themselves (bounded). The routes are private
+ * (browserGuard.ts): no CORS, and a present Origin must be the node's own;
+ * `/mining/solved` needs `Content-Type: application/octet-stream` (what
+ * miners send), so no web page can post one without a refused preflight.
  * Errors (MINING_*) are text/plain with the statuses of errorStatus.ts
  * (docs/api.md lists them).
  * @module
@@ -35,6 +37,9 @@ const MAX_WORK_BODY = 64 * 1024;
 const MAX_UPDATES_BODY = 64;
 /** Largest solved-work body (286 bytes are expected). */
 const MAX_SOLVED_BODY = 4096;
+
+/** No CORS, no foreign Origin (browserGuard.ts): miners are programs, not web pages. */
+const PRIVATE = { access: "private" } as const;
 
 const WORK_HEADER_BYTES = 286;
 const CHAIN_BYTES = 4;
@@ -79,38 +84,45 @@ export function registerMiningRoutes(server: FastifyInstance, ctx: RouteContext)
       done(null, body);
     });
 
-    scope.get(`${ctx.base}/mining/work`, { exposeHeadRoute: false }, async (request, reply) => {
-      const chain = parseNaturalParam(propertyOf(request.query, "chain"), "chain");
-      const body = await readRawBody(
-        request,
-        MAX_WORK_BODY,
-        (size) =>
-          new MiningError(
-            { code: MiningErrorCode.BadMinerInfo, field: "body", reason: "too large" },
-            `miner information: body: ${size} bytes or more, at most ${MAX_WORK_BODY}`,
-          ),
-      );
-      let text: string;
-      try {
-        text = decoder.decode(body);
-      } catch {
-        throw new MiningError(
-          { code: MiningErrorCode.BadMinerInfo, field: "body", reason: "not UTF-8" },
-          "miner information: body: not UTF-8 text",
+    scope.get(
+      `${ctx.base}/mining/work`,
+      { exposeHeadRoute: false, config: PRIVATE },
+      async (request, reply) => {
+        const chain = parseNaturalParam(propertyOf(request.query, "chain"), "chain");
+        const body = await readRawBody(
+          request,
+          MAX_WORK_BODY,
+          (size) =>
+            new MiningError(
+              { code: MiningErrorCode.BadMinerInfo, field: "body", reason: "too large" },
+              `miner information: body: ${size} bytes or more, at most ${MAX_WORK_BODY}`,
+            ),
         );
-      }
-      const work = await service.work(parseMinerInfoText(text), chain);
-      // Returned: an async handler that resolves to undefined while the async
-      // onSend hooks run makes Fastify send again (ERR_HTTP_HEADERS_SENT, logged).
-      return reply
-        .code(200)
-        .header("content-type", "application/octet-stream")
-        .send(Buffer.from(work.bytes));
-    });
+        let text: string;
+        try {
+          text = decoder.decode(body);
+        } catch {
+          throw new MiningError(
+            { code: MiningErrorCode.BadMinerInfo, field: "body", reason: "not UTF-8" },
+            "miner information: body: not UTF-8 text",
+          );
+        }
+        const work = await service.work(parseMinerInfoText(text), chain);
+        // Returned: an async handler that resolves to undefined while the async
+        // onSend hooks run makes Fastify send again (ERR_HTTP_HEADERS_SENT, logged).
+        return reply
+          .code(200)
+          .header("content-type", "application/octet-stream")
+          .send(Buffer.from(work.bytes));
+      },
+    );
 
     scope.post(
       `${ctx.base}/mining/solved`,
-      { bodyLimit: MAX_SOLVED_BODY },
+      {
+        bodyLimit: MAX_SOLVED_BODY,
+        config: { access: "private", bodyType: "application/octet-stream" },
+      },
       async (request, reply) => {
         const body = request.body;
         const bytes = Buffer.isBuffer(body) ? body : Buffer.alloc(0);
@@ -122,33 +134,37 @@ export function registerMiningRoutes(server: FastifyInstance, ctx: RouteContext)
       },
     );
 
-    scope.get(`${ctx.base}/mining/updates`, { exposeHeadRoute: false }, async (request, reply) => {
-      const body = await readRawBody(request, MAX_UPDATES_BODY, (size) =>
-        wrongLength("chain bytes", CHAIN_BYTES, size),
-      );
-      let chainId: number | undefined;
-      if (body.length === CHAIN_BYTES) {
-        chainId = body.readUInt32LE(0);
-        if (!version.chainIds.includes(chainId)) {
-          throw new MiningError(
-            { code: MiningErrorCode.BadChain, field: "chain bytes", value: String(chainId) },
-            `chain bytes: ${chainId} is not a chain of ${version.name}`,
-          );
+    scope.get(
+      `${ctx.base}/mining/updates`,
+      { exposeHeadRoute: false, config: PRIVATE },
+      async (request, reply) => {
+        const body = await readRawBody(request, MAX_UPDATES_BODY, (size) =>
+          wrongLength("chain bytes", CHAIN_BYTES, size),
+        );
+        let chainId: number | undefined;
+        if (body.length === CHAIN_BYTES) {
+          chainId = body.readUInt32LE(0);
+          if (!version.chainIds.includes(chainId)) {
+            throw new MiningError(
+              { code: MiningErrorCode.BadChain, field: "chain bytes", value: String(chainId) },
+              `chain bytes: ${chainId} is not a chain of ${version.name}`,
+            );
+          }
+        } else if (body.length !== 0) {
+          throw wrongLength("chain bytes", CHAIN_BYTES, body.length);
         }
-      } else if (body.length !== 0) {
-        throw wrongLength("chain bytes", CHAIN_BYTES, body.length);
-      }
-      let sse: EventStream | undefined;
-      // Opened before the reply is taken over, so that the stream limit can still answer 503.
-      const handle = streams.open(chainId, {
-        onUpdate: (kind) => sse?.sendEvent(kind === "refreshed" ? "Refreshed Block" : "New Cut"),
-        onEnd: () => sse?.end(),
-      });
-      sse = ctx.streams.open(request, reply, {
-        ...commonHeaders(request.raw, ctx.node),
-        ...corsHeaders(request),
-      });
-      sse.onEnd(() => handle.close());
-    });
+        let sse: EventStream | undefined;
+        // Opened before the reply is taken over, so that the stream limit can still answer 503.
+        const handle = streams.open(chainId, {
+          onUpdate: (kind) => sse?.sendEvent(kind === "refreshed" ? "Refreshed Block" : "New Cut"),
+          onEnd: () => sse?.end(),
+        });
+        sse = ctx.streams.open(request, reply, {
+          ...commonHeaders(request.raw, ctx.node),
+          ...corsHeaders(request),
+        });
+        sse.onEnd(() => handle.close());
+      },
+    );
   });
 }

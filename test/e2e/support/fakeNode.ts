@@ -130,16 +130,16 @@ export async function startFakeNode(options: FakeNodeOptions): Promise<FakeNode>
     // As the node must: JSON only (forces a CORS preflight) and no foreign Origin.
     const requestOrigin = req.headers.origin;
     if (requestOrigin !== undefined && requestOrigin !== origin) {
-      return json(res, 403, { code: "MINING_FORBIDDEN", message: "Not from this app." });
+      return json(res, 403, { code: "APP_FORBIDDEN", message: "Not from this app." });
     }
     if (!(req.headers["content-type"] ?? "").startsWith("application/json")) {
-      return json(res, 415, { code: "MINING_NOT_JSON", message: "Send JSON." });
+      return json(res, 415, { code: "APP_NOT_JSON", message: "Send JSON." });
     }
     let change: unknown;
     try {
       change = JSON.parse(body);
     } catch {
-      return json(res, 400, { code: "MINING_BAD_REQUEST", message: "Not JSON." });
+      return json(res, 400, { code: "APP_BAD_REQUEST", message: "Not JSON." });
     }
     miningPosts.push(change);
     if (
@@ -149,7 +149,7 @@ export async function startFakeNode(options: FakeNodeOptions): Promise<FakeNode>
       typeof change.enabled !== "boolean"
     ) {
       return json(res, 400, {
-        code: "MINING_BAD_REQUEST",
+        code: "APP_BAD_REQUEST",
         message: "enabled must be true or false.",
       });
     }

@@ -1,0 +1,179 @@
+/**
+ * `/app/api/*`, the UI's private API, as one Fastify plugin (docs/desktop.md
+ * §3.3): every route registered through {@link registerAppApi} is guarded by
+ * it, and no route can reach `/app/api/` any other way (buildServer.ts
+ * refuses to start with one; a test lists them).
+ *
+ * Any web page the user visits, and any program on the computer, can send
+ * requests to 127.0.0.1, so every request must:
+ * 1. come from the loopback address (127.0.0.1, ::1, ::ffff:127.0.0.1);
+ * 2. carry a loopback `Host` (`127.0.0.1`, `localhost`, `[::1]`) with the
+ *    port it came in on (DNS rebinding);
+ * 3. carry no `Origin`, or the node's own;
+ * 4. not be a preflight (`OPTIONS` answers 403): no CORS here at all;
+ * 5. carry the launch's app token (appToken.ts);
+ * 6. send a body, if any, as `application/json`, and that body must match
+ *    the route's JSON schema (every POST, PUT and PATCH route declares one;
+ *    unknown fields and wrong types are refused, nothing is coerced).
+ * Answers to refused requests are JSON `{"code", "message"}` with the APP_*
+ * codes (403 for 1–5, 415 for a body that is not JSON, 400 for one that
+ * does not match); errors from the routes keep their own codes.
+ * @module
+ */
+import type { FastifyError, FastifyInstance, FastifyRequest } from "fastify";
+import { isNodeError } from "../errors/nodeError.ts";
+import type { AppToken } from "./appToken.ts";
+import { carriesAppToken } from "./appToken.ts";
+import { statusOfCode } from "./errorStatus.ts";
+import { AppError, AppErrorCode } from "./errors.ts";
+import { isLoopbackHost, isLoopbackPeer, isOwnOriginOrAbsent, mediaTypeOf } from "./hostCheck.ts";
+import type { RouteContext } from "./routeContext.ts";
+
+export const APP_API_PREFIX = "/app/api/";
+
+/** Registers routes inside the app API's scope (every path must start with /app/api/). */
+export type AppApiRoutes = (scope: FastifyInstance, ctx: RouteContext) => void;
+
+/** Set on every route this plugin registers; buildServer.ts refuses `/app/api/` routes without it. */
+const GUARDED = Symbol("weft.appApiGuarded");
+
+const BODY_METHODS = new Set(["POST", "PUT", "PATCH"]);
+
+/** Whether a route's options came through the app API plugin. */
+export function isGuardedAppRoute(config: unknown): boolean {
+  return typeof config === "object" && config !== null && GUARDED in config;
+}
+
+/** Whether a route path is under `/app/api/`. */
+export function isAppApiPath(url: string): boolean {
+  return url.startsWith(APP_API_PREFIX) || url === "/app/api";
+}
+
+function forbidden(reason: string): AppError {
+  return new AppError(
+    { code: AppErrorCode.Forbidden, reason },
+    `the app's API answers only the app on this computer (${reason})`,
+  );
+}
+
+/** @throws {AppError} APP_FORBIDDEN, APP_TOKEN_REQUIRED, APP_NOT_JSON */
+function checkAppRequest(request: FastifyRequest, token: AppToken): void {
+  if (!isLoopbackPeer(request)) throw forbidden("the request does not come from this computer");
+  if (!isLoopbackHost(request)) {
+    throw forbidden(
+      `Host ${JSON.stringify(request.headers.host ?? "")} is not this computer's address`,
+    );
+  }
+  if (!isOwnOriginOrAbsent(request)) {
+    throw forbidden(
+      `Origin ${JSON.stringify(request.headers.origin)} is not the node's own origin`,
+    );
+  }
+  if (request.method === "OPTIONS") throw forbidden("cross-origin requests are refused");
+  if (!carriesAppToken(request, token)) {
+    throw new AppError(
+      { code: AppErrorCode.TokenRequired },
+      "the app token is missing or wrong: open the app at /app/ on this node, or send the " +
+        "X-Weft-App-Token header with the contents of the app-token file in the node's data folder",
+    );
+  }
+  if (BODY_METHODS.has(request.method) && mediaTypeOf(request) !== "application/json") {
+    throw new AppError(
+      { code: AppErrorCode.NotJson, contentType: mediaTypeOf(request) },
+      "the body must be JSON (Content-Type: application/json)",
+    );
+  }
+}
+
+/** `field: reason` of a failed schema check (`body` for the whole body). */
+function validationMessage(error: FastifyError): { field: string; message: string } {
+  const first = error.validation?.[0];
+  if (first === undefined) return { field: "body", message: error.message };
+  const params = first.params as Record<string, unknown>;
+  const path = first.instancePath.replace(/^\//, "").replaceAll("/", ".");
+  if (typeof params.additionalProperty === "string") {
+    const field = path === "" ? params.additionalProperty : `${path}.${params.additionalProperty}`;
+    return { field, message: `${field}: unknown field` };
+  }
+  const field = path === "" ? "body" : path;
+  return { field, message: `${field}: ${first.message ?? "invalid"}` };
+}
+
+type ErrorAnswer = { status: number; code: string; message: string };
+
+function answerOf(error: unknown): ErrorAnswer {
+  if (isNodeError(error)) {
+    const status = statusOfCode(error.code);
+    return status === 500
+      ? { status, code: AppErrorCode.Internal, message: "internal error" }
+      : { status, code: error.code, message: error.message };
+  }
+  const e = error as FastifyError;
+  if (e.validation !== undefined) {
+    return { status: 400, code: AppErrorCode.BadRequest, ...validationMessage(e) };
+  }
+  const s = e.statusCode;
+  if (typeof s === "number" && s >= 400 && s < 500) {
+    return {
+      status: s,
+      code: s === 415 ? AppErrorCode.NotJson : AppErrorCode.BadRequest,
+      message: `body: ${e.message}`,
+    };
+  }
+  return { status: 500, code: AppErrorCode.Internal, message: "internal error" };
+}
+
+/**
+ * The app API plugin with `routes` inside it, guarded with the launch's app
+ * token (`ctx.appToken`).
+ */
+export function registerAppApi(
+  server: FastifyInstance,
+  ctx: RouteContext,
+  routes: readonly AppApiRoutes[],
+): void {
+  const token = ctx.appToken;
+  server.register(async (scope) => {
+    scope.addHook("onRoute", (options) => {
+      if (!isAppApiPath(options.url)) {
+        throw new Error(`app API route ${options.url} is not under ${APP_API_PREFIX}`);
+      }
+      const methods = Array.isArray(options.method) ? options.method : [options.method];
+      const schema = options.schema as { body?: unknown } | undefined;
+      if (methods.some((m) => BODY_METHODS.has(m)) && schema?.body === undefined) {
+        throw new Error(`app API route ${options.url} takes a body without a schema`);
+      }
+      options.config = Object.assign({}, options.config, {
+        access: "app" as const,
+        [GUARDED]: true,
+      });
+    });
+    scope.addHook("onRequest", (request, _reply, done) => {
+      try {
+        checkAppRequest(request, token);
+        done();
+      } catch (e) {
+        done(e as Error);
+      }
+    });
+    scope.setErrorHandler((error, request, reply) => {
+      const a = answerOf(error);
+      if (a.status === 500) {
+        ctx.node.log?.error("request failed", {
+          method: request.method,
+          url: request.url,
+          error: error instanceof Error ? (error.stack ?? error.message) : String(error),
+        });
+      }
+      reply
+        .code(a.status)
+        .header("content-type", "application/json; charset=utf-8")
+        .send(JSON.stringify({ code: a.code, message: a.message }));
+    });
+    // A browser's preflight to any app route: refused by the hook above.
+    scope.options(`${APP_API_PREFIX}*`, async () => {
+      throw forbidden("cross-origin requests are refused");
+    });
+    for (const register of routes) register(scope, ctx);
+  });
+}
