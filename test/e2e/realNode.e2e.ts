@@ -150,7 +150,8 @@ describe("[e2e] renderer against the real node", () => {
     const before = await shownHeights();
     const toggle = page.getByRole("switch", { name: "Mining" });
     expect(await toggle.isChecked()).toBe(false);
-    await toggle.click();
+    // The switch's input is visually hidden inside its label: click what a person clicks.
+    await page.locator("label.switch", { has: toggle }).click();
     await expect.poll(() => page.getByTestId("mining-state").textContent()).toBe("On");
     expect(node.miner.status()).toMatchObject({ enabled: true, threads: 1 });
 
