@@ -157,7 +157,7 @@ describe("[e2e] renderer against a fake node", () => {
     const refusal = page.getByTestId("mining-refusal");
     await refusal.waitFor();
     expect(await refusal.textContent()).toContain(
-      "Mining did not start. mining cannot start: no reward account is set",
+      "Mining did not start. No reward account is set (give --miner-account",
     );
     expect(await refusal.getAttribute("role")).toBe("alert");
     expect(await toggle.getAttribute("aria-describedby")).toContain("mining-refusal");

@@ -43,8 +43,11 @@ describe("[renderer] node page model", () => {
     expect(noAccount).toEqual({
       kind: "cannot-start",
       title: "Mining did not start.",
-      detail: "mining cannot start: no reward account is set",
+      detail: "No reward account is set",
     });
+    expect(miningRefusal(status(409, "MINING_CANNOT_START", null)).detail).toBe(
+      "The node cannot start its miner.",
+    );
     expect(miningRefusal(status(403, "MINING_FORBIDDEN", "not local")).kind).toBe("forbidden");
     expect(miningRefusal(status(403, "APP_FORBIDDEN_ORIGIN", "foreign origin")).kind).toBe(
       "forbidden",

@@ -47,10 +47,15 @@ export function miningRefusal(e: ClientError): MiningRefusal {
     };
   }
   if (e.code === ClientErrorCode.HttpStatus && e.nodeCode === MINING_CANNOT_START) {
+    // The node's message repeats the title ("mining cannot start: …"); keep the reason.
+    const reason = (e.message ?? "").replace(/^mining cannot start:\s*/i, "");
     return {
       kind: "cannot-start",
       title: "Mining did not start.",
-      detail: e.message ?? "The node cannot start its miner.",
+      detail:
+        reason === ""
+          ? "The node cannot start its miner."
+          : `${reason.charAt(0).toUpperCase()}${reason.slice(1)}`,
     };
   }
   return {
