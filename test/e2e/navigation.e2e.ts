@@ -161,6 +161,23 @@ describe("[e2e] addresses and navigation", () => {
     expect(problems).toEqual([]);
   });
 
+  it("copies a block hash to the clipboard and says so", async () => {
+    const context = await browser.newContext({
+      permissions: ["clipboard-read", "clipboard-write"],
+    });
+    const own = await context.newPage();
+    try {
+      const hash = fakeHash(5, 42);
+      await own.goto(`${node.appUrl}#/explorer/chain/5/block/${hash}`);
+      await own.getByRole("heading", { level: 1, name: "Block" }).waitFor();
+      await own.getByRole("button", { name: "Copy block hash" }).click();
+      await own.getByText("Copied the block hash.").waitFor();
+      expect(await own.evaluate<string>("navigator.clipboard.readText()")).toBe(hash);
+    } finally {
+      await context.close();
+    }
+  });
+
   it("says what is wrong with a bad parameter instead of failing", async () => {
     await open("#/explorer/chain/42", "No such chain");
     await expect

@@ -127,6 +127,14 @@ describe("[e2e] renderer against a fake node", () => {
     await page.keyboard.press("Enter");
     await page.getByRole("heading", { level: 1, name: "Wallet" }).waitFor();
     await expect.poll(() => page.locator(":focus").getAttribute("id")).toBe("page-title");
+    // Focus sits on the heading without a box drawn around it; controls do show their focus.
+    expect(
+      await page.evaluate<string>("getComputedStyle(document.activeElement).outlineStyle"),
+    ).toBe("none");
+    await page.keyboard.press("Tab");
+    expect(
+      await page.evaluate<string>("getComputedStyle(document.activeElement).outlineStyle"),
+    ).toBe("solid");
     expect(await page.getByRole("link", { name: "Wallet" }).getAttribute("aria-current")).toBe(
       "page",
     );
