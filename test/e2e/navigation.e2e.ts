@@ -124,6 +124,8 @@ describe("[e2e] addresses and navigation", () => {
     // Back to the chain through the block page's own link.
     await page.getByRole("link", { name: "Chain 3" }).click();
     await h1("Chain 3").waitFor();
+    // Every page shares the one header stream.
+    expect(node.streamCount()).toBe(1);
     expect(problems).toEqual([]);
   });
 

@@ -14,6 +14,11 @@ import type { Cut } from "../../renderer/src/api/cut.ts";
 import type { EventSourceLike } from "../../renderer/src/api/headerStream.ts";
 import type { HeaderUpdate } from "../../renderer/src/api/headerUpdate.ts";
 import { ChainStore } from "../../renderer/src/services/chainStore.ts";
+import {
+  createAppQueryClient,
+  invalidateOnNewBlocks,
+  queryKeys,
+} from "../../renderer/src/services/queryClient.ts";
 
 const H = (c: string) => c.repeat(43).slice(0, 43);
 const URL = "http://127.0.0.1:1/ledger/0.0/development";
@@ -144,5 +149,29 @@ describe("[renderer] chain store", () => {
     expect(cutCalls()).toBe(1);
     expect(sources).toHaveLength(1);
     expect(store.getSnapshot().heights).toBe(snapshot.heights);
+  });
+
+  it("invalidates the new block's chain queries and the cut's, not other chains'", async () => {
+    const { store, sources } = setup([{ ok: true, value: cutOf([4, 5, 6]) }]);
+    const queries = createAppQueryClient();
+    const stop = invalidateOnNewBlocks(store, queries);
+    queries.setQueryData([...queryKeys.chain(1), "blocks"], ["old"]);
+    queries.setQueryData([...queryKeys.chain(2), "blocks"], ["old"]);
+    queries.setQueryData([...queryKeys.cut, "summary"], "old");
+    queries.setQueryData(queryKeys.nodeInfo, "info");
+    const invalid = (key: readonly unknown[]) => queries.getQueryState(key)?.isInvalidated;
+    store.subscribe(() => {});
+    await flush();
+    sources[0]?.emit("BlockHeader", header(1, 6));
+    expect(invalid([...queryKeys.chain(1), "blocks"])).toBe(true);
+    expect(invalid([...queryKeys.cut, "summary"])).toBe(true);
+    expect(invalid([...queryKeys.chain(2), "blocks"])).toBe(false);
+    expect(invalid(queryKeys.nodeInfo)).toBe(false);
+    stop();
+    queries.setQueryData([...queryKeys.chain(2), "blocks"], ["new"]);
+    sources[0]?.emit("BlockHeader", header(2, 7));
+    expect(invalid([...queryKeys.chain(2), "blocks"])).toBe(false);
+    store.close();
+    queries.clear();
   });
 });
