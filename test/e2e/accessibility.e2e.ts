@@ -82,7 +82,7 @@ describe("[e2e] accessibility", () => {
         found.push(...(await violations()).map((v) => `${p.hash} ${v}`));
       }
       expect(found).toEqual([]);
-    }, 180_000);
+    }, 300_000);
   }
 
   it("finds none with a refusal, a field error or the dialog open", async () => {
@@ -103,5 +103,5 @@ describe("[e2e] accessibility", () => {
       await page.getByText("An account name has at least 3 characters.").waitFor();
       expect(await violations(), `${scheme} field error`).toEqual([]);
     }
-  }, 180_000);
+  }, 300_000);
 });
