@@ -1,19 +1,37 @@
 /**
- * Starts the UI: loads /app/config.json from the node that served this page, then renders
- * the app; if the node cannot be reached, says so and offers to try again.
+ * Starts the UI: loads /app/config.json from the node that served this page, builds the
+ * services (node client, desktop bridge, the chain store with its one header stream, the
+ * query cache) and renders the router; if the node cannot be reached, says so and offers
+ * to try again.
  * @module
  */
+import { QueryClientProvider } from "@tanstack/react-query";
+import { RouterProvider } from "@tanstack/react-router";
 import { StrictMode } from "react";
 import { createRoot, type Root } from "react-dom/client";
-import { App } from "./App.tsx";
 import { describeClientError } from "./api/clientError.ts";
-import type { EventSourceLike } from "./api/headerStream.ts";
 import { createNodeClient, type FetchLike, loadAppConfig } from "./api/nodeClient.ts";
+import { createAppRouter } from "./app/router.tsx";
 import { findDesktopBridge } from "./desktop/desktopBridge.ts";
-import "./styles.css";
+import { ChainStore } from "./services/chainStore.ts";
+import { createAppQueryClient, invalidateOnNewBlocks } from "./services/queryClient.ts";
+import { type Services, ServicesProvider } from "./services/services.tsx";
+import "./ui/styles.css";
 
 const browserFetch: FetchLike = (url, init) => window.fetch(url, init);
-const createEventSource = (url: string): EventSourceLike => new EventSource(url);
+
+// React Aria adds a <style> element for pressable elements unless one with this id exists;
+// the page's Content-Security-Policy refuses inline styles, so styles.css carries the rule
+// and this marker stops the injection.
+function markPressableStyleProvided(): void {
+  const id = "react-aria-pressable-style";
+  if (document.getElementById(id) !== null) return;
+  const marker = document.createElement("meta");
+  marker.id = id;
+  marker.name = "react-aria-pressable-style";
+  marker.content = "provided by styles.css";
+  document.head.append(marker);
+}
 
 function Loading() {
   return (
@@ -34,7 +52,7 @@ function Unreachable({
     <main className="boot">
       <h1>Cannot reach the Weft node</h1>
       <p role="alert">{message}</p>
-      <button type="button" onClick={onRetry}>
+      <button type="button" className="btn btn-primary btn-md" onClick={onRetry}>
         Try again
       </button>
     </main>
@@ -55,17 +73,26 @@ async function boot(root: Root): Promise<void> {
     config: config.value,
     fetch: browserFetch,
   });
+  const services: Services = {
+    config: config.value,
+    client,
+    desktop: findDesktopBridge(window),
+    chain: new ChainStore({ client, createSource: (url) => new EventSource(url) }),
+  };
+  const queries = createAppQueryClient();
+  invalidateOnNewBlocks(services.chain, queries);
+  const router = createAppRouter();
   root.render(
     <StrictMode>
-      <App
-        config={config.value}
-        client={client}
-        desktop={findDesktopBridge(window)}
-        createEventSource={createEventSource}
-      />
+      <ServicesProvider services={services}>
+        <QueryClientProvider client={queries}>
+          <RouterProvider router={router} />
+        </QueryClientProvider>
+      </ServicesProvider>
     </StrictMode>,
   );
 }
 
+markPressableStyleProvided();
 const container = document.getElementById("root");
 if (container !== null) void boot(createRoot(container));

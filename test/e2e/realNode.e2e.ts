@@ -150,8 +150,12 @@ describe("[e2e] renderer against the real node", () => {
     const before = await shownHeights();
     const toggle = page.getByRole("switch", { name: "Mining" });
     expect(await toggle.isChecked()).toBe(false);
-    await toggle.click();
-    await expect.poll(() => page.getByTestId("mining-state").textContent()).toBe("On");
+    // The switch's input is visually hidden inside its label: click what a person clicks.
+    await page.locator("label.switch", { has: toggle }).click();
+    // The node answers once its miner threads have started: slow on a busy machine.
+    await expect
+      .poll(() => page.getByTestId("mining-state").textContent(), { timeout: 15_000 })
+      .toBe("On");
     expect(node.miner.status()).toMatchObject({ enabled: true, threads: 1 });
 
     // Every chain moves past where it was, live from the header stream.

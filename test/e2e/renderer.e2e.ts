@@ -1,6 +1,7 @@
 /**
  * The built UI in headless Chromium against the fake node (test/e2e/support/fakeNode.ts):
- * the Node page, live chain heights, the mining switch, keyboard navigation, the
+ * the Node page, live chain heights, the mining switch and its refusals, keyboard-only use of
+ * the Node page (skip link, navigation, the switch, a dialog that traps focus), the
  * Content-Security-Policy, and clear messages when the node is unreachable.
  */
 import type { Browser, Page } from "playwright-core";
@@ -20,8 +21,36 @@ afterAll(async () => {
   await browser?.close();
 });
 
+async function useNode(options: { miningAccount?: string | null } = {}): Promise<void> {
+  await node?.close();
+  node = await startFakeNode({ rendererDir: inject("rendererDir"), startHeight: 100, ...options });
+}
+
+/** The accessible name or text of the focused element. */
+function focused(): Promise<string> {
+  return page.evaluate<string>(`(() => {
+    const el = document.activeElement;
+    if (el === null) return "";
+    const label = el.getAttribute("aria-label");
+    if (label !== null) return label;
+    if (el instanceof HTMLInputElement && el.labels && el.labels[0]) {
+      return el.labels[0].textContent ?? "";
+    }
+    return el.textContent ?? "";
+  })()`);
+}
+
+/** Presses Tab until the focused element's name is `name` (at most `max` times). */
+async function tabTo(name: string, max = 40): Promise<void> {
+  for (let i = 0; i < max; i++) {
+    if ((await focused()).trim() === name) return;
+    await page.keyboard.press("Tab");
+  }
+  throw new Error(`Tab never reached ${JSON.stringify(name)}; last: ${await focused()}`);
+}
+
 beforeEach(async () => {
-  node = await startFakeNode({ rendererDir: inject("rendererDir"), startHeight: 100 });
+  await useNode();
   page = await browser.newPage();
   problems = [];
   page.on("console", (m) => {
@@ -76,7 +105,8 @@ describe("[e2e] renderer against a fake node", () => {
     await toggle.waitFor();
     expect(await toggle.isChecked()).toBe(false);
     expect(await page.getByTestId("hash-rate").textContent()).toBe("0 H/s");
-    await toggle.click();
+    // The switch's input is visually hidden inside its label: click what a person clicks.
+    await page.locator("label.switch", { has: toggle }).click();
     await expect.poll(() => page.getByTestId("mining-state").textContent()).toBe("On");
     expect(await page.getByTestId("hash-rate").textContent()).toBe("1.53 MH/s");
     expect(node.miningPosts).toEqual([{ enabled: true }]);
@@ -91,10 +121,20 @@ describe("[e2e] renderer against a fake node", () => {
     await page.keyboard.press("Tab");
     expect(await page.locator(":focus").textContent()).toBe("Skip to content");
     await page.keyboard.press("Tab");
+    expect(await page.locator(":focus").textContent()).toBe("About");
+    await page.keyboard.press("Tab");
     expect(await page.locator(":focus").textContent()).toBe("Wallet");
     await page.keyboard.press("Enter");
     await page.getByRole("heading", { level: 1, name: "Wallet" }).waitFor();
     await expect.poll(() => page.locator(":focus").getAttribute("id")).toBe("page-title");
+    // Focus sits on the heading without a box drawn around it; controls do show their focus.
+    expect(
+      await page.evaluate<string>("getComputedStyle(document.activeElement).outlineStyle"),
+    ).toBe("none");
+    await page.keyboard.press("Tab");
+    expect(
+      await page.evaluate<string>("getComputedStyle(document.activeElement).outlineStyle"),
+    ).toBe("solid");
     expect(await page.getByRole("link", { name: "Wallet" }).getAttribute("aria-current")).toBe(
       "page",
     );
@@ -115,10 +155,95 @@ describe("[e2e] renderer against a fake node", () => {
     await page.getByRole("heading", { level: 1, name: "Page not found" }).waitFor();
   });
 
+  it("keeps a refusal to start mining visible beside the switch until dismissed", async () => {
+    await useNode({ miningAccount: null });
+    await openNodePage();
+    expect(await page.getByTestId("reward-account").textContent()).toBe("None set");
+    const toggle = page.getByRole("switch", { name: "Mining" });
+    // The switch's input is visually hidden inside its label: click what a person clicks.
+    await page.locator("label.switch", { has: toggle }).click();
+    const refusal = page.getByTestId("mining-refusal");
+    await refusal.waitFor();
+    expect(await refusal.textContent()).toContain(
+      "Mining did not start. No reward account is set (give --miner-account",
+    );
+    expect(await refusal.getAttribute("role")).toBe("alert");
+    expect(await toggle.getAttribute("aria-describedby")).toContain("mining-refusal");
+    // Still there after the miner's state has been polled again twice: it does not flash.
+    const polls = () => node.requests.filter((r) => r === "GET /app/api/mining").length;
+    const seen = polls();
+    await expect.poll(polls, { timeout: 10_000 }).toBeGreaterThanOrEqual(seen + 2);
+    expect(await refusal.isVisible()).toBe(true);
+    expect(await toggle.isChecked()).toBe(false);
+    expect(await page.getByTestId("mining-state").textContent()).toBe("Off");
+    expect(node.miningPosts).toEqual([{ enabled: true }]);
+    await saveScreenshot(page, "node-page-mining-refused");
+    await page.getByRole("button", { name: "Dismiss" }).click();
+    await refusal.waitFor({ state: "detached" });
+    // Failed fetches are logged by the browser; nothing else may be.
+    expect(problems.filter((p) => !p.includes("409"))).toEqual([]);
+  });
+
+  it("can be used with the keyboard alone: switch, copy buttons and a dialog that traps focus", async () => {
+    await openNodePage();
+    // Skip link → main; the next Tab stops are inside the page.
+    await page.keyboard.press("Tab");
+    expect(await focused()).toBe("Skip to content");
+    await page.keyboard.press("Enter");
+    expect(await page.evaluate<string>("document.activeElement.id")).toBe("main");
+    await tabTo("Copy base URL");
+    await tabTo("Mining");
+    expect(await page.evaluate<string>('document.activeElement.getAttribute("role")')).toBe(
+      "switch",
+    );
+    await page.keyboard.press("Space");
+    await expect.poll(() => page.getByTestId("mining-state").textContent()).toBe("On");
+    await page.keyboard.press("Space");
+    await expect.poll(() => page.getByTestId("mining-state").textContent()).toBe("Off");
+    expect(node.miningPosts).toEqual([{ enabled: true }, { enabled: false }]);
+    // The chain table's links and copy buttons are reachable too.
+    await tabTo("0");
+    await tabTo("Copy block hash");
+    // Back to the header's About button: a dialog opens, holds focus, and gives it back.
+    await page.keyboard.press("Shift+Tab");
+    for (let i = 0; i < 60 && (await focused()) !== "About"; i++) {
+      await page.keyboard.press("Shift+Tab");
+    }
+    expect(await focused()).toBe("About");
+    await page.keyboard.press("Enter");
+    const dialog = page.getByRole("dialog", { name: "About Weft" });
+    await dialog.waitFor();
+    const inDialog = () =>
+      page.evaluate<boolean>(`document.activeElement.closest('[role="dialog"]') !== null`);
+    await expect.poll(inDialog).toBe(true);
+    for (let i = 0; i < 6; i++) {
+      await page.keyboard.press("Tab");
+      expect(await inDialog()).toBe(true);
+    }
+    await saveScreenshot(page, "node-page-about-dialog");
+    await page.keyboard.press("Escape");
+    await dialog.waitFor({ state: "detached" });
+    expect(await focused()).toBe("About");
+    expect(problems).toEqual([]);
+  });
+
   it("loads only from its own origin under the Content-Security-Policy", async () => {
     const blocked: string[] = [];
     page.on("requestfailed", (r) => blocked.push(r.url()));
+    // Records every refusal from the first byte on (an init script is not subject to the CSP).
+    await page.addInitScript(`
+      window.__violations = [];
+      document.addEventListener("securitypolicyviolation", (e) =>
+        window.__violations.push(e.violatedDirective + " " + e.blockedURI));`);
     await openNodePage();
+    // The page itself (React, the router, the accessible components, a dialog) needs nothing
+    // the policy forbids: no inline <style> or script is refused.
+    await page.getByRole("switch", { name: "Mining" }).waitFor();
+    await page.getByRole("button", { name: "About" }).click();
+    await page.getByRole("dialog").waitFor();
+    await page.keyboard.press("Escape");
+    expect(await page.evaluate("window.__violations")).toEqual([]);
+    expect(problems).toEqual([]);
     // An inline script injected into the page must be refused (and reported) by the policy.
     const violations = await page.evaluate(`new Promise((resolve) => {
       let n = 0;

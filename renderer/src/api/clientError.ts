@@ -22,6 +22,8 @@ export type ClientError =
       readonly code: typeof ClientErrorCode.HttpStatus;
       readonly url: string;
       readonly status: number;
+      /** The node's error code when it sent `{code, message}` JSON (e.g. `MINING_CANNOT_START`). */
+      readonly nodeCode: string | null;
       /** The node's own message when it sent one (`{code, message}` JSON or plain text). */
       readonly message: string | null;
     }

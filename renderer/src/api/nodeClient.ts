@@ -25,6 +25,8 @@ export type RequestInitLike = {
   headers?: Record<string, string>;
   body?: string;
   signal?: AbortSignal;
+  /** Always "same-origin" (fetch's default), so the node's app cookie rides along. */
+  credentials?: "same-origin";
 };
 
 /** `window.fetch`, or anything shaped like it (tests pass Node's fetch). */
@@ -67,19 +69,25 @@ function isTimeout(e: unknown): boolean {
   );
 }
 
-/** The node's error message from a body: `{message}` JSON, else short plain text. */
-function messageOf(body: string): string | null {
+/** An error reply's code and message: `{code, message}` JSON, else short plain text. */
+export function errorBodyOf(body: string): {
+  readonly nodeCode: string | null;
+  readonly message: string | null;
+} {
   const text = body.trim();
-  if (text === "") return null;
+  if (text === "") return { nodeCode: null, message: null };
   try {
     const j: unknown = JSON.parse(text);
-    if (typeof j === "object" && j !== null && "message" in j && typeof j.message === "string")
-      return j.message;
-    if (typeof j === "string") return j;
+    if (typeof j === "object" && j !== null && !Array.isArray(j)) {
+      const code = "code" in j && typeof j.code === "string" && j.code !== "" ? j.code : null;
+      const message = "message" in j && typeof j.message === "string" ? j.message : null;
+      if (code !== null || message !== null) return { nodeCode: code, message };
+    }
+    if (typeof j === "string") return { nodeCode: null, message: j };
   } catch {
     // plain text
   }
-  return text.length > 200 ? `${text.slice(0, 200)}…` : text;
+  return { nodeCode: null, message: text.length > 200 ? `${text.slice(0, 200)}…` : text };
 }
 
 /** Sends one request; resolves to the body of a 2xx reply. */
@@ -92,7 +100,11 @@ async function fetchText(
   let res: ResponseLike;
   let body: string;
   try {
-    res = await fetch(url, { ...init, signal: AbortSignal.timeout(timeoutMs) });
+    res = await fetch(url, {
+      ...init,
+      credentials: "same-origin",
+      signal: AbortSignal.timeout(timeoutMs),
+    });
     body = await res.text();
   } catch (e) {
     if (isTimeout(e))
@@ -107,7 +119,7 @@ async function fetchText(
         code: ClientErrorCode.HttpStatus,
         url,
         status: res.status,
-        message: messageOf(body),
+        ...errorBodyOf(body),
       },
     };
   }

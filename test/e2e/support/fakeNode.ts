@@ -2,7 +2,8 @@
  * A stand-in for the node's HTTP server, for end-to-end tests of the UI before (and apart
  * from) the real node: it serves a built renderer under /app/ with /app/config.json, the
  * routes the UI calls (health-check, info, cut, the header update stream) and the
- * app-private mining route, exactly as docs/desktop.md specifies them. Tests drive it:
+ * app-private mining route (with its 409 `MINING_CANNOT_START` refusal when no reward account
+ * is set), exactly as docs/desktop.md specifies them. Tests drive it:
  * push a new block header, make the node unhealthy, read the requests it received.
  * It listens on 127.0.0.1, port 0.
  */
@@ -28,6 +29,8 @@ export type FakeNodeOptions = {
   readonly chains?: number;
   /** Height of every chain at start. */
   readonly startHeight?: number;
+  /** The miner's reward account; null makes turning mining on fail with 409, as the node does. */
+  readonly miningAccount?: string | null;
 };
 
 export type FakeNode = {
@@ -72,7 +75,7 @@ export async function startFakeNode(options: FakeNodeOptions): Promise<FakeNode>
   const mining: FakeMining = {
     enabled: false,
     threads: 2,
-    account: "k:miner",
+    account: options.miningAccount === undefined ? "k:miner" : options.miningAccount,
     hashRate: 0,
     blocksFound: 0,
   };
@@ -151,6 +154,13 @@ export async function startFakeNode(options: FakeNodeOptions): Promise<FakeNode>
       return json(res, 400, {
         code: "APP_BAD_REQUEST",
         message: "enabled must be true or false.",
+      });
+    }
+    if (change.enabled && mining.account === null) {
+      return json(res, 409, {
+        code: "MINING_CANNOT_START",
+        message:
+          "mining cannot start: no reward account is set (give --miner-account and --miner-key, set mining.account in the configuration, or set the account on the Node page)",
       });
     }
     mining.enabled = change.enabled;

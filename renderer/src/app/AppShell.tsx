@@ -1,0 +1,98 @@
+/**
+ * The app's frame: a skip link, the header (app icon, name, network, live cut height,
+ * "About"), the main navigation and the current page. After each navigation, focus moves
+ * to the new page's heading (not on the first page, which keeps the browser's start point).
+ * @module
+ */
+import { Link, Outlet, useRouter } from "@tanstack/react-router";
+import { useEffect, useRef } from "react";
+import iconUrl from "../assets/icon.png";
+import { formatInteger } from "../format/number.ts";
+import { useLiveChain, useServices } from "../services/services.tsx";
+import { DialogButton } from "../ui/Dialog.tsx";
+import { LongValue } from "../ui/LongValue.tsx";
+import { pageTitleId } from "../ui/PageTitle.tsx";
+import { Toasts } from "../ui/toasts.tsx";
+import { navPages } from "./routes.ts";
+
+function CutBadge() {
+  const { heights, stream } = useLiveChain();
+  if (!heights.loaded) return null;
+  return (
+    <span className={`badge cut-badge ${stream === "open" ? "live" : ""}`} title="Cut height">
+      <span className="badge-dot" aria-hidden="true" />
+      Cut {formatInteger(heights.cutHeight)}
+    </span>
+  );
+}
+
+function About() {
+  const { config, client } = useServices();
+  return (
+    <DialogButton label="About" title="About Weft" tone="quiet" size="sm">
+      <p>
+        Weft is a full node, wallet, block explorer and backup tool for a braided proof-of-work
+        ledger.
+      </p>
+      <dl className="facts">
+        <dt>Network</dt>
+        <dd>{config.networkId}</dd>
+        <dt>API version</dt>
+        <dd>{config.apiVersion}</dd>
+        <dt>API base</dt>
+        <dd>
+          <LongValue value={client.baseUrl} what="API base URL" />
+        </dd>
+      </dl>
+    </DialogButton>
+  );
+}
+
+export function AppShell() {
+  const { config } = useServices();
+  const router = useRouter();
+  const mainRef = useRef<HTMLElement>(null);
+
+  useEffect(
+    () =>
+      router.subscribe("onResolved", (event) => {
+        if (event.fromLocation === undefined || !event.hrefChanged) return;
+        requestAnimationFrame(() => document.getElementById(pageTitleId)?.focus());
+      }),
+    [router],
+  );
+
+  return (
+    <div className="app">
+      <button type="button" className="skip-link" onClick={() => mainRef.current?.focus()}>
+        Skip to content
+      </button>
+      <header className="topbar">
+        <img src={iconUrl} alt="" className="brand-icon" width={28} height={28} />
+        <span className="brand">Weft</span>
+        <span className="badge" title="Network" data-testid="network-badge">
+          {config.networkId}
+        </span>
+        <span className="topbar-end">
+          <CutBadge />
+          <About />
+        </span>
+      </header>
+      <nav aria-label="Main" className="nav">
+        <ul>
+          {navPages.map((p) => (
+            <li key={p.to}>
+              <Link to={p.to} activeProps={{ "aria-current": "page" }}>
+                {p.label}
+              </Link>
+            </li>
+          ))}
+        </ul>
+      </nav>
+      <main id="main" ref={mainRef} tabIndex={-1}>
+        <Outlet />
+      </main>
+      <Toasts />
+    </div>
+  );
+}

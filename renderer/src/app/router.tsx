@@ -1,0 +1,66 @@
+/**
+ * The typed router (TanStack Router) over hash history: every page lives on the one
+ * document the node serves at /app/, so reloading any address works without server
+ * fallbacks, and back/forward move between pages. Paths come from routes.ts (a contract);
+ * an unknown address gets the not-found page inside the frame.
+ * @module
+ */
+import {
+  createHashHistory,
+  createRootRoute,
+  createRoute,
+  createRouter,
+  type RouterHistory,
+  redirect,
+} from "@tanstack/react-router";
+import type { ReactNode } from "react";
+import { BackupPage } from "../features/backup/pages/BackupPage.tsx";
+import { AccountPage } from "../features/explorer/pages/AccountPage.tsx";
+import { BlockPage } from "../features/explorer/pages/BlockPage.tsx";
+import { ChainPage } from "../features/explorer/pages/ChainPage.tsx";
+import { ExplorerPage } from "../features/explorer/pages/ExplorerPage.tsx";
+import { ModulePage } from "../features/explorer/pages/ModulePage.tsx";
+import { TransactionPage } from "../features/explorer/pages/TransactionPage.tsx";
+import { NodePage } from "../features/node/pages/NodePage.tsx";
+import { WalletAccountPage } from "../features/wallet/pages/WalletAccountPage.tsx";
+import { WalletPage } from "../features/wallet/pages/WalletPage.tsx";
+import { AppShell } from "./AppShell.tsx";
+import { NotFoundPage } from "./NotFoundPage.tsx";
+import { homePath, routePaths } from "./routes.ts";
+
+const rootRoute = createRootRoute({ component: AppShell, notFoundComponent: NotFoundPage });
+
+const page = <P extends string>(path: P, component: () => ReactNode) =>
+  createRoute({ getParentRoute: () => rootRoute, path, component });
+
+const routeTree = rootRoute.addChildren([
+  createRoute({
+    getParentRoute: () => rootRoute,
+    path: "/",
+    beforeLoad: () => {
+      throw redirect({ to: homePath, replace: true });
+    },
+  }),
+  page(routePaths.node, NodePage),
+  page(routePaths.wallet, WalletPage),
+  page(routePaths.walletAccount, WalletAccountPage),
+  page(routePaths.backup, BackupPage),
+  page(routePaths.explorer, ExplorerPage),
+  page(routePaths.explorerChain, ChainPage),
+  page(routePaths.explorerBlock, BlockPage),
+  page(routePaths.explorerTx, TransactionPage),
+  page(routePaths.explorerAccount, AccountPage),
+  page(routePaths.explorerModule, ModulePage),
+]);
+
+export function createAppRouter(history: RouterHistory = createHashHistory()) {
+  return createRouter({ routeTree, history });
+}
+
+export type AppRouter = ReturnType<typeof createAppRouter>;
+
+declare module "@tanstack/react-router" {
+  interface Register {
+    router: AppRouter;
+  }
+}
