@@ -213,9 +213,16 @@ function runPayload(
   file: string,
   natives: NativeTable,
 ): EvalResult<PactValue> {
-  return payload.kind === "exec"
-    ? runCode(ip, payload.code, file, natives)
-    : runCont(ip, payload, file);
+  const r =
+    payload.kind === "exec" ? runCode(ip, payload.code, file, natives) : runCont(ip, payload, file);
+  if (!r.ok) return r;
+  // The result and events are rendered as JSON outside the evaluator: their size is paid here.
+  const span: Span = { file, line: 1, column: 0, offset: 0, end: 0 };
+  const charged = guarded(
+    () => ip.chargeOutputSize([r.value, ...ip.tx.events.flatMap((e) => e.params)], span),
+    span,
+  );
+  return charged.ok ? r : charged;
 }
 
 /**
