@@ -38,6 +38,7 @@ import {
   type ChainData,
   DEFAULT_STEP_LIMIT,
   type ExecMode,
+  type GasMeter,
   type NamespacePolicy,
   type RuntimeContext,
   type SigCapability,
@@ -110,6 +111,11 @@ export type ContractCommand = {
   readonly file?: string | undefined;
   readonly natives?: NativeTable | undefined;
   readonly stepLimit?: number | undefined;
+  /**
+   * The work meter instead of a step meter of `stepLimit` (the host's own,
+   * e.g. one that also aborts after a wall-clock limit: exec/timeLimit.ts).
+   */
+  readonly meter?: GasMeter | undefined;
 };
 
 export type ContractOutcome = {
@@ -281,7 +287,7 @@ export function runContractCommand(cmd: ContractCommand): ContractOutcome {
     txHash: cmd.txHash,
     execFlags: cmd.execFlags ?? new Set(),
     storage: cmd.storage,
-    meter: new StepMeter(cmd.stepLimit ?? DEFAULT_STEP_LIMIT),
+    meter: cmd.meter ?? new StepMeter(cmd.stepLimit ?? DEFAULT_STEP_LIMIT),
     gas,
     namespacePolicy: cmd.namespacePolicy,
     spv: cmd.spv ?? null,
@@ -295,10 +301,17 @@ export function runContractCommand(cmd: ContractCommand): ContractOutcome {
   grantMagic(ip, cmd.grantedCaps ?? []);
   cmd.storage.beginTx();
   const payer = cmd.gasPayer ?? null;
-  const result =
-    payer === null
-      ? runPayload(ip, cmd.payload, file, natives)
-      : withGasPayer(ip, payer, file, natives, () => runPayload(ip, cmd.payload, file, natives));
+  let result: EvalResult<PactValue>;
+  try {
+    result =
+      payer === null
+        ? runPayload(ip, cmd.payload, file, natives)
+        : withGasPayer(ip, payer, file, natives, () => runPayload(ip, cmd.payload, file, natives));
+  } catch (e) {
+    // The host aborted the run (exec/timeLimit.ts) or a bug escaped: nothing of it stays.
+    cmd.storage.rollbackTx();
+    throw e;
+  }
   const gasUsed = Math.min(gas.used, gas.limit);
   if (!result.ok || mode === "local") {
     cmd.storage.rollbackTx();

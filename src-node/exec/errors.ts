@@ -34,6 +34,7 @@ export const CommandErrorCode = {
   Duplicate: "CMD_DUPLICATE",
   BuyGasFailed: "CMD_BUY_GAS_FAILED",
   RedeemGasFailed: "CMD_REDEEM_GAS_FAILED",
+  Unexecutable: "CMD_UNEXECUTABLE",
 } as const;
 
 export type CommandErrorType =
@@ -76,7 +77,9 @@ export type CommandErrorType =
       where: "chain" | "batch" | "block";
     }
   | { code: typeof CommandErrorCode.BuyGasFailed; field: string; reason: string }
-  | { code: typeof CommandErrorCode.RedeemGasFailed; field: string; reason: string };
+  | { code: typeof CommandErrorCode.RedeemGasFailed; field: string; reason: string }
+  /** Executing it threw (past the time limit, or a bug): left out of the block, out of the mempool. */
+  | { code: typeof CommandErrorCode.Unexecutable; field: string; reason: string };
 
 export class CommandError extends NodeError<CommandErrorType> {
   /** The field (a path into the command) whose value was wrong. */
@@ -104,6 +107,7 @@ export const ExecErrorCode = {
   CoinbaseFails: "EXEC_COINBASE_FAILS",
   GenesisFailed: "EXEC_GENESIS_FAILED",
   ReplayMismatch: "EXEC_REPLAY_MISMATCH",
+  TimeLimit: "EXEC_TIME_LIMIT",
   Invariant: "EXEC_INVARIANT",
 } as const;
 
@@ -135,6 +139,8 @@ export type ExecErrorType =
       chainId: number;
       height: number;
     }
+  /** A command's evaluation passed the wall-clock limit (payload building and /local only). */
+  | { code: typeof ExecErrorCode.TimeLimit; limitMs: number }
   | { code: typeof ExecErrorCode.Invariant; reason: string };
 
 export class ExecError extends NodeError<ExecErrorType> {}
