@@ -25,6 +25,7 @@ const REQUIRED: Record<string, readonly string[]> = {
   contract: ["fold_per_s", "fold_ts_per_s", "format_per_s", "format_ts_per_s", "object_per_s"],
   exec: ["transfers_per_s", "local_rps", "bare_rps"],
   backup: ["blocks_s_per_gb", "state_s_per_gb"],
+  hostile: ["max_us_per_gas"],
 };
 
 const TINY = {

@@ -112,7 +112,10 @@ const plus = strict(
     }
     if (x.kind === "object" && y.kind === "object") {
       c.charge(Math.ceil((x.fields.size + y.fields.size) / 16));
-      c.chargeNewElements(x.fields.size + y.fields.size);
+      // A new object of both sides' fields, its keys sorted.
+      const n = x.fields.size + y.fields.size;
+      c.chargeNewElements(n);
+      c.chargeSteps(n * Math.ceil(Math.log2(n + 1)));
       return makeObject([...y.fields, ...x.fields]);
     }
     const p = numPair(x, y);

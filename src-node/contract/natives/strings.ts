@@ -206,7 +206,7 @@ const hash = strict("hash", [1, 1], "value:<a> -> string", (c, args) => {
   // Hashing reads the whole text (or JSON) of the value: by its size.
   // Twice the text rate: UTF-8 encoding, then Blake2b over every byte.
   if (v.kind === "string") c.chargeText(v.value.length * 2);
-  else c.chargeText(c.chargeValues(v));
+  else c.chargeText(c.chargeValues(v) * 3);
   return pString(hashValue(v));
 });
 
