@@ -143,13 +143,12 @@ export function moduleInstallGas(codeBytes: number): number {
 
 /**
  * Evaluation steps (applications, `let`s, closures, and the work units
- * natives report) a transaction takes before steps cost gas, and steps per
- * gas after that: code that loops through closures or module functions whose
- * bodies call few natives pays for its time too, while ordinary transactions
- * keep the table's figures.
+ * natives report to the work meter) an evaluation takes before each further
+ * step costs one gas (a size charge): code that loops through closures or
+ * module functions whose bodies call few natives pays for its time too,
+ * while ordinary transactions keep the table's figures.
  */
 export const FREE_STEPS = 10_000;
-export const STEPS_PER_GAS = 1;
 /** Elements each gas pays for when a native makes new values (`make-list`, `enumerate`, `str-to-list`; Pact's `GMakeList2`). */
 export const GAS_NEW_ELEMENTS_PER_UNIT = 1;
 /** Characters of text read, written, hashed or compared per gas. */
@@ -271,9 +270,7 @@ export type GasModel =
 
 /** The contract gas meter: applies its model to each charge and counts against a limit. */
 export class ContractGasMeter implements GasMeter {
-  #used = 0;
-  #steps = 0;
-  #stepGas = 0;
+  used = 0;
   limit: number;
   model: GasModel;
 
@@ -282,40 +279,18 @@ export class ContractGasMeter implements GasMeter {
     this.limit = limit;
   }
 
-  get used(): number {
-    return this.#used;
-  }
-
-  /** Setting the gas used (the repl's `env-gas`, a new transaction) starts the step count again. */
-  set used(v: number) {
-    this.#used = v;
-    this.#steps = 0;
-    this.#stepGas = 0;
-  }
-
   charge(units: number): boolean {
     // Free work (the repl's natives) costs nothing under every model, and never fails.
     if (units === 0) return true;
-    this.#used += this.model.kind === "table" ? units : this.model.rate;
-    return this.#used <= this.limit;
+    this.used += this.model.kind === "table" ? units : this.model.rate;
+    return this.used <= this.limit;
   }
 
   /** Size charges count under the table model only (a fixed rate is per native call). */
   chargeSize(units: number): boolean {
     if (units === 0 || this.model.kind !== "table") return true;
-    this.#used += units;
-    return this.#used <= this.limit;
-  }
-
-  /** Evaluation steps: past FREE_STEPS, one gas per STEPS_PER_GAS (table model only). */
-  chargeSteps(units: number): boolean {
-    this.#steps += units;
-    if (this.#steps <= FREE_STEPS || this.model.kind !== "table") return true;
-    const due = Math.floor((this.#steps - FREE_STEPS) / STEPS_PER_GAS);
-    if (due === this.#stepGas) return true;
-    this.#used += due - this.#stepGas;
-    this.#stepGas = due;
-    return this.#used <= this.limit;
+    this.used += units;
+    return this.used <= this.limit;
   }
 
   /** What the rest of the limit buys under this model (size charges are free at a fixed rate). */

@@ -25,6 +25,7 @@ import type { NativeTable } from "./compile.ts";
 import type { FunctionDef, LoadedModule } from "./definitions.ts";
 import { startPact } from "./defpacts.ts";
 import {
+  FREE_STEPS,
   GAS_FREE_OUTPUT_SIZE,
   GAS_USER_APPLICATION,
   GAS_VALUE_SIZE_PER_UNIT,
@@ -159,9 +160,8 @@ export class Interpreter {
     const m = this.ctx.meter;
     if (!m.charge(units))
       throw this.failure("GasError", `Gas limit (${m.limit}) exceeded: ${m.used}`, span);
-    const g = this.ctx.gas;
-    if (g.chargeSteps !== undefined && !g.chargeSteps(units))
-      throw this.failure("GasError", `Gas limit (${g.limit}) exceeded: ${g.used}`, span);
+    // Past the free steps of this evaluation, each step is also a gas (eval/gasTable.ts).
+    if (m.used > FREE_STEPS) this.chargeSizeGas(Math.min(units, m.used - FREE_STEPS), span);
   }
 
   /** Charges contract gas (before the work it pays for); past the limit, a GasError. */

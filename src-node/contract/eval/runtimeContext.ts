@@ -47,8 +47,6 @@ export interface GasMeter {
    * `charge`. The contract gas meter counts these under the table model only.
    */
   chargeSize?(units: number): boolean;
-  /** Evaluation steps (the work meter's units), charged as gas past an allowance. */
-  chargeSteps?(units: number): boolean;
   /** Gas the rest of the limit affords for size charges (default: limit − used). */
   sizeBudget?(): number;
   readonly used: number;

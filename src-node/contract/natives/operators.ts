@@ -107,7 +107,9 @@ const plus = strict(
     }
     if (x.kind === "list" && y.kind === "list") {
       c.charge(Math.ceil((x.items.length + y.items.length) / 64));
+      // A new array of both sides' items (1 per 2 elements: copies of references, and the GC's).
       c.chargeElements(x.items.length + y.items.length);
+      c.chargeSteps(x.items.length + y.items.length);
       return { kind: "list", items: [...x.items, ...y.items] };
     }
     if (x.kind === "object" && y.kind === "object") {
