@@ -130,6 +130,7 @@ const execStatus: Record<ExecErrorCodeValue, number> = {
   [ExecErrorCode.CoinbaseFails]: 400,
   [ExecErrorCode.GenesisFailed]: 500,
   [ExecErrorCode.ReplayMismatch]: 500,
+  [ExecErrorCode.TimeLimit]: 400,
   [ExecErrorCode.Invariant]: 500,
 };
 

@@ -31,6 +31,7 @@ export const CommandErrorCode = {
   Duplicate: "CMD_DUPLICATE",
   BuyGasFailed: "CMD_BUY_GAS_FAILED",
   RedeemGasFailed: "CMD_REDEEM_GAS_FAILED",
+  Unexecutable: "CMD_UNEXECUTABLE",
 } as const;
 
 export type CommandErrorType =
@@ -73,7 +74,9 @@ export type CommandErrorType =
       where: "chain" | "batch" | "block";
     }
   | { code: typeof CommandErrorCode.BuyGasFailed; field: string; reason: string }
-  | { code: typeof CommandErrorCode.RedeemGasFailed; field: string; reason: string };
+  | { code: typeof CommandErrorCode.RedeemGasFailed; field: string; reason: string }
+  /** Executing it threw (past the time limit, or a bug): left out of the block, out of the mempool. */
+  | { code: typeof CommandErrorCode.Unexecutable; field: string; reason: string };
 
 export class CommandError extends NodeError<CommandErrorType> {
   /** The field (a path into the command) whose value was wrong. */

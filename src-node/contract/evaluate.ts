@@ -12,6 +12,7 @@
  * ```
  * @module
  */
+import { NodeError } from "../errors/nodeError.ts";
 import { ContractError, contractInvariant, failureOf, type PactError } from "./errors.ts";
 import { compileTopLevel, type NativeTable } from "./eval/compile.ts";
 import { Interpreter } from "./eval/interpreter.ts";
@@ -57,6 +58,8 @@ export function guarded<T>(f: () => T, where: Span | null = null): EvalResult<T>
       };
     }
     if (e instanceof ContractError) throw e;
+    // A coded error of the host (an injected meter aborting the run: exec/timeLimit.ts) passes through.
+    if (e instanceof NodeError) throw e;
     // Anything else escaping the evaluator is a bug: rethrow it coded, keeping the cause.
     throw contractInvariant(
       `unexpected exception: ${e instanceof Error ? e.message : String(e)}`,

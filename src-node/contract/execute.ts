@@ -38,6 +38,7 @@ import {
   type ChainData,
   DEFAULT_STEP_LIMIT,
   type ExecMode,
+  type GasMeter,
   type NamespacePolicy,
   type RuntimeContext,
   type SigCapability,
@@ -110,6 +111,11 @@ export type ContractCommand = {
   readonly file?: string | undefined;
   readonly natives?: NativeTable | undefined;
   readonly stepLimit?: number | undefined;
+  /**
+   * The work meter instead of a step meter of `stepLimit` (the host's own,
+   * e.g. one that also aborts after a wall-clock limit: exec/timeLimit.ts).
+   */
+  readonly meter?: GasMeter | undefined;
 };
 
 export type ContractOutcome = {
@@ -213,9 +219,16 @@ function runPayload(
   file: string,
   natives: NativeTable,
 ): EvalResult<PactValue> {
-  return payload.kind === "exec"
-    ? runCode(ip, payload.code, file, natives)
-    : runCont(ip, payload, file);
+  const r =
+    payload.kind === "exec" ? runCode(ip, payload.code, file, natives) : runCont(ip, payload, file);
+  if (!r.ok) return r;
+  // The result and events are rendered as JSON outside the evaluator: their size is paid here.
+  const span: Span = { file, line: 1, column: 0, offset: 0, end: 0 };
+  const charged = guarded(
+    () => ip.chargeOutputSize([r.value, ...ip.tx.events.flatMap((e) => e.params)], span),
+    span,
+  );
+  return charged.ok ? r : charged;
 }
 
 /**
@@ -274,7 +287,7 @@ export function runContractCommand(cmd: ContractCommand): ContractOutcome {
     txHash: cmd.txHash,
     execFlags: cmd.execFlags ?? new Set(),
     storage: cmd.storage,
-    meter: new StepMeter(cmd.stepLimit ?? DEFAULT_STEP_LIMIT),
+    meter: cmd.meter ?? new StepMeter(cmd.stepLimit ?? DEFAULT_STEP_LIMIT),
     gas,
     namespacePolicy: cmd.namespacePolicy,
     spv: cmd.spv ?? null,
@@ -288,10 +301,17 @@ export function runContractCommand(cmd: ContractCommand): ContractOutcome {
   grantMagic(ip, cmd.grantedCaps ?? []);
   cmd.storage.beginTx();
   const payer = cmd.gasPayer ?? null;
-  const result =
-    payer === null
-      ? runPayload(ip, cmd.payload, file, natives)
-      : withGasPayer(ip, payer, file, natives, () => runPayload(ip, cmd.payload, file, natives));
+  let result: EvalResult<PactValue>;
+  try {
+    result =
+      payer === null
+        ? runPayload(ip, cmd.payload, file, natives)
+        : withGasPayer(ip, payer, file, natives, () => runPayload(ip, cmd.payload, file, natives));
+  } catch (e) {
+    // The host aborted the run (exec/timeLimit.ts) or a bug escaped: nothing of it stays.
+    cmd.storage.rollbackTx();
+    throw e;
+  }
   const gasUsed = Math.min(gas.used, gas.limit);
   if (!result.ok || mode === "local") {
     cmd.storage.rollbackTx();

@@ -25,6 +25,7 @@ import { CommandError, CommandErrorCode } from "./errors.ts";
 import { decimalOfText, gasAmount, txSizeGas } from "./gasMath.ts";
 import { gasPayerOf } from "./gasPayer.ts";
 import { buyGas, redeemGas } from "./systemCalls.ts";
+import { isTimeLimit, TimedStepMeter } from "./timeLimit.ts";
 
 export type AppliedCommand = {
   readonly kind: "applied";
@@ -61,7 +62,36 @@ function runPayload(
   mode: "transactional" | "local",
 ): ContractOutcome {
   const meta = command.payload.meta;
+  const meter = env.timeLimitMs === undefined ? undefined : new TimedStepMeter(env.timeLimitMs);
+  try {
+    return runPayloadWith(env, command, input, mode, meter);
+  } catch (e) {
+    // /local answers the time limit as the command's failure; building a payload leaves the command out.
+    if (mode !== "local" || !isTimeLimit(e)) throw e;
+    return {
+      result: {
+        ok: false,
+        error: { kind: "EvalError", message: e.message, span: null, callStack: [] },
+      },
+      events: [],
+      continuation: null,
+      gasUsed: meta.gasLimit,
+      logs: [],
+      txId: null,
+    };
+  }
+}
+
+function runPayloadWith(
+  env: BlockEnv,
+  command: ParsedCommand,
+  input: ContractInput,
+  mode: "transactional" | "local",
+  meter: TimedStepMeter | undefined,
+): ContractOutcome {
+  const meta = command.payload.meta;
   return runContractCommand({
+    meter,
     payload: input.payload,
     data: input.data,
     signers: input.signers,

@@ -5,7 +5,9 @@
  * comes from the parent: height = parent's + 1, block time = the parent's
  * creation time, previous block hash = the parent's hash, as the reference
  * does), the storage, the namespace policy and the SPV verifier. Nothing
- * here reads a clock: execution is deterministic.
+ * here reads a clock: execution is deterministic; only payload building and
+ * /local add a wall-clock limit (`timeLimitMs`, exec/timeLimit.ts), whose
+ * outcome never enters a block.
  * @module
  */
 import type { NetworkVersion } from "../chain/networkVersion.ts";
@@ -31,6 +33,8 @@ export type BlockEnv = {
   readonly storage: ContractStorage;
   readonly namespacePolicy: NamespacePolicy;
   readonly spv: SpvSupport | null;
+  /** Wall-clock limit of each payload's evaluation (payload building, /local); none when validating. */
+  readonly timeLimitMs?: number | undefined;
 };
 
 /** Who may define namespaces on chain: `ns.validate` decides, nothing at the root (reference §9.1). */

@@ -60,6 +60,7 @@ import { nodeCommands } from "./nodeCommands.ts";
 import { ReadyCommands } from "./readyCommands.ts";
 import { DEFAULT_SPV_PROOF_DEPTH, spvVerifier } from "./spvVerifier.ts";
 import { buyGas } from "./systemCalls.ts";
+import { DEFAULT_COMMAND_TIME_LIMIT_MS } from "./timeLimit.ts";
 
 /** Runs a chain's genesis transactions on a storage at the genesis height. */
 export type GenesisRunner = (chainId: number, storage: ContractStorage) => void;
@@ -85,6 +86,12 @@ export type ChainExecutorOptions = {
   /** Default: {@link CHAIN_NAMESPACE_POLICY}. */
   readonly namespacePolicy?: NamespacePolicy | undefined;
   readonly log?: ExecutorLog | undefined;
+  /**
+   * Wall-clock limit of one command's evaluation while building a payload or
+   * answering /local (default {@link DEFAULT_COMMAND_TIME_LIMIT_MS}); never
+   * applied to block validation (exec/timeLimit.ts).
+   */
+  readonly commandTimeLimitMs?: number | undefined;
   /**
    * How many blocks below the parent of the executing block an SPV proof's
    * root may be (default {@link DEFAULT_SPV_PROOF_DEPTH}, the reference's 20,000).
@@ -134,6 +141,7 @@ export class ChainExecutor implements BlockExecutor {
   readonly #genesisKey: string | undefined;
   readonly #policy: NamespacePolicy;
   readonly #log: ExecutorLog | undefined;
+  readonly #timeLimitMs: number;
   readonly spvProofDepth: number;
   readonly #orphanListeners = new Set<(chainId: number, commands: ParsedCommand[]) => void>();
   readonly #unsubscribe: () => void;
@@ -148,6 +156,7 @@ export class ChainExecutor implements BlockExecutor {
     this.#genesisKey = options.genesisKey;
     this.#policy = options.namespacePolicy ?? CHAIN_NAMESPACE_POLICY;
     this.#log = options.log;
+    this.#timeLimitMs = options.commandTimeLimitMs ?? DEFAULT_COMMAND_TIME_LIMIT_MS;
     this.spvProofDepth = options.spvProofDepth ?? DEFAULT_SPV_PROOF_DEPTH;
     this.#unsubscribe = this.blocks.onCutChange((change) => this.#followCut(change));
   }
@@ -489,7 +498,7 @@ export class ChainExecutor implements BlockExecutor {
         writeHeight: parent.height + 1,
         nextTxId: base.endTxId,
       });
-      const env = this.#env(chainId, parent, storage);
+      const env = { ...this.#env(chainId, parent, storage), timeLimitMs: this.#timeLimitMs };
       const cb = coinbaseRun(env, miner);
       if (cb.failure !== null) {
         // A block may carry a failed coinbase (it stays valid), but work for
@@ -537,9 +546,26 @@ export class ChainExecutor implements BlockExecutor {
           seen.add(command.hash);
           gasLeft -= command.payload.meta.gasLimit;
         } catch (e) {
-          if (typeof e !== "object" || e === null || !(DROP in e)) throw e;
           (storage as SqliteContractStorage).resetNextTxId(mark);
-          dropped.push({ command, error: (e as { [DROP]: CommandError })[DROP] });
+          if (typeof e === "object" && e !== null && DROP in e) {
+            dropped.push({ command, error: (e as { [DROP]: CommandError })[DROP] });
+            continue;
+          }
+          // Whatever else a command throws (the time limit, a bug) costs it its place, never
+          // the work request: it is left out, leaves the mempool, and the reason is logged.
+          const reason = e instanceof Error ? e.message : String(e);
+          this.#log?.warn("a mempool command could not be executed; dropped", {
+            chainId,
+            requestKey: command.hash,
+            reason,
+          });
+          dropped.push({
+            command,
+            error: new CommandError(
+              { code: CommandErrorCode.Unexecutable, field: "cmd", reason },
+              `the command ${command.hash} could not be executed: ${reason}`,
+            ),
+          });
         }
       }
       const encoder = new TextEncoder();
@@ -627,8 +653,10 @@ export class ChainExecutor implements BlockExecutor {
   /**
    * /local: runs `command` on the state `rewindDepth` blocks below the best
    * head, persisting nothing. With `preflight`, the metadata rules are
-   * checked first (all failures reported) and gas is bought and redeemed.
-   * @throws {CommandError} CMD_BAD_FIELD for data the contract language has no value for.
+   * checked first (all failures reported) and gas is bought and redeemed;
+   * without, the gas limit must still be within the block gas limit.
+   * @throws {CommandError} CMD_BAD_FIELD for data the contract language has no value for,
+   *   CMD_GAS_LIMIT (without preflight) for a gas limit outside 1 … the block gas limit.
    */
   local(chainId: number, command: ParsedCommand, options: LocalOptions): LocalAnswer {
     const { parent, storage } = this.#localView(chainId, options.rewindDepth);
@@ -639,9 +667,17 @@ export class ChainExecutor implements BlockExecutor {
         time: { kind: "preflight", parentTimeS: Math.floor(parent.creationTime / 1_000_000) },
       });
       if (failures.length > 0) return { kind: "invalid", failures };
+    } else {
+      // Without preflight too, no command runs with more gas than a block could give it.
+      const [tooMuch] = commandRuleViolations(command, {
+        version: this.version,
+        chainId,
+        time: { kind: "preflight", parentTimeS: Math.floor(parent.creationTime / 1_000_000) },
+      }).filter((f) => f.code === CommandErrorCode.GasLimit);
+      if (tooMuch !== undefined) throw tooMuch;
     }
     const input = contractInputOf(command);
-    const env = this.#env(chainId, parent, storage);
+    const env = { ...this.#env(chainId, parent, storage), timeLimitMs: this.#timeLimitMs };
     const output = localCommand(env, command, input, {
       preflight: options.preflight,
       miner: PREFLIGHT_MINER,

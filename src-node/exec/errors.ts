@@ -30,6 +30,7 @@ export const ExecErrorCode = {
   CoinbaseFails: "EXEC_COINBASE_FAILS",
   GenesisFailed: "EXEC_GENESIS_FAILED",
   ReplayMismatch: "EXEC_REPLAY_MISMATCH",
+  TimeLimit: "EXEC_TIME_LIMIT",
   Invariant: "EXEC_INVARIANT",
 } as const;
 
@@ -61,6 +62,8 @@ export type ExecErrorType =
       chainId: number;
       height: number;
     }
+  /** A command's evaluation passed the wall-clock limit (payload building and /local only). */
+  | { code: typeof ExecErrorCode.TimeLimit; limitMs: number }
   | { code: typeof ExecErrorCode.Invariant; reason: string };
 
 export class ExecError extends NodeError<ExecErrorType> {}

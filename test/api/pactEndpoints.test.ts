@@ -236,8 +236,10 @@ describe("[api] POST /local", () => {
     const bad = signedCommand({ code: "1", chainId: 1, gasLimit: 999999 });
     const e = await post("local?preflight=true", bad);
     expectText(e, 400, "Metadata validation failed: [", "chain", "gas limit");
-    // Without preflight no metadata is checked.
-    expect(json(await post("local", bad)).result).toEqual({ status: "success", data: 1 });
+    // Without preflight no metadata is checked but the gas limit (issue 15, item 5).
+    expectText(await post("local", bad), 400, "exceeds the block gas limit 150000");
+    const otherChain = signedCommand({ code: "1", chainId: 1 });
+    expect(json(await post("local", otherChain)).result).toEqual({ status: "success", data: 1 });
     // A sender that cannot pay: a failure result inside preflightResult.
     const broke = signedCommand({ code: "1", sender: "no-such-account" });
     const br = json(await post("local?preflight=true", broke)).preflightResult as {

@@ -26,6 +26,7 @@ const REQUIRED: Record<string, readonly string[]> = {
   exec: ["transfers_per_s", "local_rps", "bare_rps"],
   backup: ["blocks_s_per_gb", "state_s_per_gb"],
   startup: ["cli_help_ms", "node_ready_ms"],
+  hostile: ["max_us_per_gas"],
 };
 
 const TINY = {

@@ -11,6 +11,7 @@
  * default is rate 0, so nothing is charged until a script asks).
  * @module
  */
+import type { PactValue } from "../values/value.ts";
 import type { GasMeter } from "./runtimeContext.ts";
 
 /** Natives whose cost is not 1, by cost (reference §8.1). */
@@ -57,8 +58,13 @@ const COSTS: readonly (readonly [number, readonly string[]])[] = [
       ">=",
       "at",
       "contains",
+      "distinct",
+      "identity",
+      "parse-time",
       "remove",
+      "reverse",
       "sort",
+      "time",
       "typeof",
       "where",
       "with-capability",
@@ -67,12 +73,12 @@ const COSTS: readonly (readonly [number, readonly string[]])[] = [
       "yield",
     ],
   ],
-  [3, ["*", "/", "add-time", "drop", "take", "filter", "fold", "log"]],
+  [3, ["*", "/", "add-time", "drop", "take", "filter", "fold", "install-capability", "log"]],
   [4, ["^", "bind", "days", "hours", "minutes", "format", "format-time", "map", "zip"]],
   [5, ["hash", "exp"]],
   [6, ["ln", "sqrt", "enforce-one"]],
   [7, ["keyset-ref-guard"]],
-  [8, ["enforce-guard", "enforce-keyset"]],
+  [8, ["diff-time", "enforce-guard", "enforce-keyset"]],
   [10, ["read", "read-msg"]],
   [12, ["namespace"]],
   [13, ["with-read"]],
@@ -88,6 +94,8 @@ const COSTS: readonly (readonly [number, readonly string[]])[] = [
       "describe-module",
       "describe-table",
       "describe-namespace",
+      "list-modules",
+      "verify-spv",
     ],
   ],
   [200, ["keys", "select", "fold-db"]],
@@ -122,6 +130,140 @@ export function moduleInstallGas(codeBytes: number): number {
   return GAS_MODULE_BASE + Math.ceil((codeBytes * GAS_MODULE_PER_1000_BYTES) / 1000);
 }
 
+// ---- Size charges (issue 15: gas that bounds time and memory).
+//
+// Pact 4.13 charges sizes in milligas (concatenation by its length, `make-list`,
+// `sort`, `distinct` by a length penalty, writes by a tenth of their bytes) and
+// rounds the total up. Weft counts whole gas and charges every native whose work
+// grows with its inputs or outputs by those sizes, rounded down per call, so
+// values of ordinary size add nothing to the table's figures while large ones
+// pay for the time they take: the hostile benchmark (`npm run bench -- hostile`)
+// keeps wall time per gas at most 5 µs. Natives call these through `Call`
+// (natives/native.ts); docs/contract-language.md lists them.
+
+/**
+ * Evaluation steps (applications, `let`s, closures, and the work units
+ * natives report to the work meter) an evaluation takes before each further
+ * step costs one gas (a size charge): code that loops through closures or
+ * module functions whose bodies call few natives pays for its time too,
+ * while ordinary transactions keep the table's figures.
+ */
+export const FREE_STEPS = 10_000;
+/** Elements each gas pays for when a native makes new values (`make-list`, `enumerate`, `str-to-list`; Pact's `GMakeList2`). */
+export const GAS_NEW_ELEMENTS_PER_UNIT = 1;
+/** Characters of text read, written, hashed or compared per gas. */
+export const GAS_TEXT_CHARS_PER_UNIT = 16;
+/** List items or object fields built, copied or visited per gas. */
+export const GAS_ELEMENTS_PER_UNIT = 8;
+/** Size ({@link valueSize}) of each output value (the result, an event's arguments) rendered for free. */
+export const GAS_FREE_OUTPUT_SIZE = 65_536;
+/** Elementary steps (comparisons of a sort, …) per gas. */
+export const GAS_STEPS_PER_UNIT = 4;
+/** Size units (see {@link valueSize}) of a value traversed per gas (render, JSON, hash, equality). */
+export const GAS_VALUE_SIZE_PER_UNIT = 16;
+/** Digits-worth of integer arithmetic (bits / 64 squared, see {@link integerOpGas}) per gas. */
+export const GAS_INTEGER_WORDS_SQUARED_PER_UNIT = 64;
+
+/**
+ * The memory bound: the longest string (UTF-16 units) or list, the most
+ * object fields, and the largest deep {@link valueSize} any native may build
+ * or traverse. Past it the native fails with a GasError before the work.
+ */
+export const MAX_VALUE_LENGTH = 10_000_000;
+export const MAX_VALUE_SIZE = 64_000_000;
+
+/** Gas for `chars` characters of text processed. */
+export function textGas(chars: number): number {
+  return Math.floor(chars / GAS_TEXT_CHARS_PER_UNIT);
+}
+
+/** Gas for `n` list items or object fields built or visited. */
+export function elementsGas(n: number): number {
+  return Math.floor(n / GAS_ELEMENTS_PER_UNIT);
+}
+
+/** Gas for `n` elementary steps of a native (comparisons of a sort, …). */
+export function stepsGas(n: number): number {
+  return Math.floor(n / GAS_STEPS_PER_UNIT);
+}
+
+/** Gas for traversing a value of deep size `size` ({@link valueSize}). */
+export function valueSizeGas(size: number): number {
+  return Math.floor(size / GAS_VALUE_SIZE_PER_UNIT);
+}
+
+/**
+ * Gas for an integer operation on operands of `bitsA` and `bitsB` bits:
+ * nothing below 1024 bits, then the product of their sizes in 64-bit words
+ * (multiplication and division are quadratic in bigint arithmetic).
+ */
+export function integerOpGas(bitsA: number, bitsB: number): number {
+  if (bitsA < 1024 && bitsB < 1024) return 0;
+  const wa = Math.ceil(bitsA / 64);
+  const wb = Math.ceil(bitsB / 64);
+  return Math.floor((wa * wb) / GAS_INTEGER_WORDS_SQUARED_PER_UNIT) + Math.floor((wa + wb) / 8);
+}
+
+/** Per node of a value in {@link valueSize}: what a list item or object field costs to visit. */
+const NODE_SIZE = 8;
+
+/**
+ * The deep size of a value, in units of about one byte of its JSON text
+ * (strings by length, numbers by digits, NODE_SIZE per list item, object
+ * field and guard), counting shared parts each time they occur. The walk
+ * stops once the size passes `cap` and returns a number above `cap`, so it
+ * visits at most cap / NODE_SIZE nodes: a value built by nesting shared
+ * lists is never walked in full.
+ */
+export function valueSize(v: PactValue, cap: number): number {
+  let size = 0;
+  const stack: PactValue[] = [v];
+  while (stack.length > 0) {
+    const x = stack.pop() as PactValue;
+    size += NODE_SIZE;
+    switch (x.kind) {
+      case "string":
+        size += x.value.length;
+        break;
+      case "integer":
+        size += Math.ceil(bigintBits(x.value) / 3.3);
+        break;
+      case "decimal":
+        size += Math.ceil(bigintBits(x.value.mantissa) / 3.3) + 1;
+        break;
+      case "list":
+        for (const i of x.items) stack.push(i);
+        break;
+      case "object":
+        for (const [k, f] of x.fields) {
+          size += k.length;
+          stack.push(f);
+        }
+        break;
+      case "guard": {
+        const g = x.guard;
+        if (g.kind === "keyset") size += g.keys.length * 66 + g.pred.length;
+        else if (g.kind === "user" || g.kind === "capability") {
+          size += g.kind === "user" ? g.fun.length : g.name.length;
+          for (const a of g.args) stack.push(a);
+        } else size += 64;
+        break;
+      }
+      default:
+        size += 16;
+    }
+    if (size > cap) return size;
+  }
+  return size;
+}
+
+/** Bits of a bigint's magnitude (0 for 0), in time proportional to its size / 4096. */
+export function bigintBits(n: bigint): number {
+  const a = n < 0n ? -n : n;
+  if (a < 0x100000000n) return a === 0n ? 0 : 32 - Math.clz32(Number(a));
+  return a.toString(16).length * 4;
+}
+
 export type GasModel =
   | { readonly kind: "table" }
   | { readonly kind: "fixed"; readonly rate: number };
@@ -142,6 +284,20 @@ export class ContractGasMeter implements GasMeter {
     if (units === 0) return true;
     this.used += this.model.kind === "table" ? units : this.model.rate;
     return this.used <= this.limit;
+  }
+
+  /** Size charges count under the table model only (a fixed rate is per native call). */
+  chargeSize(units: number): boolean {
+    if (units === 0 || this.model.kind !== "table") return true;
+    this.used += units;
+    return this.used <= this.limit;
+  }
+
+  /** What the rest of the limit buys under this model (size charges are free at a fixed rate). */
+  sizeBudget(): number {
+    return this.model.kind === "table"
+      ? Math.max(0, this.limit - this.used)
+      : Number.MAX_SAFE_INTEGER;
   }
 }
 

@@ -24,7 +24,18 @@ import { makeObject, type PactValue } from "../values/value.ts";
 import type { NativeTable } from "./compile.ts";
 import type { FunctionDef, LoadedModule } from "./definitions.ts";
 import { startPact } from "./defpacts.ts";
-import { GAS_USER_APPLICATION, nativeGasCost, writeGas } from "./gasTable.ts";
+import {
+  FREE_STEPS,
+  GAS_FREE_OUTPUT_SIZE,
+  GAS_USER_APPLICATION,
+  GAS_VALUE_SIZE_PER_UNIT,
+  GAS_WRITE_BYTES_PER_UNIT,
+  MAX_VALUE_SIZE,
+  nativeGasCost,
+  valueSize,
+  valueSizeGas,
+  writeGas,
+} from "./gasTable.ts";
 import { applyUse, evalDynamic, installModule, resolveFreeAtEval } from "./modules.ts";
 import type { PactStepContext } from "./pactStep.ts";
 import type { RuntimeContext, SigCapability } from "./runtimeContext.ts";
@@ -149,6 +160,8 @@ export class Interpreter {
     const m = this.ctx.meter;
     if (!m.charge(units))
       throw this.failure("GasError", `Gas limit (${m.limit}) exceeded: ${m.used}`, span);
+    // Past the free steps of this evaluation, each step is also a gas (eval/gasTable.ts).
+    if (m.used > FREE_STEPS) this.chargeSizeGas(Math.min(units, m.used - FREE_STEPS), span);
   }
 
   /** Charges contract gas (before the work it pays for); past the limit, a GasError. */
@@ -156,6 +169,85 @@ export class Interpreter {
     const g = this.ctx.gas;
     if (!g.charge(units))
       throw this.failure("GasError", `Gas limit (${g.limit}) exceeded: ${g.used}`, span);
+  }
+
+  /** Charges a size-based gas cost (eval/gasTable.ts) before the work; past the limit, a GasError. */
+  chargeSizeGas(units: number, span: Span): void {
+    if (units === 0) return;
+    const g = this.ctx.gas;
+    const ok = g.chargeSize !== undefined ? g.chargeSize(units) : g.charge(units);
+    if (!ok) throw this.failure("GasError", `Gas limit (${g.limit}) exceeded: ${g.used}`, span);
+  }
+
+  /** The memory bound: a GasError before building or walking something too large. */
+  tooLarge(what: string, size: number, max: number, span: Span): ContractError {
+    return this.failure("GasError", `${what} too large: ${size} exceeds ${max}`, span);
+  }
+
+  /**
+   * Charges for traversing `v` (rendering, JSON, hashing, comparing, writing)
+   * by its deep size, walking no further than the gas left affords or the
+   * memory bound allows; returns the size.
+   */
+  chargeValueSize(v: PactValue, span: Span): number {
+    const g = this.ctx.gas;
+    const budget = g.sizeBudget !== undefined ? g.sizeBudget() : g.limit - g.used;
+    const affordable = (budget + 1) * GAS_VALUE_SIZE_PER_UNIT;
+    const size = valueSize(v, Math.min(MAX_VALUE_SIZE, affordable));
+    if (size > MAX_VALUE_SIZE) throw this.tooLarge("value", size, MAX_VALUE_SIZE, span);
+    this.chargeSizeGas(valueSizeGas(size), span);
+    return size;
+  }
+
+  /**
+   * The memory bound of work charged by its output (a write by its JSON
+   * bytes, `format` by its text): walks `v` only as far as the gas left could
+   * pay for at `sizePerGas` size units per gas (with room for {@link valueSize}
+   * counting more than the text's bytes), failing with a GasError past that or
+   * past the memory bound, so the text is never built when it cannot be paid.
+   */
+  boundValueSize(v: PactValue, sizePerGas: number, span: Span): void {
+    const g = this.ctx.gas;
+    const budget = g.sizeBudget !== undefined ? g.sizeBudget() : g.limit - g.used;
+    const cap = Math.min(MAX_VALUE_SIZE, (budget + 1) * sizePerGas * 2);
+    const size = valueSize(v, cap);
+    if (size > MAX_VALUE_SIZE) throw this.tooLarge("value", size, MAX_VALUE_SIZE, span);
+    if (size > cap) this.chargeSizeGas(budget + 1, span);
+  }
+
+  /**
+   * Charges a command's output (its result and events, rendered as JSON
+   * outside the evaluator) by size past GAS_FREE_OUTPUT_SIZE, so that a small
+   * value built by sharing (a list of lists of one long string) cannot make
+   * the node render megabytes for little gas.
+   */
+  chargeOutputSize(values: readonly PactValue[], span: Span): void {
+    const g = this.ctx.gas;
+    let budget = g.sizeBudget !== undefined ? g.sizeBudget() : g.limit - g.used;
+    let size = 0;
+    for (const v of values) {
+      const cap = Math.min(
+        MAX_VALUE_SIZE,
+        GAS_FREE_OUTPUT_SIZE + (budget + 1) * GAS_VALUE_SIZE_PER_UNIT,
+      );
+      size += valueSize(v, cap);
+      if (size > MAX_VALUE_SIZE) throw this.tooLarge("output", size, MAX_VALUE_SIZE, span);
+      const due = valueSizeGas(Math.max(0, size - GAS_FREE_OUTPUT_SIZE));
+      this.chargeSizeGas(due, span);
+      size = 0;
+      budget = g.sizeBudget !== undefined ? g.sizeBudget() : g.limit - g.used;
+    }
+  }
+
+  /** Charges for comparing two values deeply: the smaller one's size (equality stops there). */
+  chargeSmallerValue(x: PactValue, y: PactValue, span: Span): void {
+    const g = this.ctx.gas;
+    const budget = g.sizeBudget !== undefined ? g.sizeBudget() : g.limit - g.used;
+    const cap = Math.min(MAX_VALUE_SIZE, (budget + 1) * GAS_VALUE_SIZE_PER_UNIT);
+    const sx = valueSize(x, cap);
+    const size = Math.min(sx, valueSize(y, Math.min(sx, cap)));
+    if (size > MAX_VALUE_SIZE) throw this.tooLarge("value", size, MAX_VALUE_SIZE, span);
+    this.chargeSizeGas(valueSizeGas(size), span);
   }
 
   /** Current call depth. */
@@ -215,6 +307,8 @@ export class Interpreter {
 
   /** Writes a user-table row: gas by its size, the write, and the transaction's log. */
   writeRow(table: string, key: string, row: PactValue, span: Span): void {
+    // The row's size is bounded before its JSON text is built (the write's charge follows).
+    this.boundValueSize(row, GAS_WRITE_BYTES_PER_UNIT, span);
     const text = pactValueToJsonText(row);
     this.chargeGas(writeGas(encoder.encode(key).length + encoder.encode(text).length), span);
     this.ctx.storage.writeRow(table, key, row);

@@ -42,6 +42,13 @@ export interface GasMeter {
    * limit is exceeded; the caller then fails with a GasError at its position.
    */
   charge(units: number): boolean;
+  /**
+   * Charges a size-based cost (gasTable.ts); meters without it take it as
+   * `charge`. The contract gas meter counts these under the table model only.
+   */
+  chargeSize?(units: number): boolean;
+  /** Gas the rest of the limit affords for size charges (default: limit − used). */
+  sizeBudget?(): number;
   readonly used: number;
   readonly limit: number;
 }

@@ -4,6 +4,7 @@
  * @module
  */
 import { continueNested, resumeYield, yieldData } from "../eval/defpacts.ts";
+import { GAS_WRITE_BYTES_PER_UNIT } from "../eval/gasTable.ts";
 import type { Term, Value } from "../eval/term.ts";
 import { pString } from "../values/value.ts";
 import { runBinding } from "./bindings.ts";
@@ -18,6 +19,8 @@ const yieldNative = strict(
     const target = args[1];
     if (o.kind !== "object" || (target !== undefined && target.kind !== "string"))
       throw c.argsError(args);
+    // The yield is stored with the defpact's state: bounded before its text is built.
+    c.ip.boundValueSize(o, GAS_WRITE_BYTES_PER_UNIT, c.span);
     yieldData(c.ip, o, target === undefined ? null : (target as { value: string }).value, c.span);
     return o;
   },

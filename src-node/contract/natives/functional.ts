@@ -37,6 +37,7 @@ const map = strict(
     const l = args[1] as Value;
     if (f === null) throw c.argsError(args);
     if (l.kind !== "list") throw notAList(c, l);
+    c.chargeElements(l.items.length);
     const out: PactValue[] = new Array(l.items.length);
     for (let i = 0; i < l.items.length; i++)
       out[i] = data(c, c.apply(f, [l.items[i] as PactValue]));
@@ -59,6 +60,7 @@ const filter = strict(
       if (r.kind !== "bool") throw c.evalError("filter: expected closure to return bool");
       return r.value;
     };
+    c.chargeElements(l.items.length);
     return { kind: "list", items: l.items.filter(keep) };
   },
   { fnArgs: [0] },
@@ -73,6 +75,7 @@ const fold = strict(
     const l = args[2] as Value;
     if (f === null) throw c.argsError(args);
     if (l.kind !== "list") throw notAList(c, l);
+    c.chargeElements(l.items.length);
     let acc = args[1] as Value;
     for (const x of l.items) acc = c.apply(f, [acc, x]);
     return acc;
@@ -90,6 +93,7 @@ const zip = strict(
     const b = args[2] as Value;
     if (f === null || a.kind !== "list" || b.kind !== "list") throw c.argsError(args);
     const n = Math.min(a.items.length, b.items.length);
+    c.chargeElements(n);
     const out: PactValue[] = [];
     for (let i = 0; i < n; i++)
       out.push(data(c, c.apply(f, [a.items[i] as PactValue, b.items[i] as PactValue])));

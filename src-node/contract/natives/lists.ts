@@ -19,14 +19,9 @@ import {
 import { type Call, type NativeDef, strict, VARIADIC } from "./native.ts";
 import { isOpaqueValue } from "./valueGuards.ts";
 
-/** Longest list or string a single native may build. */
-export const MAX_COLLECTION_LENGTH = 10_000_000;
-
 function chargeLength(c: Call, n: bigint | number): number {
-  const len = typeof n === "bigint" ? n : BigInt(n);
-  if (len > BigInt(MAX_COLLECTION_LENGTH))
-    throw c.evalError(`${c.def.name}: result too large (${len} elements)`);
-  const k = Number(len);
+  // Past the memory bound (MAX_VALUE_LENGTH) a GasError, before any work.
+  const k = c.chargeNewElements(n);
   c.charge(Math.ceil(k / 8));
   return k;
 }
@@ -60,7 +55,10 @@ const length = strict(
   (c, args) => {
     const x = args[0] as Value;
     if (x.kind === "list") return pInteger(BigInt(x.items.length));
-    if (x.kind === "string") return pInteger(BigInt(codePointLength(x.value)));
+    if (x.kind === "string") {
+      c.chargeText(x.value.length);
+      return pInteger(BigInt(codePointLength(x.value)));
+    }
     if (x.kind === "object") return pInteger(BigInt(x.fields.size));
     throw c.argsError(args);
   },
@@ -83,9 +81,12 @@ function takeDrop(name: "take" | "drop"): NativeDef {
     (c, args) => {
       const n = args[0] as Value;
       const x = args[1] as Value;
-      if (n.kind === "integer" && x.kind === "list")
+      if (n.kind === "integer" && x.kind === "list") {
+        c.chargeElements(x.items.length);
         return { kind: "list", items: slice(x.items, n.value, isTake) };
+      }
       if (n.kind === "integer" && x.kind === "string") {
+        c.chargeText(x.value.length);
         const cps = hasAstral(x.value) ? codePoints(x.value) : null;
         if (cps === null) {
           const chars = x.value.split("");
@@ -94,6 +95,7 @@ function takeDrop(name: "take" | "drop"): NativeDef {
         return { kind: "string", value: slice(cps, n.value, isTake).join("") };
       }
       if (n.kind === "list" && x.kind === "object") {
+        c.chargeElements(n.items.length + x.fields.size);
         const keys = new Set<string>();
         for (const k of n.items) {
           if (k.kind !== "string") throw c.argsError(args);
@@ -114,9 +116,17 @@ const contains = strict(
     const v = args[0] as Value;
     const x = args[1] as Value;
     if (isOpaqueValue(v)) throw c.argsError(args);
-    if (x.kind === "list") return pBool(x.items.some((i) => valueEquals(i, v)));
+    if (x.kind === "list") {
+      // Each item is compared with the value: the list's deep size bounds the work.
+      c.chargeElements(x.items.length);
+      c.chargeValues(x);
+      return pBool(x.items.some((i) => valueEquals(i, v)));
+    }
     if (x.kind === "object" && v.kind === "string") return pBool(x.fields.has(v.value));
-    if (x.kind === "string" && v.kind === "string") return pBool(x.value.includes(v.value));
+    if (x.kind === "string" && v.kind === "string") {
+      c.chargeText(x.value.length + v.value.length);
+      return pBool(x.value.includes(v.value));
+    }
     throw c.argsError(args);
   },
 );
@@ -145,8 +155,17 @@ function compareForSort(a: PactValue, b: PactValue): number {
   return compareOrdered(a, b) ?? 0;
 }
 
+/** Sorting n items: about n·log2(n) comparisons, each bounded by the items' sizes. */
+function chargeSort(c: Call, items: readonly PactValue[]): void {
+  const n = items.length;
+  if (n < 2) return;
+  c.chargeSteps(n * Math.ceil(Math.log2(n)));
+  c.chargeValues({ kind: "list", items });
+}
+
 function sortPrimitives(c: Call, items: readonly PactValue[]): PactValue[] {
   c.charge(Math.ceil(items.length / 8));
+  chargeSort(c, items);
   return [...items].sort(compareForSort);
 }
 
@@ -166,6 +185,8 @@ const sort = strict(
     if (fs.items.length === 0) throw c.evalError("Empty fields list");
     if (l.items.length === 0) return l;
     c.charge(Math.ceil(l.items.length / 8));
+    chargeSort(c, l.items);
+    c.chargeSteps(l.items.length * fs.items.length);
     const fieldSet = new Set<string>();
     for (const f of fs.items) {
       if (f.kind !== "string") throw c.evalError("String required");
@@ -194,6 +215,9 @@ const distinct = strict("distinct", [1, 1], "values:[<a>] -> [<a>]", (c, args) =
   const l = args[0] as Value;
   if (l.kind !== "list") throw c.argsError(args);
   c.charge(Math.ceil((l.items.length * l.items.length) / 4096));
+  // Quadratic: every item against those kept.
+  c.chargeSteps((l.items.length * l.items.length) / 2);
+  c.chargeValues(l);
   const out: PactValue[] = [];
   for (const x of l.items) if (!out.some((y) => valueEquals(x, y))) out.push(x);
   return { kind: "list", items: out };
@@ -202,6 +226,7 @@ const distinct = strict("distinct", [1, 1], "values:[<a>] -> [<a>]", (c, args) =
 const reverse = strict("reverse", [1, 1], "list:[<a>] -> [<a>]", (c, args) => {
   const l = args[0] as Value;
   if (l.kind !== "list") throw c.argsError(args);
+  c.chargeElements(l.items.length);
   return { kind: "list", items: [...l.items].reverse() };
 });
 
@@ -263,6 +288,7 @@ const remove = strict(
     const k = args[0] as Value;
     const o = args[1] as Value;
     if (k.kind !== "string" || o.kind !== "object") throw c.argsError(args);
+    c.chargeElements(o.fields.size);
     const m = new Map(o.fields);
     m.delete(k.value);
     return { kind: "object", fields: m };

@@ -6,12 +6,22 @@
  * @module
  */
 import type { ContractError, PactErrorKind } from "../errors.ts";
+import {
+  bigintBits,
+  elementsGas,
+  GAS_NEW_ELEMENTS_PER_UNIT,
+  integerOpGas,
+  MAX_VALUE_LENGTH,
+  stepsGas,
+  textGas,
+} from "../eval/gasTable.ts";
 import type { Interpreter } from "../eval/interpreter.ts";
 import type { RuntimeContext } from "../eval/runtimeContext.ts";
 import type { Callable, Env, Term, Value } from "../eval/term.ts";
 import { typeNameOf } from "../eval/typeSpec.ts";
 import type { Span } from "../syntax/span.ts";
 import { typeOfValue } from "../values/typeOf.ts";
+import type { PactValue } from "../values/value.ts";
 import { isOpaqueValue } from "./valueGuards.ts";
 
 export type Arity = { readonly min: number; readonly max: number };
@@ -79,6 +89,57 @@ export class Call {
 
   charge(units: number): void {
     this.ip.charge(units, this.span);
+  }
+
+  /**
+   * Gas for `chars` characters of text this call reads, builds, hashes or
+   * compares (eval/gasTable.ts); text longer than the memory bound fails
+   * with a GasError before it is built.
+   */
+  chargeText(chars: number): void {
+    if (chars > MAX_VALUE_LENGTH)
+      throw this.ip.tooLarge("string", chars, MAX_VALUE_LENGTH, this.span);
+    this.ip.chargeSizeGas(textGas(chars), this.span);
+  }
+
+  /** Gas for `n` list items or object fields this call builds, copies or visits; bounded as text. */
+  chargeElements(n: number | bigint): number {
+    if (n > MAX_VALUE_LENGTH)
+      throw this.ip.tooLarge("list", Number(n), MAX_VALUE_LENGTH, this.span);
+    const k = Number(n);
+    this.ip.chargeSizeGas(elementsGas(k), this.span);
+    return k;
+  }
+
+  /** Gas for `n` new elements this call makes (`make-list`, `enumerate`, …); bounded as text. */
+  chargeNewElements(n: number | bigint): number {
+    if (n > MAX_VALUE_LENGTH)
+      throw this.ip.tooLarge("list", Number(n), MAX_VALUE_LENGTH, this.span);
+    const k = Number(n);
+    this.ip.chargeSizeGas(Math.floor(k / GAS_NEW_ELEMENTS_PER_UNIT), this.span);
+    return k;
+  }
+
+  /** Gas for `n` elementary steps (comparisons of a sort, …), as many elements visited. */
+  chargeSteps(n: number): void {
+    this.ip.chargeSizeGas(stepsGas(n), this.span);
+  }
+
+  /** Gas for traversing each value deeply (render, JSON, hash, equality); their total size. */
+  chargeValues(...vs: readonly PactValue[]): number {
+    let size = 0;
+    for (const v of vs) size += this.ip.chargeValueSize(v, this.span);
+    return size;
+  }
+
+  /** Gas for arithmetic on two integers by their sizes (nothing for ordinary ones). */
+  chargeIntegers(a: bigint, b: bigint): void {
+    this.chargeIntegerBits(bigintBits(a), bigintBits(b));
+  }
+
+  /** As {@link chargeIntegers}, by the operands' sizes in bits. */
+  chargeIntegerBits(bitsA: number, bitsB: number): void {
+    this.ip.chargeSizeGas(integerOpGas(bitsA, bitsB), this.span);
   }
 
   apply(fn: Callable, args: Value[]): Value {

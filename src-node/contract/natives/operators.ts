@@ -40,11 +40,13 @@ function bitLength(n: bigint): number {
 const LIMIT = 1n << BigInt(MAX_INTEGER_BITS);
 const NEG_LIMIT = -LIMIT;
 
+function tooLargeInteger(c: Call): Error {
+  return c.evalError(`integer result too large (over ${MAX_INTEGER_BITS} bits)`);
+}
+
 // A bigint comparison looks at lengths first, so this stays cheap for small values.
 function checkSize(c: Call, n: bigint): bigint {
-  if (n >= LIMIT || n <= NEG_LIMIT) {
-    throw c.evalError(`integer result too large (over ${MAX_INTEGER_BITS} bits)`);
-  }
+  if (n >= LIMIT || n <= NEG_LIMIT) throw tooLargeInteger(c);
   return n;
 }
 
@@ -100,14 +102,22 @@ const plus = strict(
     const y = args[1] as Value;
     if (x.kind === "string" && y.kind === "string") {
       c.charge(Math.ceil((x.value.length + y.value.length) / 64));
+      c.chargeText(x.value.length + y.value.length);
       return { kind: "string", value: x.value + y.value };
     }
     if (x.kind === "list" && y.kind === "list") {
       c.charge(Math.ceil((x.items.length + y.items.length) / 64));
+      // A new array of both sides' items (1 per 2 elements: copies of references, and the GC's).
+      c.chargeElements(x.items.length + y.items.length);
+      c.chargeSteps(x.items.length + y.items.length);
       return { kind: "list", items: [...x.items, ...y.items] };
     }
     if (x.kind === "object" && y.kind === "object") {
       c.charge(Math.ceil((x.fields.size + y.fields.size) / 16));
+      // A new object of both sides' fields, its keys sorted.
+      const n = x.fields.size + y.fields.size;
+      c.chargeNewElements(n);
+      c.chargeSteps(n * Math.ceil(Math.log2(n + 1)));
       return makeObject([...y.fields, ...x.fields]);
     }
     const p = numPair(x, y);
@@ -137,8 +147,16 @@ const times = binaryNumeric(
   "*",
   NUM_SIG,
   // Two operands within the limit give a product of at most twice the limit: compute, then check.
-  (c, a, b) => checkSize(c, a * b),
-  (_c, a, b) => decimalMul(a, b),
+  (c, a, b) => {
+    c.chargeIntegers(a, b);
+    return checkSize(c, a * b);
+  },
+  (c, a, b) => {
+    c.chargeIntegers(a.mantissa, b.mantissa);
+    const r = decimalMul(a, b);
+    checkSize(c, r.mantissa);
+    return r;
+  },
 );
 
 const divide = binaryNumeric(
@@ -146,6 +164,7 @@ const divide = binaryNumeric(
   NUM_SIG,
   (c, a, b) => {
     if (b === 0n) throw c.evalError("Division by 0");
+    c.chargeIntegers(a, b);
     return floorDiv(a, b);
   },
   (c, a, b) => {
@@ -161,9 +180,11 @@ const pow = strict("^", [2, 2], NUM_SIG, (c, args) => {
     if (y.value < 0n) throw c.evalError("Integral power must be >= 0");
     const a = x.value;
     if (a === 0n || a === 1n || a === -1n || y.value === 0n) return pInteger(a ** y.value);
-    if (BigInt(bitLength(a) - 4) * y.value > BigInt(MAX_INTEGER_BITS))
-      checkSize(c, 1n << BigInt(MAX_INTEGER_BITS + 8));
+    if (BigInt(bitLength(a) - 4) * y.value > BigInt(MAX_INTEGER_BITS)) throw tooLargeInteger(c);
     c.charge(Math.ceil((Number(y.value) * bitLength(a)) / 4096));
+    // Repeated squaring: about the cost of multiplying the result by itself.
+    const resultBits = Number(y.value) * bitLength(a);
+    c.chargeIntegerBits(resultBits, resultBits);
     return pInteger(checkSize(c, a ** y.value));
   }
   if (numPair(x, y) === null) throw c.argsError(args);
@@ -244,7 +265,11 @@ function comparison(name: string, test: (o: -1 | 0 | 1) => boolean): NativeDef {
     [2, 2],
     "x:<a[integer,decimal,string,time]> y:<a[integer,decimal,string,time]> -> bool",
     (c, args) => {
-      const o = compareOrdered(args[0] as PactValue, args[1] as PactValue);
+      const x = args[0] as PactValue;
+      const y = args[1] as PactValue;
+      if (x.kind === "string" && y.kind === "string")
+        c.chargeText(Math.min(x.value.length, y.value.length));
+      const o = compareOrdered(x, y);
       if (o === null) throw c.argsError(args);
       return pBool(test(o));
     },
@@ -265,9 +290,22 @@ function equality(name: string, negate: boolean): NativeDef {
           `cannot compare incompatible types: ${typeOfValue(x)}, ${typeOfValue(y)}`,
         );
       }
+      // Equality stops at the first difference: what it may visit is bounded by the smaller side.
+      chargeSmaller(c, x, y);
       return pBool(valueEquals(x, y) !== negate);
     },
   );
+}
+
+/** Charges for comparing `x` and `y` deeply: the smaller one's size (the walk stops there). */
+export function chargeSmaller(c: Call, x: PactValue, y: PactValue): void {
+  if (x.kind === "string" && y.kind === "string") {
+    c.chargeText(Math.min(x.value.length, y.value.length));
+    return;
+  }
+  if (x.kind !== "list" && x.kind !== "object") return;
+  if (y.kind !== "list" && y.kind !== "object") return;
+  c.ip.chargeSmallerValue(x, y, c.span);
 }
 
 function bitwise(name: string, f: (a: bigint, b: bigint) => bigint): NativeDef {
@@ -292,7 +330,8 @@ const shift = strict("shift", [2, 2], "x:integer y:integer -> integer", (c, args
   if (y.value > 0n) {
     if (x.value === 0n) return x;
     if (BigInt(bitLength(x.value)) + y.value > BigInt(MAX_INTEGER_BITS + 8))
-      checkSize(c, 1n << BigInt(MAX_INTEGER_BITS + 8));
+      throw tooLargeInteger(c);
+    c.chargeIntegerBits(bitLength(x.value) + Number(y.value), 0);
     return pInteger(x.value << y.value);
   }
   // Right shifts sign-extend; beyond the width the result is 0 or -1.

@@ -8,6 +8,7 @@
  */
 import { blake2b256 } from "../../crypto/blake2.ts";
 import { base64UrlEncode } from "../../encoding/base64url.ts";
+import { bigintBits, GAS_TEXT_CHARS_PER_UNIT, MAX_VALUE_LENGTH } from "../eval/gasTable.ts";
 import type { Value } from "../eval/term.ts";
 import { typeNameOf } from "../eval/typeSpec.ts";
 import { pactValueToJsonText } from "../values/json.ts";
@@ -34,6 +35,8 @@ const format = strict("format", [2, 2], "template:string vars:list -> string", (
   const t = args[0] as Value;
   const vars = args[1] as Value;
   if (t.kind !== "string" || vars.kind !== "list") throw c.argsError(args);
+  // Rendering the arguments is bounded before any text is built, and paid by the text's length.
+  c.ip.boundValueSize(vars, GAS_TEXT_CHARS_PER_UNIT, c.span);
   const parts = t.value.split("{}");
   if (parts.length - 1 > vars.items.length)
     throw c.evalError("format: not enough arguments for template");
@@ -43,6 +46,7 @@ const format = strict("format", [2, 2], "template:string vars:list -> string", (
     if (out.length > 10_000_000) throw c.evalError("format: result too large");
   }
   c.charge(Math.ceil(out.length / 64));
+  c.chargeText(out.length);
   return pString(out);
 });
 
@@ -56,8 +60,11 @@ const concat = strict("concat", [1, 1], "str-list:[string] -> string", (c, args)
         `concat: expected list of strings, received value of type: ${typeOfValue(x)}`,
       );
     out += x.value;
+    if (out.length > MAX_VALUE_LENGTH) c.chargeText(out.length);
   }
   c.charge(Math.ceil(out.length / 64));
+  c.chargeElements(l.items.length);
+  c.chargeText(out.length);
   return pString(out);
 });
 
@@ -65,6 +72,7 @@ const strToList = strict("str-to-list", [1, 1], "str:string -> [string]", (c, ar
   const s = args[0] as Value;
   if (s.kind !== "string") throw c.argsError(args);
   c.charge(Math.ceil(s.value.length / 8));
+  c.chargeNewElements(s.value.length);
   return { kind: "list", items: codePoints(s.value).map(pString) };
 });
 
@@ -83,10 +91,12 @@ const intToStr = strict("int-to-str", [2, 2], "base:integer val:integer -> strin
   if (b.kind !== "integer" || v.kind !== "integer") throw c.argsError(args);
   if (b.value >= 2n && b.value <= 16n) {
     c.charge(Math.ceil(v.value.toString(16).length / 64));
+    c.chargeIntegers(v.value, v.value);
     return pString(v.value.toString(Number(b.value)));
   }
   if (b.value === 64n) {
     if (v.value < 0n) throw c.evalError("Only positive values allowed for base64URL conversion.");
+    c.chargeText(Math.ceil(bigintBits(v.value) / 4));
     return pString(base64UrlEncode(integerBytes(v.value)));
   }
   throw c.evalError("Invalid base, must be 2-16 or 64");
@@ -155,6 +165,7 @@ const isCharset = strict(
     if (cs.kind !== "integer" || s.kind !== "string") throw c.argsError(args);
     const limit = cs.value === 0n ? 0x7f : cs.value === 1n ? 0xff : -1;
     if (limit < 0) throw c.evalError(`Unsupported character set: ${cs.value}`);
+    c.chargeText(s.value.length);
     for (let i = 0; i < s.value.length; i++) if (s.value.charCodeAt(i) > limit) return pBool(false);
     return pBool(true);
   },
@@ -164,6 +175,7 @@ const base64Encode = strict("base64-encode", [1, 1], "string:string -> string", 
   const s = args[0] as Value;
   if (s.kind !== "string") throw c.argsError(args);
   c.charge(Math.ceil(s.value.length / 64));
+  c.chargeText(s.value.length * 2);
   return pString(Buffer.from(s.value, "utf8").toString("base64url"));
 });
 
@@ -172,6 +184,7 @@ const base64Decode = strict("base64-decode", [1, 1], "string:string -> string", 
   if (s.kind !== "string") throw c.argsError(args);
   const text = s.value;
   c.charge(Math.ceil(text.length / 64));
+  c.chargeText(text.length * 2);
   const bytes = decodeBase64Url(text);
   if (bytes === null) throw c.evalError(`Could not decode string: ${BASE64_FAILURE}`);
   const decoded = new TextDecoder("utf-8", { fatal: false }).decode(bytes);
@@ -190,6 +203,10 @@ const hash = strict("hash", [1, 1], "value:<a> -> string", (c, args) => {
   const v = args[0] as Value;
   if (isOpaqueValue(v)) throw c.argsError(args);
   c.charge(1);
+  // Hashing reads the whole text (or JSON) of the value: by its size.
+  // Twice the text rate: UTF-8 encoding, then Blake2b over every byte.
+  if (v.kind === "string") c.chargeText(v.value.length * 2);
+  else c.chargeText(c.chargeValues(v) * 3);
   return pString(hashValue(v));
 });
 

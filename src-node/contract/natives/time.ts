@@ -27,6 +27,7 @@ const MAX_MICROS = 10n ** 20n;
 const time = strict("time", [1, 1], "utcval:string -> time", (c, args) => {
   const s = args[0] as Value;
   if (s.kind !== "string") throw c.argsError(args);
+  c.chargeText(s.value.length);
   const t = parseTime(ISO_FORMAT, s.value);
   if (t === null) throw c.evalError(`Invalid time, expecting '${ISO_FORMAT}': ${s.value}`);
   return pTime(t);
@@ -40,6 +41,7 @@ const parseTimeNative = strict(
     const f = args[0] as Value;
     const s = args[1] as Value;
     if (f.kind !== "string" || s.kind !== "string") throw c.argsError(args);
+    c.chargeText(f.value.length + s.value.length);
     const t = parseTime(f.value, s.value);
     if (t === null) throw c.evalError(`Failed to parse time '${s.value}' with format: ${f.value}`);
     return pTime(t);
@@ -55,7 +57,11 @@ const formatTimeNative = strict(
     const t = args[1] as Value;
     if (f.kind !== "string" || t.kind !== "time") throw c.argsError(args);
     c.charge(Math.ceil(f.value.length / 16));
-    return pString(formatTime(f.value, t.micros));
+    // The format bounds the output (a directive expands to a few dozen characters at most).
+    c.chargeText(f.value.length);
+    const out = formatTime(f.value, t.micros);
+    c.chargeText(out.length);
+    return pString(out);
   },
 );
 
