@@ -107,7 +107,8 @@ export type InterpreterOptions = {
 };
 
 export class Interpreter {
-  readonly ctx: RuntimeContext;
+  /** Replaced only for the extent of the repl's `with-applied-env`. */
+  ctx: RuntimeContext;
   readonly tx: TxState;
   readonly natives: NativeTable | null;
   readonly moduleNatives: NativeTable | null;

@@ -96,6 +96,11 @@ export type RuntimeContext = {
   readonly namespacePolicy: NamespacePolicy;
   readonly spv: SpvSupport | null;
   readonly mode: ExecMode;
+  /**
+   * The private-pact entity of this node (the repl's `env-entity`): a defpact
+   * step naming an entity runs only when it matches. Absent or null: none.
+   */
+  readonly entity?: string | null | undefined;
 };
 
 /** A gas meter counting evaluation steps (one per application, more for big work). */

@@ -205,7 +205,10 @@ export function createReplEnvNatives(s: ReplSession): NativeDef[] {
       if (m.kind !== "string") throw c.argsError(args);
       if (loadModule(c.ip, m.value, c.span) === null)
         throw c.evalError(`typecheck: module not found: ${m.value}`);
-      // No static checker: arguments and results are checked at run time instead.
+      // No static checker (out of scope): arguments and results are checked at run time instead.
+      s.print(
+        `typecheck: weft has no static type checker; ${m.value} exists and its types are checked at run time`,
+      );
       return pString(`Typecheck ${m.value}: success`);
     },
   );
