@@ -382,7 +382,9 @@ class ModuleCompiler {
     const kind = m.form as "defun" | "defcap" | "defpact";
     const params = this.params(items[2], m.node.span);
     const ret = nameNode.type === null ? null : this.compiler.typeSpec(nameNode.type);
-    let i = skipMeta(items, 3);
+    const signature = this.header.kind === "interface";
+    // An interface member has no body, so a final string is its docstring.
+    let i = skipMeta(items, 3, true, signature);
     let cap: CapMeta | null = null;
     if (kind === "defcap") {
       cap = { kind: "plain" };
@@ -425,9 +427,9 @@ class ModuleCompiler {
         }
       }
     }
+    if (signature) i = skipMeta(items, i, true, true);
     const rest = items.slice(i);
     const scope: Scope = { names: params.map((p) => p.name), parent: null };
-    const signature = this.header.kind === "interface";
     if (signature && rest.length > 0)
       fail(
         "SyntaxError",
