@@ -125,6 +125,8 @@ function link(ip: Interpreter, rec: ModuleRecord, v: ModuleVersion): LoadedModul
       `stored module ${qualifiedModuleName(rec.namespace, rec.name)} is not one form`,
     );
   const deps = new Map(v.deps.map((d) => [d.name, d.hash] as const));
+  const scoped = new Map<string, ModuleDep>();
+  for (const d of v.deps) for (const n of d.scope ?? []) scoped.set(n, d);
   const compiled = compileModule(
     node,
     {
@@ -139,6 +141,12 @@ function link(ip: Interpreter, rec: ModuleRecord, v: ModuleVersion): LoadedModul
           if (h !== undefined) return loadVersion(ip, c, h, at);
         }
         return null;
+      },
+      scope: (name) => {
+        const d = scoped.get(name);
+        return d === undefined
+          ? null
+          : (loadVersion(ip, d.name, d.hash, node.span).defs.get(name) ?? null);
       },
     },
     { ...rec, ...versionOf(v) },
@@ -345,6 +353,7 @@ export function installModule(ip: Interpreter, t: Extract<Term, { kind: "moduleD
   ip.chargeGas(moduleInstallGas(encoder.encode(t.code).length), span);
   const hash = moduleHash(t.code);
   const deps = new Map<string, string>();
+  const scopeNames = new Map<string, string[]>();
   const origin = { file: span.file, line: span.line, column: span.column };
   const draft: ModuleRecord = {
     kind: header.kind,
@@ -370,6 +379,13 @@ export function installModule(ip: Interpreter, t: Extract<Term, { kind: "moduleD
         if (m !== null && m.fq !== fq) deps.set(m.fq, m.hash);
         return m;
       },
+      scope: (name) => {
+        const d = ip.tx.imports.get(name);
+        if (d === undefined || d.module.fq === fq) return null;
+        deps.set(d.module.fq, d.module.hash);
+        scopeNames.set(d.module.fq, [...(scopeNames.get(d.module.fq) ?? []), name]);
+        return d;
+      },
     },
     draft,
   );
@@ -387,7 +403,12 @@ export function installModule(ip: Interpreter, t: Extract<Term, { kind: "moduleD
   if (existing === null && header.governance?.kind === "keyset")
     enforceKeysetName(ip, header.governance.name, span);
   const depList: ModuleDep[] = [...deps]
-    .map(([name, h]) => ({ name, hash: h }))
+    .map(([name, h]) => {
+      const scope = scopeNames.get(name);
+      return scope === undefined
+        ? { name, hash: h }
+        : { name, hash: h, scope: [...new Set(scope)].sort() };
+    })
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const history =
     existing === null
