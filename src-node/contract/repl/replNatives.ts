@@ -153,7 +153,12 @@ export function createReplNatives(s: ReplSession): NativeDef[] {
 
   const beginTx = strict("begin-tx", [0, 1], "-> string, name:string -> string", (c, args) => {
     const name = args.length === 1 ? str(c, args[0], "a transaction name") : null;
-    if (s.tx !== null) throw c.evalError(`begin-tx: transaction ${s.tx.id} is still open`);
+    // An open transaction is rolled back first, as the reference's database does.
+    if (s.tx !== null) {
+      s.storage.rollbackTx();
+      s.print(`${label("Rollback")} (begin-tx with a transaction open)`);
+      s.tx = null;
+    }
     s.tx = { id: s.storage.beginTx(), name };
     s.resetEvalState();
     s.gas.used = 0;
