@@ -63,14 +63,14 @@ const enforce = lazy("enforce", [2, 2], "test:bool msg:string -> bool", (c, args
  * propagate); after a caught failure the call stack and the transaction's
  * evaluation state are as they were before.
  */
-function catchTxFailure<T>(c: Call, f: () => T): T | null {
+function catchTxFailure<T>(c: Call, f: () => T, anyFailure = false): T | null {
   const depth = c.ip.depth;
   const saved = c.ip.tx.snapshot();
   try {
     return c.ip.withPurity("readonly", f);
   } catch (e) {
     const failure = failureOf(e);
-    if (failure !== null && failure.kind === "TxFailure") {
+    if (failure !== null && (anyFailure || failure.kind === "TxFailure")) {
       c.ip.unwindTo(depth);
       c.ip.tx.restore(saved);
       return null;
@@ -106,6 +106,11 @@ const enforceOne = lazy(
 );
 
 const tryNative = lazy("try", [2, 2], "default:<a> action:<a> -> <a>", (c, args, env) => {
+  if (c.ctx.execFlags.has("DisablePact44")) {
+    // Before Pact 4.4 the default was evaluated first and every failure was caught.
+    const d = c.eval(args[0] as Term, env);
+    return catchTxFailure(c, () => c.eval(args[1] as Term, env), true) ?? d;
+  }
   const r = catchTxFailure(c, () => c.eval(args[1] as Term, env));
   return r ?? c.eval(args[0] as Term, env);
 });

@@ -29,7 +29,11 @@ function lookup(c: Call, args: Value[]): PactValue {
   if (k.kind !== "string") throw c.argsError(args);
   const data = c.ctx.data;
   const v = data.kind === "object" ? data.fields.get(k.value) : undefined;
-  if (v === undefined) throw c.fail("TxFailure", `No such key in message: ${k.value}`);
+  if (v === undefined)
+    throw c.fail(
+      c.ctx.execFlags.has("DisablePact47") ? "EvalError" : "TxFailure",
+      `No such key in message: ${k.value}`,
+    );
   return v;
 }
 

@@ -50,7 +50,12 @@ const defineKeyset = strict(
     } else {
       const data = c.ctx.data;
       const v = data.kind === "object" ? data.fields.get(name) : undefined;
-      if (v === undefined) throw c.fail("TxFailure", `No such key in message: ${name}`);
+      // Recoverable by `try` since Pact 4.7.
+      if (v === undefined)
+        throw c.fail(
+          c.ctx.execFlags.has("DisablePact47") ? "EvalError" : "TxFailure",
+          `No such key in message: ${name}`,
+        );
       ksv = v;
     }
     const ks = keysetArg(c, ksv);
