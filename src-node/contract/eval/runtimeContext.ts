@@ -101,6 +101,11 @@ export type RuntimeContext = {
    * step naming an entity runs only when it matches. Absent or null: none.
    */
   readonly entity?: string | null | undefined;
+  /**
+   * True in the repl (unless `env-simulate-onchain`): errors then read as the
+   * reference's repl shows them (its off-chain texts). Absent: on chain.
+   */
+  readonly inRepl?: boolean | undefined;
 };
 
 /** A gas meter counting evaluation steps (one per application, more for big work). */

@@ -17,6 +17,7 @@ import {
   type ChainData,
   DEFAULT_STEP_LIMIT,
   defaultChainData,
+  type ExecMode,
   type GasMeter,
   type NamespacePolicy,
   type RuntimeContext,
@@ -189,9 +190,19 @@ export class ReplSession {
       gas: this.gas,
       namespacePolicy: env.namespacePolicy,
       spv: this.spv,
-      mode: env.onChain ? "local" : "repl",
+      mode: this.mode(env),
+      inRepl: !env.onChain,
       entity: env.entity,
     };
+  }
+
+  /**
+   * The reference's repl runs in transactional mode, which refuses history
+   * and module listing only when a script sets `DisableHistoryInTransactionalMode`
+   * (chainweb's flag).
+   */
+  private mode(env: ReplEnv): ExecMode {
+    return env.execFlags.has("DisableHistoryInTransactionalMode") ? "transactional" : "repl";
   }
 
   /** Takes the changes made so far in this form (`with-applied-env` applies them itself). */
