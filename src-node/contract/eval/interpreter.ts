@@ -15,11 +15,12 @@
  * @module
  */
 import { type ContractError, contractFailure, type PactErrorKind, renderInfo } from "../errors.ts";
-import { Call, type NativeDef } from "../natives/native.ts";
+import { argsErrorText, Call, type NativeDef, termValue } from "../natives/native.ts";
 import type { SysRecords, SysTable } from "../storage/contractStorage.ts";
 import { sysRecordChargedText, sysRecordToText } from "../storage/storedValue.ts";
 import type { Span } from "../syntax/span.ts";
 import { pactValueToJsonText } from "../values/json.ts";
+import { showValue } from "../values/render.ts";
 import { makeObject, type PactValue } from "../values/value.ts";
 import type { NativeTable } from "./compile.ts";
 import type { FunctionDef, LoadedModule } from "./definitions.ts";
@@ -94,6 +95,15 @@ function callableName(f: Callable): string {
       return never;
     }
   }
+}
+
+/** The reference's text for applying a value that is not a function (changed by Pact 4.8). */
+function notCallable(ip: Interpreter, f: Value): string {
+  if (ip.ctx.execFlags.has("DisablePact48")) {
+    if (f.kind === "string") return f.value;
+    return `Unexpected non-native direct ref: ${isOpaque(f) ? typeNameOf(f) : showValue(f)}`;
+  }
+  return `Tried to call a value which is not a function, but a(n) ${typeNameOf(f)}`;
 }
 
 export type InterpreterOptions = {
@@ -394,7 +404,8 @@ export class Interpreter {
     if (fnT.kind === "native") {
       const def = fnT.def;
       if (def.lazy) {
-        this.checkArity(def, t.args.length, t.span);
+        if (t.args.length < def.arity.min || t.args.length > def.arity.max)
+          this.checkArity(def, t.args.map(termValue), t.span);
         this.nativeEntry(def, t.span);
         return this.withFrame(def.name, t.span, () =>
           def.impl(new Call(this, def, t.span), t.args, env),
@@ -409,25 +420,16 @@ export class Interpreter {
       return this.callNative(def, args, t.span);
     }
     const f = this.eval(fnT, env);
-    if (!isCallable(f))
-      throw this.failure(
-        "EvalError",
-        `cannot apply a ${typeNameOf(f)} value as a function`,
-        fnT.span,
-      );
+    if (!isCallable(f)) throw this.failure("EvalError", notCallable(this, f), fnT.span);
     const args: Value[] = new Array(t.args.length);
     for (let i = 0; i < t.args.length; i++) args[i] = this.eval(t.args[i] as Term, env);
     return this.apply(f, args, t.span);
   }
 
-  checkArity(def: NativeDef, n: number, span: Span): void {
-    if (n < def.arity.min || n > def.arity.max) {
-      throw this.failure(
-        "ArgsError",
-        `Invalid arguments in call to ${def.name}: expected ${def.arity.min === def.arity.max ? def.arity.min : `${def.arity.min} to ${def.arity.max === Number.POSITIVE_INFINITY ? "any number of" : def.arity.max}`} arguments, received ${n}; expected ${def.sig}`,
-        span,
-      );
-    }
+  checkArity(def: NativeDef, args: readonly (Value | null)[], span: Span): void {
+    const n = args.length;
+    if (n < def.arity.min || n > def.arity.max)
+      throw this.failure("ArgsError", argsErrorText(this, def, args), span);
   }
 
   /** Checks made before any native runs: top-level-only natives, then gas. */
@@ -442,7 +444,7 @@ export class Interpreter {
 
   callNative(def: NativeDef, args: Value[], span: Span): Value {
     this.charge(1, span);
-    this.checkArity(def, args.length, span);
+    this.checkArity(def, args, span);
     this.nativeEntry(def, span);
     const call = new Call(this, def, span);
     if (def.lazy) {

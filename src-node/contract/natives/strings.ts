@@ -11,7 +11,7 @@ import { base64UrlEncode } from "../../encoding/base64url.ts";
 import type { Value } from "../eval/term.ts";
 import { typeNameOf } from "../eval/typeSpec.ts";
 import { pactValueToJsonText } from "../values/json.ts";
-import { renderValue } from "../values/render.ts";
+import { renderValue, showValue } from "../values/render.ts";
 import { typeOfValue } from "../values/typeOf.ts";
 import {
   codePointLength,
@@ -53,7 +53,9 @@ const concat = strict("concat", [1, 1], "str-list:[string] -> string", (c, args)
   for (const x of l.items) {
     if (x.kind !== "string")
       throw c.evalError(
-        `concat: expected list of strings, received value of type: ${typeOfValue(x)}`,
+        c.offChain()
+          ? `concat: expecting list of strings: ${showValue(x)}`
+          : `concat: expected list of strings, received value of type: ${typeOfValue(x)}`,
       );
     out += x.value;
   }
