@@ -77,6 +77,13 @@ function runStep(ip: Interpreter, r: StepRequest, span: Span): StepRun {
       ip.pactStep = saved;
     }
   });
+  for (const n of ctx.nested.values())
+    if (n.step !== r.step)
+      throw ip.failure(
+        "EvalError",
+        `Nested defpacts were not all advanced in prior step for pact: ${r.pactId}`,
+        span,
+      );
   // Cross-chain events come after the step's own events (§7).
   if (ctx.yielded?.provenance != null)
     crossChainEvent(ip, "X_YIELD", ctx.yielded.provenance.targetChainId, ctx);
@@ -95,6 +102,23 @@ function runStep(ip: Interpreter, r: StepRequest, span: Span): StepRun {
     ),
   };
   return { value, exec };
+}
+
+/** A nested defpact has as many steps as its parent, with a rollback where the parent's step has one. */
+function verifyParent(ip: Interpreter, parent: PactStepContext, d: FunctionDef, span: Span): void {
+  if (d.steps.length !== parent.def.steps.length)
+    throw ip.failure(
+      "EvalError",
+      "applyNestedPact: invalid nested defpact length, must be equal to length of parent",
+      span,
+    );
+  const s = d.steps[parent.step];
+  if (s !== undefined && (s.rollback !== null) !== parent.stepHasRollback)
+    throw ip.failure(
+      "EvalError",
+      "applyNestedPact: invalid nested defpact step, must match parent rollback",
+      span,
+    );
 }
 
 /** Records a top-level defpact's state after a step (null once it finished). */
@@ -125,15 +149,27 @@ export function startPact(
   const parent = ip.pactStep;
   if (parent !== null) {
     const pactId = nestedPactId(parent.pactId, { def: d.fqName, args: data });
-    if (parent.nested.has(pactId))
+    // As in the reference, applying a nested defpact that already runs advances it
+    // (or rolls it back) to the parent's step, like `continue`.
+    verifyParent(ip, parent, d, span);
+    if (parent.nested.has(pactId)) return continueNested(ip, d, args, span);
+    if (parent.step !== 0)
       throw ip.failure(
         "EvalError",
-        `Nested defpact already started: ${d.fqName} (${pactId})`,
+        `Nested pact never started at prior step: ${d.fqName} (${pactId})`,
         span,
       );
     const run = runStep(
       ip,
-      { def: d, args: data, pactId, step: 0, rollback: false, resume: null, nested: [] },
+      {
+        def: d,
+        args: data,
+        pactId,
+        step: 0,
+        rollback: parent.rollback,
+        resume: null,
+        nested: [],
+      },
       span,
     );
     parent.nested.set(pactId, run.exec);
@@ -285,9 +321,10 @@ export function continueNested(
   if (prev === undefined)
     throw ip.failure(
       "EvalError",
-      `continue: nested defpact not found: ${d.fqName} (${pactId})`,
+      `Attempting to continue a pact that was not nested: ${d.fqName} (${pactId})`,
       span,
     );
+  verifyParent(ip, parent, d, span);
   checkStep(ip, prev, parent.step, parent.rollback, span);
   const run = runStep(
     ip,
