@@ -52,8 +52,12 @@ function runStep(ip: Interpreter, r: StepRequest, span: Span): StepRun {
       `${d.fqName}: step ${r.step} out of range (${d.steps.length} steps)`,
       span,
     );
-  if (s.entity !== null)
-    throw ip.failure("EvalError", `${d.fqName}: private (entity) steps are not supported`, s.span);
+  if (s.entity !== null && ip.pactStep !== null)
+    throw ip.failure(
+      "EvalError",
+      "applyNestedPact: nested defpacts do not allow private execution",
+      s.span,
+    );
   const expr = r.rollback ? s.rollback : s.expr;
   if (expr === null)
     throw ip.failure("EvalError", `${d.fqName}: step ${r.step} has no rollback`, span);
@@ -68,11 +72,28 @@ function runStep(ip: Interpreter, r: StepRequest, span: Span): StepRun {
     yielded: null,
     nested: new Map(r.nested.map((n) => [n.pactId, n] as const)),
   };
+  // A private step runs only for its entity (the node's, the repl's `env-entity`); others skip it.
+  let executed: boolean | null = null;
   const value = ip.callFunction(d, r.args as Value[], span, () => {
     const saved = ip.pactStep;
     ip.pactStep = ctx;
     try {
-      return ip.eval(expr, { vals: [...r.args], parent: null });
+      const env = { vals: [...r.args], parent: null };
+      if (s.entity !== null) {
+        const e = ip.eval(s.entity, env);
+        if (e.kind !== "string")
+          throw ip.failure("EvalError", "applyPact: step entity must be String value", s.span);
+        const mine = ip.ctx.entity ?? null;
+        if (mine === null)
+          throw ip.failure(
+            "EvalError",
+            "applyPact: private step executed against non-private environment",
+            s.span,
+          );
+        executed = e.value === mine;
+        if (!executed) return { kind: "string", value: "skip step" } as Value;
+      }
+      return ip.eval(expr, env);
     } finally {
       ip.pactStep = saved;
     }
@@ -84,15 +105,16 @@ function runStep(ip: Interpreter, r: StepRequest, span: Span): StepRun {
         `Nested defpacts were not all advanced in prior step for pact: ${r.pactId}`,
         span,
       );
-  // Cross-chain events come after the step's own events (§7).
-  if (ctx.yielded?.provenance != null)
+  // Cross-chain events come after the step's own events (§7); none before Pact 4.0.
+  const events = !ip.ctx.execFlags.has("DisablePact40");
+  if (events && ctx.yielded?.provenance != null)
     crossChainEvent(ip, "X_YIELD", ctx.yielded.provenance.targetChainId, ctx);
-  if (!r.rollback && r.resume?.provenance != null)
+  if (events && !r.rollback && r.resume?.provenance != null)
     crossChainEvent(ip, "X_RESUME", r.resume.source ?? "", ctx);
   const exec: PactExec = {
     stepCount: d.steps.length,
     yield: ctx.yielded,
-    executed: null,
+    executed,
     step: r.step,
     pactId: r.pactId,
     continuation: { def: d.fqName, args: r.args },
@@ -123,7 +145,10 @@ function verifyParent(ip: Interpreter, parent: PactStepContext, d: FunctionDef, 
 
 /** Records a top-level defpact's state after a step (null once it finished). */
 function store(ip: Interpreter, exec: PactExec, rollback: boolean, span: Span): void {
-  const done = rollback || exec.step >= exec.stepCount - 1;
+  // A private defpact rolls back step by step, down to step 0.
+  const isPrivate = exec.executed !== null;
+  const done =
+    (!rollback && exec.step >= exec.stepCount - 1) || (rollback && (!isPrivate || exec.step === 0));
   ip.tx.pactExec = exec;
   ip.writeSys(SysTable.Pacts, exec.pactId, { exec: done ? null : exec }, span);
 }
