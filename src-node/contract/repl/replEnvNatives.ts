@@ -111,8 +111,14 @@ export function createReplEnvNatives(s: ReplSession): NativeDef[] {
         (y !== undefined && y.kind !== "object")
       )
         throw c.argsError(args);
-      const pactId = id?.kind === "string" ? id.value : (s.lastPactExec?.pactId ?? null);
-      if (pactId === null) throw c.evalError("continue-pact: no pact exec in context");
+      // The defpact of this transaction: started earlier in this form (module code may
+      // call continue-pact), or by an earlier form.
+      const pactId =
+        id?.kind === "string"
+          ? id.value
+          : (c.ip.tx.pactExec?.pactId ?? s.lastPactExec?.pactId ?? null);
+      if (pactId === null)
+        throw c.evalError("continue-pact: No pact id supplied and no pact exec in context");
       if (st.value < 0n || st.value > 1_000_000n) throw c.evalError("continue-pact: bad step");
       return continuePact(
         c.ip,
