@@ -248,6 +248,13 @@ export function evalDynamic(
   if (m.kind === "interface")
     throw ip.failure("EvalError", `Cannot resolve ${what}: ${fq} is an interface`, t.span);
   const d = m.defs.get(t.member);
+  if (d === undefined) {
+    // A constant declared by one of the reference's interfaces (Pact's modrefs.repl).
+    for (const i of r.spec ?? []) {
+      const c = loadModule(ip, i, t.span)?.defs.get(t.member);
+      if (c?.kind === "defconst") return c.value;
+    }
+  }
   if (d === undefined || (d.kind !== "defun" && d.kind !== "defcap" && d.kind !== "defpact"))
     throw ip.failure(
       "EvalError",

@@ -148,7 +148,7 @@ export function createReplNatives(s: ReplSession): NativeDef[] {
 
   const label = (verb: string): string => {
     const t = s.tx;
-    return t === null ? verb : `${verb} Tx ${t.id}${t.name === null ? "" : `: ${t.name}`}`;
+    return t === null ? `${verb} Tx` : `${verb} Tx ${t.id}${t.name === null ? "" : `: ${t.name}`}`;
   };
 
   const beginTx = strict("begin-tx", [0, 1], "-> string, name:string -> string", (c, args) => {
@@ -169,9 +169,11 @@ export function createReplNatives(s: ReplSession): NativeDef[] {
 
   const endTx = (verb: "Commit" | "Rollback"): NativeDef =>
     strict(verb === "Commit" ? "commit-tx" : "rollback-tx", [0, 0], "-> string", (c) => {
-      if (s.tx === null) throw c.evalError(`${c.def.name}: no transaction is open`);
+      // Rolling back with no transaction open does nothing, as in the reference.
+      if (s.tx === null && verb === "Commit")
+        throw c.evalError(`${c.def.name}: no transaction is open`);
       if (verb === "Commit") s.storage.commitTx();
-      else s.storage.rollbackTx();
+      else if (s.tx !== null) s.storage.rollbackTx();
       s.resetEvalState();
       s.gas.used = 0;
       const msg = label(verb);
