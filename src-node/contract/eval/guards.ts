@@ -159,7 +159,7 @@ export function enforceGuard(ip: Interpreter, g: Guard, span: Span): void {
     }
     case "capability": {
       if (g.pactId !== null && (ip.pactStep?.pactId ?? null) !== g.pactId)
-        throw ip.failure("TxFailure", `Capability pact guard failed: pact id mismatch`, span);
+        throw ip.failure("TxFailure", "Invalid Pact ID", span);
       const cap = { name: g.name, args: g.args };
       if (!isAcquired(ip, cap))
         throw ip.failure("TxFailure", `Capability not acquired: ${capToString(cap)}`, span);
