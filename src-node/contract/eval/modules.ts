@@ -435,7 +435,10 @@ export function installModule(ip: Interpreter, t: Extract<Term, { kind: "moduleD
   module.version = versionOf(record);
   ip.writeSys(SysTable.Modules, fq, record, span);
   ip.tx.modules.set(fq, module);
-  ip.tx.moduleAdmin = new Set([...ip.tx.moduleAdmin, fq]);
+  // The reference once granted a namespaced module's admin under its bare name, so
+  // it did not hold afterwards; `PreserveNsModuleInstallBug` keeps that.
+  const granted = ip.ctx.execFlags.has("PreserveNsModuleInstallBug") ? header.name : fq;
+  ip.tx.moduleAdmin = new Set([...ip.tx.moduleAdmin, granted]);
   // An installed module's members are in scope, unqualified, for the rest of the transaction.
   ip.tx.imports = new Map([...ip.tx.imports, ...module.defs]);
   return pString(`Loaded ${header.kind} ${fq}, hash ${hash}`);
