@@ -53,6 +53,12 @@ export type ModuleCompileEnv = {
    * module links against. The caller records it as a dependency.
    */
   findModule(written: readonly string[], span: Span): LoadedModule | null;
+  /**
+   * A bare name the installing transaction has in scope (members of modules
+   * it used or installed), tried after the module's own members and imports.
+   * The caller records which module it came from.
+   */
+  scope?: ((name: string) => Def | null) | undefined;
 };
 
 /** A constant to evaluate (in this order) before the module is usable. */
@@ -233,6 +239,8 @@ class ModuleCompiler {
       const imp = this.imports.get(n);
       if (imp !== undefined) return { kind: "def", cell: { name: n, def: imp }, span };
       if (n === this.header.name) return this.selfRef(span);
+      const scoped = this.env.scope?.(n) ?? null;
+      if (scoped !== null) return { kind: "def", cell: { name: n, def: scoped }, span };
       const m = this.env.findModule([n], span);
       return m === null ? null : this.modref(m, span);
     }
@@ -257,7 +265,7 @@ class ModuleCompiler {
     if (parts.length === 1) {
       const own = this.ownCell(name);
       if (own !== null) return own;
-      const imp = this.imports.get(name);
+      const imp = this.imports.get(name) ?? this.env.scope?.(name) ?? undefined;
       return imp?.kind === "defschema" ? { name, def: imp } : null;
     }
     const t = this.resolve(parts, this.header.span);
@@ -382,7 +390,9 @@ class ModuleCompiler {
     const kind = m.form as "defun" | "defcap" | "defpact";
     const params = this.params(items[2], m.node.span);
     const ret = nameNode.type === null ? null : this.compiler.typeSpec(nameNode.type);
-    let i = skipMeta(items, 3);
+    const signature = this.header.kind === "interface";
+    // An interface member has no body, so a final string is its docstring.
+    let i = skipMeta(items, 3, true, signature);
     let cap: CapMeta | null = null;
     if (kind === "defcap") {
       cap = { kind: "plain" };
@@ -425,9 +435,9 @@ class ModuleCompiler {
         }
       }
     }
+    if (signature) i = skipMeta(items, i, true, true);
     const rest = items.slice(i);
     const scope: Scope = { names: params.map((p) => p.name), parent: null };
-    const signature = this.header.kind === "interface";
     if (signature && rest.length > 0)
       fail(
         "SyntaxError",

@@ -52,8 +52,12 @@ function runStep(ip: Interpreter, r: StepRequest, span: Span): StepRun {
       `${d.fqName}: step ${r.step} out of range (${d.steps.length} steps)`,
       span,
     );
-  if (s.entity !== null)
-    throw ip.failure("EvalError", `${d.fqName}: private (entity) steps are not supported`, s.span);
+  if (s.entity !== null && ip.pactStep !== null)
+    throw ip.failure(
+      "EvalError",
+      "applyNestedPact: nested defpacts do not allow private execution",
+      s.span,
+    );
   const expr = r.rollback ? s.rollback : s.expr;
   if (expr === null)
     throw ip.failure("EvalError", `${d.fqName}: step ${r.step} has no rollback`, span);
@@ -68,24 +72,49 @@ function runStep(ip: Interpreter, r: StepRequest, span: Span): StepRun {
     yielded: null,
     nested: new Map(r.nested.map((n) => [n.pactId, n] as const)),
   };
+  // A private step runs only for its entity (the node's, the repl's `env-entity`); others skip it.
+  let executed: boolean | null = null;
   const value = ip.callFunction(d, r.args as Value[], span, () => {
     const saved = ip.pactStep;
     ip.pactStep = ctx;
     try {
-      return ip.eval(expr, { vals: [...r.args], parent: null });
+      const env = { vals: [...r.args], parent: null };
+      if (s.entity !== null) {
+        const e = ip.eval(s.entity, env);
+        if (e.kind !== "string")
+          throw ip.failure("EvalError", "applyPact: step entity must be String value", s.span);
+        const mine = ip.ctx.entity ?? null;
+        if (mine === null)
+          throw ip.failure(
+            "EvalError",
+            "applyPact: private step executed against non-private environment",
+            s.span,
+          );
+        executed = e.value === mine;
+        if (!executed) return { kind: "string", value: "skip step" } as Value;
+      }
+      return ip.eval(expr, env);
     } finally {
       ip.pactStep = saved;
     }
   });
-  // Cross-chain events come after the step's own events (§7).
-  if (ctx.yielded?.provenance != null)
+  for (const n of ctx.nested.values())
+    if (n.step !== r.step)
+      throw ip.failure(
+        "EvalError",
+        `Nested defpacts were not all advanced in prior step for pact: ${r.pactId}`,
+        span,
+      );
+  // Cross-chain events come after the step's own events (§7); none before Pact 4.0.
+  const events = !ip.ctx.execFlags.has("DisablePact40");
+  if (events && ctx.yielded?.provenance != null)
     crossChainEvent(ip, "X_YIELD", ctx.yielded.provenance.targetChainId, ctx);
-  if (!r.rollback && r.resume?.provenance != null)
+  if (events && !r.rollback && r.resume?.provenance != null)
     crossChainEvent(ip, "X_RESUME", r.resume.source ?? "", ctx);
   const exec: PactExec = {
     stepCount: d.steps.length,
     yield: ctx.yielded,
-    executed: null,
+    executed,
     step: r.step,
     pactId: r.pactId,
     continuation: { def: d.fqName, args: r.args },
@@ -97,9 +126,29 @@ function runStep(ip: Interpreter, r: StepRequest, span: Span): StepRun {
   return { value, exec };
 }
 
+/** A nested defpact has as many steps as its parent, with a rollback where the parent's step has one. */
+function verifyParent(ip: Interpreter, parent: PactStepContext, d: FunctionDef, span: Span): void {
+  if (d.steps.length !== parent.def.steps.length)
+    throw ip.failure(
+      "EvalError",
+      "applyNestedPact: invalid nested defpact length, must be equal to length of parent",
+      span,
+    );
+  const s = d.steps[parent.step];
+  if (s !== undefined && (s.rollback !== null) !== parent.stepHasRollback)
+    throw ip.failure(
+      "EvalError",
+      "applyNestedPact: invalid nested defpact step, must match parent rollback",
+      span,
+    );
+}
+
 /** Records a top-level defpact's state after a step (null once it finished). */
 function store(ip: Interpreter, exec: PactExec, rollback: boolean, span: Span): void {
-  const done = rollback || exec.step >= exec.stepCount - 1;
+  // A private defpact rolls back step by step, down to step 0.
+  const isPrivate = exec.executed !== null;
+  const done =
+    (!rollback && exec.step >= exec.stepCount - 1) || (rollback && (!isPrivate || exec.step === 0));
   ip.tx.pactExec = exec;
   ip.writeSys(SysTable.Pacts, exec.pactId, { exec: done ? null : exec }, span);
 }
@@ -125,15 +174,27 @@ export function startPact(
   const parent = ip.pactStep;
   if (parent !== null) {
     const pactId = nestedPactId(parent.pactId, { def: d.fqName, args: data });
-    if (parent.nested.has(pactId))
+    // As in the reference, applying a nested defpact that already runs advances it
+    // (or rolls it back) to the parent's step, like `continue`.
+    verifyParent(ip, parent, d, span);
+    if (parent.nested.has(pactId)) return continueNested(ip, d, args, span);
+    if (parent.step !== 0)
       throw ip.failure(
         "EvalError",
-        `Nested defpact already started: ${d.fqName} (${pactId})`,
+        `Nested pact never started at prior step: ${d.fqName} (${pactId})`,
         span,
       );
     const run = runStep(
       ip,
-      { def: d, args: data, pactId, step: 0, rollback: false, resume: null, nested: [] },
+      {
+        def: d,
+        args: data,
+        pactId,
+        step: 0,
+        rollback: parent.rollback,
+        resume: null,
+        nested: [],
+      },
       span,
     );
     parent.nested.set(pactId, run.exec);
@@ -285,9 +346,10 @@ export function continueNested(
   if (prev === undefined)
     throw ip.failure(
       "EvalError",
-      `continue: nested defpact not found: ${d.fqName} (${pactId})`,
+      `Attempting to continue a pact that was not nested: ${d.fqName} (${pactId})`,
       span,
     );
+  verifyParent(ip, parent, d, span);
   checkStep(ip, prev, parent.step, parent.rollback, span);
   const run = runStep(
     ip,

@@ -6,6 +6,7 @@
  * @module
  */
 
+import type { NativeDef } from "../natives/native.ts";
 import type { KeysetRecord } from "../storage/contractStorage.ts";
 import { SysTable } from "../storage/contractStorage.ts";
 import type { Span } from "../syntax/span.ts";
@@ -93,10 +94,13 @@ export function enforceKeyset(
       break;
     default: {
       const f = resolveFunction(ip, ks.pred, span);
-      if (f === null) throw ip.failure("EvalError", `Keyset predicate not found: ${ks.pred}`, span);
+      // A bare name may also be a native taking (count matched), e.g. `=` or `>`, as in the reference.
+      const native = f === null && !ks.pred.includes(".") ? ip.natives?.get(ks.pred) : undefined;
+      if (f === null && native === undefined)
+        throw ip.failure("EvalError", `Keyset predicate not found: ${ks.pred}`, span);
       const r = ip.withPurity("sysonly", () =>
         ip.apply(
-          userFn(f),
+          f !== null ? userFn(f) : { kind: "nativeFn", def: native as NativeDef },
           [
             { kind: "integer", value: BigInt(count) },
             { kind: "integer", value: BigInt(matched) },
@@ -155,7 +159,7 @@ export function enforceGuard(ip: Interpreter, g: Guard, span: Span): void {
     }
     case "capability": {
       if (g.pactId !== null && (ip.pactStep?.pactId ?? null) !== g.pactId)
-        throw ip.failure("TxFailure", `Capability pact guard failed: pact id mismatch`, span);
+        throw ip.failure("TxFailure", "Invalid Pact ID", span);
       const cap = { name: g.name, args: g.args };
       if (!isAcquired(ip, cap))
         throw ip.failure("TxFailure", `Capability not acquired: ${capToString(cap)}`, span);

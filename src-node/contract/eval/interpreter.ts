@@ -15,11 +15,12 @@
  * @module
  */
 import { type ContractError, contractFailure, type PactErrorKind, renderInfo } from "../errors.ts";
-import { Call, type NativeDef } from "../natives/native.ts";
+import { argsErrorText, Call, type NativeDef, termValue } from "../natives/native.ts";
 import type { SysRecords, SysTable } from "../storage/contractStorage.ts";
 import { sysRecordChargedText, sysRecordToText } from "../storage/storedValue.ts";
 import type { Span } from "../syntax/span.ts";
 import { pactValueToJsonText } from "../values/json.ts";
+import { showValue } from "../values/render.ts";
 import { makeObject, type PactValue } from "../values/value.ts";
 import type { NativeTable } from "./compile.ts";
 import type { FunctionDef, LoadedModule } from "./definitions.ts";
@@ -107,6 +108,15 @@ function callableName(f: Callable): string {
   }
 }
 
+/** The reference's text for applying a value that is not a function (changed by Pact 4.8). */
+function notCallable(ip: Interpreter, f: Value): string {
+  if (ip.ctx.execFlags.has("DisablePact48")) {
+    if (f.kind === "string") return f.value;
+    return `Unexpected non-native direct ref: ${isOpaque(f) ? typeNameOf(f) : showValue(f)}`;
+  }
+  return `Tried to call a value which is not a function, but a(n) ${typeNameOf(f)}`;
+}
+
 export type InterpreterOptions = {
   readonly tx?: TxState | undefined;
   /** Natives of top-level code (the repl adds its own). */
@@ -118,7 +128,8 @@ export type InterpreterOptions = {
 };
 
 export class Interpreter {
-  readonly ctx: RuntimeContext;
+  /** Replaced only for the extent of the repl's `with-applied-env`. */
+  ctx: RuntimeContext;
   readonly tx: TxState;
   readonly natives: NativeTable | null;
   readonly moduleNatives: NativeTable | null;
@@ -487,7 +498,8 @@ export class Interpreter {
     if (fnT.kind === "native") {
       const def = fnT.def;
       if (def.lazy) {
-        this.checkArity(def, t.args.length, t.span);
+        if (t.args.length < def.arity.min || t.args.length > def.arity.max)
+          this.checkArity(def, t.args.map(termValue), t.span);
         this.nativeEntry(def, t.span);
         return this.withFrame(def.name, t.span, () =>
           def.impl(new Call(this, def, t.span), t.args, env),
@@ -502,25 +514,16 @@ export class Interpreter {
       return this.callNative(def, args, t.span);
     }
     const f = this.eval(fnT, env);
-    if (!isCallable(f))
-      throw this.failure(
-        "EvalError",
-        `cannot apply a ${typeNameOf(f)} value as a function`,
-        fnT.span,
-      );
+    if (!isCallable(f)) throw this.failure("EvalError", notCallable(this, f), fnT.span);
     const args: Value[] = new Array(t.args.length);
     for (let i = 0; i < t.args.length; i++) args[i] = this.eval(t.args[i] as Term, env);
     return this.apply(f, args, t.span);
   }
 
-  checkArity(def: NativeDef, n: number, span: Span): void {
-    if (n < def.arity.min || n > def.arity.max) {
-      throw this.failure(
-        "ArgsError",
-        `Invalid arguments in call to ${def.name}: expected ${def.arity.min === def.arity.max ? def.arity.min : `${def.arity.min} to ${def.arity.max === Number.POSITIVE_INFINITY ? "any number of" : def.arity.max}`} arguments, received ${n}; expected ${def.sig}`,
-        span,
-      );
-    }
+  checkArity(def: NativeDef, args: readonly (Value | null)[], span: Span): void {
+    const n = args.length;
+    if (n < def.arity.min || n > def.arity.max)
+      throw this.failure("ArgsError", argsErrorText(this, def, args), span);
   }
 
   /** Checks made before any native runs: top-level-only natives, then gas. */
@@ -535,7 +538,7 @@ export class Interpreter {
 
   callNative(def: NativeDef, args: Value[], span: Span): Value {
     this.charge(1, span);
-    this.checkArity(def, args.length, span);
+    this.checkArity(def, args, span);
     this.nativeEntry(def, span);
     const call = new Call(this, def, span);
     if (def.lazy) {

@@ -125,6 +125,8 @@ function link(ip: Interpreter, rec: ModuleRecord, v: ModuleVersion): LoadedModul
       `stored module ${qualifiedModuleName(rec.namespace, rec.name)} is not one form`,
     );
   const deps = new Map(v.deps.map((d) => [d.name, d.hash] as const));
+  const scoped = new Map<string, ModuleDep>();
+  for (const d of v.deps) for (const n of d.scope ?? []) scoped.set(n, d);
   const compiled = compileModule(
     node,
     {
@@ -139,6 +141,12 @@ function link(ip: Interpreter, rec: ModuleRecord, v: ModuleVersion): LoadedModul
           if (h !== undefined) return loadVersion(ip, c, h, at);
         }
         return null;
+      },
+      scope: (name) => {
+        const d = scoped.get(name);
+        return d === undefined
+          ? null
+          : (loadVersion(ip, d.name, d.hash, node.span).defs.get(name) ?? null);
       },
     },
     { ...rec, ...versionOf(v) },
@@ -240,6 +248,13 @@ export function evalDynamic(
   if (m.kind === "interface")
     throw ip.failure("EvalError", `Cannot resolve ${what}: ${fq} is an interface`, t.span);
   const d = m.defs.get(t.member);
+  if (d === undefined) {
+    // A constant declared by one of the reference's interfaces (Pact's modrefs.repl).
+    for (const i of r.spec ?? []) {
+      const c = loadModule(ip, i, t.span)?.defs.get(t.member);
+      if (c?.kind === "defconst") return c.value;
+    }
+  }
   if (d === undefined || (d.kind !== "defun" && d.kind !== "defcap" && d.kind !== "defpact"))
     throw ip.failure(
       "EvalError",
@@ -345,6 +360,7 @@ export function installModule(ip: Interpreter, t: Extract<Term, { kind: "moduleD
   ip.chargeGas(moduleInstallGas(encoder.encode(t.code).length), span);
   const hash = moduleHash(t.code);
   const deps = new Map<string, string>();
+  const scopeNames = new Map<string, string[]>();
   const origin = { file: span.file, line: span.line, column: span.column };
   const draft: ModuleRecord = {
     kind: header.kind,
@@ -370,6 +386,13 @@ export function installModule(ip: Interpreter, t: Extract<Term, { kind: "moduleD
         if (m !== null && m.fq !== fq) deps.set(m.fq, m.hash);
         return m;
       },
+      scope: (name) => {
+        const d = ip.tx.imports.get(name);
+        if (d === undefined || d.module.fq === fq) return null;
+        deps.set(d.module.fq, d.module.hash);
+        scopeNames.set(d.module.fq, [...(scopeNames.get(d.module.fq) ?? []), name]);
+        return d;
+      },
     },
     draft,
   );
@@ -387,7 +410,12 @@ export function installModule(ip: Interpreter, t: Extract<Term, { kind: "moduleD
   if (existing === null && header.governance?.kind === "keyset")
     enforceKeysetName(ip, header.governance.name, span);
   const depList: ModuleDep[] = [...deps]
-    .map(([name, h]) => ({ name, hash: h }))
+    .map(([name, h]) => {
+      const scope = scopeNames.get(name);
+      return scope === undefined
+        ? { name, hash: h }
+        : { name, hash: h, scope: [...new Set(scope)].sort() };
+    })
     .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const history =
     existing === null
@@ -407,7 +435,10 @@ export function installModule(ip: Interpreter, t: Extract<Term, { kind: "moduleD
   module.version = versionOf(record);
   ip.writeSys(SysTable.Modules, fq, record, span);
   ip.tx.modules.set(fq, module);
-  ip.tx.moduleAdmin = new Set([...ip.tx.moduleAdmin, fq]);
+  // The reference once granted a namespaced module's admin under its bare name, so
+  // it did not hold afterwards; `PreserveNsModuleInstallBug` keeps that.
+  const granted = ip.ctx.execFlags.has("PreserveNsModuleInstallBug") ? header.name : fq;
+  ip.tx.moduleAdmin = new Set([...ip.tx.moduleAdmin, granted]);
   // An installed module's members are in scope, unqualified, for the rest of the transaction.
   ip.tx.imports = new Map([...ip.tx.imports, ...module.defs]);
   return pString(`Loaded ${header.kind} ${fq}, hash ${hash}`);

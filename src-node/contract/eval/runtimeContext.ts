@@ -103,6 +103,16 @@ export type RuntimeContext = {
   readonly namespacePolicy: NamespacePolicy;
   readonly spv: SpvSupport | null;
   readonly mode: ExecMode;
+  /**
+   * The private-pact entity of this node (the repl's `env-entity`): a defpact
+   * step naming an entity runs only when it matches. Absent or null: none.
+   */
+  readonly entity?: string | null | undefined;
+  /**
+   * True in the repl (unless `env-simulate-onchain`): errors then read as the
+   * reference's repl shows them (its off-chain texts). Absent: on chain.
+   */
+  readonly inRepl?: boolean | undefined;
 };
 
 /** A gas meter counting evaluation steps (one per application, more for big work). */

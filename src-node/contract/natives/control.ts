@@ -6,24 +6,22 @@
  */
 import { failureOf } from "../errors.ts";
 import type { Term, Value } from "../eval/term.ts";
-import { typeOfValue } from "../values/typeOf.ts";
 import { pBool, pString, TRUE } from "../values/value.ts";
 import { runBinding } from "./bindings.ts";
 import { type Call, lazy, type NativeDef, strict } from "./native.ts";
-import { isOpaqueValue } from "./valueGuards.ts";
+import { shownOf, typeName } from "./valueGuards.ts";
 
 /** The language version this interpreter implements (`pact-version`). */
 export const PACT_VERSION = "4.13";
 
-/** A value's type as the reference's on-chain messages name it. */
-function typeName(v: Value): string {
-  return isOpaqueValue(v) ? "<function>" : typeOfValue(v);
-}
-
 const ifNative = lazy("if", [3, 3], "cond:bool then:<a> else:<a> -> <a>", (c, args, env) => {
   const b = c.eval(args[0] as Term, env);
   if (b.kind !== "bool")
-    throw c.evalError(`if: conditional not boolean, received value of type: ${typeName(b)}`);
+    throw c.evalError(
+      c.offChain()
+        ? `if: conditional not boolean: ${shownOf(b)}`
+        : `if: conditional not boolean, received value of type: ${typeName(b)}`,
+    );
   return c.eval((b.value ? args[1] : args[2]) as Term, env);
 });
 
@@ -53,7 +51,9 @@ const enforce = lazy("enforce", [2, 2], "test:bool msg:string -> bool", (c, args
   if (t.kind !== "bool") throw c.argsError([t, m]);
   if (m.kind !== "string")
     throw c.evalError(
-      `Invalid message argument, expected string, received argument of type: ${typeName(m)}`,
+      c.offChain()
+        ? `Invalid message argument, expected string ${shownOf(m)}`
+        : `Invalid message argument, expected string, received argument of type: ${typeName(m)}`,
     );
   throw c.fail("TxFailure", m.value);
 });
@@ -63,14 +63,14 @@ const enforce = lazy("enforce", [2, 2], "test:bool msg:string -> bool", (c, args
  * propagate); after a caught failure the call stack and the transaction's
  * evaluation state are as they were before.
  */
-function catchTxFailure<T>(c: Call, f: () => T): T | null {
+function catchTxFailure<T>(c: Call, f: () => T, anyFailure = false): T | null {
   const depth = c.ip.depth;
   const saved = c.ip.tx.snapshot();
   try {
     return c.ip.withPurity("readonly", f);
   } catch (e) {
     const failure = failureOf(e);
-    if (failure !== null && failure.kind === "TxFailure") {
+    if (failure !== null && (anyFailure || failure.kind === "TxFailure")) {
       c.ip.unwindTo(depth);
       c.ip.tx.restore(saved);
       return null;
@@ -106,6 +106,11 @@ const enforceOne = lazy(
 );
 
 const tryNative = lazy("try", [2, 2], "default:<a> action:<a> -> <a>", (c, args, env) => {
+  if (c.ctx.execFlags.has("DisablePact44")) {
+    // Before Pact 4.4 the default was evaluated first and every failure was caught.
+    const d = c.eval(args[0] as Term, env);
+    return catchTxFailure(c, () => c.eval(args[1] as Term, env), true) ?? d;
+  }
   const r = catchTxFailure(c, () => c.eval(args[1] as Term, env));
   return r ?? c.eval(args[0] as Term, env);
 });
@@ -119,7 +124,11 @@ const bind = lazy(
     const b = args[1] as Term;
     if (b.kind !== "binding") throw c.argsError([src]);
     if (src.kind !== "object")
-      throw c.evalError(`bind: expected object, received value of type: ${typeName(src)}`);
+      throw c.evalError(
+        c.offChain()
+          ? `bind: expected object: ${shownOf(src)}`
+          : `bind: expected object, received value of type: ${typeName(src)}`,
+      );
     return runBinding(c, src.fields, b, env, (k) => `bind: key not found in object: ${k}`);
   },
 );

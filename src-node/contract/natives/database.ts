@@ -21,9 +21,15 @@ import { schemaMismatch } from "../eval/typeSpec.ts";
 import { makeObject, type PactValue, pInteger, pList, pString } from "../values/value.ts";
 import { runBinding } from "./bindings.ts";
 import { type Call, lazy, type NativeDef, strict } from "./native.ts";
-import { fnOf } from "./valueGuards.ts";
+import { fnOf, shownOf, typeName } from "./valueGuards.ts";
 
 function tableOf(c: Call, v: Value | undefined): TableDef {
+  if (v !== undefined && v.kind !== "table" && c.def.name === "fold-db")
+    throw c.evalError(
+      c.offChain()
+        ? `Expected table as first argument to foldDB, got: ${shownOf(v)}`
+        : `Expected table as first argument to foldDB, got argument of type: ${typeName(v)}`,
+    );
   if (v === undefined || v.kind !== "table")
     throw c.evalError(
       `${c.def.name}: expected a table, found ${v === undefined ? "nothing" : v.kind}`,
@@ -44,7 +50,9 @@ function guardTable(c: Call, t: TableDef, write: boolean): void {
     );
   const running = ip.moduleFrame();
   if (running !== null && running.fq === t.module.fq) checkBlessed(ip, t.module, c.span);
-  else acquireModuleAdmin(ip, t.module, c.span);
+  // The reference's `AllowReadInLocal` lets reads past the table guard (a node never sets it).
+  else if (!(!write && ip.ctx.execFlags.has("AllowReadInLocal")))
+    acquireModuleAdmin(ip, t.module, c.span);
   if (ip.ctx.storage.userTableModule(t.physical) === null)
     throw c.fail(
       "DbError",
@@ -218,8 +226,14 @@ const keys = strict("keys", [1, 1], "table:table:<{row}> -> [string]", (c, args)
 });
 
 function boolOf(c: Call, v: Value): boolean {
-  if (v.kind !== "bool") throw c.evalError(`${c.def.name}: the filter did not return a bool`);
-  return v.value;
+  if (v.kind === "bool") return v.value;
+  if (c.def.name === "fold-db")
+    throw c.evalError(
+      c.offChain()
+        ? `Unexpected return value from fold-db query condition ${shownOf(v)}`
+        : `Unexpected return value from fold-db query condition, received value of type: ${typeName(v)}`,
+    );
+  throw c.evalError(`${c.def.name}: the filter did not return a bool`);
 }
 
 const select = strict(
@@ -305,7 +319,7 @@ const txlog = strict(
     return pList(
       c.ctx.storage.txlog(t.physical, id).map((e) =>
         makeObject([
-          ["table", pString(t.physical)],
+          ["table", pString(`USER_${t.physical}`)],
           ["key", pString(e.key)],
           ["value", e.value],
         ]),

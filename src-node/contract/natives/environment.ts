@@ -24,12 +24,19 @@ import {
 } from "../values/value.ts";
 import { type Call, type NativeDef, strict } from "./native.ts";
 
+/** Keys as the reference's `EnforceKeyFormats` accepts them: ed25519 hex or WebAuthn. */
+export const KEY_FORMAT = /^([0-9a-f]{64}|WEBAUTHN-[0-9a-f]+)$/;
+
 function lookup(c: Call, args: Value[]): PactValue {
   const k = args[0] as Value;
   if (k.kind !== "string") throw c.argsError(args);
   const data = c.ctx.data;
   const v = data.kind === "object" ? data.fields.get(k.value) : undefined;
-  if (v === undefined) throw c.fail("TxFailure", `No such key in message: ${k.value}`);
+  if (v === undefined)
+    throw c.fail(
+      c.ctx.execFlags.has("DisablePact47") ? "EvalError" : "TxFailure",
+      `No such key in message: ${k.value}`,
+    );
   return v;
 }
 
@@ -107,6 +114,13 @@ const readKeyset = strict("read-keyset", [1, 1], "key:string -> keyset", (c, arg
     throw c.evalError(
       `read-keyset: invalid keyset in message key ${(args[0] as { value: string }).value}`,
     );
+  if (
+    c.ctx.execFlags.has("EnforceKeyFormats") &&
+    ks.kind === "guard" &&
+    ks.guard.kind === "keyset" &&
+    !ks.guard.keys.every((k) => KEY_FORMAT.test(k))
+  )
+    throw c.evalError("Invalid keyset");
   return ks;
 });
 

@@ -10,7 +10,7 @@ import type { Callable, Value } from "../eval/term.ts";
 import { typeOfValue } from "../values/typeOf.ts";
 import type { PactValue } from "../values/value.ts";
 import { type Call, type NativeDef, strict, VARIADIC } from "./native.ts";
-import { fnOf, isOpaqueValue } from "./valueGuards.ts";
+import { fnOf, isOpaqueValue, shownOf } from "./valueGuards.ts";
 
 function data(c: Call, v: Value): PactValue {
   if (isOpaqueValue(v)) throw c.evalError(`${c.def.name}: the function returned a function`);
@@ -20,6 +20,7 @@ function data(c: Call, v: Value): PactValue {
 /** The reference's on-chain message for a non-list where a list is folded over. */
 function notAList(c: Call, v: Value): ContractError {
   const t = isOpaqueValue(v) ? "<function>" : typeOfValue(v);
+  if (c.offChain()) return c.evalError(`${c.def.name}: expecting list: ${shownOf(v)}`);
   return c.evalError(`${c.def.name}: expecting list, received argument of type: ${t}`);
 }
 

@@ -11,10 +11,8 @@ import type { Value } from "../eval/term.ts";
 import type { KeysetRecord } from "../storage/contractStorage.ts";
 import { SysTable } from "../storage/contractStorage.ts";
 import { type Guard, type PactValue, pString, TRUE } from "../values/value.ts";
-import { keysetFromValue } from "./environment.ts";
+import { KEY_FORMAT, keysetFromValue } from "./environment.ts";
 import { type Call, type NativeDef, strict } from "./native.ts";
-
-const KEY_FORMAT = /^([0-9a-f]{64}|WEBAUTHN-[0-9a-f]+)$/;
 
 /** The keyset guard value for a keyset name: `ns.name` → namespace and name. */
 export function keysetRefGuard(name: string): Guard {
@@ -34,6 +32,12 @@ function keysetArg(c: Call, v: PactValue): KeysetRecord {
   return { keys: ks.keys, pred: ks.pred };
 }
 
+/** Since Pact 4.4 a keyset name is not empty (the reference's keyset name parser). */
+function checkKeysetName(c: Call, name: string): void {
+  if (name === "" && !c.ctx.execFlags.has("DisablePact44"))
+    throw c.evalError("incorrect keyset name format: the name is empty");
+}
+
 const defineKeyset = strict(
   "define-keyset",
   [1, 2],
@@ -42,6 +46,7 @@ const defineKeyset = strict(
     const n = args[0] as Value;
     if (n.kind !== "string") throw c.argsError(args);
     const name = n.value;
+    checkKeysetName(c, name);
     let ksv: PactValue;
     if (args.length === 2) {
       const v = args[1] as Value;
@@ -50,7 +55,12 @@ const defineKeyset = strict(
     } else {
       const data = c.ctx.data;
       const v = data.kind === "object" ? data.fields.get(name) : undefined;
-      if (v === undefined) throw c.fail("TxFailure", `No such key in message: ${name}`);
+      // Recoverable by `try` since Pact 4.7.
+      if (v === undefined)
+        throw c.fail(
+          c.ctx.execFlags.has("DisablePact47") ? "EvalError" : "TxFailure",
+          `No such key in message: ${name}`,
+        );
       ksv = v;
     }
     const ks = keysetArg(c, ksv);
@@ -66,7 +76,6 @@ const defineKeyset = strict(
       if (rec === null) throw c.evalError(`Namespace not found: ${ns}`);
       enforceGuardValue(c.ip, rec.user, c.span);
     }
-    if (name === "") throw c.evalError("define-keyset: the name is empty");
     c.ip.writeSys(SysTable.KeySets, name, ks, c.span);
     return pString("Keyset defined");
   },
@@ -79,8 +88,10 @@ const enforceKeysetNative = strict(
   "guard:guard -> bool, keysetname:string -> bool",
   (c, args) => {
     const v = args[0] as Value;
-    if (v.kind === "string") enforceKeysetName(c.ip, v.value, c.span);
-    else if (v.kind === "guard") enforceGuardValue(c.ip, v, c.span);
+    if (v.kind === "string") {
+      checkKeysetName(c, v.value);
+      enforceKeysetName(c.ip, v.value, c.span);
+    } else if (v.kind === "guard") enforceGuardValue(c.ip, v, c.span);
     else throw c.argsError(args);
     return TRUE;
   },
@@ -93,6 +104,7 @@ const keysetRefGuardNative = strict(
   (c, args) => {
     const v = args[0] as Value;
     if (v.kind !== "string") throw c.argsError(args);
+    checkKeysetName(c, v.value);
     if (readKeyset(c.ip, v.value, c.span) === null)
       throw c.evalError(`Keyset reference cannot be found: ${v.value}`);
     return { kind: "guard", guard: keysetRefGuard(v.value) };

@@ -11,7 +11,8 @@ import { makeObject, pList, pString } from "../values/value.ts";
 import { type Call, type NativeDef, strict } from "./native.ts";
 
 function localOnly(c: Call): void {
-  if (c.ctx.mode === "transactional")
+  // Before Pact 4.11 they were allowed on chain.
+  if (c.ctx.mode === "transactional" && !c.ctx.execFlags.has("DisablePact411"))
     throw c.evalError(`${c.def.name}: Operation only permitted in local execution mode`);
 }
 

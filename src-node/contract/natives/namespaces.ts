@@ -58,12 +58,16 @@ const namespace = strict(
   (c, args) => {
     const n = args[0] as Value;
     if (n.kind !== "string") throw c.argsError(args);
-    if (n.value === "") {
+    const flags = c.ctx.execFlags;
+    // Resetting to the root arrived with Pact 4.7.
+    if (n.value === "" && !flags.has("DisablePact47")) {
       c.ip.tx.namespace = null;
       return pString("Namespace reset to root");
     }
-    if (readNamespace(c, n.value) === null)
-      throw c.evalError(`namespace: '${n.value}' not defined`);
+    const rec = readNamespace(c, n.value);
+    if (rec === null) throw c.evalError(`namespace: '${n.value}' not defined`);
+    // Before Pact 4.4 entering a namespace enforced its user guard.
+    if (flags.has("DisablePact44")) enforceGuardValue(c.ip, rec.user, c.span);
     c.ip.tx.namespace = n.value;
     return pString(`Namespace set to ${n.value}`);
   },

@@ -20,6 +20,7 @@ import type { RuntimeContext } from "../eval/runtimeContext.ts";
 import type { Callable, Env, Term, Value } from "../eval/term.ts";
 import { typeNameOf } from "../eval/typeSpec.ts";
 import type { Span } from "../syntax/span.ts";
+import { showValue } from "../values/render.ts";
 import { typeOfValue } from "../values/typeOf.ts";
 import type { PactValue } from "../values/value.ts";
 import { isOpaqueValue } from "./valueGuards.ts";
@@ -78,13 +79,15 @@ export class Call {
 
   /** The reference's "Invalid arguments in call to NAME, received arguments of type [...]". */
   argsError(args: readonly Value[]): ContractError {
-    const types = args.map((a) =>
-      isOpaqueValue(a) ? (a.kind === "table" ? typeNameOf(a) : "<function>") : typeOfValue(a),
-    );
-    return this.fail(
-      "ArgsError",
-      `Invalid arguments in call to ${this.def.name}, received arguments of type [${types.join(", ")}], expected ${this.def.sig}`,
-    );
+    return this.fail("ArgsError", argsErrorText(this.ip, this.def, args));
+  }
+
+  /**
+   * True where the reference shows its off-chain texts: in its repl (unless
+   * simulating on chain), or when `flag` (the fork that changed the text) is disabled.
+   */
+  offChain(flag = "DisablePact47"): boolean {
+    return this.ctx.inRepl === true || this.ctx.execFlags.has(flag);
   }
 
   charge(units: number): void {
@@ -149,6 +152,41 @@ export class Call {
   eval(t: Term, env: Env | null): Value {
     return this.ip.eval(t, env);
   }
+}
+
+/**
+ * The text of an arguments error: off chain (the reference's repl, or before
+ * Pact 4.7) with the values, on chain with their types. `null` stands for an
+ * argument not evaluated yet (a lazy native's expression).
+ */
+export function argsErrorText(
+  ip: Interpreter,
+  def: NativeDef,
+  vals: readonly (Value | null)[],
+): string {
+  if (ip.ctx.inRepl === true || ip.ctx.execFlags.has("DisablePact47")) {
+    const shown = vals.map((v) =>
+      v === null ? "<expr>" : isOpaqueValue(v) ? "<function>" : showValue(v),
+    );
+    // Unevaluated arguments (lazy natives) are shown abbreviated, as text.
+    const text = def.lazy ? shown.map((x) => JSON.stringify(x)) : shown;
+    return `Invalid arguments, received [${text.join(", ")}] for ${def.sig}`;
+  }
+  const types = vals.map((a) =>
+    a === null
+      ? "*"
+      : isOpaqueValue(a)
+        ? a.kind === "table"
+          ? typeNameOf(a)
+          : "<function>"
+        : typeOfValue(a),
+  );
+  return `Invalid arguments in call to ${def.name}, received arguments of type [${types.join(", ")}], expected ${def.sig}`;
+}
+
+/** A lazy native's argument as far as it is known before evaluation: literals only. */
+export function termValue(t: Term): Value | null {
+  return t.kind === "lit" ? t.value : null;
 }
 
 /** Declares a strict native. */

@@ -12,7 +12,7 @@ import { bigintBits, GAS_TEXT_CHARS_PER_UNIT, MAX_VALUE_LENGTH } from "../eval/g
 import type { Value } from "../eval/term.ts";
 import { typeNameOf } from "../eval/typeSpec.ts";
 import { pactValueToJsonText } from "../values/json.ts";
-import { renderValue } from "../values/render.ts";
+import { renderValue, showValue } from "../values/render.ts";
 import { typeOfValue } from "../values/typeOf.ts";
 import {
   codePointLength,
@@ -57,7 +57,9 @@ const concat = strict("concat", [1, 1], "str-list:[string] -> string", (c, args)
   for (const x of l.items) {
     if (x.kind !== "string")
       throw c.evalError(
-        `concat: expected list of strings, received value of type: ${typeOfValue(x)}`,
+        c.offChain()
+          ? `concat: expecting list of strings: ${showValue(x)}`
+          : `concat: expected list of strings, received value of type: ${typeOfValue(x)}`,
       );
     out += x.value;
     if (out.length > MAX_VALUE_LENGTH) c.chargeText(out.length);
@@ -116,6 +118,44 @@ function decodeBase64Url(text: string): Buffer | null {
   if (body.length % 4 === 1 || given > (4 - (body.length % 4)) % 4) return null;
   const bytes = Buffer.from(body, "base64url");
   return bytes.toString("base64url") === body ? bytes : null;
+}
+
+const B64URL_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+/**
+ * Decodes base64url as the reference did before Pact 4.9 (`DisablePact49`),
+ * with its error texts: the UTF-8 bytes are padded with `=` to a multiple of
+ * 4 and read quad by quad; a misplaced `=` is a padding error and any other
+ * stray byte an encoding error, each reported at the start of its quad (one
+ * less when the text itself ends in `===`); non-canonical trailing bits are
+ * accepted.
+ */
+function decodeBase64UrlLegacy(
+  text: string,
+): { ok: true; bytes: Buffer } | { ok: false; error: string } {
+  const raw = Buffer.from(text, "utf8");
+  const padded = Buffer.concat([raw, Buffer.alloc((4 - (raw.length % 4)) % 4, 0x3d)]);
+  const adjust = text.endsWith("===") ? -1 : 0;
+  const fail = (what: string, at: number): { ok: false; error: string } => ({
+    ok: false,
+    error: `Base64URL decode failed: ${what} near offset ${at - (at % 4) + adjust}`,
+  });
+  const isPad = (b: number | undefined): boolean => b === 0x3d;
+  const valid = (b: number | undefined): boolean =>
+    b !== undefined && B64URL_ALPHABET.includes(String.fromCharCode(b));
+  for (let q = 0; q < padded.length; q += 4) {
+    const quad = [padded[q], padded[q + 1], padded[q + 2], padded[q + 3]];
+    const final = q + 4 >= padded.length;
+    // Padding may only end the final quad, in its last one or two places.
+    const padLimit = final ? 2 : 4;
+    for (let k = 0; k < padLimit; k++) if (isPad(quad[k])) return fail("invalid padding", q + k);
+    for (let k = 0; k < 4; k++)
+      if (!valid(quad[k]) && !(final && k >= 2 && isPad(quad[k])))
+        return fail("invalid base64 encoding", q + k);
+    if (final && isPad(quad[2]) && !isPad(quad[3])) return fail("invalid padding", q + 3);
+  }
+  const body = padded.toString("latin1").replace(/=+$/, "");
+  return { ok: true, bytes: Buffer.from(body, "base64url") };
 }
 
 /** The reference's one message for every base64 failure (Pact 4.9+). */
@@ -185,8 +225,15 @@ const base64Decode = strict("base64-decode", [1, 1], "string:string -> string", 
   const text = s.value;
   c.charge(Math.ceil(text.length / 64));
   c.chargeText(text.length * 2);
-  const bytes = decodeBase64Url(text);
-  if (bytes === null) throw c.evalError(`Could not decode string: ${BASE64_FAILURE}`);
+  let bytes: Buffer | null;
+  if (c.ctx.execFlags.has("DisablePact49")) {
+    const r = decodeBase64UrlLegacy(text);
+    if (!r.ok) throw c.evalError(`Could not decode string: ${r.error}`);
+    bytes = r.bytes;
+  } else {
+    bytes = decodeBase64Url(text);
+    if (bytes === null) throw c.evalError(`Could not decode string: ${BASE64_FAILURE}`);
+  }
   const decoded = new TextDecoder("utf-8", { fatal: false }).decode(bytes);
   if (Buffer.from(decoded, "utf8").compare(bytes) !== 0)
     throw c.evalError("Could not decode string: Base64URL decode failed: invalid unicode");

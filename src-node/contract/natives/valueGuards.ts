@@ -4,11 +4,23 @@
  */
 import { type Callable, isCallable, isOpaque, type Opaque, type Value } from "../eval/term.ts";
 import type { Decimal } from "../values/decimal.ts";
+import { showValue } from "../values/render.ts";
+import { typeOfValue } from "../values/typeOf.ts";
 import type { PactValue } from "../values/value.ts";
 
 /** True for values that are not data: functions, tables, schemas. */
 export function isOpaqueValue(v: Value): v is Opaque {
   return isOpaque(v);
+}
+
+/** A value's type as the reference's on-chain messages name it. */
+export function typeName(v: Value): string {
+  return isOpaqueValue(v) ? "<function>" : typeOfValue(v);
+}
+
+/** A value as the reference's off-chain messages print it. */
+export function shownOf(v: Value): string {
+  return isOpaqueValue(v) ? "<function>" : showValue(v);
 }
 
 export function isPact(v: Value | undefined): v is PactValue {

@@ -111,8 +111,14 @@ export function createReplEnvNatives(s: ReplSession): NativeDef[] {
         (y !== undefined && y.kind !== "object")
       )
         throw c.argsError(args);
-      const pactId = id?.kind === "string" ? id.value : (s.lastPactExec?.pactId ?? null);
-      if (pactId === null) throw c.evalError("continue-pact: no pact exec in context");
+      // The defpact of this transaction: started earlier in this form (module code may
+      // call continue-pact), or by an earlier form.
+      const pactId =
+        id?.kind === "string"
+          ? id.value
+          : (c.ip.tx.pactExec?.pactId ?? s.lastPactExec?.pactId ?? null);
+      if (pactId === null)
+        throw c.evalError("continue-pact: No pact id supplied and no pact exec in context");
       if (st.value < 0n || st.value > 1_000_000n) throw c.evalError("continue-pact: bad step");
       return continuePact(
         c.ip,
@@ -205,7 +211,10 @@ export function createReplEnvNatives(s: ReplSession): NativeDef[] {
       if (m.kind !== "string") throw c.argsError(args);
       if (loadModule(c.ip, m.value, c.span) === null)
         throw c.evalError(`typecheck: module not found: ${m.value}`);
-      // No static checker: arguments and results are checked at run time instead.
+      // No static checker (out of scope): arguments and results are checked at run time instead.
+      s.print(
+        `typecheck: weft has no static type checker; ${m.value} exists and its types are checked at run time`,
+      );
       return pString(`Typecheck ${m.value}: success`);
     },
   );

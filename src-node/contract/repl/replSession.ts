@@ -17,6 +17,8 @@ import {
   type ChainData,
   DEFAULT_STEP_LIMIT,
   defaultChainData,
+  type ExecMode,
+  type GasMeter,
   type NamespacePolicy,
   type RuntimeContext,
   type Signer,
@@ -65,6 +67,10 @@ export type ReplEnv = {
   txHash: string;
   execFlags: ReadonlySet<string>;
   namespacePolicy: NamespacePolicy;
+  /** `env-entity`: the private-pact entity steps are run for (null: none). */
+  entity: string | null;
+  /** `env-simulate-onchain`: errors read as on chain (the reference's not-in-repl mode). */
+  onChain: boolean;
 };
 
 /** Makes the storage a session runs against (the reference in-memory one by default). */
@@ -98,6 +104,30 @@ function posixResolve(fromFile: string, path: string): string {
   return parts.join("/");
 }
 
+/** The session's gas meter, with the log `env-gaslog` starts and reads. */
+export class ReplGasMeter extends ContractGasMeter {
+  private log: { name: string; units: number }[] | null = null;
+
+  constructor() {
+    super({ kind: "fixed", rate: 0 }, UNLIMITED_GAS);
+  }
+
+  override charge(units: number): boolean {
+    const before = this.used;
+    const ok = super.charge(units);
+    if (this.log !== null && this.used !== before)
+      this.log.push({ name: "charge", units: this.used - before });
+    return ok;
+  }
+
+  /** The entries logged since the last call (null when logging was off), and logs anew. */
+  takeLog(): { name: string; units: number }[] | null {
+    const l = this.log;
+    this.log = [];
+    return l;
+  }
+}
+
 export class ReplSession {
   /** The environment new forms see. */
   env: ReplEnv;
@@ -109,7 +139,7 @@ export class ReplSession {
   /** The evaluation state (capabilities, events, imports …); reset at transaction boundaries. */
   evalState = new TxState();
   /** Gas of the session (`env-gasmodel`, `env-gaslimit`, `env-gas`). */
-  readonly gas = new ContractGasMeter({ kind: "fixed", rate: 0 }, UNLIMITED_GAS);
+  readonly gas = new ReplGasMeter();
   /** The last defpact state a form left (what `continue-pact` and `pact-state` use). */
   lastPactExec: PactExec | null = null;
   /** `mock-spv` answers by type and payload JSON. */
@@ -132,6 +162,8 @@ export class ReplSession {
       txHash: DEFAULT_TX_HASH,
       execFlags: new Set(),
       namespacePolicy: { kind: "simple" },
+      entity: null,
+      onChain: false,
     };
     this.storage = opts.storage ?? opts.storageFactory?.() ?? createMemoryStorage();
     this.readFile = opts.readFile;
@@ -142,19 +174,42 @@ export class ReplSession {
 
   /** The runtime context of the next top-level form. */
   context(): RuntimeContext {
+    return this.contextOf(this.env, new StepMeter(this.stepLimit));
+  }
+
+  /** The runtime context of an environment (`with-applied-env` builds one mid-form). */
+  contextOf(env: ReplEnv, meter: GasMeter): RuntimeContext {
     return {
-      data: this.env.data,
-      signers: this.env.signers,
-      chainData: this.env.chainData,
-      txHash: this.env.txHash,
-      execFlags: this.env.execFlags,
+      data: env.data,
+      signers: env.signers,
+      chainData: env.chainData,
+      txHash: env.txHash,
+      execFlags: env.execFlags,
       storage: this.storage,
-      meter: new StepMeter(this.stepLimit),
+      meter,
       gas: this.gas,
-      namespacePolicy: this.env.namespacePolicy,
+      namespacePolicy: env.namespacePolicy,
       spv: this.spv,
-      mode: "repl",
+      mode: this.mode(env),
+      inRepl: !env.onChain,
+      entity: env.entity,
     };
+  }
+
+  /**
+   * The reference's repl runs in transactional mode, which refuses history
+   * and module listing only when a script sets `DisableHistoryInTransactionalMode`
+   * (chainweb's flag).
+   */
+  private mode(env: ReplEnv): ExecMode {
+    return env.execFlags.has("DisableHistoryInTransactionalMode") ? "transactional" : "repl";
+  }
+
+  /** Takes the changes made so far in this form (`with-applied-env` applies them itself). */
+  takePending(): Partial<ReplEnv> {
+    const p = this.pending;
+    this.pending = {};
+    return p;
   }
 
   /** The repl's SPV: answers what `mock-spv` registered; continuation proofs are not mocked. */

@@ -21,8 +21,17 @@ export type Governance =
   | { readonly kind: "keyset"; readonly name: string }
   | { readonly kind: "capability"; readonly name: string };
 
-/** A module this code was linked against: its qualified name and hash at that time. */
-export type ModuleDep = { readonly name: string; readonly hash: string };
+/**
+ * A module this code was linked against: its qualified name and hash at that
+ * time, and the members it used unqualified because the transaction that
+ * installed the code had them in scope (a `use` or an install before it, as
+ * the reference resolves them at install).
+ */
+export type ModuleDep = {
+  readonly name: string;
+  readonly hash: string;
+  readonly scope?: readonly string[] | undefined;
+};
 
 /** The part of a module record that differs between versions of the same module. */
 export type ModuleVersion = {

@@ -170,7 +170,11 @@ function versionToStored(v: ModuleVersion): { [k: string]: J } {
     hash: v.hash,
     code: v.code,
     origin: { file: v.origin.file, line: v.origin.line, column: v.origin.column },
-    deps: v.deps.map((d) => ({ name: d.name, hash: d.hash })),
+    deps: v.deps.map((d) =>
+      d.scope === undefined || d.scope.length === 0
+        ? { name: d.name, hash: d.hash }
+        : { name: d.name, hash: d.hash, scope: [...d.scope] },
+    ),
     consts: v.consts.map((c) => ({ name: c.name, value: valueToStored(c.value) })),
   };
 }
@@ -182,7 +186,13 @@ function versionFrom(j: J | undefined): ModuleVersion {
     hash: s(j.hash),
     code: s(j.code),
     origin: { file: s(o.file), line: n(o.line), column: n(o.column) },
-    deps: arr(j.deps).map((d) => (isJsonObject(d) ? { name: s(d.name), hash: s(d.hash) } : bad())),
+    deps: arr(j.deps).map((d) =>
+      !isJsonObject(d)
+        ? bad()
+        : d.scope === undefined
+          ? { name: s(d.name), hash: s(d.hash) }
+          : { name: s(d.name), hash: s(d.hash), scope: arr(d.scope).map(s) },
+    ),
     consts: arr(j.consts).map((c) =>
       isJsonObject(c) ? { name: s(c.name), value: valueFrom(c.value) } : bad(),
     ),
