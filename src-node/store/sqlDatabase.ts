@@ -16,6 +16,12 @@ import { type SqlQuery, sqlText } from "./sql.ts";
 export type OpenDatabaseOptions = {
   /** Path of better_sqlite3.node for this process's ABI (Electron passes its own build). */
   readonly nativeBinding?: string | undefined;
+  /**
+   * Open an existing database for reading only (an execution worker's
+   * connection beside the node's writer; WAL lets it read a consistent
+   * snapshot while the writer commits).
+   */
+  readonly readOnly?: boolean | undefined;
 };
 
 type Statement = Database.Statement<unknown[], unknown>;
@@ -52,17 +58,19 @@ export class SqlDatabase {
    */
   static open(path: string, options: OpenDatabaseOptions = {}): SqlDatabase {
     try {
-      mkdirSync(dirname(path), { recursive: true });
-      const db = new Database(
-        path,
-        options.nativeBinding === undefined ? {} : { nativeBinding: options.nativeBinding },
-      );
+      const readonly = options.readOnly === true;
+      if (!readonly) mkdirSync(dirname(path), { recursive: true });
+      const db = new Database(path, {
+        ...(options.nativeBinding === undefined ? {} : { nativeBinding: options.nativeBinding }),
+        ...(readonly ? { readonly: true, fileMustExist: true } : {}),
+      });
       try {
-        db.pragma("journal_mode = WAL");
+        // The journal mode is the file's: a reader finds WAL set by the writer.
+        if (!readonly) db.pragma("journal_mode = WAL");
         db.pragma("foreign_keys = ON");
         // WAL + NORMAL: a crash of the process loses nothing committed; a power
         // loss may lose the last transactions but never corrupts the file.
-        db.pragma("synchronous = NORMAL");
+        if (!readonly) db.pragma("synchronous = NORMAL");
         db.pragma("busy_timeout = 5000");
       } catch (e) {
         db.close();
