@@ -116,6 +116,7 @@ const execStatus: Record<ExecErrorCodeValue, number> = {
   [ExecErrorCode.CoinbaseFails]: 400,
   [ExecErrorCode.GenesisFailed]: 500,
   [ExecErrorCode.ReplayMismatch]: 500,
+  [ExecErrorCode.WorkerFailed]: 503,
   [ExecErrorCode.Invariant]: 500,
 };
 

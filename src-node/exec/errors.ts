@@ -104,6 +104,7 @@ export const ExecErrorCode = {
   CoinbaseFails: "EXEC_COINBASE_FAILS",
   GenesisFailed: "EXEC_GENESIS_FAILED",
   ReplayMismatch: "EXEC_REPLAY_MISMATCH",
+  WorkerFailed: "EXEC_WORKER_FAILED",
   Invariant: "EXEC_INVARIANT",
 } as const;
 
@@ -135,6 +136,8 @@ export type ExecErrorType =
       chainId: number;
       height: number;
     }
+  /** The execution worker running the request stopped (it is restarted; `reason` says why). */
+  | { code: typeof ExecErrorCode.WorkerFailed; reason: string }
   | { code: typeof ExecErrorCode.Invariant; reason: string };
 
 export class ExecError extends NodeError<ExecErrorType> {}
