@@ -251,7 +251,23 @@ export class WorkerExecution implements ExecutionHost {
       p.reject(IN_PROCESS);
       return;
     }
-    const slot = this.#slot();
+    let slot: Slot;
+    try {
+      slot = this.#slot();
+    } catch (e) {
+      // The thread could not even be created.
+      const reason = e instanceof Error ? e.message : String(e);
+      this.#log?.warn("an execution worker could not be created", { reason });
+      this.#startFailed(reason);
+      p.stops++;
+      if (this.#inProcessOnly || p.stops <= 1) {
+        this.#dispatch(id, p);
+      } else {
+        this.#pending.delete(id);
+        p.reject(workerFailed(reason));
+      }
+      return;
+    }
     slot.pending.add(id);
     slot.worker.ref();
     try {
@@ -330,17 +346,11 @@ export class WorkerExecution implements ExecutionHost {
     const at = this.#slots.indexOf(slot);
     if (at >= 0) this.#slots.splice(at, 1);
     if (this.#closed) return;
-    if (!slot.ready) this.#startFailures++;
     this.#log?.warn("an execution worker stopped; another starts on the next request", {
       reason,
       requests: slot.pending.size,
     });
-    if (this.#startFailures >= START_FAILURES && !this.#inProcessOnly) {
-      this.#inProcessOnly = true;
-      this.#log?.error("execution workers cannot start; executing on the node's thread", {
-        reason,
-      });
-    }
+    if (!slot.ready) this.#startFailed(reason);
     for (const id of slot.pending) {
       const p = this.#pending.get(id);
       if (p === undefined) continue;
@@ -354,6 +364,17 @@ export class WorkerExecution implements ExecutionHost {
       }
     }
     slot.pending.clear();
+  }
+
+  /** A worker that never became ready; after {@link START_FAILURES} in a row, in process only. */
+  #startFailed(reason: string): void {
+    this.#startFailures++;
+    if (this.#startFailures >= START_FAILURES && !this.#inProcessOnly) {
+      this.#inProcessOnly = true;
+      this.#log?.error("execution workers cannot start; executing on the node's thread", {
+        reason,
+      });
+    }
   }
 
   async close(): Promise<void> {

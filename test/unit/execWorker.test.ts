@@ -269,6 +269,21 @@ describe("[exec] payloads and restarts of execution workers", () => {
     }
   });
 
+  it("runs in process when no thread can be created at all", async () => {
+    const host = hostOn(x, {
+      spawn: () => {
+        throw new Error("ERR_WORKER_INIT_FAILED");
+      },
+    });
+    try {
+      const answer = await host.local(0, signedCommand({ code: "(+ 5 5)" }), PLAIN);
+      expect(resultOf(answer)).toEqual({ status: "success", data: 10 });
+      expect(host.inProcessOnly).toBe(true);
+    } finally {
+      await host.close();
+    }
+  });
+
   it("rejects requests still running when it closes", async () => {
     const host = hostOn(x, {});
     const pending = host.local(0, signedCommand({ code: "(+ 1 1)" }), PLAIN).catch((e) => e);
