@@ -10,8 +10,10 @@
  *   one snapshot. When the node moved the state away before the worker
  *   looked (`stale`), the request is sent again; after a few tries it runs
  *   on this thread, which is never wrong.
- * - Workers start on demand, up to `workers`; a request goes to an idle
- *   worker, else a new one, else the least busy.
+ * - Workers start when the node listens ({@link WorkerExecution.warm}) or
+ *   on demand, up to `workers`; a request goes to an idle ready worker, else
+ *   the least busy ready one (a new one starts meanwhile, below the limit),
+ *   and to a loading one only when none is ready.
  * - A worker that stops (a crash, running out of memory) is logged with the
  *   reason and replaced on the next request; its requests are sent once
  *   more to another worker, and fail with EXEC_WORKER_FAILED (503) if that
@@ -130,12 +132,12 @@ export class WorkerExecution implements ExecutionHost {
   }
 
   /**
-   * Starts one worker now, unless one runs (the node calls it when it starts
-   * listening, so that the first request does not wait for a thread to load).
+   * Starts the workers now (the node calls it when it starts listening, so
+   * that requests do not wait for threads to load).
    */
   warm(): void {
-    if (this.#closed || this.#inProcessOnly || this.#slots.some((s) => s.alive)) return;
-    this.#start().worker.unref();
+    if (this.#closed || this.#inProcessOnly) return;
+    while (this.#slots.filter((s) => s.alive).length < this.#max) this.#start().worker.unref();
   }
 
   async local(chainId: number, body: unknown, request: LocalRequest): Promise<LocalAnswer> {
@@ -279,12 +281,24 @@ export class WorkerExecution implements ExecutionHost {
     }
   }
 
-  /** An idle worker, else a new one (below the limit), else the least busy. */
+  /**
+   * An idle ready worker; else the least busy ready one, while another
+   * starts (below the limit); a loading worker only when none is ready (a
+   * thread loads its modules for a while, and work queued there waits).
+   */
   #slot(): Slot {
-    const alive = this.#slots.filter((s) => s.alive);
-    const idle = alive.find((s) => s.pending.size === 0);
+    let alive = this.#slots.filter((s) => s.alive);
+    const ready = alive.filter((s) => s.ready);
+    const idle = ready.find((s) => s.pending.size === 0);
     if (idle !== undefined) return idle;
-    if (alive.length < this.#max) return this.#start();
+    if (alive.length < this.#max) {
+      const started = this.#start();
+      if (ready.length === 0) return started;
+      started.worker.unref();
+      alive = ready;
+    } else if (ready.length > 0) {
+      alive = ready;
+    }
     return alive.reduce((a, b) => (b.pending.size < a.pending.size ? b : a));
   }
 
