@@ -198,6 +198,46 @@ describe("[exec] payloads and restarts of execution workers", () => {
     }
   });
 
+  it("keeps the hostile-command rules in the worker: the time limit, dropped commands, /local's gas limit", async () => {
+    const logged: Logged[] = [];
+    // Workers whose wall-clock limit is 0 ms: any command that runs a while passes it.
+    const host = hostOn(x, {
+      log: recordingLog(logged),
+      spawn: (settings) => spawnExecWorker({ ...settings, commandTimeLimitMs: 0 }),
+    });
+    const LOOP = "(fold (lambda (a x) (+ a x)) 0 (enumerate 1 5000))";
+    try {
+      const parent = x.executor.bestHead(0);
+      const slow = ready(signedCommand({ code: LOOP, gasLimit: 100_000 }));
+      const quick = ready(signedCommand({ code: "(+ 1 2)" }));
+      const timeS = Math.floor(Date.now() / 1000);
+      const built = await host.buildPayload(parent, MINER, [slow, quick], timeS);
+      expect(built.included.map((c) => c.hash)).toEqual([quick.command.hash]);
+      expect(built.dropped.map((d) => [d.command.hash, d.error.code])).toEqual([
+        [slow.command.hash, "CMD_UNEXECUTABLE"],
+      ]);
+      expect(built.dropped[0]?.error.message).toMatch(/time limit of 0 ms/);
+      const warned = logged.filter((l) => l.level === "warn" && l.message.includes("dropped"));
+      expect(warned.map((l) => l.fields?.requestKey)).toEqual([slow.command.hash]);
+
+      // /local answers the limit as the command's failure.
+      const local = await host.local(0, signedCommand({ code: LOOP, gasLimit: 100_000 }), PLAIN);
+      const result = resultOf(local) as { status: string; error?: { message: string } };
+      expect(result.status).toBe("failure");
+      expect(result.error?.message).toMatch(/time limit of 0 ms/);
+
+      // Without preflight, no gas limit above the block's.
+      const tooMuch = await host
+        .local(0, signedCommand({ code: "(+ 1 2)", gasLimit: 9_007_199_254_740_991 }), PLAIN)
+        .then(() => undefined)
+        .catch((e: unknown) => e);
+      expect((tooMuch as { code?: string }).code).toBe("CMD_GAS_LIMIT");
+      expect((tooMuch as Error).message).toMatch(/exceeds the block gas limit/);
+    } finally {
+      await host.close();
+    }
+  });
+
   it("replaces a worker that stops, sends its request once more, and logs why", async () => {
     const logged: Logged[] = [];
     let spawned = 0;
