@@ -6,6 +6,8 @@
  *   options → config (checked, defaults) → BlockDb (blocks.sqlite)
  *           → StateDb (state.sqlite) → ChainExecutor (genesis state, executes
  *             every block before BlockDb accepts it, follows the best cut)
+ *           → execution workers (exec/workerExecution.ts: /local and payload
+ *             building off the event loop, on read-only connections)
  *           → CommandService (mempool, /send /local /poll /listen /private,
  *             the mining payload provider)
  *           → mining (service, update streams, built-in miner)
@@ -43,6 +45,8 @@ import {
 import { NODE_SERVICE_DATE, packageVersion } from "./config/nodeParams.ts";
 import { isNodeError } from "./errors/nodeError.ts";
 import { ChainExecutor } from "./exec/chainExecutor.ts";
+import { type ExecutionHost, InProcessExecution } from "./exec/executionHost.ts";
+import { WorkerExecution } from "./exec/workerExecution.ts";
 import { genesisPayloadOf } from "./genesis/genesisPayloads.ts";
 import { runGenesis } from "./genesis/runGenesis.ts";
 import { CommandService } from "./mempool/commandService.ts";
@@ -106,6 +110,11 @@ export type CreateNodeOptions = NodeOptionsInput & {
    * loading the page.
    */
   readonly appTokenCookie?: boolean | undefined;
+  /**
+   * Execution worker threads for /local and payload building (default 2,
+   * started on demand); 0 runs them on the node's thread.
+   */
+  readonly executionWorkers?: number | undefined;
 };
 
 /** `dataDir/<network>/app-token`: the app token while the node runs (0600), for `curl` users. */
@@ -185,6 +194,8 @@ export class WeftNode {
   readonly state: StateDb;
   /** Executes blocks and keeps the state on the best cut. */
   readonly executor: ChainExecutor;
+  /** Where /local and payload building run (execution workers, or in process). */
+  readonly execution: ExecutionHost;
   /** The contract command endpoints' service and the mempool. */
   readonly commands: CommandService;
   /** The secret `/app/api/*` needs (header `X-Weft-App-Token`; api/appToken.ts). */
@@ -207,7 +218,12 @@ export class WeftNode {
     log: NodeLogger | undefined,
     backup: BackupService | undefined,
     lock: DataLock,
-    exec: { state: StateDb; executor: ChainExecutor; commands: CommandService },
+    exec: {
+      state: StateDb;
+      executor: ChainExecutor;
+      execution: ExecutionHost;
+      commands: CommandService;
+    },
     appToken: string,
   ) {
     this.appToken = appToken;
@@ -225,6 +241,7 @@ export class WeftNode {
     this.#lock = lock;
     this.state = exec.state;
     this.executor = exec.executor;
+    this.execution = exec.execution;
     this.commands = exec.commands;
   }
 
@@ -259,6 +276,7 @@ export class WeftNode {
     let backup: BackupService | undefined;
     let state: StateDb | undefined;
     let executor: ChainExecutor | undefined;
+    let execution: ExecutionHost | undefined;
     let commands: CommandService | undefined;
     try {
       state = StateDb.open({ path: statePath(options), nativeBinding: input.sqliteNativeBinding });
@@ -273,8 +291,21 @@ export class WeftNode {
         log: input.logger,
         spvProofDepth: input.spvProofDepth ?? options.spv.proofDepth,
       });
+      const workers = input.executionWorkers ?? undefined;
+      execution =
+        workers === 0
+          ? new InProcessExecution(executor)
+          : new WorkerExecution({
+              executor,
+              statePath: statePath(options),
+              blocksPath: blocksPath(options),
+              nativeBinding: input.sqliteNativeBinding,
+              workers,
+              log: input.logger,
+            });
       commands = new CommandService({
         executor,
+        execution,
         blocks,
         now: input.now,
         listenTimeoutMs: input.listenTimeoutMs ?? options.commands.listenTimeout * 1000,
@@ -341,7 +372,7 @@ export class WeftNode {
         input.logger,
         backup,
         lock,
-        { state, executor, commands },
+        { state, executor, execution, commands },
         token.value,
       );
       writePrivateFile(self.appTokenFile, `${token.value}\n`);
@@ -350,6 +381,7 @@ export class WeftNode {
       void backup?.close();
       service?.close();
       commands?.close();
+      void execution?.close();
       executor?.close();
       state?.close();
       blocks.close();
@@ -404,6 +436,7 @@ export class WeftNode {
     const address = this.server.server.address();
     this.#port = typeof address === "object" && address !== null ? address.port : port;
     this.#log?.info("node listening", { baseUrl: this.baseUrl, network: this.version.name });
+    if (this.execution instanceof WorkerExecution) this.execution.warm();
     if (this.options.mining.enabled) {
       // A miner that cannot start (no reward account, a thread failed) leaves the node running.
       try {
@@ -429,6 +462,8 @@ export class WeftNode {
         // A running backup copies through the databases' connections: stopped first.
         await this.backup?.close();
         this.mining.close();
+        // Workers read the databases: they stop before the databases close.
+        await this.execution.close();
         this.executor.close();
         this.state.close();
         this.blocks.close();

@@ -131,6 +131,7 @@ const execStatus: Record<ExecErrorCodeValue, number> = {
   [ExecErrorCode.GenesisFailed]: 500,
   [ExecErrorCode.ReplayMismatch]: 500,
   [ExecErrorCode.TimeLimit]: 400,
+  [ExecErrorCode.WorkerFailed]: 503,
   [ExecErrorCode.Invariant]: 500,
 };
 

@@ -25,9 +25,8 @@
  * @module
  */
 import type { BlockHeader } from "../chain/blockHeader.ts";
-import { type MinerInfo, minerDataBytes, parseMinerData } from "../chain/minerData.ts";
+import { type MinerInfo, parseMinerData } from "../chain/minerData.ts";
 import { genesisHeightOf, type NetworkVersion } from "../chain/networkVersion.ts";
-import { buildPayloadWithOutputs, type PayloadWithOutputs } from "../chain/payloadWithOutputs.ts";
 import type { ParsedCommand } from "../command/commandTypes.ts";
 import type { NamespacePolicy } from "../contract/eval/runtimeContext.ts";
 import type { ContractStorage } from "../contract/storage/contractStorage.ts";
@@ -35,15 +34,14 @@ import { isNodeError } from "../errors/nodeError.ts";
 import type { Block, BlockDb, BlockExecutor, CutChange } from "../store/blockDb.ts";
 import type { SqliteContractStorage } from "../store/sqliteContractStorage.ts";
 import { type ChainRows, NO_TXID_LIMIT, type StateDb } from "../store/stateDb.ts";
-import { applyCommand, localCommand } from "./applyCommand.ts";
+import { applyCommand } from "./applyCommand.ts";
 import { type BlockEnv, CHAIN_NAMESPACE_POLICY } from "./blockEnv.ts";
 import {
-  blockTransactionBytes,
   blockTransactionTextOf,
   parseBlockTransaction,
   parseBlockTransactionText,
 } from "./blockTransaction.ts";
-import { coinbaseOutput, coinbaseRun } from "./coinbase.ts";
+import { coinbaseOutput } from "./coinbase.ts";
 import { readCommandResult, writeCommandResult } from "./commandResult.ts";
 import { commandRuleViolations } from "./commandRules.ts";
 import { type ContractInput, contractInputOf } from "./contractInput.ts";
@@ -54,11 +52,19 @@ import {
   ExecErrorCode,
   execInvariant,
 } from "./errors.ts";
+import { blockEnvOf, type ExecContext } from "./execContext.ts";
 import { decimalOfText, gasAmount } from "./gasMath.ts";
 import { gasPayerOf } from "./gasPayer.ts";
+import { type LocalAnswer, runLocal } from "./localRun.ts";
 import { nodeCommands } from "./nodeCommands.ts";
+import {
+  type BuiltPayload,
+  buildPayloadOn,
+  duplicateCommand,
+  type ReadyCommand,
+} from "./payloadBuilder.ts";
 import { ReadyCommands } from "./readyCommands.ts";
-import { DEFAULT_SPV_PROOF_DEPTH, spvVerifier } from "./spvVerifier.ts";
+import { DEFAULT_SPV_PROOF_DEPTH } from "./spvVerifier.ts";
 import { buyGas } from "./systemCalls.ts";
 import { DEFAULT_COMMAND_TIME_LIMIT_MS } from "./timeLimit.ts";
 
@@ -102,36 +108,15 @@ export type ChainExecutorOptions = {
 /** Genesis states computed in this process, by genesis key, chain and genesis hash. */
 const genesisStates = new Map<string, { rows: ChainRows; endTxId: number }>();
 
-/** A command ready to run: parsed, with its contract inputs. */
-export type ReadyCommand = { readonly command: ParsedCommand; readonly input: ContractInput };
-
-/** What building a payload gave: the payload, and the candidates it left out. */
-export type BuiltPayload = {
-  readonly payload: PayloadWithOutputs;
-  readonly included: readonly ParsedCommand[];
-  /** Commands that can never be included on this branch (expired, on chain, gas not buyable). */
-  readonly dropped: readonly { readonly command: ParsedCommand; readonly error: CommandError }[];
-};
+export type { LocalAnswer } from "./localRun.ts";
+export { PREFLIGHT_MINER } from "./localRun.ts";
+export type { BuiltPayload, ReadyCommand } from "./payloadBuilder.ts";
 
 export type LocalOptions = {
   readonly preflight: boolean;
   /** Blocks below the best head to run on (clamped at genesis). */
   readonly rewindDepth: number;
 };
-
-/** /local's answer: a result, or the metadata rules the command breaks (preflight). */
-export type LocalAnswer =
-  | { readonly kind: "result"; readonly output: string }
-  | { readonly kind: "invalid"; readonly failures: readonly CommandError[] };
-
-/** The miner /local?preflight pays its fee to (nothing it does persists). */
-export const PREFLIGHT_MINER: MinerInfo = {
-  account: "weft-preflight",
-  predicate: "keys-all",
-  publicKeys: [],
-};
-
-const DROP = Symbol("drop");
 
 export class ChainExecutor implements BlockExecutor {
   readonly version: NetworkVersion;
@@ -141,7 +126,8 @@ export class ChainExecutor implements BlockExecutor {
   readonly #genesisKey: string | undefined;
   readonly #policy: NamespacePolicy;
   readonly #log: ExecutorLog | undefined;
-  readonly #timeLimitMs: number;
+  /** Wall-clock limit of one command's evaluation in payload building and /local (ms). */
+  readonly commandTimeLimitMs: number;
   readonly spvProofDepth: number;
   readonly #orphanListeners = new Set<(chainId: number, commands: ParsedCommand[]) => void>();
   readonly #unsubscribe: () => void;
@@ -156,7 +142,7 @@ export class ChainExecutor implements BlockExecutor {
     this.#genesisKey = options.genesisKey;
     this.#policy = options.namespacePolicy ?? CHAIN_NAMESPACE_POLICY;
     this.#log = options.log;
-    this.#timeLimitMs = options.commandTimeLimitMs ?? DEFAULT_COMMAND_TIME_LIMIT_MS;
+    this.commandTimeLimitMs = options.commandTimeLimitMs ?? DEFAULT_COMMAND_TIME_LIMIT_MS;
     this.spvProofDepth = options.spvProofDepth ?? DEFAULT_SPV_PROOF_DEPTH;
     this.#unsubscribe = this.blocks.onCutChange((change) => this.#followCut(change));
   }
@@ -375,21 +361,20 @@ export class ChainExecutor implements BlockExecutor {
     this.#apply(block);
   }
 
-  /** The environment of a block on `parent` (proofs are checked against its history). */
-  #env(chainId: number, parent: BlockHeader, storage: ContractStorage): BlockEnv {
+  /** What execution needs besides the state (the same for an execution worker). */
+  get context(): ExecContext {
     return {
       version: this.version,
-      chainId,
-      parent,
-      storage,
       namespacePolicy: this.#policy,
-      spv: spvVerifier({
-        blocks: this.blocks,
-        chainId,
-        parent,
-        maxDepth: this.spvProofDepth,
-      }),
+      spvProofDepth: this.spvProofDepth,
+      headers: this.blocks,
+      commandTimeLimitMs: this.commandTimeLimitMs,
     };
+  }
+
+  /** The environment of a block on `parent` (proofs are checked against its history). */
+  #env(chainId: number, parent: BlockHeader, storage: ContractStorage): BlockEnv {
+    return blockEnvOf(this.context, chainId, parent, storage);
   }
 
   /** Executes a block on the state at its parent (the caller moved it there). */
@@ -445,7 +430,7 @@ export class ChainExecutor implements BlockExecutor {
           });
           if (problem !== undefined) throw problem;
           if (seen.has(command.hash) || this.state.hasResult(chainId, command.hash)) {
-            throw duplicate(command.hash, "", seen.has(command.hash) ? "block" : "chain");
+            throw duplicateCommand(command.hash, "", seen.has(command.hash) ? "block" : "chain");
           }
           seen.add(command.hash);
           ready = known ?? { command, input: contractInputOf(command) };
@@ -474,13 +459,9 @@ export class ChainExecutor implements BlockExecutor {
   }
 
   /**
-   * The payload of a new block on `parent` for `miner`: coinbase, then the
-   * candidates in order while they fit the block gas limit. `blockTimeS`:
-   * a lower bound of the new block's creation time (seconds), for the
-   * creation-time rule. A candidate
-   * that cannot be applied now is left out: `dropped` when it never can be
-   * on this branch, silently when it may later (creation time ahead of the
-   * parent's time, not enough gas left in this block).
+   * The payload of a new block on `parent` for `miner` (payloadBuilder.ts),
+   * built in a SQLite transaction that is rolled back. The commands it
+   * includes are remembered for validating the block.
    */
   buildPayload(
     parent: BlockHeader,
@@ -490,7 +471,7 @@ export class ChainExecutor implements BlockExecutor {
   ): BuiltPayload {
     const chainId = parent.chainId;
     this.syncTo(parent);
-    return this.state.rolledBack(() => {
+    const built = this.state.rolledBack(() => {
       const base = this.state.head(chainId);
       if (base === undefined) throw execInvariant(`no state for chain ${chainId}`);
       const storage = this.state.storage(chainId, {
@@ -498,90 +479,35 @@ export class ChainExecutor implements BlockExecutor {
         writeHeight: parent.height + 1,
         nextTxId: base.endTxId,
       });
-      const env = { ...this.#env(chainId, parent, storage), timeLimitMs: this.#timeLimitMs };
-      const cb = coinbaseRun(env, miner);
-      if (cb.failure !== null) {
-        // A block may carry a failed coinbase (it stays valid), but work for
-        // it would have the miner search for a block that pays nobody.
-        throw new ExecError(
-          { code: ExecErrorCode.CoinbaseFails, account: miner.account, reason: cb.failure },
-          `no work for miner ${JSON.stringify(miner.account)}: the coin contract refuses its coinbase: ${cb.failure}`,
-        );
-      }
-      const coinbase = cb.output;
-      const included: { command: ParsedCommand; output: string }[] = [];
-      const dropped: { command: ParsedCommand; error: CommandError }[] = [];
-      const seen = new Set<string>();
-      let gasLeft = this.version.blockGasLimit;
-      const parentTimeS = Math.floor(parent.creationTime / 1_000_000);
-      for (const { command, input } of candidates) {
-        if (seen.has(command.hash)) continue;
-        const problems = commandRuleViolations(command, {
-          version: this.version,
-          chainId,
-          time: { kind: "block", parentTimeS, blockTimeS },
-        });
-        const [problem] = problems;
-        if (problem !== undefined) {
-          // Too early now is fine later; anything else never is.
-          if (!problems.every((p) => p.code === CommandErrorCode.FutureCreationTime)) {
-            dropped.push({ command, error: problem });
-          }
-          continue;
-        }
-        if (this.state.hasResult(chainId, command.hash)) {
-          dropped.push({ command, error: duplicate(command.hash, "", "chain") });
-          continue;
-        }
-        if (command.payload.meta.gasLimit > gasLeft) continue;
-        const mark = storage.nextTxId;
-        try {
-          const r = this.state.transaction(() => {
-            const x = applyCommand(env, command, input, miner);
-            if (x.kind === "rejected") throw { [DROP]: x.error };
-            return x;
-          });
-          included.push({ command, output: r.output });
-          this.#ready.remember({ command, input });
-          seen.add(command.hash);
-          gasLeft -= command.payload.meta.gasLimit;
-        } catch (e) {
-          (storage as SqliteContractStorage).resetNextTxId(mark);
-          if (typeof e === "object" && e !== null && DROP in e) {
-            dropped.push({ command, error: (e as { [DROP]: CommandError })[DROP] });
-            continue;
-          }
-          // Whatever else a command throws (the time limit, a bug) costs it its place, never
-          // the work request: it is left out, leaves the mempool, and the reason is logged.
-          const reason = e instanceof Error ? e.message : String(e);
-          this.#log?.warn("a mempool command could not be executed; dropped", {
-            chainId,
-            requestKey: command.hash,
-            reason,
-          });
-          dropped.push({
-            command,
-            error: new CommandError(
-              { code: CommandErrorCode.Unexecutable, field: "cmd", reason },
-              `the command ${command.hash} could not be executed: ${reason}`,
-            ),
-          });
-        }
-      }
-      const encoder = new TextEncoder();
-      return {
-        payload: buildPayloadWithOutputs({
-          transactions: included.map((c) => ({
-            transaction: blockTransactionBytes(c.command),
-            output: encoder.encode(c.output),
-          })),
-          minerData: minerDataBytes(miner),
-          coinbase: encoder.encode(coinbase),
-        }),
-        included: included.map((c) => c.command),
-        dropped,
-      };
+      return buildPayloadOn(this.context, parent, miner, candidates, blockTimeS, storage, {
+        onChain: (requestKey) => this.state.hasResult(chainId, requestKey),
+        attempt: (fn) => this.state.transaction(fn),
+        warn: (message, fields) => this.#log?.warn(message, fields),
+      });
     });
+    this.rememberIncluded(built, candidates);
+    return built;
+  }
+
+  /**
+   * Remembers the candidates a payload includes (parsed, with inputs), so
+   * that validating its block parses nothing again.
+   */
+  rememberIncluded(
+    built: Pick<BuiltPayload, "included">,
+    candidates: readonly ReadyCommand[],
+  ): void {
+    const keys = new Set(built.included.map((c) => c.hash));
+    for (const c of candidates) if (keys.has(c.command.hash)) this.#ready.remember(c);
+  }
+
+  /**
+   * Moves the state to `parent` and returns it, for execution elsewhere
+   * (an execution worker reads the state at `parent` from its own connection).
+   */
+  stateAt(parent: BlockHeader): BlockHeader {
+    this.syncTo(parent);
+    return parent;
   }
 
   // ---- queries
@@ -628,11 +554,11 @@ export class ChainExecutor implements BlockExecutor {
     return out;
   }
 
-  /** The state view `rewindDepth` blocks below the best head of `chainId`. */
-  #localView(
-    chainId: number,
-    rewindDepth: number,
-  ): { parent: BlockHeader; storage: SqliteContractStorage } {
+  /**
+   * The block `rewindDepth` blocks below the best head of `chainId`
+   * (clamped at genesis), with the state holding it: what /local runs on.
+   */
+  localParent(chainId: number, rewindDepth: number): BlockHeader {
     const head = this.bestHead(chainId);
     const genesisHeight = genesisHeightOf(this.version, chainId);
     const height = Math.max(genesisHeight, head.height - rewindDepth);
@@ -641,9 +567,20 @@ export class ChainExecutor implements BlockExecutor {
     if (parent === undefined || held === undefined || held.hash !== parent.hash) {
       throw execInvariant(`the state of chain ${chainId} does not hold height ${height}`);
     }
+    return parent;
+  }
+
+  /** The state view `rewindDepth` blocks below the best head of `chainId`. */
+  #localView(
+    chainId: number,
+    rewindDepth: number,
+  ): { parent: BlockHeader; storage: SqliteContractStorage } {
+    const parent = this.localParent(chainId, rewindDepth);
+    const held = this.state.blockAt(chainId, parent.height);
+    if (held === undefined) throw execInvariant(`the state of chain ${chainId} moved`);
     const storage = this.state.storage(chainId, {
       readLimit: held.endTxId,
-      writeHeight: height + 1,
+      writeHeight: parent.height + 1,
       nextTxId: held.endTxId,
       persist: false,
     });
@@ -660,29 +597,7 @@ export class ChainExecutor implements BlockExecutor {
    */
   local(chainId: number, command: ParsedCommand, options: LocalOptions): LocalAnswer {
     const { parent, storage } = this.#localView(chainId, options.rewindDepth);
-    if (options.preflight) {
-      const failures = commandRuleViolations(command, {
-        version: this.version,
-        chainId,
-        time: { kind: "preflight", parentTimeS: Math.floor(parent.creationTime / 1_000_000) },
-      });
-      if (failures.length > 0) return { kind: "invalid", failures };
-    } else {
-      // Without preflight too, no command runs with more gas than a block could give it.
-      const [tooMuch] = commandRuleViolations(command, {
-        version: this.version,
-        chainId,
-        time: { kind: "preflight", parentTimeS: Math.floor(parent.creationTime / 1_000_000) },
-      }).filter((f) => f.code === CommandErrorCode.GasLimit);
-      if (tooMuch !== undefined) throw tooMuch;
-    }
-    const input = contractInputOf(command);
-    const env = { ...this.#env(chainId, parent, storage), timeLimitMs: this.#timeLimitMs };
-    const output = localCommand(env, command, input, {
-      preflight: options.preflight,
-      miner: PREFLIGHT_MINER,
-    });
-    return { kind: "result", output };
+    return runLocal(this.context, parent, storage, command, options.preflight);
   }
 
   /**
@@ -710,7 +625,7 @@ export class ChainExecutor implements BlockExecutor {
       errors.push(e);
     }
     if (this.isOnChain(chainId, command.hash))
-      errors.push(duplicate(command.hash, prefix, "chain"));
+      errors.push(duplicateCommand(command.hash, prefix, "chain"));
     let input: ContractInput | undefined;
     try {
       input = contractInputOf(command, prefix);
@@ -745,22 +660,4 @@ export class ChainExecutor implements BlockExecutor {
 
 function sameText(text: string, bytes: Uint8Array): boolean {
   return Buffer.from(bytes).toString("utf8") === text && Buffer.byteLength(text) === bytes.length;
-}
-
-function duplicate(
-  requestKey: string,
-  prefix: string,
-  where: "chain" | "batch" | "block",
-): CommandError {
-  const field = `${prefix}hash`;
-  const text =
-    where === "chain"
-      ? "is already on chain"
-      : where === "block"
-        ? "appears twice in the block"
-        : "appears twice in the batch";
-  return new CommandError(
-    { code: CommandErrorCode.Duplicate, field, requestKey, where },
-    `${field}: the command ${requestKey} ${text}`,
-  );
 }

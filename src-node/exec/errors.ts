@@ -31,6 +31,7 @@ export const ExecErrorCode = {
   GenesisFailed: "EXEC_GENESIS_FAILED",
   ReplayMismatch: "EXEC_REPLAY_MISMATCH",
   TimeLimit: "EXEC_TIME_LIMIT",
+  WorkerFailed: "EXEC_WORKER_FAILED",
   Invariant: "EXEC_INVARIANT",
 } as const;
 
@@ -64,6 +65,8 @@ export type ExecErrorType =
     }
   /** A command's evaluation passed the wall-clock limit (payload building and /local only). */
   | { code: typeof ExecErrorCode.TimeLimit; limitMs: number }
+  /** The execution worker running the request stopped (it is restarted; `reason` says why). */
+  | { code: typeof ExecErrorCode.WorkerFailed; reason: string }
   | { code: typeof ExecErrorCode.Invariant; reason: string };
 
 export class ExecError extends NodeError<ExecErrorType> {}

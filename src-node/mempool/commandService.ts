@@ -7,14 +7,15 @@
  *   and request key; otherwise all go to the mempool (a pending duplicate
  *   changes nothing);
  * - `local`: runs a command without persisting anything (preflight,
- *   signature verification switch, rewind depth);
+ *   signature verification switch, rewind depth), through the execution
+ *   host (exec/executionHost.ts: the node's execution workers);
  * - `poll`: results at least `confirmationDepth` blocks deep, unknown keys
  *   left out; `listen`: waits for one result, bounded by a timeout;
  * - `spv`: the cross-chain proof service (exec/spvService.ts), closed with this one;
  * - `private`: reads the command and its private metadata, then refuses it:
  *   private execution needs an addressed peer, and this node has none;
  * - `payloadFor`: the payload provider of mining (mempool commands, best
- *   first, up to the block gas limit).
+ *   first, up to the block gas limit), built through the execution host.
  * It keeps the mempool in step with the chain: commands of blocks that join
  * the best chain leave it; commands of orphaned blocks come back.
  * @module
@@ -30,6 +31,7 @@ import { parseBlockTransaction } from "../exec/blockTransaction.ts";
 import type { ChainExecutor, ReadyCommand } from "../exec/chainExecutor.ts";
 import { contractInputOf } from "../exec/contractInput.ts";
 import { CommandError, ExecError, ExecErrorCode } from "../exec/errors.ts";
+import { type ExecutionHost, InProcessExecution } from "../exec/executionHost.ts";
 import { nodeCommands } from "../exec/nodeCommands.ts";
 import { parsePrivateCommand } from "../exec/parsePrivateCommand.ts";
 import { SpvService } from "../exec/spvService.ts";
@@ -49,6 +51,11 @@ export type CommandServiceOptions = {
   readonly executor: ChainExecutor;
   readonly blocks: BlockDb;
   readonly mempool?: Mempool | undefined;
+  /**
+   * Where /local and payload building run (default: in process, on the
+   * executor). The node passes its execution workers and closes them itself.
+   */
+  readonly execution?: ExecutionHost | undefined;
   /** The node's clock, µs since the UNIX epoch (for /send's time window). */
   readonly now?: (() => number) | undefined;
   readonly listenTimeoutMs?: number | undefined;
@@ -72,6 +79,7 @@ function requestKeyOfValue(value: unknown): string | null {
 
 export class CommandService {
   readonly executor: ChainExecutor;
+  readonly execution: ExecutionHost;
   readonly mempool: Mempool;
   readonly blocks: BlockDb;
   readonly listenTimeoutMs: number;
@@ -84,6 +92,7 @@ export class CommandService {
 
   constructor(options: CommandServiceOptions) {
     this.executor = options.executor;
+    this.execution = options.execution ?? new InProcessExecution(options.executor);
     this.blocks = options.blocks;
     this.mempool = options.mempool ?? new Mempool();
     this.listenTimeoutMs = options.listenTimeoutMs ?? DEFAULT_LISTEN_TIMEOUT_MS;
@@ -193,14 +202,9 @@ export class CommandService {
    * @throws {CommandError} for a malformed command or (unless switched off) bad signatures.
    * @throws {ExecError} EXEC_PREFLIGHT_INVALID with every metadata rule broken.
    */
-  local(chainId: number, body: unknown, options: LocalRequestOptions): string {
+  async local(chainId: number, body: unknown, options: LocalRequestOptions): Promise<string> {
     this.blocks.requireChain(chainId);
-    const command = nodeCommands.parseCommand(body);
-    if (options.signatureVerification) nodeCommands.verifyCommandSignatures(command);
-    const answer = this.executor.local(chainId, command, {
-      preflight: options.preflight,
-      rewindDepth: options.rewindDepth,
-    });
+    const answer = await this.execution.local(chainId, body, options);
     if (answer.kind === "invalid") {
       throw new ExecError(
         { code: ExecErrorCode.PreflightInvalid, failures: answer.failures },
@@ -287,9 +291,9 @@ export class CommandService {
 
   /**
    * The mining payload provider: mempool commands of `chainId` on top of
-   * `parent`. It first lets the event loop run (signals, HTTP, the node's
-   * other work): with an easy target a miner asks for work back to back, and
-   * building a payload is synchronous work.
+   * `parent`, built by the execution host. It first lets the event loop run
+   * (signals, HTTP, the node's other work): with an easy target a miner asks
+   * for work back to back, and building in process is synchronous work.
    */
   payloadFor = async (
     chainId: number,
@@ -306,7 +310,7 @@ export class CommandService {
     // one second less bounds it safely.
     const blockTimeS = Math.floor(this.#now() / 1_000_000) - 1;
     await new Promise<void>((resolve) => setImmediate(resolve));
-    const built = this.executor.buildPayload(
+    const built = await this.execution.buildPayload(
       parent,
       miner,
       this.mempool.candidates(chainId),

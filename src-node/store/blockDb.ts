@@ -205,18 +205,7 @@ export class BlockDb {
 
   /** The ancestor (or the header itself) at `height`, using the best-chain index where it can. */
   ancestorAt(header: BlockHeader, height: number): BlockHeader | undefined {
-    if (height > header.height || height < 0) return undefined;
-    let x = header;
-    while (x.height > height) {
-      if (this.store.bestChainHash(x.chainId, x.height) === x.hash) {
-        const hash = this.store.bestChainHash(x.chainId, height);
-        return hash === undefined ? undefined : this.store.header(hash);
-      }
-      const p = this.store.header(x.parent);
-      if (p === undefined) return undefined;
-      x = p;
-    }
-    return x;
+    return this.store.ancestorAt(header, height);
   }
 
   /** Subscribes to changes of the best cut; returns the unsubscribe function. */

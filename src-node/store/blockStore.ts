@@ -65,6 +65,31 @@ export class BlockStore {
     return new BlockStore(db);
   }
 
+  /**
+   * Opens an existing blocks.sqlite read-only beside the node's writer (an
+   * execution worker reads headers through it).
+   * @throws {StoreError} STORE_OPEN_FAILED
+   */
+  static openReader(path: string, options: OpenDatabaseOptions = {}): BlockStore {
+    return new BlockStore(SqlDatabase.open(path, { ...options, readOnly: true }));
+  }
+
+  /** The ancestor (or the header itself) at `height`, using the best-chain index where it can. */
+  ancestorAt(header: BlockHeader, height: number): BlockHeader | undefined {
+    if (height > header.height || height < 0) return undefined;
+    let x = header;
+    while (x.height > height) {
+      if (this.bestChainHash(x.chainId, x.height) === x.hash) {
+        const hash = this.bestChainHash(x.chainId, height);
+        return hash === undefined ? undefined : this.header(hash);
+      }
+      const p = this.header(x.parent);
+      if (p === undefined) return undefined;
+      x = p;
+    }
+    return x;
+  }
+
   close(): void {
     this.#cache.clear();
     this.db.close();

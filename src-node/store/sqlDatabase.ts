@@ -17,6 +17,12 @@ import { type SqlQuery, sqlText } from "./sql.ts";
 export type OpenDatabaseOptions = {
   /** Path of better_sqlite3.node for this process's ABI (Electron passes its own build). */
   readonly nativeBinding?: string | undefined;
+  /**
+   * Open an existing database for reading only (an execution worker's
+   * connection beside the node's writer; WAL lets it read a consistent
+   * snapshot while the writer commits).
+   */
+  readonly readOnly?: boolean | undefined;
 };
 
 type Statement = Database.Statement<unknown[], unknown>;
@@ -58,23 +64,27 @@ export class SqlDatabase {
    */
   static open(path: string, options: OpenDatabaseOptions = {}): SqlDatabase {
     try {
-      // Folders it makes are 0700; the file 0600 before SQLite opens it, so
-      // that its -wal and -shm files get the same mode (privateFiles.ts).
-      mkdirSync(dirname(path), { recursive: true, mode: PRIVATE_DIR_MODE });
-      if (isFilePath(path)) {
-        touchPrivateFile(path);
-        for (const side of ["-wal", "-shm"]) makePrivateFile(`${path}${side}`);
+      const readonly = options.readOnly === true;
+      if (!readonly) {
+        // Folders it makes are 0700; the file 0600 before SQLite opens it, so
+        // that its -wal and -shm files get the same mode (privateFiles.ts).
+        mkdirSync(dirname(path), { recursive: true, mode: PRIVATE_DIR_MODE });
+        if (isFilePath(path)) {
+          touchPrivateFile(path);
+          for (const side of ["-wal", "-shm"]) makePrivateFile(`${path}${side}`);
+        }
       }
-      const db = new Database(
-        path,
-        options.nativeBinding === undefined ? {} : { nativeBinding: options.nativeBinding },
-      );
+      const db = new Database(path, {
+        ...(options.nativeBinding === undefined ? {} : { nativeBinding: options.nativeBinding }),
+        ...(readonly ? { readonly: true, fileMustExist: true } : {}),
+      });
       try {
-        db.pragma("journal_mode = WAL");
+        // The journal mode is the file's: a reader finds WAL set by the writer.
+        if (!readonly) db.pragma("journal_mode = WAL");
         db.pragma("foreign_keys = ON");
         // WAL + NORMAL: a crash of the process loses nothing committed; a power
         // loss may lose the last transactions but never corrupts the file.
-        db.pragma("synchronous = NORMAL");
+        if (!readonly) db.pragma("synchronous = NORMAL");
         db.pragma("busy_timeout = 5000");
       } catch (e) {
         db.close();

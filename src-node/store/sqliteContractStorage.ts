@@ -56,7 +56,15 @@ type Layer = {
   readonly rows: Map<string, Map<string, Entry>>;
   readonly tables: Map<string, string>;
 };
-type LocalVersion = Write & { readonly txid: number; readonly seq: number };
+type LocalVersion = Write & Entry & { readonly txid: number; readonly seq: number };
+
+/** Where a storage stood (see {@link SqliteContractStorage.mark}). */
+export type StorageMark = {
+  readonly nextTxId: number;
+  readonly seq: number;
+  readonly history: number;
+  readonly tables: number;
+};
 
 const SYS_PREFIX = "SYS:";
 
@@ -95,6 +103,8 @@ export class SqliteContractStorage implements ContractStorage {
   /** Commits of a non-persisting storage, and their history. */
   readonly #local: Layer = newLayer();
   readonly #localHistory: LocalVersion[] = [];
+  /** The tables of {@link #local}, in creation order (to take them back). */
+  readonly #localTables: { readonly tbl: string; readonly module: string }[] = [];
 
   constructor(state: StateDb, chainId: number, options: SqliteStorageOptions) {
     this.#state = state;
@@ -119,6 +129,35 @@ export class SqliteContractStorage implements ContractStorage {
     this.#nextTxId = next;
     this.#cache.clear();
     this.#tableCache.clear();
+  }
+
+  /**
+   * Where the storage stands now, between transactions: {@link restore}
+   * takes back everything committed after it (a command tried and dropped
+   * while a payload is built). On a persisting storage the database's own
+   * savepoint takes the rows back; this takes back the transaction ids.
+   */
+  mark(): StorageMark {
+    if (this.#current !== null) storeInvariant("mark inside a transaction");
+    return {
+      nextTxId: this.#nextTxId,
+      seq: this.#seq,
+      history: this.#localHistory.length,
+      tables: this.#localTables.length,
+    };
+  }
+
+  /** Goes back to `mark` (see {@link mark}). */
+  restore(mark: StorageMark): void {
+    this.resetNextTxId(mark.nextTxId);
+    if (this.#persist) return;
+    this.#seq = mark.seq;
+    this.#localHistory.length = mark.history;
+    this.#localTables.length = mark.tables;
+    this.#local.rows.clear();
+    this.#local.tables.clear();
+    for (const v of this.#localHistory) layerRows(this.#local, v.tbl).set(v.key, v);
+    for (const t of this.#localTables) this.#local.tables.set(t.tbl, t.module);
   }
 
   beginTx(): number {
@@ -164,7 +203,7 @@ export class SqliteContractStorage implements ContractStorage {
       this.#cache.set(`${w.tbl}\u0000${w.key}`, w.value);
     } else {
       layerRows(this.#local, w.tbl).set(w.key, w);
-      this.#localHistory.push({ tbl: w.tbl, key: w.key, text: w.text, txid, seq });
+      this.#localHistory.push({ tbl: w.tbl, key: w.key, text: w.text, value: w.value, txid, seq });
     }
   }
 
@@ -174,6 +213,7 @@ export class SqliteContractStorage implements ContractStorage {
       this.#tableCache.set(tbl, module);
     } else {
       this.#local.tables.set(tbl, module);
+      this.#localTables.push({ tbl, module });
     }
   }
 

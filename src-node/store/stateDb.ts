@@ -100,10 +100,13 @@ export class StateDb {
   readonly #decoded = new Map<number, Map<string, { txid: number; seq: number; value: unknown }>>();
   /** Each chain's head (null: none), as last read or written; forgotten on any rollback. */
   readonly #heads = new Map<number, StateBlock | null>();
+  /** A reader's heads move under it (another connection writes): never cached. */
+  readonly #cacheHeads: boolean;
 
-  private constructor(db: SqlDatabase) {
+  private constructor(db: SqlDatabase, cacheHeads = true) {
     this.db = db;
     this.path = db.path;
+    this.#cacheHeads = cacheHeads;
   }
 
   /**
@@ -119,6 +122,30 @@ export class StateDb {
       throw e;
     }
     return new StateDb(db);
+  }
+
+  /**
+   * Opens an existing state.sqlite read-only, beside the node's writer (an
+   * execution worker). Heads are read afresh each time; decoded system
+   * records are kept, and the reader forgets a chain's with
+   * {@link StateDb.forgetDecoded} when the writer rewound it.
+   * @throws {StoreError} STORE_OPEN_FAILED
+   */
+  static openReader(options: StateDbOptions): StateDb {
+    return new StateDb(SqlDatabase.open(options.path, { ...options, readOnly: true }), false);
+  }
+
+  /**
+   * Runs `fn` on one consistent snapshot of the database (a read
+   * transaction: another connection's commits meanwhile stay invisible).
+   */
+  snapshot<T>(fn: () => T): T {
+    return this.db.transaction(fn);
+  }
+
+  /** Forgets the decoded system records of `chainId` (its rows were rewritten elsewhere). */
+  forgetDecoded(chainId: number): void {
+    this.#decoded.get(chainId)?.clear();
   }
 
   close(): void {
@@ -196,7 +223,7 @@ export class StateDb {
           WHERE chain_id = ${chainId} ORDER BY height DESC LIMIT 1`,
       this.#blockRow,
     );
-    this.#heads.set(chainId, head ?? null);
+    if (this.#cacheHeads) this.#heads.set(chainId, head ?? null);
     return head;
   }
 

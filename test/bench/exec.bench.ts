@@ -16,18 +16,32 @@
  *   generator against a bare node:http handler answering a fixed JSON body,
  *   in the same run (the baseline).
  *
+ * - responsiveness: the p99 response time of `/health-check` (a probe in
+ *   another process, one request every 10 ms) on a listening node while
+ *   /local is saturated with a heavier program by the load generator, with
+ *   execution workers (`health_p99_ms_local_load`) and, as the baseline,
+ *   on the node's thread (`health_p99_ms_local_load_in_process`); and while
+ *   blocks of maximum gas (250 transfers, payloads built by the workers)
+ *   are inserted and executed back to back (`health_p99_ms_block_exec`;
+ *   block execution itself still runs on the node's thread).
+ *   `health_p99_ms_under_load` is the larger of the two with workers.
+ *
  * Fairness: transfers are timed after warm-up blocks (the JIT's first
- * compilations are not block execution); /local and the bare handler are
+ * compilations are not block execution); /local is loaded once, uncounted,
+ * before its rounds (execution worker threads load their modules then); /local and the bare handler are
  * measured alternately for several rounds with the same generator,
  * connections, warm-up and duration, and the medians are reported (the
  * machine's other load varies between rounds); each part runs in a fresh
  * process of its own. The load average is printed alongside. Environment:
  * `WEFT_BENCH_SECONDS`, `WEFT_BENCH_CONNECTIONS`, `WEFT_BENCH_BLOCKS`,
- * `WEFT_BENCH_ROUNDS`, `WEFT_BENCH_ONLY` (`transfers` or `local`).
+ * `WEFT_BENCH_ROUNDS`, `WEFT_BENCH_ONLY` (`transfers`, `local` or `health`),
+ * `WEFT_BENCH_EXEC_WORKERS` (the /local part's execution workers, default 2;
+ * 0 runs /local on the node's thread, for comparison).
  *
  * Prints `BENCH exec transfers_per_s=<n> 1/s`,
  * `BENCH exec transfers_cold_per_s=<n> 1/s`, `BENCH exec local_rps=<n> 1/s`,
- * `BENCH exec bare_rps=<n> 1/s`, `BENCH exec local_vs_bare=<pct> %` and
+ * `BENCH exec bare_rps=<n> 1/s`, `BENCH exec local_vs_bare=<pct> %`,
+ * `BENCH exec health_p99_ms_under_load=<ms> ms` (and its parts, above) and
  * `BENCH exec load_avg=<n>`.
  */
 import { spawn } from "node:child_process";
@@ -37,12 +51,13 @@ import type { AddressInfo } from "node:net";
 import { loadavg } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { extendableChains } from "../../src-node/chain/cutExtension.ts";
+import { cutExtension, extendableChains } from "../../src-node/chain/cutExtension.ts";
+import { newBlockHeader } from "../../src-node/chain/newBlockHeader.ts";
 import type { ReadyCommand } from "../../src-node/exec/chainExecutor.ts";
 import { contractInputOf } from "../../src-node/exec/contractInput.ts";
 import { nodeCommands } from "../../src-node/exec/nodeCommands.ts";
 import { createNode } from "../../src-node/node.ts";
-import { openExecChain, signedCommand, transferCaps } from "../support/execChain.ts";
+import { MINER, openExecChain, signedCommand, transferCaps } from "../support/execChain.ts";
 import { tempDir } from "../support/testNode.ts";
 
 const { parseCommand } = nodeCommands;
@@ -53,7 +68,9 @@ const BLOCKS = Number(process.env.WEFT_BENCH_BLOCKS ?? "8");
 /** Blocks executed before timing starts. */
 const WARMUP_BLOCKS = 2;
 const ROUNDS = Number(process.env.WEFT_BENCH_ROUNDS ?? "3");
-/** `transfers` or `local`: run only that part. */
+/** Execution workers of the /local part's node (0: in process, as before workers). */
+const EXEC_WORKERS = Number(process.env.WEFT_BENCH_EXEC_WORKERS ?? "2");
+/** `transfers`, `local` or `health`: run only that part. */
 const ONLY = process.env.WEFT_BENCH_ONLY ?? "";
 /** Transfers per block: the block gas limit (150,000) over each transfer's gas limit (600). */
 const PER_BLOCK = 250;
@@ -152,7 +169,12 @@ function runGenerator(url: string, body: string): Promise<number> {
 /** A listening node and the URL of its /local. */
 async function localServer(): Promise<{ url: string; close(): Promise<void> }> {
   const dataDir = tempDir("weft-bench-local-");
-  const node = await createNode({ network: "test-singleton", dataDir, port: 0 });
+  const node = await createNode({
+    network: "test-singleton",
+    dataDir,
+    port: 0,
+    executionWorkers: EXEC_WORKERS,
+  });
   return {
     url: `${node.baseUrl}/chain/0/pact/api/v1/local`,
     async close() {
@@ -201,6 +223,9 @@ async function localAndBare(): Promise<{ local: number; bare: number }> {
   const local: number[] = [];
   const bare: number[] = [];
   try {
+    // Not counted: the node's execution workers load (a thread compiles its
+    // modules for seconds) under the first load, not during the rounds.
+    await runGenerator(node.url, body);
     for (let r = 0; r < ROUNDS; r++) {
       // Alternate which goes first, so neither always follows the other.
       if (r % 2 === 0) {
@@ -218,11 +243,132 @@ async function localAndBare(): Promise<{ local: number; bare: number }> {
   return { local: median(local), bare: median(bare) };
 }
 
+type Probe = { count: number; errors: number; p50: number; p99: number; max: number };
+
+/** Runs the health probe (support/healthProbe.ts) against `url` for SECONDS. */
+function runProbe(url: string): Promise<Probe> {
+  const script = join(import.meta.dirname, "support", "healthProbe.ts");
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ["--import", "tsx", script, url, String(SECONDS), "10"], {
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    let out = "";
+    child.stdout.on("data", (d: Buffer) => {
+      out += d.toString();
+    });
+    child.on("error", reject);
+    child.on("exit", (code) => {
+      if (code !== 0) return reject(new Error(`health probe exited with ${code}`));
+      const r = JSON.parse(out.trim()) as Probe;
+      if (r.errors > 0 || r.count === 0) return reject(new Error(`health probe: ${out.trim()}`));
+      resolve(r);
+    });
+  });
+}
+
+/** A /local program of some milliseconds (list building in a fold). */
+const HEAVY_LOCAL = "(length (fold (lambda (acc x) (+ acc [x])) [] (enumerate 1 400)))";
+
+/** /health-check's p99 while the load generator saturates /local (`workers` 0: in process). */
+async function healthUnderLocalLoad(workers: number): Promise<number> {
+  const dataDir = tempDir("weft-bench-health-");
+  const node = await createNode({
+    network: "test-singleton",
+    dataDir,
+    port: 0,
+    executionWorkers: workers,
+  });
+  try {
+    const url = `${node.baseUrl}/chain/0/pact/api/v1/local`;
+    const body = JSON.stringify(signedCommand({ code: HEAVY_LOCAL, gasLimit: 150_000 }));
+    // The first request waits for a worker to load; not part of the measure.
+    const first = await fetch(url, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body,
+    });
+    if (first.status !== 200) throw new Error(`/local answered ${first.status}`);
+    await runGenerator(url, body); // every worker loaded (see localAndBare)
+    const [probe] = await Promise.all([
+      runProbe(`${node.origin}/health-check`),
+      runGenerator(url, body),
+    ]);
+    return probe.p99;
+  } finally {
+    await node.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+/** /health-check's p99 while blocks of maximum gas are built (workers) and inserted back to back. */
+async function healthUnderBlocks(): Promise<number> {
+  const dataDir = tempDir("weft-bench-health-");
+  const node = await createNode({ network: "test-singleton", dataDir, port: 0 });
+  const version = node.version;
+  let probing = true;
+  try {
+    const parentOf = (h: { parent: string }) => node.blocks.header(h.parent as never);
+    const probe = runProbe(`${node.origin}/health-check`).finally(() => {
+      probing = false;
+    });
+    for (let b = 0; probing; b++) {
+      const chainId = extendableChains(node.blocks.cut(), version, parentOf)[0] as number;
+      const candidates: ReadyCommand[] = [];
+      for (let i = 0; i < PER_BLOCK; i++) {
+        const from = i % 9;
+        const to = (from + 1 + (b % 8)) % 9;
+        const sender = `sender0${from}`;
+        const receiver = `sender0${to === from ? 9 : to}`;
+        candidates.push(
+          ready(
+            signedCommand({
+              code: `(coin.transfer "${sender}" "${receiver}" 0.01)`,
+              sender,
+              chainId,
+              gasLimit: 600,
+              signers: [{ key: from, caps: transferCaps(sender, receiver, "0.01") }],
+              nonce: `bench-health-${b}-${i}`,
+            }),
+          ),
+        );
+      }
+      const ext = cutExtension(node.blocks.cut(), version, chainId, parentOf);
+      if (ext.status !== "ready") throw new Error(`chain ${chainId} cannot be extended`);
+      const latest = Math.max(
+        ext.parent.creationTime,
+        ...ext.adjacentParents.map((a) => a.creationTime),
+      );
+      const creationTime = Math.max(Date.now() * 1000, latest + 1);
+      const built = await node.execution.buildPayload(
+        ext.parent,
+        MINER,
+        candidates,
+        Math.floor(creationTime / 1_000_000),
+      );
+      const header = newBlockHeader({
+        version,
+        parent: ext.parent,
+        adjacentParents: ext.adjacentParents,
+        creationTime,
+        payloadHash: built.payload.payloadHash,
+      });
+      node.blocks.insertBlock({ header, payload: built.payload });
+      // Let the probe's requests in between blocks, as the miner's awaits do.
+      await new Promise((r) => setImmediate(r));
+    }
+    return (await probe).p99;
+  } finally {
+    probing = false;
+    await node.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
 /**
  * Runs one part in a fresh process: the servers of the /local part should not
  * start from the JIT and heap state thousands of transfers left behind.
  */
-function inFreshProcess(part: "transfers" | "local"): Promise<void> {
+function inFreshProcess(part: "transfers" | "local" | "health"): Promise<void> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ["--import", "tsx", fileURLToPath(import.meta.url)], {
       env: { ...process.env, WEFT_BENCH_ONLY: part, WEFT_BENCH_CHILD: "1" },
@@ -238,6 +384,7 @@ function inFreshProcess(part: "transfers" | "local"): Promise<void> {
 if (ONLY === "") {
   await inFreshProcess("transfers");
   await inFreshProcess("local");
+  await inFreshProcess("health");
 }
 if (ONLY === "transfers") {
   const transfers = await transfersPerSecond("sent");
@@ -250,6 +397,15 @@ if (ONLY === "local") {
   console.log(`BENCH exec local_rps=${Math.round(local)} 1/s`);
   console.log(`BENCH exec bare_rps=${Math.round(bare)} 1/s`);
   console.log(`BENCH exec local_vs_bare=${Math.round((100 * local) / bare)} %`);
+}
+if (ONLY === "health") {
+  const withWorkers = await healthUnderLocalLoad(2);
+  const inProcess = await healthUnderLocalLoad(0);
+  const blocks = await healthUnderBlocks();
+  console.log(`BENCH exec health_p99_ms_local_load=${withWorkers.toFixed(1)} ms`);
+  console.log(`BENCH exec health_p99_ms_local_load_in_process=${inProcess.toFixed(1)} ms`);
+  console.log(`BENCH exec health_p99_ms_block_exec=${blocks.toFixed(1)} ms`);
+  console.log(`BENCH exec health_p99_ms_under_load=${Math.max(withWorkers, blocks).toFixed(1)} ms`);
 }
 if (process.env.WEFT_BENCH_CHILD === undefined)
   console.log(`BENCH exec load_avg=${loadavg()[0]?.toFixed(2)}`);

@@ -1,7 +1,8 @@
 /**
  * A node for tests: a temporary data directory, a real blocks.sqlite, the
- * HTTP server not listening (requests go through `inject()`), and cleanup
- * that closes the node and removes the directory.
+ * HTTP server not listening (requests go through `inject()`), execution on
+ * the node's thread (`executionWorkers: 0`, unless given), and cleanup that
+ * closes the node and removes the directory.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -37,6 +38,9 @@ export async function openTestNode(
     dataDir: dir,
     port: 0,
     listen: false,
+    // In process unless a test asks for workers: a thread per node would slow
+    // every test; test/unit/execWorker.test.ts covers the workers.
+    executionWorkers: 0,
     ...options,
   });
   return {

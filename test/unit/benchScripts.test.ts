@@ -23,7 +23,7 @@ const REQUIRED: Record<string, readonly string[]> = {
   mining: ["nonces_per_s_per_thread", "node_crypto_blake2s_per_s"],
   headers: ["pages_per_s", "raw_pages_per_s"],
   contract: ["fold_per_s", "fold_ts_per_s", "format_per_s", "format_ts_per_s", "object_per_s"],
-  exec: ["transfers_per_s", "local_rps", "bare_rps"],
+  exec: ["transfers_per_s", "local_rps", "bare_rps", "health_p99_ms_under_load"],
   backup: ["blocks_s_per_gb", "state_s_per_gb"],
   startup: ["cli_help_ms", "node_ready_ms"],
   hostile: ["max_us_per_gas"],

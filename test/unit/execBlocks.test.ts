@@ -27,12 +27,12 @@ import { tempDir } from "../support/testNode.ts";
 
 const NO_CHECKS = { preflight: false, signatureVerification: false, rewindDepth: 0 };
 
+/** /local's execution, on this thread (the service's host is async). */
 function local(x: ExecChain, code: string, chainId = 0, rewindDepth = 0): unknown {
-  const text = x.commands.local(chainId, signedCommand({ code, chainId }), {
-    ...NO_CHECKS,
-    rewindDepth,
-  });
-  return (JSON.parse(text) as { result: { data?: unknown; status: string } }).result;
+  const command = parseCommand(JSON.parse(JSON.stringify(signedCommand({ code, chainId }))));
+  const answer = x.executor.local(chainId, command, { ...NO_CHECKS, rewindDepth });
+  if (answer.kind !== "result") throw new Error("preflight failures without preflight");
+  return (JSON.parse(answer.output) as { result: { data?: unknown; status: string } }).result;
 }
 
 function balance(x: ExecChain, account: string, chainId = 0, rewindDepth = 0): number {

@@ -27,8 +27,8 @@ describe("[spv] continuations on a chain database", () => {
   });
   afterAll(() => x.close());
 
-  const local = (chainId: number, code: string): unknown => {
-    const out = x.commands.local(chainId, signedCommand({ code, chainId }), {
+  const local = async (chainId: number, code: string): Promise<unknown> => {
+    const out = await x.commands.local(chainId, signedCommand({ code, chainId }), {
       preflight: false,
       signatureVerification: true,
       rewindDepth: 0,
@@ -54,7 +54,7 @@ describe("[spv] continuations on a chain database", () => {
       sourceChain: 0,
       targetChain: 1,
     });
-    const before0 = Number(local(0, '(coin.get-balance "sender00")'));
+    const before0 = Number(await local(0, '(coin.get-balance "sender00")'));
     x.commands.send(0, [step0]);
     const r0 = await mineWith(0, step0.hash);
     expect(r0.result.status).toBe("success");
@@ -64,7 +64,7 @@ describe("[spv] continuations on a chain database", () => {
       "TRANSFER",
       "X_YIELD",
     ]);
-    expect(Number(local(0, '(coin.get-balance "sender00")'))).toBeCloseTo(
+    expect(Number(await local(0, '(coin.get-balance "sender00")'))).toBeCloseTo(
       before0 - 2.5 - r0.gas * 1e-8,
       10,
     );
@@ -76,11 +76,15 @@ describe("[spv] continuations on a chain database", () => {
     const cont = continuation({ pactId: step0.hash, step: 1, proof, chainId: 1 });
     // /local?preflight runs the continuation (proof checked against chain 1's head).
     const pre = JSON.parse(
-      x.commands.local(1, cont, { preflight: true, signatureVerification: true, rewindDepth: 0 }),
+      await x.commands.local(1, cont, {
+        preflight: true,
+        signatureVerification: true,
+        rewindDepth: 0,
+      }),
     ).preflightResult as Result;
     expect(pre.result).toEqual({ status: "success", data: "Write succeeded" });
 
-    const payerBefore = Number(local(1, '(coin.get-balance "sender01")'));
+    const payerBefore = Number(await local(1, '(coin.get-balance "sender01")'));
     x.commands.send(1, [cont]);
     const r1 = await mineWith(1, cont.hash);
     expect(r1.result).toEqual({ status: "success", data: "Write succeeded" });
@@ -94,8 +98,8 @@ describe("[spv] continuations on a chain database", () => {
     ]);
     expect(r1.events?.[1]?.params).toEqual(["", RECEIVER, 2.5]);
     expect(r1.events?.[2]?.params).toEqual(["", RECEIVER, 2.5, "0"]);
-    expect(Number(local(1, `(coin.get-balance "${RECEIVER}")`))).toBe(2.5);
-    expect(Number(local(1, '(coin.get-balance "sender01")'))).toBeCloseTo(
+    expect(Number(await local(1, `(coin.get-balance "${RECEIVER}")`))).toBe(2.5);
+    expect(Number(await local(1, '(coin.get-balance "sender01")'))).toBeCloseTo(
       payerBefore - r1.gas * 1e-8,
       10,
     );
@@ -106,12 +110,12 @@ describe("[spv] continuations on a chain database", () => {
     const again = await mineWith(1, replay.hash);
     expect(again.result.status).toBe("failure");
     expect(again.result.error?.message).toContain(`pact completed: ${step0.hash}`);
-    expect(Number(local(1, `(coin.get-balance "${RECEIVER}")`))).toBe(2.5);
+    expect(Number(await local(1, `(coin.get-balance "${RECEIVER}")`))).toBe(2.5);
 
     // On another chain the proof is refused before the defpact is looked at.
     const elsewhere = continuation({ pactId: step0.hash, step: 1, proof, chainId: 2 });
     const out = JSON.parse(
-      x.commands.local(2, elsewhere, {
+      await x.commands.local(2, elsewhere, {
         preflight: false,
         signatureVerification: true,
         rewindDepth: 0,

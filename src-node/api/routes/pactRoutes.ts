@@ -70,7 +70,7 @@ export function registerPactRoutes(server: FastifyInstance, ctx: RouteContext): 
   const prefix = `${ctx.base}/chain/:chain/pact/api/v1`;
   const chainOf = (params: unknown) => parseChainParam(blocks, propertyOf(params, "chain"));
 
-  server.post(`${prefix}/local`, { schema: objectBody }, (request, reply) => {
+  server.post(`${prefix}/local`, { schema: objectBody }, async (request, reply) => {
     const chainId = chainOf(request.params);
     const q = request.query;
     const options = {
@@ -82,7 +82,7 @@ export function registerPactRoutes(server: FastifyInstance, ctx: RouteContext): 
       ),
       rewindDepth: parseNaturalParam(propertyOf(q, "rewindDepth"), "rewindDepth") ?? 0,
     };
-    sendJsonText(reply, commands.local(chainId, request.body, options));
+    return sendJsonText(reply, await commands.local(chainId, request.body, options));
   });
 
   server.post(`${prefix}/send`, { schema: objectBody }, (request, reply) => {
