@@ -115,6 +115,8 @@ export type CreateNodeOptions = NodeOptionsInput & {
    * started on demand); 0 runs them on the node's thread.
    */
   readonly executionWorkers?: number | undefined;
+  /** /local commands with a gas limit up to this run on the node's thread (exec/workerExecution.ts, default 2,500). */
+  readonly inlineLocalGasLimit?: number | undefined;
 };
 
 /** `dataDir/<network>/app-token`: the app token while the node runs (0600), for `curl` users. */
@@ -302,6 +304,7 @@ export class WeftNode {
               nativeBinding: input.sqliteNativeBinding,
               workers,
               log: input.logger,
+              inlineLocalGasLimit: input.inlineLocalGasLimit,
             });
       commands = new CommandService({
         executor,

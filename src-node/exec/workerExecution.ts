@@ -24,6 +24,7 @@
  *   here, so a payload's hashes never come from the worker.
  * @module
  */
+
 import type { Worker } from "node:worker_threads";
 import type { BlockHeader } from "../chain/blockHeader.ts";
 import { type MinerInfo, minerDataBytes } from "../chain/minerData.ts";
@@ -50,6 +51,7 @@ import {
 } from "./execProtocol.ts";
 import { type ExecutionHost, InProcessExecution, type LocalRequest } from "./executionHost.ts";
 import type { LocalAnswer } from "./localRun.ts";
+import { nodeCommands } from "./nodeCommands.ts";
 import { type BuiltPayload, type ReadyCommand, UNEXECUTABLE_WARNING } from "./payloadBuilder.ts";
 
 /** Execution workers by default: one keeps /local answering while another builds a payload. */
@@ -72,7 +74,20 @@ export type WorkerExecutionOptions = {
   readonly log?: ExecutorLog | undefined;
   /** Starts a worker (default: execWorker.ts through threads/spawnWorker.ts); tests pass their own. */
   readonly spawn?: ((settings: ExecWorkerSettings) => Worker) | undefined;
+  /** /local commands with a gas limit up to this run on the calling thread (default {@link INLINE_LOCAL_GAS_LIMIT}). */
+  readonly inlineLocalGasLimit?: number | undefined;
 };
+
+/**
+ * /local commands whose gas limit is at most this run on the node's thread.
+ * Gas bounds time (at most about 5 µs a unit, `npm run bench -- hostile`), so
+ * such a command holds the event loop for about 12 ms at worst, less than a
+ * round trip to a worker costs in throughput: the messages and the state
+ * check made /local 2.5 times slower for the small commands wallets send
+ * (gas limits of 600–2,500). Larger limits, where one command could hold the
+ * loop for up to a second, go to a worker.
+ */
+export const INLINE_LOCAL_GAS_LIMIT = 2_500;
 
 type Request = Exclude<ToExecWorker, { kind: "close" }>;
 type Answer = Exclude<FromExecWorker, { kind: "ready" | "failed" }>;
@@ -105,6 +120,7 @@ export class WorkerExecution implements ExecutionHost {
   readonly #max: number;
   readonly #log: ExecutorLog | undefined;
   readonly #spawn: (settings: ExecWorkerSettings) => Worker;
+  readonly #inlineLocalGasLimit: number;
   readonly #slots: Slot[] = [];
   readonly #pending = new Map<number, Pending>();
   #nextId = 1;
@@ -126,6 +142,7 @@ export class WorkerExecution implements ExecutionHost {
     this.#max = Math.max(1, Math.floor(options.workers ?? DEFAULT_EXECUTION_WORKERS));
     this.#log = options.log;
     this.#spawn = options.spawn ?? spawnExecWorker;
+    this.#inlineLocalGasLimit = options.inlineLocalGasLimit ?? INLINE_LOCAL_GAS_LIMIT;
   }
 
   /** Worker threads running now. */
@@ -148,6 +165,12 @@ export class WorkerExecution implements ExecutionHost {
   }
 
   async local(chainId: number, body: unknown, request: LocalRequest): Promise<LocalAnswer> {
+    // Parsed here to read the gas limit; a malformed command is refused here as in a worker.
+    const command = nodeCommands.parseCommand(body);
+    if (command.payload.meta.gasLimit <= this.#inlineLocalGasLimit) {
+      if (request.signatureVerification) nodeCommands.verifyCommandSignatures(command);
+      return this.#executor.local(chainId, command, request);
+    }
     const answer = await this.#ask(() => ({
       kind: "local",
       id: 0,

@@ -51,6 +51,8 @@ function hostOn(x: ExecChain, options: Partial<ConstructorParameters<typeof Work
     executor: x.executor,
     statePath: join(x.dir, "state.sqlite"),
     blocksPath: join(x.dir, "blocks.sqlite"),
+    // Every /local to a worker, whatever its gas limit, unless a test says otherwise.
+    inlineLocalGasLimit: 0,
     ...options,
   });
 }
@@ -66,7 +68,11 @@ describe("[exec] /local in execution workers (a node)", () => {
   let t: TestNode;
   const logged: Logged[] = [];
   beforeAll(async () => {
-    t = await openTestNode({ logger: recordingLog(logged), executionWorkers: 2 });
+    t = await openTestNode({
+      logger: recordingLog(logged),
+      executionWorkers: 2,
+      inlineLocalGasLimit: 0,
+    });
   });
   afterAll(() => t.cleanup());
   const url = () => `${t.base}/chain/0/pact/api/v1/local`;
@@ -233,6 +239,29 @@ describe("[exec] payloads and restarts of execution workers", () => {
         .catch((e: unknown) => e);
       expect((tooMuch as { code?: string }).code).toBe("CMD_GAS_LIMIT");
       expect((tooMuch as Error).message).toMatch(/exceeds the block gas limit/);
+    } finally {
+      await host.close();
+    }
+  });
+
+  it("runs a /local of a small gas limit on the calling thread, a larger one in a worker", async () => {
+    let spawned = 0;
+    const host = hostOn(x, {
+      inlineLocalGasLimit: undefined,
+      spawn: (settings) => {
+        spawned++;
+        return spawnExecWorker(settings);
+      },
+    });
+    try {
+      const small = await host.local(0, signedCommand({ code: "(+ 2 3)", gasLimit: 2_500 }), PLAIN);
+      expect(resultOf(small)).toEqual({ status: "success", data: 5 });
+      expect(spawned).toBe(0);
+      const large = await host.local(0, signedCommand({ code: "(+ 2 3)", gasLimit: 2_501 }), PLAIN);
+      expect(resultOf(large)).toEqual({ status: "success", data: 5 });
+      expect(spawned).toBe(1);
+      // A malformed command is refused before either path, as the worker would.
+      await expect(host.local(0, { cmd: "{}" }, PLAIN)).rejects.toThrow(/hash/);
     } finally {
       await host.close();
     }
