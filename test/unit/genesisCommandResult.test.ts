@@ -35,6 +35,24 @@ const base: CommandResultParts = {
   txId: null,
 };
 
+/** Runs `code` as a command on development's chain 0 at genesis. */
+function runAtGenesis(
+  code: string,
+  storage = createMemoryStorage(),
+): ReturnType<typeof runContractCommand> {
+  return runContractCommand({
+    payload: { kind: "exec", code },
+    data: makeObject([]),
+    signers: [],
+    chainData: genesisChainData(developmentVersion, 0),
+    txHash: "pact-id-0000000000000000000000000000000000",
+    gasLimit: 1_000_000,
+    gasModel: { kind: "fixed", rate: 0 },
+    namespacePolicy: { kind: "simple" },
+    storage,
+  });
+}
+
 describe("[exec] command result JSON", () => {
   it("reproduces the reference's no-coinbase output byte for byte", () => {
     expect(commandResultText(base)).toBe(NO_COINBASE_OUTPUT);
@@ -65,20 +83,10 @@ describe("[exec] command result JSON", () => {
   });
 
   it("carries events, logs, the defpact state and the txId of a real run", () => {
-    const storage = createMemoryStorage();
     const code =
       '(module m G (defcap G () true) (defcap E (n:integer) @event true) (defschema s v:integer) (deftable t:{s}) (defun f () (with-capability (E 1) (write t "k" {"v": 1}))) (defpact p () (step (yield {"a": 1})) (step (resume {"a" := a} a)))) (create-table t) (f) (p)';
-    const out = runContractCommand({
-      payload: { kind: "exec", code },
-      data: makeObject([]),
-      signers: [],
-      chainData: genesisChainData(developmentVersion, 0),
-      txHash: "pact-id-0000000000000000000000000000000000",
-      gasLimit: 1_000_000,
-      gasModel: { kind: "fixed", rate: 0 },
-      namespacePolicy: { kind: "simple" },
-      storage,
-    });
+    const storage = createMemoryStorage();
+    const out = runAtGenesis(code, storage);
     expect(out.result.ok).toBe(true);
     const parts = commandResultOf("req", out);
     const json = JSON.parse(commandResultText(parts)) as Record<string, unknown>;
@@ -126,20 +134,9 @@ describe("[exec] command result JSON", () => {
   });
 
   it("reads a written result back part by part, to the same text (what /poll adds metaData to)", () => {
-    const storage = createMemoryStorage();
     const code =
       '(module m G (defcap G () true) (defcap E (s:string) @event true) (defschema s v:integer) (deftable t:{s}) (defun f () (with-capability (E "a\\"b") (write t "k" {"v": 1}))) (defpact p () (step (yield {"a": 1.50})) (step (resume {"a" := a} a)))) (create-table t) (f) (p)';
-    const out = runContractCommand({
-      payload: { kind: "exec", code },
-      data: makeObject([]),
-      signers: [],
-      chainData: genesisChainData(developmentVersion, 0),
-      txHash: "pact-id-0000000000000000000000000000000000",
-      gasLimit: 1_000_000,
-      gasModel: { kind: "fixed", rate: 0 },
-      namespacePolicy: { kind: "simple" },
-      storage,
-    });
+    const out = runAtGenesis(code);
     expect(out.result.ok).toBe(true);
     const real = commandResultOf("req", out);
     expect(real.events.length).toBe(1);
