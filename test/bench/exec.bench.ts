@@ -80,6 +80,30 @@ function ready(cmd: ReturnType<typeof signedCommand>): ReadyCommand {
   return { command, input: contractInputOf(command) };
 }
 
+/** A block's worth of coin transfers among sender00…sender09 on `chainId` (block `b`, nonces tagged). */
+function transferBlock(chainId: number, b: number, tag: string): ReadyCommand[] {
+  const candidates: ReadyCommand[] = [];
+  for (let i = 0; i < PER_BLOCK; i++) {
+    const from = i % 9;
+    const to = (from + 1 + (b % 8)) % 9;
+    const sender = `sender0${from}`;
+    const receiver = `sender0${to === from ? 9 : to}`;
+    candidates.push(
+      ready(
+        signedCommand({
+          code: `(coin.transfer "${sender}" "${receiver}" 0.01)`,
+          sender,
+          chainId,
+          gasLimit: 600,
+          signers: [{ key: from, caps: transferCaps(sender, receiver, "0.01") }],
+          nonce: `bench-${tag}-${b}-${i}`,
+        }),
+      ),
+    );
+  }
+  return candidates;
+}
+
 /**
  * Transfers per second of block execution. `sent`: each transfer passes
  * /send's checks first (untimed); `cold`: the block is built on one chain
@@ -95,25 +119,7 @@ async function transfersPerSecond(mode: "sent" | "cold"): Promise<number> {
       const chainId = extendableChains(x.blocks.cut(), x.version, (h) =>
         x.blocks.header(h.parent),
       )[0] as number;
-      const candidates: ReadyCommand[] = [];
-      for (let i = 0; i < PER_BLOCK; i++) {
-        const from = i % 9;
-        const to = (from + 1 + (b % 8)) % 9;
-        const sender = `sender0${from}`;
-        const receiver = `sender0${to === from ? 9 : to}`;
-        candidates.push(
-          ready(
-            signedCommand({
-              code: `(coin.transfer "${sender}" "${receiver}" 0.01)`,
-              sender,
-              chainId,
-              gasLimit: 600,
-              signers: [{ key: from, caps: transferCaps(sender, receiver, "0.01") }],
-              nonce: `bench-${mode}-${b}-${i}`,
-            }),
-          ),
-        );
-      }
+      const candidates = transferBlock(chainId, b, mode);
       if (mode === "sent") {
         const nowS = Math.floor(Date.now() / 1000);
         for (const c of candidates) {
@@ -313,25 +319,7 @@ async function healthUnderBlocks(): Promise<number> {
     });
     for (let b = 0; probing; b++) {
       const chainId = extendableChains(node.blocks.cut(), version, parentOf)[0] as number;
-      const candidates: ReadyCommand[] = [];
-      for (let i = 0; i < PER_BLOCK; i++) {
-        const from = i % 9;
-        const to = (from + 1 + (b % 8)) % 9;
-        const sender = `sender0${from}`;
-        const receiver = `sender0${to === from ? 9 : to}`;
-        candidates.push(
-          ready(
-            signedCommand({
-              code: `(coin.transfer "${sender}" "${receiver}" 0.01)`,
-              sender,
-              chainId,
-              gasLimit: 600,
-              signers: [{ key: from, caps: transferCaps(sender, receiver, "0.01") }],
-              nonce: `bench-health-${b}-${i}`,
-            }),
-          ),
-        );
-      }
+      const candidates = transferBlock(chainId, b, "health");
       const ext = cutExtension(node.blocks.cut(), version, chainId, parentOf);
       if (ext.status !== "ready") throw new Error(`chain ${chainId} cannot be extended`);
       const latest = Math.max(
