@@ -181,7 +181,7 @@ export class BuiltInMiner {
     if (this.#minerInfo === undefined) {
       throw new MiningError(
         { code: MiningErrorCode.CannotStart, reason: "no miner account" },
-        "mining cannot start: no reward account is set (give --miner-account and --miner-key, set mining.account in the configuration, or set the account on the Node page)",
+        "mining cannot start: no reward account is set (give --miner-account and --miner-key or set mining.account in the configuration)",
       );
     }
     this.#pool ??= this.#newPool();

@@ -160,7 +160,7 @@ export async function startFakeNode(options: FakeNodeOptions): Promise<FakeNode>
       return json(res, 409, {
         code: "MINING_CANNOT_START",
         message:
-          "mining cannot start: no reward account is set (give --miner-account and --miner-key, set mining.account in the configuration, or set the account on the Node page)",
+          "mining cannot start: no reward account is set (give --miner-account and --miner-key or set mining.account in the configuration)",
       });
     }
     mining.enabled = change.enabled;
