@@ -109,9 +109,24 @@ type Pending = {
   stops: number;
 };
 
+/**
+ * The heap an execution worker may use, MB. Gas bounds what one command can
+ * allocate (the memory bound of contract/eval/gasTable.ts: 10 million
+ * elements, several hundred MB at most), so a worker that reaches this is
+ * out of bounds: it stops, its request fails with EXEC_WORKER_FAILED and
+ * the next request starts a new worker, while the node's own heap is
+ * untouched.
+ */
+export const EXEC_WORKER_HEAP_MB = 2048;
+
 /** A new execution worker thread (execWorker.ts); it posts `{kind: "ready"}` once it listens. */
-export function spawnExecWorker(settings: ExecWorkerSettings): Worker {
-  return spawnWorker(new URL("./execWorker.ts", import.meta.url), settings);
+export function spawnExecWorker(
+  settings: ExecWorkerSettings,
+  heapMb: number = EXEC_WORKER_HEAP_MB,
+): Worker {
+  return spawnWorker(new URL("./execWorker.ts", import.meta.url), settings, {
+    maxOldGenerationSizeMb: heapMb,
+  });
 }
 
 export class WorkerExecution implements ExecutionHost {
