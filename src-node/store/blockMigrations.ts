@@ -5,5 +5,6 @@
  */
 import type { Migration } from "./migration.ts";
 import { migration0001 } from "./migrations/blocks/0001-block-tables.ts";
+import { migration0002 } from "./migrations/blocks/0002-payload-transactions-rowid.ts";
 
-export const blockMigrations: readonly Migration[] = [migration0001];
+export const blockMigrations: readonly Migration[] = [migration0001, migration0002];
