@@ -27,6 +27,7 @@ import {
   payloadRow,
   transactionRow,
 } from "./blockRows.ts";
+import { headerObjectText } from "./headerObjectText.ts";
 import { runMigrations } from "./migration.ts";
 import { sql } from "./sql.ts";
 import { type OpenDatabaseOptions, SqlDatabase } from "./sqlDatabase.ts";
@@ -205,9 +206,9 @@ export class BlockStore {
   /** Stores a header (its payload must be stored first). */
   insertHeader(h: BlockHeader): void {
     this.db.run(
-      sql`INSERT INTO headers (hash, chain_id, height, parent, payload_hash, header)
+      sql`INSERT INTO headers (hash, chain_id, height, parent, payload_hash, header, header_object)
           VALUES (${bytes(h.hash)}, ${h.chainId}, ${h.height}, ${bytes(h.parent)},
-                  ${bytes(h.payloadHash)}, ${encodeBlockHeader(h)})`,
+                  ${bytes(h.payloadHash)}, ${encodeBlockHeader(h)}, ${headerObjectText(h)})`,
     );
     this.#remember(h);
   }
@@ -321,19 +322,27 @@ export class BlockStore {
     }
   }
 
-  /** Like {@link scanHashes}, with the stored header bytes and decoded headers. */
+  /** Every stored header's binary form and object text, by hash order (the consistency test). */
+  headerTexts(): { readonly bytes: Buffer; readonly objectText: string }[] {
+    return this.db.all(sql`SELECT hash, header, header_object FROM headers ORDER BY hash`, (r) => {
+      const row = headerRow(r);
+      return { bytes: row.bytes, objectText: row.objectText };
+    });
+  }
+
+  /** Like {@link scanHashes}, with the stored header bytes, object texts and decoded headers. */
   scanHeaders(chainId: number, start: ScanStart, maxHeight: number, limit: number): HeaderRow[] {
     switch (start.kind) {
       case "height":
         return this.db.all(
-          sql`SELECT hash, header FROM headers
+          sql`SELECT hash, header, header_object FROM headers
               WHERE chain_id = ${chainId} AND height >= ${start.height} AND height <= ${maxHeight}
               ORDER BY height, hash LIMIT ${limit}`,
           headerRow,
         );
       case "inclusive":
         return this.db.all(
-          sql`SELECT hash, header FROM headers
+          sql`SELECT hash, header, header_object FROM headers
               WHERE chain_id = ${chainId} AND (height, hash) >= (${start.height}, ${bytes(start.hash)})
                 AND height <= ${maxHeight}
               ORDER BY height, hash LIMIT ${limit}`,
@@ -341,7 +350,7 @@ export class BlockStore {
         );
       case "exclusive":
         return this.db.all(
-          sql`SELECT hash, header FROM headers
+          sql`SELECT hash, header, header_object FROM headers
               WHERE chain_id = ${chainId} AND (height, hash) > (${start.height}, ${bytes(start.hash)})
                 AND height <= ${maxHeight}
               ORDER BY height, hash LIMIT ${limit}`,

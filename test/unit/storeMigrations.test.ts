@@ -8,6 +8,8 @@
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { decodeBlockHeader, encodeBlockHeader } from "../../src-node/chain/blockHeaderBinary.ts";
+import { blockHeaderToObject } from "../../src-node/chain/blockHeaderObject.ts";
 import { minerDataBytes } from "../../src-node/chain/minerData.ts";
 import {
   buildPayloadWithOutputs,
@@ -24,6 +26,7 @@ import { runMigrations } from "../../src-node/store/migration.ts";
 import { migration0001 } from "../../src-node/store/migrations/blocks/0001-block-tables.ts";
 import { sql } from "../../src-node/store/sql.ts";
 import { SqlDatabase } from "../../src-node/store/sqlDatabase.ts";
+import { ChainBuilder } from "../support/chainBuilder.ts";
 import { tempDir } from "../support/testNode.ts";
 
 const dirs: string[] = [];
@@ -119,6 +122,58 @@ describe("[store] blocks.sqlite migration 2: payload_transactions as a rowid tab
       expect(readBack(db, c)).toEqual(payloadWithOutputsToJson(c));
       expect(overflowOf(db.store.db)).toBe(0);
       expect(db.store.transactionBytes().count).toBe(45);
+    } finally {
+      db.close();
+    }
+  });
+});
+
+/** The object encoding computed afresh from a binary header (what a stored text must equal). */
+function encodedFromBinary(bytes: Uint8Array): string {
+  return JSON.stringify(blockHeaderToObject(decodeBlockHeader(bytes, { verifyHash: false })));
+}
+
+describe("[store] blocks.sqlite migration 3: header object texts beside the binary headers", () => {
+  it("fills the texts of a version 2 database; every stored text equals the binary's encoding", () => {
+    const dir = tempDir("weft-migrate-");
+    dirs.push(dir);
+    const path = join(dir, "blocks.sqlite");
+    const blocks = ChainBuilder.create(testSingletonVersion).rounds(3);
+    const old = SqlDatabase.open(path);
+    try {
+      expect(runMigrations(old, blockMigrations.slice(0, 2))).toEqual([1, 2]);
+      old.transaction(() => {
+        for (const b of blocks) {
+          insertV1(old, b.payload);
+          const h = b.header;
+          old.run(
+            sql`INSERT INTO headers (hash, chain_id, height, parent, payload_hash, header)
+                VALUES (${hash32Bytes(h.hash)}, ${h.chainId}, ${h.height}, ${hash32Bytes(h.parent)},
+                        ${hash32Bytes(h.payloadHash)}, ${encodeBlockHeader(h)})`,
+          );
+        }
+      });
+    } finally {
+      old.close();
+    }
+    const db = BlockDb.open({ path, version: testSingletonVersion });
+    try {
+      expect(db.store.db.userVersion()).toBe(3);
+      // Blocks stored after the migration get their texts at insert.
+      const more = ChainBuilder.create(testSingletonVersion, "more").rounds(1);
+      for (const b of more) {
+        db.store.insertPayload(b.payload);
+        db.store.insertHeader(b.header);
+      }
+      const rows = db.store.headerTexts();
+      // Migrated rows, genesis headers and new rows alike.
+      expect(rows.length).toBe(blocks.length + more.length + testSingletonVersion.chainIds.length);
+      for (const r of rows) expect(r.objectText).toBe(encodedFromBinary(r.bytes));
+      const stored = db.store.db.column(
+        sql`SELECT count(*) FROM headers WHERE header_object IS NULL`,
+        Number,
+      );
+      expect(stored).toEqual([0]);
     } finally {
       db.close();
     }
