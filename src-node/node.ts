@@ -51,6 +51,7 @@ import { WorkerExecution } from "./exec/workerExecution.ts";
 import { genesisPayloadOf } from "./genesis/genesisPayloads.ts";
 import { runGenesis } from "./genesis/runGenesis.ts";
 import { CommandService } from "./mempool/commandService.ts";
+import { Mempool } from "./mempool/mempool.ts";
 import { BuiltInMiner } from "./mining/builtInMiner.ts";
 import { MiningError, MiningErrorCode } from "./mining/errors.ts";
 import { minerInfoOf } from "./mining/minerInfo.ts";
@@ -58,6 +59,7 @@ import { MiningService } from "./mining/miningService.ts";
 import type { PayloadProvider } from "./mining/payloadProvider.ts";
 import { UpdateStreams } from "./mining/updateStreams.ts";
 import { type Block, BlockDb, type InsertResult } from "./store/blockDb.ts";
+import { MempoolStore } from "./store/mempoolStore.ts";
 import { makePrivateDir, writePrivateFile } from "./store/privateFiles.ts";
 import type { SqlDatabase } from "./store/sqlDatabase.ts";
 import { StateDb } from "./store/stateDb.ts";
@@ -154,6 +156,11 @@ export function statePath(options: Pick<NodeOptions, "dataDir" | "network">): st
   return join(options.dataDir, options.network, "state.sqlite");
 }
 
+/** `dataDir/<network>/mempool.sqlite`: the pending commands, kept across restarts. */
+export function mempoolPath(options: Pick<NodeOptions, "dataDir" | "network">): string {
+  return join(options.dataDir, options.network, "mempool.sqlite");
+}
+
 /**
  * The backup service when `backup.directory` is set. `state`: the
  * contract-state database's connection once the node opens state.sqlite
@@ -162,7 +169,11 @@ export function statePath(options: Pick<NodeOptions, "dataDir" | "network">): st
 function backupService(
   options: NodeOptions,
   version: NetworkVersion,
-  dbs: { readonly blocks: BlockDb; readonly state?: SqlDatabase | undefined },
+  dbs: {
+    readonly blocks: BlockDb;
+    readonly state?: SqlDatabase | undefined;
+    readonly mempool?: SqlDatabase | undefined;
+  },
   log: NodeLogger | undefined,
 ): BackupService | undefined {
   const directory = options.backup.directory;
@@ -171,7 +182,12 @@ function backupService(
     directory,
     network: version.name,
     softwareVersion: packageVersion(),
-    databases: nodeBackupDatabases({ version, blocks: dbs.blocks.store.db, state: dbs.state }),
+    databases: nodeBackupDatabases({
+      version,
+      blocks: dbs.blocks.store.db,
+      state: dbs.state,
+      mempool: dbs.mempool,
+    }),
     log,
   });
 }
@@ -206,6 +222,7 @@ export class WeftNode {
   /** Where the token is written while the node runs (`dataDir/<network>/app-token`, 0600). */
   readonly appTokenFile: string;
   readonly #lock: DataLock;
+  readonly #mempoolStore: MempoolStore;
   readonly #miningStreams: UpdateStreams | undefined;
   readonly #log: NodeLogger | undefined;
   #port: number | undefined;
@@ -226,6 +243,7 @@ export class WeftNode {
       executor: ChainExecutor;
       execution: ExecutionHost;
       commands: CommandService;
+      mempoolStore: MempoolStore;
     },
     appToken: string,
   ) {
@@ -246,6 +264,7 @@ export class WeftNode {
     this.executor = exec.executor;
     this.execution = exec.execution;
     this.commands = exec.commands;
+    this.#mempoolStore = exec.mempoolStore;
   }
 
   /** Builds the node (stores open, server built, not listening). */
@@ -281,6 +300,7 @@ export class WeftNode {
     let executor: ChainExecutor | undefined;
     let execution: ExecutionHost | undefined;
     let commands: CommandService | undefined;
+    let mempoolStore: MempoolStore | undefined;
     try {
       state = StateDb.open({ path: statePath(options), nativeBinding: input.sqliteNativeBinding });
       executor = ChainExecutor.open({
@@ -307,17 +327,30 @@ export class WeftNode {
               log: input.logger,
               inlineLocalGasLimit: input.inlineLocalGasLimit,
             });
+      mempoolStore = MempoolStore.open({
+        path: mempoolPath(options),
+        nativeBinding: input.sqliteNativeBinding,
+      });
       commands = new CommandService({
         executor,
         execution,
         blocks,
+        mempool: new Mempool({ store: mempoolStore }),
         now: input.now,
         listenTimeoutMs: input.listenTimeoutMs ?? options.commands.listenTimeout * 1000,
         spvTimeoutMs:
           input.spvTimeoutMs ??
           (options.spv.timeout === undefined ? undefined : options.spv.timeout * 1000),
       });
-      backup = backupService(options, version, { blocks, state: state.db }, input.logger);
+      // Commands a previous run accepted and did not mine (even if it was killed).
+      const pending = commands.restorePending(mempoolStore);
+      if (pending.restored + pending.dropped > 0) input.logger?.info("mempool restored", pending);
+      backup = backupService(
+        options,
+        version,
+        { blocks, state: state.db, mempool: mempoolStore.db },
+        input.logger,
+      );
       const parts = { blocks, executor, execution };
       service = new MiningService({
         chain: blocks,
@@ -378,7 +411,7 @@ export class WeftNode {
         input.logger,
         backup,
         lock,
-        { state, executor, execution, commands },
+        { state, executor, execution, commands, mempoolStore },
         token.value,
       );
       writePrivateFile(self.appTokenFile, `${token.value}\n`);
@@ -389,6 +422,7 @@ export class WeftNode {
       commands?.close();
       void execution?.close();
       executor?.close();
+      mempoolStore?.close();
       state?.close();
       blocks.close();
       lock.release();
@@ -482,6 +516,7 @@ export class WeftNode {
         // Workers read the databases: they stop before the databases close.
         await this.execution.close();
         this.executor.close();
+        this.#mempoolStore.close();
         this.state.close();
         this.blocks.close();
         rmSync(this.appTokenFile, { force: true });

@@ -37,7 +37,11 @@ import { manifestPath, readManifest } from "./manifestFile.ts";
 import { readStateHeads } from "./stateCopy.ts";
 
 /** The database files of a network's data folder (besides those a backup names). */
-export const NETWORK_DATABASE_FILES: readonly string[] = ["blocks.sqlite", "state.sqlite"];
+export const NETWORK_DATABASE_FILES: readonly string[] = [
+  "blocks.sqlite",
+  "state.sqlite",
+  "mempool.sqlite",
+];
 
 const SIDE_FILES = ["", "-wal", "-shm", "-journal"];
 

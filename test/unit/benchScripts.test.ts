@@ -27,6 +27,7 @@ const REQUIRED: Record<string, readonly string[]> = {
   backup: ["blocks_s_per_gb", "state_s_per_gb"],
   startup: ["cli_help_ms", "node_ready_ms"],
   hostile: ["max_us_per_gas"],
+  storage: ["bytes_per_tx", "stored_bytes_per_tx", "state_bytes_per_block", "mempool_adds_per_s"],
 };
 
 const TINY = {
