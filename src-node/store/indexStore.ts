@@ -468,14 +468,17 @@ export class IndexStore {
 
   /**
    * TRANSFER events of best-chain blocks where `account` is the sender
-   * (`side` "from") or receiver ("to"), newest first from `from` inclusive.
+   * (`side` "from") or receiver ("to"), on `chainId` or every chain, newest
+   * first from `from` inclusive.
    */
   transfers(
     account: string,
     side: "from" | "to",
+    chainId: number | undefined,
     from: EventKey | undefined,
     limit: number,
   ): IndexTransferRow[] {
+    const chain = chainId ?? -1;
     const k = from ?? {
       height: Number.MAX_SAFE_INTEGER,
       chainId: Number.MAX_SAFE_INTEGER,
@@ -491,6 +494,7 @@ export class IndexStore {
             JOIN blocks b ON b.hash = e.block_hash
             JOIN transactions t ON t.block_hash = e.block_hash AND t.position = e.position
             WHERE e.from_account = ${account} AND b.orphaned = 0
+              AND (${chain} < 0 OR e.chain_id = ${chain})
               AND (e.height, e.chain_id, e.block_hash, e.position, e.idx)
                   <= (${k.height}, ${k.chainId}, ${k.blockHash}, ${k.position}, ${k.idx})
             ORDER BY e.height DESC, e.chain_id DESC, e.block_hash DESC, e.position DESC, e.idx DESC
@@ -505,6 +509,7 @@ export class IndexStore {
           JOIN blocks b ON b.hash = e.block_hash
           JOIN transactions t ON t.block_hash = e.block_hash AND t.position = e.position
           WHERE e.to_account = ${account} AND b.orphaned = 0
+            AND (${chain} < 0 OR e.chain_id = ${chain})
             AND (e.height, e.chain_id, e.block_hash, e.position, e.idx)
                 <= (${k.height}, ${k.chainId}, ${k.blockHash}, ${k.position}, ${k.idx})
           ORDER BY e.height DESC, e.chain_id DESC, e.block_hash DESC, e.position DESC, e.idx DESC

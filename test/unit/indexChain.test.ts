@@ -130,10 +130,10 @@ describe("[index] following the best cut", () => {
     expect(index.store.accountChains("alice")).toEqual([
       { account: "alice", chainId: 0, transactions: 1, transfers: 1 },
     ]);
-    expect(index.store.transfers("dave", "to", undefined, 10)).toEqual([]);
-    expect(index.store.transfers("bob", "to", undefined, 10).map((r) => r.blockHash)).toEqual([
-      sideBlockOfT,
-    ]);
+    expect(index.store.transfers("dave", "to", undefined, undefined, 10)).toEqual([]);
+    expect(
+      index.store.transfers("bob", "to", undefined, undefined, 10).map((r) => r.blockHash),
+    ).toEqual([sideBlockOfT]);
 
     // The main branch grows heavier again: the side blocks are orphaned, the main ones confirmed.
     insertAll(blocks, main.rounds(3));
