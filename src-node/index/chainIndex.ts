@@ -381,11 +381,6 @@ export class ChainIndex {
 
   /** Indexes a block, or sets the orphaned flag of one indexed already. */
   #indexBlock(header: BlockHeader, orphaned: boolean): void {
-    const existing = this.store.block(header.hash);
-    if (existing !== undefined) {
-      if (existing.orphaned !== orphaned) this.#setOrphaned(existing, orphaned);
-      return;
-    }
     const payload = this.#blocks.payload(header.payloadHash);
     if (payload === undefined) {
       this.#log?.warn("explorer index: a block's payload is missing", { hash: header.hash });
@@ -393,7 +388,13 @@ export class ChainIndex {
     }
     const entries = blockEntries(header, payload, orphaned);
     const s = this.store;
-    s.insertBlock(entries.block);
+    if (!s.insertBlock(entries.block)) {
+      const existing = s.block(header.hash);
+      if (existing !== undefined && existing.orphaned !== orphaned) {
+        this.#setOrphaned(existing, orphaned);
+      }
+      return;
+    }
     for (const t of entries.transactions) s.insertTransaction(t);
     for (const e of entries.events) s.insertEvent(e);
     for (const m of entries.modules) s.insertModule(m);

@@ -279,11 +279,15 @@ export class IndexStore {
 
   // ---- writes
 
-  insertBlock(b: IndexBlockRow): void {
-    this.db.run(
-      sql`INSERT INTO blocks (hash, chain_id, height, parent, creation_time, miner, tx_count, orphaned)
-          VALUES (${b.hash}, ${b.chainId}, ${b.height}, ${b.parent}, ${b.creationTime}, ${b.miner},
-                  ${b.txCount}, ${b.orphaned ? 1 : 0})`,
+  /** Inserts a block row; false (nothing written) when the index has that block already. */
+  insertBlock(b: IndexBlockRow): boolean {
+    return (
+      this.db.run(
+        sql`INSERT INTO blocks (hash, chain_id, height, parent, creation_time, miner, tx_count, orphaned)
+            VALUES (${b.hash}, ${b.chainId}, ${b.height}, ${b.parent}, ${b.creationTime}, ${b.miner},
+                    ${b.txCount}, ${b.orphaned ? 1 : 0})
+            ON CONFLICT (hash) DO NOTHING`,
+      ) > 0
     );
   }
 

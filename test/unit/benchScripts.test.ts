@@ -27,6 +27,7 @@ const REQUIRED: Record<string, readonly string[]> = {
   backup: ["blocks_s_per_gb", "state_s_per_gb"],
   startup: ["cli_help_ms", "node_ready_ms"],
   hostile: ["max_us_per_gas"],
+  index: ["blocks_per_s", "txs_per_s", "search_ms", "account_page_ms"],
 };
 
 const TINY = {
@@ -37,6 +38,7 @@ const TINY = {
   WEFT_BENCH_BLOCKS: "2",
   WEFT_BENCH_ROUNDS: "1",
   WEFT_BENCH_CONNECTIONS: "2",
+  WEFT_BENCH_INDEX_TXS: "2000",
 };
 
 function runBench(name: string): Promise<{ code: number | null; out: string; err: string }> {
