@@ -24,6 +24,7 @@
  * resume, so the index never stays behind silently.
  * @module
  */
+import { rmSync } from "node:fs";
 import type { BlockHeader } from "../chain/blockHeader.ts";
 import type { BlockDb, CutChange } from "../store/blockDb.ts";
 import type { ScanStart } from "../store/blockStore.ts";
@@ -82,6 +83,26 @@ const META_COMPLETE = "complete";
 
 const numberFormat = new Intl.NumberFormat("en-US");
 
+/**
+ * index.sqlite, opened; a file that cannot be opened (not a database, or
+ * written by a newer Weft) is removed and made anew: the index holds nothing
+ * the blocks do not, and the node must start without it.
+ */
+function openOrReplace(options: ChainIndexOptions): IndexStore {
+  try {
+    return IndexStore.open(options.path, options);
+  } catch (e) {
+    options.log?.warn("explorer index unreadable; rebuilding it", {
+      path: options.path,
+      error: e instanceof Error ? e.message : String(e),
+    });
+    for (const side of ["", "-wal", "-shm", "-journal"]) {
+      rmSync(`${options.path}${side}`, { force: true });
+    }
+    return IndexStore.open(options.path, options);
+  }
+}
+
 export class ChainIndex {
   readonly store: IndexStore;
   readonly #blocks: BlockDb;
@@ -108,10 +129,11 @@ export class ChainIndex {
   /**
    * Opens (creating when missing) the index of `blocks`, starts following its
    * cut changes and, when the index is behind, catching up in the background.
-   * @throws {StoreError} STORE_OPEN_FAILED, STORE_SCHEMA_TOO_NEW.
+   * An unreadable file is replaced (and rebuilt).
+   * @throws {StoreError} STORE_OPEN_FAILED when not even a new file can be made.
    */
   static open(options: ChainIndexOptions): ChainIndex {
-    const store = IndexStore.open(options.path, options);
+    const store = openOrReplace(options);
     const index = new ChainIndex(store, options);
     index.#unsubscribe = options.blocks.onCutChange((change) => index.#onCutChange(change));
     index.#plan();

@@ -7,11 +7,12 @@
  * resuming after blocks were added while the index was closed, and the
  * catching-up status.
  */
-import { rmSync } from "node:fs";
+import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { testSingletonVersion } from "../../src-node/chain/versions.ts";
 import { ChainIndex } from "../../src-node/index/chainIndex.ts";
+import { Explorer } from "../../src-node/index/explorer.ts";
 import { type Block, BlockDb } from "../../src-node/store/blockDb.ts";
 import { IndexStore } from "../../src-node/store/indexStore.ts";
 import { ChainBuilder } from "../support/chainBuilder.ts";
@@ -135,6 +136,18 @@ describe("[index] following the best cut", () => {
       index.store.transfers("bob", "to", undefined, undefined, 10).map((r) => r.blockHash),
     ).toEqual([sideBlockOfT]);
 
+    // The explorer's answers: U no longer confirmed, T confirmed with the old block listed.
+    const explorer = new Explorer({ index, blocks });
+    const uTx = JSON.parse(explorer.transaction(u));
+    expect(uTx).toMatchObject({ status: "orphaned", confirmations: null, orphanedIn: [] });
+    expect(uTx.block).toMatchObject({ hash: mainBlockOfT, orphaned: true });
+    const tTx = JSON.parse(explorer.transaction(t));
+    expect(tTx).toMatchObject({ status: "confirmed", block: { hash: sideBlockOfT } });
+    expect(tTx.orphanedIn).toEqual([
+      expect.objectContaining({ hash: mainBlockOfT, orphaned: true }),
+    ]);
+    expect(JSON.parse(explorer.block(mainBlockOfT)).block.orphaned).toBe(true);
+
     // The main branch grows heavier again: the side blocks are orphaned, the main ones confirmed.
     insertAll(blocks, main.rounds(3));
     expect(blocks.cut().get(0)?.hash).toBe(main.cut.get(0)?.hash);
@@ -187,6 +200,18 @@ describe("[index] catching up", () => {
     expect((again.blocks as { orphaned: number }[]).filter((b) => b.orphaned === 0)).toEqual(
       (dump.blocks as { orphaned: number }[]).filter((b) => b.orphaned === 0),
     );
+  });
+
+  it("replaces an index file that is not a database", async () => {
+    const { dir, blocks } = fresh();
+    const path = join(dir, "index.sqlite");
+    writeFileSync(path, "not a database, not even close ".repeat(200));
+    const warnings: string[] = [];
+    const index = ChainIndex.open({ path, blocks, log: { warn: (m) => warnings.push(m) } });
+    closers.push(() => index.close());
+    await index.caughtUp();
+    expect(warnings).toEqual(["explorer index unreadable; rebuilding it"]);
+    expect(index.store.blockCount()).toBe(10);
   });
 
   it("rebuilds an index of another format or network", async () => {
