@@ -8,7 +8,6 @@
  * @module
  */
 import { blockHeaderToObject } from "../chain/blockHeaderObject.ts";
-import type { PayloadWithOutputs } from "../chain/payloadWithOutputs.ts";
 import {
   isJsonObject,
   JsonNumber,
@@ -35,7 +34,7 @@ import type {
 } from "../store/indexStore.ts";
 import { SqliteContractStorage } from "../store/sqliteContractStorage.ts";
 import { NO_TXID_LIMIT, type StateDb } from "../store/stateDb.ts";
-import { amountText, firstCallOf } from "./blockEntries.ts";
+import { amountText, blockEntries, firstCallOf } from "./blockEntries.ts";
 import type { ChainIndex, IndexStatus } from "./chainIndex.ts";
 import { badQuery, ExplorerError, ExplorerErrorCode } from "./errors.ts";
 
@@ -267,11 +266,6 @@ export class Explorer {
     });
   }
 
-  #payloadOf(blockHash: string): PayloadWithOutputs | undefined {
-    const header = this.#blocks.header(blockHash as Hash32);
-    return header === undefined ? undefined : this.#blocks.payload(header.payloadHash);
-  }
-
   /** A block with its transactions, results and events. */
   block(hash: string): string {
     parseKey(hash, "hash");
@@ -303,16 +297,40 @@ export class Explorer {
   // ---- transactions
 
   #locate(row: IndexTxWithBlock): Located | undefined {
-    const payload = this.#payloadOf(row.blockHash);
+    const header = this.#blocks.header(row.blockHash as Hash32);
+    const payload = header === undefined ? undefined : this.#blocks.payload(header.payloadHash);
     const t = payload?.transactions[row.position];
-    const block = this.#index.store.block(row.blockHash);
-    if (t === undefined || block === undefined) return undefined;
+    if (header === undefined || payload === undefined || t === undefined) return undefined;
+    // A block the index has not reached yet (catching up) is read from the payload.
+    const block =
+      this.#index.store.block(row.blockHash) ?? blockEntries(header, payload, false).block;
     return {
       row,
       transaction: decoder.decode(t.transaction),
       output: decoder.decode(t.output),
       block,
     };
+  }
+
+  /**
+   * While the index catches up: the command of the best chain with this
+   * request key, found through the contract state's results (as /poll finds
+   * it) and read from its block.
+   */
+  #fromState(requestKey: string): IndexTxWithBlock | undefined {
+    const state = this.#state;
+    if (state === undefined || !this.#index.catchingUp) return undefined;
+    for (const chainId of this.#blocks.cut().keys()) {
+      const r = state.result(chainId, requestKey);
+      const header = r === undefined ? undefined : this.#blocks.header(r.blockHash);
+      const payload = header === undefined ? undefined : this.#blocks.payload(header.payloadHash);
+      if (header === undefined || payload === undefined) continue;
+      const row = blockEntries(header, payload, false).transactions.find(
+        (t) => t.requestKey === requestKey,
+      );
+      if (row !== undefined) return { ...row, orphaned: false, creationTime: header.creationTime };
+    }
+    return undefined;
   }
 
   /** The pending command with this request key: its chain and signed command text. */
@@ -349,7 +367,9 @@ export class Explorer {
   transaction(requestKey: string): string {
     parseKey(requestKey, "requestKey");
     const store = this.#store;
-    const rows = store.transactionsByKey(requestKey);
+    const indexed = store.transactionsByKey(requestKey);
+    const fromState = indexed.some((r) => !r.orphaned) ? undefined : this.#fromState(requestKey);
+    const rows = fromState === undefined ? indexed : [fromState, ...indexed];
     const best = rows.find((r) => !r.orphaned);
     const orphanedIn = rows
       .filter((r) => r.orphaned)

@@ -6,9 +6,13 @@
  * cross-chain transfer whose step 1 is missing; pages of blocks and
  * transfers with cursors; and bad input answered 4xx with its code.
  */
+
+import { join } from "node:path";
 import type { LightMyRequestResponse } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateKeyPair } from "../../src-node/crypto/ed25519.ts";
+import { ChainIndex } from "../../src-node/index/chainIndex.ts";
+import { Explorer } from "../../src-node/index/explorer.ts";
 import { crossChainTransfer } from "../support/crossChain.ts";
 import { signedCommand, transferCaps } from "../support/execChain.ts";
 import { mineOn } from "../support/nodeMining.ts";
@@ -267,6 +271,35 @@ describe("[api] /app/api/explorer", () => {
       crossChain: { pactId: pendingKey },
       amount: "2.25",
     });
+  });
+
+  it("finds a confirmed transaction through the contract state while the index catches up", async () => {
+    const dir = t.dir;
+    const cmd = signedCommand({
+      code: '(coin.transfer "sender00" "sender02" 0.5)',
+      chainId: 2,
+      signers: [{ key: 0, caps: transferCaps("sender00", "sender02", "0.5") }],
+    });
+    const [key] = t.node.commands.send(2, [cmd]) as [string];
+    const header = await mineOn(t.node, 2);
+    // A second index on the same blocks, still catching up (its steps have not run yet).
+    const index = ChainIndex.open({
+      path: join(dir, "second-index.sqlite"),
+      blocks: t.node.blocks,
+    });
+    try {
+      expect(index.catchingUp).toBe(true);
+      const explorer = new Explorer({ index, blocks: t.node.blocks, state: t.node.state });
+      const tx = JSON.parse(explorer.transaction(key));
+      expect(tx).toMatchObject({ status: "confirmed", chain: 2, sender: "sender00" });
+      expect(tx.block).toMatchObject({ hash: header.hash, orphaned: false });
+      expect(tx.result.reqKey).toBe(key);
+      expect(() => new Explorer({ index, blocks: t.node.blocks }).transaction(key)).toThrow(
+        /catching up/,
+      );
+    } finally {
+      index.close();
+    }
   });
 
   it("answers bad input with 4xx and a code, unknown keys with 404", async () => {
