@@ -50,6 +50,8 @@ import { insertExecutedAhead } from "./exec/insertExecutedAhead.ts";
 import { WorkerExecution } from "./exec/workerExecution.ts";
 import { genesisPayloadOf } from "./genesis/genesisPayloads.ts";
 import { runGenesis } from "./genesis/runGenesis.ts";
+import { ChainIndex } from "./index/chainIndex.ts";
+import { Explorer } from "./index/explorer.ts";
 import { CommandService } from "./mempool/commandService.ts";
 import { Mempool } from "./mempool/mempool.ts";
 import { BuiltInMiner } from "./mining/builtInMiner.ts";
@@ -161,6 +163,11 @@ export function mempoolPath(options: Pick<NodeOptions, "dataDir" | "network">): 
   return join(options.dataDir, options.network, "mempool.sqlite");
 }
 
+/** `dataDir/<network>/index.sqlite`: the explorer's index (rebuilt when missing). */
+export function indexPath(options: Pick<NodeOptions, "dataDir" | "network">): string {
+  return join(options.dataDir, options.network, "index.sqlite");
+}
+
 /**
  * The backup service when `backup.directory` is set. `state`: the
  * contract-state database's connection once the node opens state.sqlite
@@ -217,6 +224,8 @@ export class WeftNode {
   readonly execution: ExecutionHost;
   /** The contract command endpoints' service and the mempool. */
   readonly commands: CommandService;
+  /** The explorer's index of the blocks (index.sqlite; docs/explorer-api.md). */
+  readonly index: ChainIndex;
   /** The secret `/app/api/*` needs (header `X-Weft-App-Token`; api/appToken.ts). */
   readonly appToken: string;
   /** Where the token is written while the node runs (`dataDir/<network>/app-token`, 0600). */
@@ -244,6 +253,7 @@ export class WeftNode {
       execution: ExecutionHost;
       commands: CommandService;
       mempoolStore: MempoolStore;
+      index: ChainIndex;
     },
     appToken: string,
   ) {
@@ -265,6 +275,7 @@ export class WeftNode {
     this.execution = exec.execution;
     this.commands = exec.commands;
     this.#mempoolStore = exec.mempoolStore;
+    this.index = exec.index;
   }
 
   /** Builds the node (stores open, server built, not listening). */
@@ -301,6 +312,7 @@ export class WeftNode {
     let execution: ExecutionHost | undefined;
     let commands: CommandService | undefined;
     let mempoolStore: MempoolStore | undefined;
+    let index: ChainIndex | undefined;
     try {
       state = StateDb.open({ path: statePath(options), nativeBinding: input.sqliteNativeBinding });
       executor = ChainExecutor.open({
@@ -352,6 +364,14 @@ export class WeftNode {
         input.logger,
       );
       const parts = { blocks, executor, execution };
+      // After the executor: on a cut change the state moves first, then the index.
+      index = ChainIndex.open({
+        path: indexPath(options),
+        blocks,
+        nativeBinding: input.sqliteNativeBinding,
+        log: input.logger,
+      });
+      const explorer = new Explorer({ index, blocks, state, mempool: commands.mempool });
       service = new MiningService({
         chain: blocks,
         insertBlock: (block) => insertExecutedAhead(parts, block),
@@ -392,6 +412,7 @@ export class WeftNode {
           backup: options.backup.apiEnabled ? backup : undefined,
           miner,
           commands,
+          explorer,
           rendererDir: input.rendererDir,
           appToken: token,
           origin: () => (self?.listening === true ? self.origin : undefined),
@@ -411,7 +432,7 @@ export class WeftNode {
         input.logger,
         backup,
         lock,
-        { state, executor, execution, commands, mempoolStore },
+        { state, executor, execution, commands, mempoolStore, index },
         token.value,
       );
       writePrivateFile(self.appTokenFile, `${token.value}\n`);
@@ -419,6 +440,7 @@ export class WeftNode {
     } catch (e) {
       void backup?.close();
       service?.close();
+      index?.close();
       commands?.close();
       void execution?.close();
       executor?.close();
@@ -515,6 +537,7 @@ export class WeftNode {
         this.mining.close();
         // Workers read the databases: they stop before the databases close.
         await this.execution.close();
+        this.index.close();
         this.executor.close();
         this.#mempoolStore.close();
         this.state.close();

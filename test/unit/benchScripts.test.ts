@@ -28,6 +28,7 @@ const REQUIRED: Record<string, readonly string[]> = {
   startup: ["cli_help_ms", "node_ready_ms"],
   hostile: ["max_us_per_gas"],
   storage: ["bytes_per_tx", "stored_bytes_per_tx", "state_bytes_per_block", "mempool_adds_per_s"],
+  index: ["blocks_per_s", "txs_per_s", "search_ms", "account_page_ms"],
 };
 
 const TINY = {
@@ -38,6 +39,7 @@ const TINY = {
   WEFT_BENCH_BLOCKS: "2",
   WEFT_BENCH_ROUNDS: "1",
   WEFT_BENCH_CONNECTIONS: "2",
+  WEFT_BENCH_INDEX_TXS: "2000",
 };
 
 function runBench(name: string): Promise<{ code: number | null; out: string; err: string }> {
