@@ -147,6 +147,12 @@ describe("[renderer] node client", () => {
       value: raw,
     }));
     expect(posted).toEqual({ ok: true, value: { echoed: { upper: [H0] } } });
+    routes.set("GET /app/api/explorer/status", (_q, _b, res) => json(res, 200, { state: "ready" }));
+    const app = await client.getAppJson("/app/api/explorer/status", (raw) => ({
+      ok: true,
+      value: raw,
+    }));
+    expect(app).toEqual({ ok: true, value: { state: "ready" } });
     const bad = await client.getJson("/chain/2/header?limit=1", () => ({
       ok: false,
       reason: "items: expected an array",

@@ -66,6 +66,11 @@ export type NodeClient = {
     parse: (raw: unknown) => Decoded<T>,
     accept?: string,
   ): Promise<ClientResult<T>>;
+  /**
+   * `GET {origin}{path}` for the app's private API (`/app/api/…`; the app token rides along
+   * as the cookie `/app/` set), the reply parsed with `parse`.
+   */
+  getAppJson<T>(path: string, parse: (raw: unknown) => Decoded<T>): Promise<ClientResult<T>>;
   /** `POST {base}{path}` with a JSON body, the reply parsed with `parse`. */
   postJson<T>(
     path: string,
@@ -195,6 +200,7 @@ export function createNodeClient(options: NodeClientOptions): NodeClient {
     mining: () => get(miningUrl, parseMiningStatus),
     setMining: (change) => post(miningUrl, change, parseMiningStatus),
     getJson: (path, parse, accept) => get(`${base}${path}`, parse, accept),
+    getAppJson: (path, parse) => get(`${origin}${path}`, parse),
     postJson: (path, body, parse) => post(`${base}${path}`, body, parse),
   };
 }

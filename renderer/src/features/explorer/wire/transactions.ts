@@ -5,6 +5,7 @@
  * @module
  */
 
+import type { CommandPayload } from "../../../../../src-node/command/commandTypes.ts";
 import {
   isJsonObject,
   JsonNumber,
@@ -13,7 +14,10 @@ import {
   parseJsonExact,
   stringifyJson,
 } from "../../../../../src-node/command/exactJson.ts";
-import { parseCommandPayload } from "../../../../../src-node/command/parseCommandPayload.ts";
+import {
+  parseCommandPayload,
+  parsePayloadObject,
+} from "../../../../../src-node/command/parseCommandPayload.ts";
 import { reject } from "../../../api/decode.ts";
 
 export type TxSigner = {
@@ -230,12 +234,27 @@ export function commandOfText(text: string, path: string): TxCommand {
 
 /** Reads a command's `cmd` text; `requestKey` is its hash. */
 export function commandOfCmd(requestKey: string, cmd: string, path: string): TxCommand {
-  let payload: ReturnType<typeof parseCommandPayload>;
+  let payload: CommandPayload;
   try {
     payload = parseCommandPayload(cmd, `${path}.cmd`);
   } catch (e) {
     return reject(`${path}.cmd`, `a command payload (${e instanceof Error ? e.message : e})`);
   }
+  return commandOfPayload(requestKey, payload);
+}
+
+/** Reads a command's `cmd` already decoded from JSON (the explorer index sends it so). */
+export function commandOfObject(requestKey: string, cmd: unknown, path: string): TxCommand {
+  let payload: CommandPayload;
+  try {
+    payload = parsePayloadObject(cmd, `${path}.cmd`);
+  } catch (e) {
+    return reject(`${path}.cmd`, `a command payload (${e instanceof Error ? e.message : e})`);
+  }
+  return commandOfPayload(requestKey, payload);
+}
+
+function commandOfPayload(requestKey: string, payload: CommandPayload): TxCommand {
   const m = payload.payload;
   const data = "exec" in m ? m.exec.data : m.cont.data;
   return {
