@@ -14,6 +14,7 @@ import type { NodeClient } from "../../api/nodeClient.ts";
 import type { ChainStore } from "../../services/chainStore.ts";
 import { queryKeys } from "../../services/queryClient.ts";
 import { braidLoadFrom } from "./braid.ts";
+import { balanceCommand, parseBalanceResult } from "./wire/balance.ts";
 import { type FullBlock, parseBlockPage } from "./wire/blocks.ts";
 import {
   type BlockHeader,
@@ -256,5 +257,29 @@ export function searchQuery(client: NodeClient, text: string) {
     queryKey: ["explorer", "index", "search", text],
     queryFn: () =>
       unwrap(client.getAppJson(`${INDEX}/search?q=${encodeURIComponent(text)}`, parseSearch)),
+  });
+}
+
+/** An account's balance and guard on one chain (refreshed by the chain's new blocks). */
+export function balanceQuery(
+  client: NodeClient,
+  networkId: string,
+  chainId: number,
+  account: string,
+) {
+  return queryOptions({
+    queryKey: [...queryKeys.chain(chainId), "explorer", "balance", account],
+    queryFn: () =>
+      unwrap(
+        client.postJson(
+          `/chain/${chainId}/pact/api/v1/local`,
+          {
+            ...balanceCommand(account, chainId, networkId, Math.floor(Date.now() / 1000)),
+            sigs: [],
+          },
+          parseBalanceResult,
+        ),
+      ),
+    placeholderData: (previous) => previous,
   });
 }
