@@ -86,7 +86,7 @@ export function Braid() {
               params={{ chain: String(c) }}
               className="braid-chain"
               style={{ gridColumn: i + 2 }}
-              aria-label={`Chain ${c}`}
+              aria-label={`Open chain ${c}`}
             >
               {c}
             </Link>

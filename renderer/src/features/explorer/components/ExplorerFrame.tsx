@@ -1,9 +1,8 @@
 /**
- * Every explorer page's frame: the search box and the braid's link above, then the page's
+ * Every explorer page's frame: the search box above, then the page's
  * heading and its one-line explanation.
  * @module
  */
-import { Link } from "@tanstack/react-router";
 import type { ReactNode } from "react";
 import { PageTitle } from "../../../ui/PageTitle.tsx";
 import "../explorer.css";
@@ -21,9 +20,6 @@ export function ExplorerFrame({ title, lead, children, query }: ExplorerFramePro
   return (
     <div className="explorer">
       <div className="explorer-head">
-        <Link to="/explorer" className="explorer-home" activeOptions={{ exact: true }}>
-          Braid
-        </Link>
         <ExplorerSearch initial={query ?? ""} />
       </div>
       <PageTitle>{title}</PageTitle>
