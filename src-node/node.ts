@@ -49,6 +49,8 @@ import { type ExecutionHost, InProcessExecution } from "./exec/executionHost.ts"
 import { WorkerExecution } from "./exec/workerExecution.ts";
 import { genesisPayloadOf } from "./genesis/genesisPayloads.ts";
 import { runGenesis } from "./genesis/runGenesis.ts";
+import { ChainIndex } from "./index/chainIndex.ts";
+import { Explorer } from "./index/explorer.ts";
 import { CommandService } from "./mempool/commandService.ts";
 import { BuiltInMiner } from "./mining/builtInMiner.ts";
 import { MiningError, MiningErrorCode } from "./mining/errors.ts";
@@ -153,6 +155,11 @@ export function statePath(options: Pick<NodeOptions, "dataDir" | "network">): st
   return join(options.dataDir, options.network, "state.sqlite");
 }
 
+/** `dataDir/<network>/index.sqlite`: the explorer's index (rebuilt when missing). */
+export function indexPath(options: Pick<NodeOptions, "dataDir" | "network">): string {
+  return join(options.dataDir, options.network, "index.sqlite");
+}
+
 /**
  * The backup service when `backup.directory` is set. `state`: the
  * contract-state database's connection once the node opens state.sqlite
@@ -200,6 +207,8 @@ export class WeftNode {
   readonly execution: ExecutionHost;
   /** The contract command endpoints' service and the mempool. */
   readonly commands: CommandService;
+  /** The explorer's index of the blocks (index.sqlite; docs/explorer-api.md). */
+  readonly index: ChainIndex;
   /** The secret `/app/api/*` needs (header `X-Weft-App-Token`; api/appToken.ts). */
   readonly appToken: string;
   /** Where the token is written while the node runs (`dataDir/<network>/app-token`, 0600). */
@@ -225,6 +234,7 @@ export class WeftNode {
       executor: ChainExecutor;
       execution: ExecutionHost;
       commands: CommandService;
+      index: ChainIndex;
     },
     appToken: string,
   ) {
@@ -245,6 +255,7 @@ export class WeftNode {
     this.executor = exec.executor;
     this.execution = exec.execution;
     this.commands = exec.commands;
+    this.index = exec.index;
   }
 
   /** Builds the node (stores open, server built, not listening). */
@@ -280,6 +291,7 @@ export class WeftNode {
     let executor: ChainExecutor | undefined;
     let execution: ExecutionHost | undefined;
     let commands: CommandService | undefined;
+    let index: ChainIndex | undefined;
     try {
       state = StateDb.open({ path: statePath(options), nativeBinding: input.sqliteNativeBinding });
       executor = ChainExecutor.open({
@@ -317,6 +329,14 @@ export class WeftNode {
           (options.spv.timeout === undefined ? undefined : options.spv.timeout * 1000),
       });
       backup = backupService(options, version, { blocks, state: state.db }, input.logger);
+      // After the executor: on a cut change the state moves first, then the index.
+      index = ChainIndex.open({
+        path: indexPath(options),
+        blocks,
+        nativeBinding: input.sqliteNativeBinding,
+        log: input.logger,
+      });
+      const explorer = new Explorer({ index, blocks, state, mempool: commands.mempool });
       service = new MiningService({
         chain: blocks,
         payloadProvider: input.payloadProvider ?? commands.payloadFor,
@@ -356,6 +376,7 @@ export class WeftNode {
           backup: options.backup.apiEnabled ? backup : undefined,
           miner,
           commands,
+          explorer,
           rendererDir: input.rendererDir,
           appToken: token,
           origin: () => (self?.listening === true ? self.origin : undefined),
@@ -375,7 +396,7 @@ export class WeftNode {
         input.logger,
         backup,
         lock,
-        { state, executor, execution, commands },
+        { state, executor, execution, commands, index },
         token.value,
       );
       writePrivateFile(self.appTokenFile, `${token.value}\n`);
@@ -383,6 +404,7 @@ export class WeftNode {
     } catch (e) {
       void backup?.close();
       service?.close();
+      index?.close();
       commands?.close();
       void execution?.close();
       executor?.close();
@@ -467,6 +489,7 @@ export class WeftNode {
         this.mining.close();
         // Workers read the databases: they stop before the databases close.
         await this.execution.close();
+        this.index.close();
         this.executor.close();
         this.state.close();
         this.blocks.close();

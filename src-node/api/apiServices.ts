@@ -6,6 +6,7 @@
  */
 import type { BackupService } from "../backup/backupService.ts";
 import type { NetworkVersion } from "../chain/networkVersion.ts";
+import type { Explorer } from "../index/explorer.ts";
 import type { CommandService } from "../mempool/commandService.ts";
 import type { BuiltInMiner } from "../mining/builtInMiner.ts";
 import type { MiningService } from "../mining/miningService.ts";
@@ -38,6 +39,8 @@ export type ApiServices = {
   readonly backup?: BackupService | undefined;
   /** The contract command endpoints' service (`/pact/api/v1/…`); absent: those routes are not served. */
   readonly commands?: CommandService | undefined;
+  /** The explorer's index answers (`/app/api/explorer/…`); absent: those routes are not served. */
+  readonly explorer?: Explorer | undefined;
   /** The built-in miner, controlled through the app route `/app/api/mining`. */
   readonly miner?: BuiltInMiner | undefined;
   /** The launch's app token, needed by `/app/api/*` (appToken.ts; default: a fresh one, cookie on page load). */

@@ -18,6 +18,7 @@ import {
   type ExecErrorCodeValue,
   SpvErrorCode,
 } from "../exec/errors.ts";
+import { ExplorerErrorCode, type ExplorerErrorCodeValue } from "../index/errors.ts";
 import { MempoolErrorCode, type MempoolErrorCodeValue } from "../mempool/errors.ts";
 import { MiningErrorCode, type MiningErrorCodeValue } from "../mining/errors.ts";
 import { StoreError, StoreErrorCode, type StoreErrorCodeValue } from "../store/errors.ts";
@@ -144,6 +145,13 @@ const mempoolStatus: Record<MempoolErrorCodeValue, number> = {
   [MempoolErrorCode.Full]: 503,
 };
 
+/** The explorer's API (docs/explorer-api.md). */
+const explorerStatus: Record<ExplorerErrorCodeValue, number> = {
+  [ExplorerErrorCode.BadQuery]: 400,
+  [ExplorerErrorCode.NotFound]: 404,
+  [ExplorerErrorCode.Closed]: 503,
+};
+
 const statusByCode: Readonly<Record<string, number>> = {
   ...encodingStatus,
   ...chainStatus,
@@ -156,6 +164,7 @@ const statusByCode: Readonly<Record<string, number>> = {
   ...execStatus,
   ...spvStatus,
   ...mempoolStatus,
+  ...explorerStatus,
 };
 
 /** The HTTP status of a coded error (500 for codes no table lists). */

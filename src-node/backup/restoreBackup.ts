@@ -10,7 +10,7 @@
  *    on each, the block database's network and cut and the contract state's
  *    newest blocks compared with the manifest's;
  * 5. only then are the network's current database files (blocks.sqlite,
- *    state.sqlite, the backup's files, with their -wal/-shm/-journal files)
+ *    state.sqlite, index.sqlite, the backup's files, with their -wal/-shm/-journal files)
  *    moved aside into `dataDir/<network>/replaced-<time>/` (kept, never
  *    deleted: the operator removes them), and the staged files moved in.
  *
@@ -36,8 +36,16 @@ import { fileChecksum } from "./fileChecksum.ts";
 import { manifestPath, readManifest } from "./manifestFile.ts";
 import { readStateHeads } from "./stateCopy.ts";
 
-/** The database files of a network's data folder (besides those a backup names). */
-export const NETWORK_DATABASE_FILES: readonly string[] = ["blocks.sqlite", "state.sqlite"];
+/**
+ * The database files of a network's data folder (besides those a backup
+ * names). index.sqlite (the explorer's index) is never backed up: it is moved
+ * aside with the others and the node rebuilds it from the restored blocks.
+ */
+export const NETWORK_DATABASE_FILES: readonly string[] = [
+  "blocks.sqlite",
+  "state.sqlite",
+  "index.sqlite",
+];
 
 const SIDE_FILES = ["", "-wal", "-shm", "-journal"];
 

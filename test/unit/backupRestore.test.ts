@@ -133,7 +133,13 @@ describe("[backup] restore", () => {
     const target = join(dir, "restored");
     const net = join(target, "test-singleton");
     mkdirSync(net, { recursive: true });
-    for (const f of ["blocks.sqlite", "blocks.sqlite-wal", "state.sqlite", "other.txt"]) {
+    for (const f of [
+      "blocks.sqlite",
+      "blocks.sqlite-wal",
+      "state.sqlite",
+      "index.sqlite",
+      "other.txt",
+    ]) {
       writeFileSync(join(net, f), `old ${f}`);
     }
     const result = await restoreBackup({ backupFolder: folder, dataDir: target, now: () => 0 });
@@ -141,6 +147,7 @@ describe("[backup] restore", () => {
     expect(readdirSync(result.replacedDir ?? "").sort()).toEqual([
       "blocks.sqlite",
       "blocks.sqlite-wal",
+      "index.sqlite",
       "state.sqlite",
     ]);
     expect(readFileSync(join(result.replacedDir ?? "", "state.sqlite"), "utf8")).toBe(
@@ -154,6 +161,9 @@ describe("[backup] restore", () => {
     const t = await openTestNode({ dir: target });
     try {
       expect(cutToJson(t.node.blocks.cut(), version)).toEqual(manifest.cut);
+      // The explorer's index is rebuilt from the restored blocks.
+      await t.node.index.caughtUp();
+      expect(t.node.index.store.blockCount()).toBe(t.node.blocks.store.headerCount());
     } finally {
       await t.cleanup();
     }

@@ -36,6 +36,17 @@ const allowed: Record<string, readonly string[]> = {
     "threads",
   ],
   backup: ["errors", "encoding", "crypto", "chain", "store"],
+  index: [
+    "errors",
+    "encoding",
+    "crypto",
+    "chain",
+    "contract",
+    "store",
+    "exec",
+    "command",
+    "mempool",
+  ],
   genesis: ["errors", "encoding", "crypto", "chain", "contract", "exec", "command"],
   api: [
     "command",
@@ -49,6 +60,7 @@ const allowed: Record<string, readonly string[]> = {
     "mempool",
     "mining",
     "backup",
+    "index",
   ],
   "node.ts": [
     "command",
@@ -62,6 +74,7 @@ const allowed: Record<string, readonly string[]> = {
     "mempool",
     "mining",
     "backup",
+    "index",
     "api",
     "config",
     "genesis",

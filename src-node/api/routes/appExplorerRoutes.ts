@@ -1,0 +1,111 @@
+/**
+ * `GET /app/api/explorer/…`: the explorer's read-only API over the node's
+ * index (docs/explorer-api.md), inside the app API plugin (appApi.ts:
+ * loopback, app token, JSON errors `{code, message}`). Each route declares
+ * the JSON schema of its query string (unknown or repeated parameters are
+ * APP_BAD_REQUEST); values are then parsed here (EXPLORER_BAD_QUERY naming
+ * the parameter); the answers are the Explorer's JSON text (index/explorer.ts).
+ * Not registered when the node has no index.
+ * @module
+ */
+import type { FastifyInstance, FastifyReply } from "fastify";
+import { badQuery } from "../../index/errors.ts";
+import { BLOCK_PAGE, type Explorer, TRANSFER_PAGE } from "../../index/explorer.ts";
+import { propertyOf } from "../params.ts";
+import type { RouteContext } from "../routeContext.ts";
+
+export const APP_EXPLORER_PATH = "/app/api/explorer";
+
+const text = { type: "string" } as const;
+
+function querySchema(...names: string[]) {
+  return {
+    querystring: {
+      type: "object",
+      additionalProperties: false,
+      properties: Object.fromEntries(names.map((n) => [n, text])),
+    },
+  } as const;
+}
+
+/** A canonical non-negative integer query value, or undefined when absent. */
+function natural(query: unknown, field: string): number | undefined {
+  const v = propertyOf(query, field);
+  if (v === undefined) return undefined;
+  if (typeof v !== "string" || !/^(0|[1-9][0-9]*)$/.test(v)) {
+    throw badQuery(field, `expected a non-negative integer, got ${JSON.stringify(v)}`);
+  }
+  const n = Number(v);
+  if (!Number.isSafeInteger(n)) throw badQuery(field, `${v} is too large`);
+  return n;
+}
+
+function page(query: unknown, limits: { readonly default: number; readonly max: number }) {
+  const next = propertyOf(query, "next");
+  return {
+    limit: Math.min(natural(query, "limit") ?? limits.default, limits.max),
+    next: typeof next === "string" ? next : undefined,
+  };
+}
+
+function param(params: unknown, name: string): string {
+  const v = propertyOf(params, name);
+  if (typeof v !== "string" || v === "") throw badQuery(name, "missing");
+  return v;
+}
+
+function send(reply: FastifyReply, body: string): FastifyReply {
+  return reply.code(200).header("content-type", "application/json; charset=utf-8").send(body);
+}
+
+/** The routes, for the app API plugin (buildServer.ts). */
+export function registerAppExplorerRoutes(scope: FastifyInstance, ctx: RouteContext): void {
+  const explorer: Explorer | undefined = ctx.node.explorer;
+  if (explorer === undefined) return;
+  const base = APP_EXPLORER_PATH;
+  scope.get(`${base}/status`, { schema: querySchema() }, (_request, reply) =>
+    send(reply, JSON.stringify(explorer.status())),
+  );
+  scope.get(
+    `${base}/blocks`,
+    { schema: querySchema("chain", "maxheight", "limit", "next") },
+    (request, reply) =>
+      send(
+        reply,
+        explorer.blocks({
+          ...page(request.query, BLOCK_PAGE),
+          chain: natural(request.query, "chain"),
+          maxHeight: natural(request.query, "maxheight"),
+        }),
+      ),
+  );
+  scope.get(`${base}/block/:hash`, { schema: querySchema() }, (request, reply) =>
+    send(reply, explorer.block(param(request.params, "hash"))),
+  );
+  scope.get(`${base}/tx/:requestKey`, { schema: querySchema() }, (request, reply) =>
+    send(reply, explorer.transaction(param(request.params, "requestKey"))),
+  );
+  scope.get(`${base}/account/:account`, { schema: querySchema() }, (request, reply) =>
+    send(reply, explorer.account(param(request.params, "account"))),
+  );
+  scope.get(
+    `${base}/account/:account/transfers`,
+    { schema: querySchema("chain", "limit", "next") },
+    (request, reply) =>
+      send(
+        reply,
+        explorer.transfers(param(request.params, "account"), {
+          ...page(request.query, TRANSFER_PAGE),
+          chain: natural(request.query, "chain"),
+        }),
+      ),
+  );
+  scope.get(`${base}/module/:name`, { schema: querySchema() }, (request, reply) =>
+    send(reply, explorer.module(param(request.params, "name"))),
+  );
+  scope.get(`${base}/search`, { schema: querySchema("q") }, (request, reply) => {
+    const q = propertyOf(request.query, "q");
+    if (typeof q !== "string") throw badQuery("q", "missing: /search?q=<text>");
+    return send(reply, explorer.search(q));
+  });
+}

@@ -1,0 +1,432 @@
+/**
+ * `ChainIndex`: keeps index.sqlite (store/indexStore.ts) in step with the
+ * block database's best cut, for the explorer.
+ *
+ * - **Live**: every cut change (`BlockDb.onCutChange`) is applied in one
+ *   index transaction: on each chain, the index's best blocks above the
+ *   fork point that the new branch does not hold are marked orphaned (their
+ *   transactions stop counting: the account counts are taken back), then
+ *   the added blocks are indexed, or, when the index has them already as
+ *   orphans (a branch coming back), marked best again.
+ * - **Catching up**, in the background in steps of `stepBlocks` blocks (one
+ *   transaction each, the event loop runs between steps), while the node
+ *   serves; cut changes meanwhile are queued and applied, in order, after it:
+ *   - a *rebuild* when the file is new, of another format, network or
+ *     genesis, or an earlier rebuild did not finish: the index is emptied and
+ *     every stored block of every chain is indexed, orphaned when it is not
+ *     on its chain's best chain;
+ *   - a *resume* otherwise (the node stopped between a block and its index
+ *     write, or the blocks were restored): per chain, from the highest
+ *     height where the index's best block is the block database's, up to
+ *     the cut.
+ * {@link ChainIndex.status} reports "catching up, N of M blocks".
+ * A failure while applying a cut change is logged and answered with a
+ * resume, so the index never stays behind silently.
+ * @module
+ */
+import type { BlockHeader } from "../chain/blockHeader.ts";
+import type { BlockDb, CutChange } from "../store/blockDb.ts";
+import type { ScanStart } from "../store/blockStore.ts";
+import {
+  type IndexBlockRow,
+  type IndexEventRow,
+  IndexStore,
+  type IndexTxRow,
+} from "../store/indexStore.ts";
+import type { OpenDatabaseOptions } from "../store/sqlDatabase.ts";
+import { blockEntries } from "./blockEntries.ts";
+import { ExplorerError, ExplorerErrorCode } from "./errors.ts";
+
+/** The index's format: a file of another format is rebuilt. */
+export const INDEX_FORMAT = 1;
+
+const DEFAULT_STEP_BLOCKS = 256;
+
+export type IndexStatus = {
+  readonly state: "catching-up" | "ready";
+  readonly indexedBlocks: number;
+  readonly totalBlocks: number;
+  readonly message: string;
+  readonly format: number;
+};
+
+export type ChainIndexLog = {
+  info?(message: string, fields?: Record<string, unknown>): void;
+  warn(message: string, fields?: Record<string, unknown>): void;
+};
+
+export type ChainIndexOptions = OpenDatabaseOptions & {
+  /** The index.sqlite file (beside blocks.sqlite). */
+  readonly path: string;
+  readonly blocks: BlockDb;
+  /** Blocks per catch-up step (default 256). */
+  readonly stepBlocks?: number | undefined;
+  readonly log?: ChainIndexLog | undefined;
+};
+
+type ResumeRange = { readonly chainId: number; next: number; readonly top: number };
+
+type Pass =
+  | {
+      readonly kind: "rebuild";
+      readonly chains: readonly number[];
+      chain: number;
+      start: ScanStart;
+    }
+  | { readonly kind: "resume"; readonly ranges: readonly ResumeRange[]; range: number };
+
+const META_FORMAT = "format";
+const META_NETWORK = "network";
+const META_GENESIS = "genesis";
+const META_COMPLETE = "complete";
+
+const numberFormat = new Intl.NumberFormat("en-US");
+
+export class ChainIndex {
+  readonly store: IndexStore;
+  readonly #blocks: BlockDb;
+  readonly #stepBlocks: number;
+  readonly #log: ChainIndexLog | undefined;
+  readonly #queue: CutChange[] = [];
+  readonly #waiters: (() => void)[] = [];
+  #unsubscribe: (() => void) | undefined;
+  #pass: Pass | undefined;
+  #passDone = 0;
+  #passTotal = 0;
+  #blockCount: number;
+  #scheduled = false;
+  #closed = false;
+
+  private constructor(store: IndexStore, options: ChainIndexOptions) {
+    this.store = store;
+    this.#blocks = options.blocks;
+    this.#stepBlocks = Math.max(1, options.stepBlocks ?? DEFAULT_STEP_BLOCKS);
+    this.#log = options.log;
+    this.#blockCount = store.blockCount();
+  }
+
+  /**
+   * Opens (creating when missing) the index of `blocks`, starts following its
+   * cut changes and, when the index is behind, catching up in the background.
+   * @throws {StoreError} STORE_OPEN_FAILED, STORE_SCHEMA_TOO_NEW.
+   */
+  static open(options: ChainIndexOptions): ChainIndex {
+    const store = IndexStore.open(options.path, options);
+    const index = new ChainIndex(store, options);
+    index.#unsubscribe = options.blocks.onCutChange((change) => index.#onCutChange(change));
+    index.#plan();
+    return index;
+  }
+
+  /** Where the index stands (the explorer API's status). */
+  status(): IndexStatus {
+    if (this.#pass !== undefined || this.#queue.length > 0) {
+      const total = Math.max(this.#passTotal, this.#passDone);
+      return {
+        state: "catching-up",
+        indexedBlocks: this.#passDone,
+        totalBlocks: total,
+        message: `catching up, ${numberFormat.format(this.#passDone)} of ${numberFormat.format(total)} blocks`,
+        format: INDEX_FORMAT,
+      };
+    }
+    return {
+      state: "ready",
+      indexedBlocks: this.#blockCount,
+      totalBlocks: this.#blockCount,
+      message: "up to date",
+      format: INDEX_FORMAT,
+    };
+  }
+
+  get catchingUp(): boolean {
+    return this.#pass !== undefined || this.#queue.length > 0;
+  }
+
+  /** Resolves once the index has caught up (at once when it is in step). */
+  caughtUp(): Promise<void> {
+    if (!this.catchingUp || this.#closed) return Promise.resolve();
+    return new Promise((resolve) => this.#waiters.push(resolve));
+  }
+
+  /** Stops following the cut and closes index.sqlite (idempotent). */
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#unsubscribe?.();
+    this.#pass = undefined;
+    this.#queue.length = 0;
+    this.store.close();
+    for (const w of this.#waiters.splice(0)) w();
+  }
+
+  get isOpen(): boolean {
+    return !this.#closed;
+  }
+
+  /** @throws {ExplorerError} EXPLORER_CLOSED after {@link close}. */
+  requireOpen(): void {
+    if (this.#closed) {
+      throw new ExplorerError(
+        { code: ExplorerErrorCode.Closed },
+        "the explorer index is closed: the node is shutting down",
+      );
+    }
+  }
+
+  // ---- planning
+
+  #genesisKey(): string {
+    return [...this.#blocks.genesis.values()].map((h) => h.hash).join(",");
+  }
+
+  #plan(): void {
+    const s = this.store;
+    const current =
+      s.meta(META_FORMAT) === String(INDEX_FORMAT) &&
+      s.meta(META_NETWORK) === this.#blocks.version.name &&
+      s.meta(META_GENESIS) === this.#genesisKey() &&
+      s.meta(META_COMPLETE) === "1";
+    if (current) this.#planResume();
+    else this.#planRebuild();
+  }
+
+  #planRebuild(): void {
+    this.store.transaction(() => {
+      this.store.clear();
+      this.store.setMeta(META_FORMAT, String(INDEX_FORMAT));
+      this.store.setMeta(META_NETWORK, this.#blocks.version.name);
+      this.store.setMeta(META_GENESIS, this.#genesisKey());
+    });
+    this.#blockCount = 0;
+    const chains = [...this.#blocks.genesis.keys()].sort((a, b) => a - b);
+    this.#startPass(
+      { kind: "rebuild", chains, chain: 0, start: { kind: "height", height: 0 } },
+      this.#blocks.store.headerCount(),
+    );
+  }
+
+  #planResume(): void {
+    const ranges: ResumeRange[] = [];
+    this.store.transaction(() => {
+      for (const [chainId, head] of this.#blocks.cut()) {
+        const from = this.#commonHeight(chainId, head);
+        for (const row of this.store.bestBlocksAbove(chainId, from)) this.#setOrphaned(row, true);
+        if (head.height > from) ranges.push({ chainId, next: from + 1, top: head.height });
+      }
+    });
+    const total = ranges.reduce((n, r) => n + (r.top - r.next + 1), 0);
+    if (total > 0) this.#startPass({ kind: "resume", ranges, range: 0 }, total);
+  }
+
+  /** The highest height of `chainId` where the index's best block is the best chain's (genesis height − 1: none). */
+  #commonHeight(chainId: number, head: BlockHeader): number {
+    const genesisHeight = this.#blocks.genesis.get(chainId)?.height ?? 0;
+    const indexed = this.store.bestHead(chainId);
+    if (indexed === undefined) return genesisHeight - 1;
+    for (let h = Math.min(indexed.height, head.height); h >= genesisHeight; h--) {
+      const best = this.#blocks.ancestorAt(head, h);
+      if (best === undefined) break;
+      const row = this.store.block(best.hash);
+      if (row !== undefined && !row.orphaned) return h;
+    }
+    return genesisHeight - 1;
+  }
+
+  #startPass(pass: Pass, total: number): void {
+    this.#pass = pass;
+    this.#passDone = 0;
+    this.#passTotal = total;
+    this.#log?.info?.("explorer index catching up", { kind: pass.kind, blocks: total });
+    this.#schedule();
+  }
+
+  #schedule(): void {
+    if (this.#scheduled || this.#closed) return;
+    this.#scheduled = true;
+    setImmediate(() => {
+      this.#scheduled = false;
+      this.#step();
+    });
+  }
+
+  // ---- catching up
+
+  #step(): void {
+    if (this.#closed) return;
+    try {
+      const pass = this.#pass;
+      if (pass !== undefined) {
+        const finished = this.store.transaction(() =>
+          pass.kind === "rebuild" ? this.#rebuildStep(pass) : this.#resumeStep(pass),
+        );
+        if (!finished) {
+          this.#schedule();
+          return;
+        }
+        if (pass.kind === "rebuild") this.store.setMeta(META_COMPLETE, "1");
+        this.#pass = undefined;
+      }
+      // The cut changes queued meanwhile, in order; then live.
+      while (this.#queue.length > 0 && this.#pass === undefined) {
+        const change = this.#queue.shift() as CutChange;
+        this.#applyCutChange(change);
+      }
+    } catch (e) {
+      this.#fail(e);
+      return;
+    }
+    if (!this.catchingUp) {
+      this.#log?.info?.("explorer index up to date", { blocks: this.#blockCount });
+      for (const w of this.#waiters.splice(0)) w();
+    }
+  }
+
+  /** One step of a rebuild; true when every chain is done. */
+  #rebuildStep(pass: Extract<Pass, { kind: "rebuild" }>): boolean {
+    const store = this.#blocks.store;
+    let budget = this.#stepBlocks;
+    while (budget > 0 && pass.chain < pass.chains.length) {
+      const chainId = pass.chains[pass.chain] as number;
+      const rows = store.scanHeaders(chainId, pass.start, Number.MAX_SAFE_INTEGER, budget);
+      for (const r of rows) {
+        const h = r.header;
+        this.#indexBlock(h, store.bestChainHash(chainId, h.height) !== h.hash);
+        this.#passDone++;
+      }
+      budget -= rows.length;
+      const last = rows[rows.length - 1];
+      if (last === undefined || budget > 0) {
+        pass.chain++;
+        pass.start = { kind: "height", height: 0 };
+      } else {
+        pass.start = { kind: "exclusive", height: last.header.height, hash: last.header.hash };
+      }
+    }
+    return pass.chain >= pass.chains.length;
+  }
+
+  /** One step of a resume; true when every range is done. */
+  #resumeStep(pass: Extract<Pass, { kind: "resume" }>): boolean {
+    let budget = this.#stepBlocks;
+    while (budget > 0 && pass.range < pass.ranges.length) {
+      const r = pass.ranges[pass.range] as ResumeRange;
+      const head = this.#blocks.cut().get(r.chainId);
+      while (budget > 0 && r.next <= r.top) {
+        const h = head === undefined ? undefined : this.#blocks.ancestorAt(head, r.next);
+        // A branch switch since the plan: the queued cut change indexes it.
+        if (h !== undefined) this.#indexBlock(h, false);
+        r.next++;
+        budget--;
+        this.#passDone++;
+      }
+      if (r.next > r.top) pass.range++;
+    }
+    return pass.range >= pass.ranges.length;
+  }
+
+  #fail(e: unknown): void {
+    this.#log?.warn("explorer index failed; catching up from the block database", {
+      error: e instanceof Error ? (e.stack ?? e.message) : String(e),
+    });
+    this.#pass = undefined;
+    this.#queue.length = 0;
+    if (this.#closed) return;
+    try {
+      this.#plan();
+    } catch (again) {
+      this.#log?.warn("explorer index cannot catch up", {
+        error: again instanceof Error ? again.message : String(again),
+      });
+    }
+  }
+
+  // ---- following the cut
+
+  #onCutChange(change: CutChange): void {
+    if (this.#closed) return;
+    if (this.catchingUp) {
+      this.#queue.push(change);
+      return;
+    }
+    try {
+      this.#applyCutChange(change);
+    } catch (e) {
+      this.#fail(e);
+    }
+  }
+
+  #applyCutChange(change: CutChange): void {
+    const added = new Map<number, BlockHeader[]>();
+    for (const h of change.added) {
+      const list = added.get(h.chainId);
+      if (list === undefined) added.set(h.chainId, [h]);
+      else list.push(h);
+    }
+    this.store.transaction(() => {
+      for (const [chainId, head] of change.cut) {
+        const list = added.get(chainId) ?? [];
+        const first = list[0];
+        const keep = first === undefined ? head.height : first.height - 1;
+        const hashes = new Set<string>(list.map((h) => h.hash));
+        for (const row of this.store.bestBlocksAbove(chainId, keep)) {
+          if (!hashes.has(row.hash)) this.#setOrphaned(row, true);
+        }
+        for (const h of list) this.#indexBlock(h, false);
+      }
+    });
+  }
+
+  // ---- rows
+
+  /** Indexes a block, or sets the orphaned flag of one indexed already. */
+  #indexBlock(header: BlockHeader, orphaned: boolean): void {
+    const existing = this.store.block(header.hash);
+    if (existing !== undefined) {
+      if (existing.orphaned !== orphaned) this.#setOrphaned(existing, orphaned);
+      return;
+    }
+    const payload = this.#blocks.payload(header.payloadHash);
+    if (payload === undefined) {
+      this.#log?.warn("explorer index: a block's payload is missing", { hash: header.hash });
+      return;
+    }
+    const entries = blockEntries(header, payload, orphaned);
+    const s = this.store;
+    s.insertBlock(entries.block);
+    for (const t of entries.transactions) s.insertTransaction(t);
+    for (const e of entries.events) s.insertEvent(e);
+    for (const m of entries.modules) s.insertModule(m);
+    this.#blockCount++;
+    if (!orphaned) this.#count(entries.transactions, entries.events, header.chainId, 1);
+  }
+
+  #setOrphaned(row: IndexBlockRow, orphaned: boolean): void {
+    this.store.setOrphaned(row.hash, orphaned);
+    this.#count(
+      this.store.transactionsOfBlock(row.hash),
+      this.store.eventsOfBlock(row.hash),
+      row.chainId,
+      orphaned ? -1 : 1,
+    );
+  }
+
+  /** Adds (`sign` 1) or takes back (−1) a block's transactions and transfers in the account counts. */
+  #count(
+    transactions: readonly IndexTxRow[],
+    events: readonly IndexEventRow[],
+    chainId: number,
+    sign: 1 | -1,
+  ): void {
+    const s = this.store;
+    for (const t of transactions) {
+      if (t.sender !== "") s.countAccount(t.sender, chainId, sign, 0);
+    }
+    for (const e of events) {
+      if (e.fromAccount !== null) s.countAccount(e.fromAccount, chainId, 0, sign);
+      if (e.toAccount !== null && e.toAccount !== e.fromAccount) {
+        s.countAccount(e.toAccount, chainId, 0, sign);
+      }
+    }
+  }
+}

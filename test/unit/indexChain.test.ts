@@ -1,0 +1,212 @@
+/**
+ * The explorer index (src-node/index/chainIndex.ts) against a block
+ * database: live indexing of the best cut, reorganisations (a block
+ * orphaned and its transactions unconfirmed, then the other branch
+ * confirming them, then the first branch coming back), the account counts
+ * following them, a rebuild from scratch equal to the incremental index,
+ * resuming after blocks were added while the index was closed, and the
+ * catching-up status.
+ */
+import { rmSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { testSingletonVersion } from "../../src-node/chain/versions.ts";
+import { ChainIndex } from "../../src-node/index/chainIndex.ts";
+import { type Block, BlockDb } from "../../src-node/store/blockDb.ts";
+import { IndexStore } from "../../src-node/store/indexStore.ts";
+import { ChainBuilder } from "../support/chainBuilder.ts";
+import { TransferPayloads, transferCommand } from "../support/indexPayloads.ts";
+import { tempDir } from "../support/testNode.ts";
+
+const dirs: string[] = [];
+const closers: (() => void)[] = [];
+afterEach(() => {
+  for (const c of closers.splice(0).reverse()) c();
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+function fresh() {
+  const dir = tempDir("weft-index-");
+  dirs.push(dir);
+  const blocks = BlockDb.open({ path: join(dir, "blocks.sqlite"), version: testSingletonVersion });
+  closers.push(() => blocks.close());
+  const payloads = new TransferPayloads();
+  const main = ChainBuilder.create(testSingletonVersion, "main", blocks.genesis, payloads);
+  return { dir, blocks, payloads, main };
+}
+
+async function openIndex(blocks: BlockDb, path: string, stepBlocks = 7): Promise<ChainIndex> {
+  const index = ChainIndex.open({ path, blocks, stepBlocks });
+  closers.push(() => index.close());
+  await index.caughtUp();
+  return index;
+}
+
+function insertAll(db: BlockDb, blocks: readonly Block[]): void {
+  for (const b of blocks) db.insertBlock(b);
+}
+
+/** The request key's rows: block hash and whether that block is orphaned. */
+function rowsOf(index: ChainIndex, key: string) {
+  return index.store
+    .transactionsByKey(key)
+    .map((r) => ({ block: r.blockHash, orphaned: r.orphaned }));
+}
+
+const T = { from: "alice", to: "bob", amount: "1.5", nonce: "t" };
+const U = { from: "carol", to: "dave", amount: "2.0", nonce: "u" };
+
+describe("[index] following the best cut", () => {
+  it("indexes genesis and every new block with its transactions and transfer events", async () => {
+    const { dir, blocks, payloads, main } = fresh();
+    const index = await openIndex(blocks, join(dir, "index.sqlite"));
+    expect(index.store.blockCount()).toBe(10);
+    payloads.queue("main", 3, T);
+    const round = main.round();
+    insertAll(blocks, round);
+    expect(index.store.blockCount()).toBe(20);
+    const key = transferCommand(3, T).key;
+    const [row] = index.store.transactionsByKey(key);
+    expect(row).toMatchObject({
+      requestKey: key,
+      chainId: 3,
+      height: 1,
+      sender: "alice",
+      firstCall: "coin.transfer",
+      gas: 526,
+      success: true,
+      orphaned: false,
+    });
+    const block = index.store.block(row!.blockHash);
+    expect(block).toMatchObject({ chainId: 3, height: 1, miner: "miner-main", txCount: 1 });
+    const [event] = index.store.eventsOfBlock(row!.blockHash);
+    expect(event).toMatchObject({
+      module: "coin",
+      name: "TRANSFER",
+      params: '["alice","bob",1.5]',
+      fromAccount: "alice",
+      toAccount: "bob",
+      amount: "1.5",
+    });
+    expect(index.store.accountChains("bob")).toEqual([
+      { account: "bob", chainId: 3, transactions: 0, transfers: 1 },
+    ]);
+    expect(index.status()).toMatchObject({ state: "ready", indexedBlocks: 20 });
+  });
+
+  it("orphans a branch's blocks, unconfirms their transactions and confirms them on the other branch", async () => {
+    const { dir, blocks, payloads, main } = fresh();
+    const index = await openIndex(blocks, join(dir, "index.sqlite"));
+    insertAll(blocks, main.rounds(2));
+    const side = main.fork("side");
+    // main: T and U on chain 0; side: T only, one round later (another block).
+    payloads.queue("main", 0, T, U);
+    const m = main.rounds(2);
+    insertAll(blocks, m);
+    const t = transferCommand(0, T).key;
+    const u = transferCommand(0, U).key;
+    const mainBlockOfT = m[0]!.header.hash;
+    expect(rowsOf(index, t)).toEqual([{ block: mainBlockOfT, orphaned: false }]);
+    expect(index.store.accountChains("carol")).toHaveLength(1);
+
+    const s1 = side.round();
+    payloads.queue("side", 0, T);
+    const s = [...s1, ...side.rounds(2)];
+    const sideBlockOfT = s.find((b) => b.header.chainId === 0 && b.header.height === 4)!.header
+      .hash;
+    insertAll(blocks, s);
+    expect(blocks.cut().get(0)?.hash).toBe(side.cut.get(0)?.hash);
+
+    // Every main block above the fork is orphaned; T is confirmed in the side block.
+    for (const b of m) expect(index.store.block(b.header.hash)?.orphaned).toBe(true);
+    for (const b of s) expect(index.store.block(b.header.hash)?.orphaned).toBe(false);
+    expect(rowsOf(index, t)).toEqual([
+      { block: sideBlockOfT, orphaned: false },
+      { block: mainBlockOfT, orphaned: true },
+    ]);
+    expect(rowsOf(index, u)).toEqual([{ block: mainBlockOfT, orphaned: true }]);
+    // U's parties no longer count on any chain; T's still do, once.
+    expect(index.store.accountChains("carol")).toEqual([]);
+    expect(index.store.accountChains("alice")).toEqual([
+      { account: "alice", chainId: 0, transactions: 1, transfers: 1 },
+    ]);
+    expect(index.store.transfers("dave", "to", undefined, undefined, 10)).toEqual([]);
+    expect(
+      index.store.transfers("bob", "to", undefined, undefined, 10).map((r) => r.blockHash),
+    ).toEqual([sideBlockOfT]);
+
+    // The main branch grows heavier again: the side blocks are orphaned, the main ones confirmed.
+    insertAll(blocks, main.rounds(3));
+    expect(blocks.cut().get(0)?.hash).toBe(main.cut.get(0)?.hash);
+    for (const b of m) expect(index.store.block(b.header.hash)?.orphaned).toBe(false);
+    for (const b of s) expect(index.store.block(b.header.hash)?.orphaned).toBe(true);
+    expect(rowsOf(index, u)).toEqual([{ block: mainBlockOfT, orphaned: false }]);
+    expect(index.store.accountChains("carol")).toEqual([
+      { account: "carol", chainId: 0, transactions: 1, transfers: 1 },
+    ]);
+    expect(index.store.accountChains("alice")).toEqual([
+      { account: "alice", chainId: 0, transactions: 1, transfers: 1 },
+    ]);
+
+    // A rebuild from the block database equals the incremental index.
+    const rebuilt = await openIndex(blocks, join(dir, "rebuilt.sqlite"), 5);
+    expect(rebuilt.store.dump()).toEqual(index.store.dump());
+  });
+});
+
+describe("[index] catching up", () => {
+  it("resumes after blocks were added while it was closed, and reports progress meanwhile", async () => {
+    const { dir, blocks, payloads, main } = fresh();
+    const path = join(dir, "index.sqlite");
+    const first = await openIndex(blocks, path);
+    insertAll(blocks, main.rounds(2));
+    first.close();
+    const side = main.fork("side");
+    insertAll(blocks, main.rounds(1));
+    // While closed: the cut moves to a heavier side branch holding a transfer.
+    payloads.queue("side", 5, T);
+    insertAll(blocks, side.rounds(3));
+
+    const index = ChainIndex.open({ path, blocks, stepBlocks: 4 });
+    closers.push(() => index.close());
+    const status = index.status();
+    expect(status.state).toBe("catching-up");
+    expect(status.totalBlocks).toBe(30);
+    expect(status.message).toBe("catching up, 0 of 30 blocks");
+    // A block arriving while it catches up is applied after it.
+    insertAll(blocks, side.rounds(1));
+    await index.caughtUp();
+    expect(index.status()).toMatchObject({ state: "ready", message: "up to date" });
+    expect(rowsOf(index, transferCommand(5, T).key)).toHaveLength(1);
+    const rebuilt = await openIndex(blocks, join(dir, "rebuilt.sqlite"));
+    // The rebuild also holds the main round that never stopped being a side branch here.
+    const dump = index.store.dump();
+    const again = rebuilt.store.dump();
+    expect(again.transactions).toEqual(dump.transactions);
+    expect(again.accounts).toEqual(dump.accounts);
+    expect((again.blocks as { orphaned: number }[]).filter((b) => b.orphaned === 0)).toEqual(
+      (dump.blocks as { orphaned: number }[]).filter((b) => b.orphaned === 0),
+    );
+  });
+
+  it("rebuilds an index of another format or network", async () => {
+    const { dir, blocks, main } = fresh();
+    const path = join(dir, "index.sqlite");
+    const first = await openIndex(blocks, path);
+    insertAll(blocks, main.rounds(1));
+    first.close();
+    const store = IndexStore.open(path);
+    store.setMeta("format", "0");
+    store.close();
+    const index = ChainIndex.open({ path, blocks, stepBlocks: 3 });
+    closers.push(() => index.close());
+    expect(index.status()).toMatchObject({
+      state: "catching-up",
+      indexedBlocks: 0,
+      totalBlocks: 20,
+    });
+    await index.caughtUp();
+    expect(index.store.blockCount()).toBe(20);
+    expect(index.store.meta("format")).toBe("1");
+  });
+});
