@@ -192,7 +192,6 @@ export type AccountChains = {
     readonly chain: number;
     readonly transfers: number;
     readonly transactions: number;
-    readonly lastHeight: number;
   }[];
 };
 
@@ -208,7 +207,6 @@ export function parseAccountChains(raw: unknown): Decoded<AccountChains> {
           chain: chainId(r.chain, `${p}.chain`),
           transfers: natural(r.transfers, `${p}.transfers`),
           transactions: natural(r.transactions, `${p}.transactions`),
-          lastHeight: natural(r.lastHeight, `${p}.lastHeight`),
         };
       }),
     };
