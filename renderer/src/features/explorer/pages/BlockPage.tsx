@@ -186,14 +186,14 @@ export function BlockPage() {
     ...blockQuery(client, parsed.ok ? parsed.value : 0, hash),
     enabled: ok,
   });
-  const title =
-    block.data == null
-      ? "Block"
-      : `Block ${formatInteger(block.data.header.height)} on chain ${block.data.header.chainId}`;
   return (
     <ExplorerFrame
-      title={title}
-      lead="A block of one chain: its header, its links to other blocks, and its transactions."
+      title="Block"
+      lead={
+        block.data == null
+          ? "A block of one chain: its header, its links to other blocks, and its transactions."
+          : `Height ${formatInteger(block.data.header.height)} of chain ${block.data.header.chainId}: its header, its links to other blocks, and its transactions.`
+      }
     >
       {parsed.ok ? null : (
         <Notice tone="error">
