@@ -161,6 +161,10 @@ function BlockView({ block }: { readonly block: FullBlock }) {
                     Transaction <code>{t.command.requestKey}</code>
                   </Link>
                 </h3>
+                <p>
+                  Sent by <AccountLink name={t.command.sender} />
+                  {t.command.cont === null ? "" : `, step ${t.command.cont.step} of a defpact`}
+                </p>
                 <ResultLine result={t.result} />
                 <EventList events={t.result.events} />
                 <details>
