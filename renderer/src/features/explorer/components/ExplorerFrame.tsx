@@ -7,6 +7,7 @@ import type { ReactNode } from "react";
 import { PageTitle } from "../../../ui/PageTitle.tsx";
 import "../explorer.css";
 import { ExplorerSearch } from "./ExplorerSearch.tsx";
+import { IndexStatus } from "./IndexStatus.tsx";
 
 export type ExplorerFrameProps = {
   readonly title: string;
@@ -24,6 +25,7 @@ export function ExplorerFrame({ title, lead, children, query }: ExplorerFramePro
       </div>
       <PageTitle>{title}</PageTitle>
       <p className="lead">{lead}</p>
+      <IndexStatus />
       {children}
     </div>
   );
