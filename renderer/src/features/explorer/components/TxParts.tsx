@@ -5,16 +5,31 @@
  * @module
  */
 import { Link } from "@tanstack/react-router";
+import { shortAccountName } from "../../../format/accountName.ts";
 import { formatInteger } from "../../../format/number.ts";
 import { LongValue } from "../../../ui/LongValue.tsx";
 import { eventText, formatSeconds } from "../model.ts";
 import type { TxCommand, TxEvent, TxResult } from "../wire/transactions.ts";
 
-export function AccountLink({ name }: { readonly name: string }) {
+export function AccountLink({
+  name,
+  short = false,
+}: {
+  readonly name: string;
+  /** Shorten a long name ("k:3688…3cca"; the full name in the tooltip and the link's name). */
+  readonly short?: boolean;
+}) {
   if (name.length < 3) return <code>{name === "" ? "(none)" : name}</code>;
+  const shown = short ? shortAccountName(name) : name;
   return (
-    <Link to="/explorer/account/$name" params={{ name }} className="account-link">
-      <code>{name}</code>
+    <Link
+      to="/explorer/account/$name"
+      params={{ name }}
+      className="account-link"
+      title={shown === name ? undefined : name}
+      aria-label={shown === name ? undefined : name}
+    >
+      <code>{shown}</code>
     </Link>
   );
 }

@@ -164,15 +164,8 @@ function Transfers({ account }: { readonly account: string }) {
               header: "Other account",
               cell: (t) => {
                 const other = t.direction === "in" ? t.from : t.to;
-                return other === "" ? (
-                  t.crossChainPactId === null ? (
-                    "(none)"
-                  ) : (
-                    "another chain"
-                  )
-                ) : (
-                  <AccountLink name={other} />
-                );
+                if (other !== "") return <AccountLink name={other} short />;
+                return t.crossChainPactId === null ? "none (new coins)" : "another chain";
               },
             },
             {
