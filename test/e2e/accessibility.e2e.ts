@@ -41,12 +41,13 @@ const pages = [
   { hash: "#/wallet", h1: "Wallet" },
   { hash: `#/wallet/account/k:${"ab".repeat(32)}`, h1: "Wallet account" },
   { hash: "#/backup", h1: "Backup" },
-  { hash: "#/explorer", h1: "Explorer" },
+  { hash: "#/explorer", h1: "Braid", ready: "braid" },
   { hash: "#/explorer/chain/3", h1: "Chain 3" },
   { hash: `#/explorer/chain/3/block/${fakeHash(3, 100)}`, h1: "Block" },
   { hash: `#/explorer/tx/${fakeHash(1, 1)}`, h1: "Transaction" },
   { hash: "#/explorer/account/alice", h1: "Account" },
   { hash: "#/explorer/module/coin", h1: "Module" },
+  { hash: "#/explorer/search/nothing", h1: "Search" },
   { hash: "#/nowhere", h1: "Page not found" },
 ] as const;
 
@@ -97,11 +98,11 @@ describe("[e2e] accessibility", () => {
       await page.getByRole("dialog").waitFor();
       expect(await violations(), `${scheme} dialog`).toEqual([]);
       await page.keyboard.press("Escape");
-      await open("#/explorer", "Explorer");
-      await page.getByRole("textbox", { name: "Account name" }).fill("ab");
-      await page.getByRole("button", { name: "Go" }).click();
-      await page.getByText("An account name has at least 3 characters.").waitFor();
-      expect(await violations(), `${scheme} field error`).toEqual([]);
+      await open("#/explorer", "Braid", "braid");
+      await page.getByRole("searchbox", { name: "Search" }).fill("ab");
+      await page.keyboard.press("Enter");
+      await page.getByTestId("nothing-found").waitFor();
+      expect(await violations(), `${scheme} nothing found`).toEqual([]);
     }
   }, 300_000);
 });

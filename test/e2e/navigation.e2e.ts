@@ -1,7 +1,8 @@
 /**
  * The app's addresses (a contract: `#/node`, `#/wallet`, `#/wallet/account/<name>`,
  * `#/backup`, `#/explorer`, `#/explorer/chain/<c>`, `#/explorer/chain/<c>/block/<hash>`,
- * `#/explorer/tx/<requestKey>`, `#/explorer/account/<name>`, `#/explorer/module/<name>`) in
+ * `#/explorer/tx/<requestKey>`, `#/explorer/account/<name>`, `#/explorer/module/<name>`,
+ * `#/explorer/search/<text>`) in
  * headless Chromium against the fake node: each renders its page with its h1 and its
  * parameters, links carry parameters, back and forward work, unknown addresses get the
  * not-found page; the layout holds at 400 px without sideways scrolling, and the dark
@@ -59,7 +60,7 @@ const addresses = [
   { hash: "#/wallet", h1: "Wallet", shows: null },
   { hash: `#/wallet/account/k:${KEY}`, h1: "Wallet account", shows: `k:${KEY}` },
   { hash: "#/backup", h1: "Backup", shows: null },
-  { hash: "#/explorer", h1: "Explorer", shows: null },
+  { hash: "#/explorer", h1: "Braid", shows: null },
   { hash: "#/explorer/chain/3", h1: "Chain 3", shows: null },
   {
     hash: `#/explorer/chain/3/block/${fakeHash(3, 99)}`,
@@ -90,7 +91,7 @@ describe("[e2e] addresses and navigation", () => {
   });
 
   it("follows links with parameters and goes back and forward through them", async () => {
-    await open("#/explorer", "Explorer");
+    await open("#/explorer", "Braid");
     await page.getByRole("link", { name: "Chain 3", exact: true }).click();
     await h1("Chain 3").waitFor();
     expect(hashOfUrl()).toBe("#/explorer/chain/3");
@@ -112,7 +113,7 @@ describe("[e2e] addresses and navigation", () => {
     await page.goBack();
     await h1("Chain 3").waitFor();
     await page.goBack();
-    await h1("Explorer").waitFor();
+    await h1("Braid").waitFor();
     expect(await page.getByRole("link", { name: "Explorer" }).getAttribute("aria-current")).toBe(
       "page",
     );
@@ -129,37 +130,46 @@ describe("[e2e] addresses and navigation", () => {
     expect(problems).toEqual([]);
   });
 
-  it("looks up an account, a transaction and a module, saying what is wrong first", async () => {
-    await open("#/explorer", "Explorer");
-    const field = page.getByRole("textbox", { name: "Account name" });
-    await field.fill("ab");
-    await page.getByRole("button", { name: "Go" }).click();
-    expect(await field.getAttribute("aria-invalid")).toBe("true");
+  it("searches from the one search box (/ focuses it) and says when nothing is found", async () => {
+    await open("#/explorer", "Braid");
+    await page.locator("main").click({ position: { x: 5, y: 5 } });
+    await page.keyboard.press("/");
+    const search = page.getByRole("searchbox", { name: "Search" });
     await expect
-      .poll(() => page.getByText("An account name has at least 3 characters.").isVisible())
-      .toBe(true);
-    await saveScreenshot(page, "explorer-lookup-error");
-    await field.fill(`k:${KEY}`);
-    await field.press("Enter");
+      .poll(() => page.evaluate<string>("document.activeElement?.getAttribute('type') ?? ''"))
+      .toBe("search");
+    await page.keyboard.type("ab");
+    await page.keyboard.press("Enter");
+    await h1("Search").waitFor();
+    expect(hashOfUrl()).toBe("#/explorer/search/ab");
+    await expect
+      .poll(() => page.getByTestId("nothing-found").textContent())
+      .toContain("Nothing found for “ab”");
+    await saveScreenshot(page, "explorer-nothing-found");
+    // One exact account opens at once, replacing the search in the history.
+    await search.fill(`k:${KEY}`);
+    await search.press("Enter");
     await h1("Account").waitFor();
     expect(await page.getByTestId("account-name").textContent()).toBe(`k:${KEY}`);
     await page.goBack();
-    await h1("Explorer").waitFor();
+    await h1("Search").waitFor();
+    expect(hashOfUrl()).toBe("#/explorer/search/ab");
 
-    await page.getByRole("tab", { name: "Transaction" }).click();
-    await page.getByRole("textbox", { name: "Request key" }).fill(REQUEST_KEY);
-    await page.getByRole("button", { name: "Go" }).click();
+    await page.getByRole("searchbox", { name: "Search" }).fill(REQUEST_KEY);
+    await page.getByRole("button", { name: "Search", exact: true }).click();
     await h1("Transaction").waitFor();
     expect(hashOfUrl()).toBe(`#/explorer/tx/${REQUEST_KEY}`);
     expect(await page.getByTestId("request-key").textContent()).toBe(REQUEST_KEY);
-    await page.goBack();
-    await h1("Explorer").waitFor();
+    await expect.poll(() => page.getByTestId("tx-status").textContent()).toContain("Pending");
 
-    await page.getByRole("tab", { name: "Module" }).click();
-    await page.getByRole("textbox", { name: "Module name" }).fill("coin");
+    await page.getByRole("searchbox", { name: "Search" }).fill("coin");
     await page.keyboard.press("Enter");
     await h1("Module").waitFor();
     expect(hashOfUrl()).toBe("#/explorer/module/coin");
+    // "/" typed into the search box is just a character.
+    await page.getByRole("searchbox", { name: "Search" }).fill("free");
+    await page.keyboard.press("/");
+    expect(await page.getByRole("searchbox", { name: "Search" }).inputValue()).toBe("free/");
     expect(problems).toEqual([]);
   });
 
@@ -217,8 +227,9 @@ describe("[e2e] layout and theme", () => {
     await open("#/node", "Node");
     await page.getByTestId("height-19").waitFor();
     await saveScreenshot(page, "narrow-node");
-    await open("#/explorer", "Explorer");
+    await open("#/explorer", "Braid");
     await page.getByRole("link", { name: "Chain 19", exact: true }).waitFor();
+    await page.getByTestId("braid").waitFor();
     await saveScreenshot(page, "narrow-explorer");
     await open(`#/explorer/chain/3/block/${fakeHash(3, 99)}`, "Block");
     await saveScreenshot(page, "narrow-block");
@@ -244,7 +255,8 @@ describe("[e2e] layout and theme", () => {
     );
     expect(side).toBe(true);
     await saveScreenshot(page, "wide-node-light");
-    await open("#/explorer", "Explorer");
+    await open("#/explorer", "Braid");
+    await page.getByTestId("braid").waitFor();
     await saveScreenshot(page, "wide-explorer-light");
     expect(problems).toEqual([]);
   });
@@ -264,7 +276,8 @@ describe("[e2e] layout and theme", () => {
     await saveScreenshot(page, "wide-node-dark");
     await page.setViewportSize({ width: 400, height: 860 });
     await saveScreenshot(page, "narrow-node-dark");
-    await open("#/explorer", "Explorer");
+    await open("#/explorer", "Braid");
+    await page.getByTestId("braid").waitFor();
     await saveScreenshot(page, "narrow-explorer-dark");
     expect(problems).toEqual([]);
   });

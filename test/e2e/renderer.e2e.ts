@@ -140,9 +140,12 @@ describe("[e2e] renderer against a fake node", () => {
     );
     expect(await page.getByRole("link", { name: "Node" }).getAttribute("aria-current")).toBeNull();
     expect(await page.title()).toBe("Wallet · Weft");
-    for (const name of ["Explorer", "Backup"]) {
+    for (const [name, heading] of [
+      ["Explorer", "Braid"],
+      ["Backup", "Backup"],
+    ] as const) {
       await page.getByRole("link", { name }).click();
-      await page.getByRole("heading", { level: 1, name }).waitFor();
+      await page.getByRole("heading", { level: 1, name: heading }).waitFor();
     }
     await page.getByRole("link", { name: "Node" }).focus();
     await page.keyboard.press("Enter");

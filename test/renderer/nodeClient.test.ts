@@ -127,6 +127,42 @@ describe("[renderer] node client", () => {
     expect(post).toMatchObject({ body: '{"enabled":true}', contentType: "application/json" });
   });
 
+  it("gets and posts a feature's own JSON under the base path, with its Accept", async () => {
+    routes.set("GET /ledger/0.0/development/chain/2/header?limit=1", (req, _b, res) =>
+      json(res, 200, { accept: req.headers.accept }),
+    );
+    routes.set("POST /ledger/0.0/development/chain/2/header/branch", (_q, body, res) =>
+      json(res, 200, { echoed: JSON.parse(body) }),
+    );
+    const client = createNodeClient({ origin, config: config(), fetch: nodeFetch });
+    const accept = "application/json;blockheader-encoding=object";
+    const got = await client.getJson(
+      "/chain/2/header?limit=1",
+      (raw) => ({ ok: true, value: raw }),
+      accept,
+    );
+    expect(got).toEqual({ ok: true, value: { accept } });
+    const posted = await client.postJson("/chain/2/header/branch", { upper: [H0] }, (raw) => ({
+      ok: true,
+      value: raw,
+    }));
+    expect(posted).toEqual({ ok: true, value: { echoed: { upper: [H0] } } });
+    routes.set("GET /app/api/explorer/status", (_q, _b, res) => json(res, 200, { state: "ready" }));
+    const app = await client.getAppJson("/app/api/explorer/status", (raw) => ({
+      ok: true,
+      value: raw,
+    }));
+    expect(app).toEqual({ ok: true, value: { state: "ready" } });
+    const bad = await client.getJson("/chain/2/header?limit=1", () => ({
+      ok: false,
+      reason: "items: expected an array",
+    }));
+    expect(bad).toMatchObject({
+      ok: false,
+      error: { code: ClientErrorCode.BadResponse, reason: "items: expected an array" },
+    });
+  });
+
   it("reports an error status with the node's message", async () => {
     routes.set("POST /app/api/mining", (_q, _b, res) =>
       json(res, 403, {

@@ -56,6 +56,27 @@ export type NodeClient = {
   setMining(change: MiningChange): Promise<ClientResult<MiningStatus>>;
   /** The URL of `GET {base}/header/updates` (server-sent events). */
   readonly headerUpdatesUrl: string;
+  /**
+   * `GET {base}{path}` (path with its query, e.g. `/chain/3/header?limit=5`), the reply parsed
+   * with `parse`: for a feature's own endpoints, whose parsers live in the feature.
+   * `accept` defaults to `application/json`.
+   */
+  getJson<T>(
+    path: string,
+    parse: (raw: unknown) => Decoded<T>,
+    accept?: string,
+  ): Promise<ClientResult<T>>;
+  /**
+   * `GET {origin}{path}` for the app's private API (`/app/api/…`; the app token rides along
+   * as the cookie `/app/` set), the reply parsed with `parse`.
+   */
+  getAppJson<T>(path: string, parse: (raw: unknown) => Decoded<T>): Promise<ClientResult<T>>;
+  /** `POST {base}{path}` with a JSON body, the reply parsed with `parse`. */
+  postJson<T>(
+    path: string,
+    body: unknown,
+    parse: (raw: unknown) => Decoded<T>,
+  ): Promise<ClientResult<T>>;
 };
 
 const DEFAULT_TIMEOUT_MS = 10_000;
@@ -155,11 +176,17 @@ export function createNodeClient(options: NodeClientOptions): NodeClient {
   const origin = options.origin.replace(/\/+$/, "");
   const base = `${origin}${options.config.basePath}`;
   const miningUrl = `${origin}/app/api/mining`;
-  const get = <T>(url: string, parse: (raw: unknown) => Decoded<T>) =>
+  const get = <T>(url: string, parse: (raw: unknown) => Decoded<T>, accept = "application/json") =>
+    fetchJson(options.fetch, url, { method: "GET", headers: { accept } }, timeoutMs, parse);
+  const post = <T>(url: string, body: unknown, parse: (raw: unknown) => Decoded<T>) =>
     fetchJson(
       options.fetch,
       url,
-      { method: "GET", headers: { accept: "application/json" } },
+      {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json" },
+        body: JSON.stringify(body),
+      },
       timeoutMs,
       parse,
     );
@@ -171,18 +198,10 @@ export function createNodeClient(options: NodeClientOptions): NodeClient {
     info: () => get(`${base}/info`, parseNodeInfo),
     cut: () => get(`${base}/cut`, parseCut),
     mining: () => get(miningUrl, parseMiningStatus),
-    setMining: (change) =>
-      fetchJson(
-        options.fetch,
-        miningUrl,
-        {
-          method: "POST",
-          headers: { "content-type": "application/json", accept: "application/json" },
-          body: JSON.stringify(change),
-        },
-        timeoutMs,
-        parseMiningStatus,
-      ),
+    setMining: (change) => post(miningUrl, change, parseMiningStatus),
+    getJson: (path, parse, accept) => get(`${base}${path}`, parse, accept),
+    getAppJson: (path, parse) => get(`${origin}${path}`, parse),
+    postJson: (path, body, parse) => post(`${base}${path}`, body, parse),
   };
 }
 

@@ -20,6 +20,7 @@ import { BlockPage } from "../features/explorer/pages/BlockPage.tsx";
 import { ChainPage } from "../features/explorer/pages/ChainPage.tsx";
 import { ExplorerPage } from "../features/explorer/pages/ExplorerPage.tsx";
 import { ModulePage } from "../features/explorer/pages/ModulePage.tsx";
+import { SearchPage } from "../features/explorer/pages/SearchPage.tsx";
 import { TransactionPage } from "../features/explorer/pages/TransactionPage.tsx";
 import { NodePage } from "../features/node/pages/NodePage.tsx";
 import { WalletAccountPage } from "../features/wallet/pages/WalletAccountPage.tsx";
@@ -51,6 +52,7 @@ const routeTree = rootRoute.addChildren([
   page(routePaths.explorerTx, TransactionPage),
   page(routePaths.explorerAccount, AccountPage),
   page(routePaths.explorerModule, ModulePage),
+  page(routePaths.explorerSearch, SearchPage),
 ]);
 
 export function createAppRouter(history: RouterHistory = createHashHistory()) {

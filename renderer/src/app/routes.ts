@@ -9,6 +9,8 @@ export const routePaths = {
   node: "/node",
   wallet: "/wallet",
   walletAccount: "/wallet/account/$name",
+  /** Finishing a cross-chain transfer whose second step is missing (the wallet's page comes later). */
+  walletFinish: "/wallet/finish/$requestKey",
   backup: "/backup",
   explorer: "/explorer",
   explorerChain: "/explorer/chain/$chain",
@@ -16,6 +18,7 @@ export const routePaths = {
   explorerTx: "/explorer/tx/$requestKey",
   explorerAccount: "/explorer/account/$name",
   explorerModule: "/explorer/module/$name",
+  explorerSearch: "/explorer/search/$query",
 } as const;
 
 export type RouteName = keyof typeof routePaths;

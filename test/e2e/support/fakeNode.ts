@@ -3,7 +3,12 @@
  * from) the real node: it serves a built renderer under /app/ with /app/config.json, the
  * routes the UI calls (health-check, info, cut, the header update stream) and the
  * app-private mining route (with its 409 `MINING_CANNOT_START` refusal when no reward account
- * is set), exactly as docs/desktop.md specifies them. Tests drive it:
+ * is set), exactly as docs/desktop.md specifies them; for the explorer, the twenty-chain
+ * graph in `/info`, headers and blocks (every block empty, adjacent parents along the
+ * graph), branches, a balance from `/local`, and the explorer index's answers (a pending
+ * transaction for any request key, an account without transfers, `coin` on every chain, a
+ * search finding a 43-character text as a transaction, `coin` as a module, anything else of
+ * three characters or more as an account). Tests drive it:
  * push a new block header, make the node unhealthy, read the requests it received.
  * It listens on 127.0.0.1, port 0.
  */
@@ -13,6 +18,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { extname, join, normalize, sep } from "node:path";
 import { rendererCspHeader } from "../../../electron/security/csp.ts";
+import { twentyChainGraph } from "../../../src-node/chain/knownGraphs.ts";
 
 export type FakeMining = {
   enabled: boolean;
@@ -108,6 +114,192 @@ export async function startFakeNode(options: FakeNodeOptions): Promise<FakeNode>
     ),
   });
 
+  const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString("base64url");
+  const adjacency = (c: number) =>
+    chains === 20 ? (twentyChainGraph.adjacency.get(c) ?? []) : ([] as number[]);
+  const header = (c: number, h: number) => ({
+    nonce: "0",
+    creationTime: 1_764_151_200_000_000 + h * 30_000_000,
+    parent: fakeHash(c, h - 1),
+    adjacents: Object.fromEntries(adjacency(c).map((a) => [String(a), fakeHash(a, h - 1)])),
+    target: "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
+    payloadHash: fakeHash(c, -h - 1),
+    chainId: c,
+    weight: "AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA",
+    height: h,
+    ledgerVersion: networkId,
+    epochStart: 1_764_151_200_000_000,
+    featureFlags: 0,
+    hash: fakeHash(c, h),
+  });
+  const block = (c: number, h: number) => ({
+    header: header(c, h),
+    payloadWithOutputs: {
+      transactions: [],
+      minerData: b64({ account: "k:miner", predicate: "keys-all", "public-keys": ["ab"] }),
+      transactionsHash: fakeHash(c, -h - 2),
+      outputsHash: fakeHash(c, -h - 3),
+      payloadHash: fakeHash(c, -h - 1),
+      coinbase: b64({
+        gas: 0,
+        result: { status: "success", data: "Write succeeded" },
+        reqKey: fakeHash(c, -h - 4),
+        logs: "x",
+        events: [
+          {
+            name: "TRANSFER",
+            params: ["", "k:miner", 2.3],
+            module: { name: "coin", namespace: null },
+            moduleHash: "x",
+          },
+        ],
+        metaData: null,
+        continuation: null,
+        txId: null,
+      }),
+    },
+  });
+  /** The height of `hash` on chain `c`, or -1. */
+  const heightOf = (c: number, hash: string) => {
+    for (let h = heights[c] ?? -1; h >= 0; h--) if (fakeHash(c, h) === hash) return h;
+    return -1;
+  };
+  const page = (items: unknown[], next: string | null = null) => ({
+    limit: items.length,
+    items,
+    next,
+  });
+  const range = (from: number, to: number) =>
+    Array.from({ length: Math.max(0, to - from + 1) }, (_, i) => from + i);
+
+  /** The node's block, header and hash routes under `{base}/chain/{c}/`. */
+  const handleChain = (url: URL, body: string, res: ServerResponse) => {
+    const m = /^\/chain\/(\d+)\/(header|block|hash)(?:\/(branch|[A-Za-z0-9_-]{43}))?$/.exec(
+      url.pathname.slice(basePath.length),
+    );
+    const c = Number(m?.[1]);
+    if (m === null || !(c < chains)) return json(res, 404, { reason: "not found" });
+    const head = heights[c] ?? 0;
+    const q = (k: string) => url.searchParams.get(k);
+    if (m[3] === "branch") {
+      const upper = (JSON.parse(body || "{}") as { upper?: string[] }).upper?.[0] ?? "";
+      let top = heightOf(c, upper);
+      const next = q("next");
+      if (next !== null) top = heightOf(c, next.replace(/^inclusive:/, ""));
+      if (q("maxheight") !== null) top = Math.min(top, Number(q("maxheight")));
+      const low = Math.max(Number(q("minheight") ?? 0), top - Number(q("limit") ?? 360) + 1);
+      const hs = range(low, top).reverse();
+      const more = low > Number(q("minheight") ?? 0) ? `inclusive:${fakeHash(c, low - 1)}` : null;
+      const items = hs.map((h) =>
+        m[2] === "hash" ? fakeHash(c, h) : m[2] === "block" ? block(c, h) : header(c, h),
+      );
+      return json(res, 200, page(items, more));
+    }
+    if (m[3] !== undefined) {
+      const h = heightOf(c, m[3]);
+      return h < 0
+        ? json(res, 404, { key: m[3], reason: "not found" })
+        : json(res, 200, header(c, h));
+    }
+    const hs = range(Number(q("minheight") ?? 0), Math.min(head, Number(q("maxheight") ?? head)));
+    const items = hs.map((h) =>
+      m[2] === "hash" ? fakeHash(c, h) : m[2] === "block" ? block(c, h) : header(c, h),
+    );
+    return json(res, 200, page(items));
+  };
+
+  /** The explorer index's answers (docs/explorer-api.md). */
+  const handleExplorer = (url: URL, res: ServerResponse) => {
+    const rest = url.pathname.slice("/app/api/explorer/".length).split("/").map(decodeURIComponent);
+    const [what, name, sub] = rest;
+    const now = Math.floor(Date.now() / 1000);
+    switch (what) {
+      case "status":
+        return json(res, 200, {
+          state: "ready",
+          indexedBlocks: 1,
+          totalBlocks: 1,
+          message: "up to date",
+          format: 1,
+        });
+      case "tx":
+        return json(res, 200, {
+          requestKey: name,
+          status: "pending",
+          chain: 1,
+          block: null,
+          confirmations: null,
+          orphanedIn: [],
+          command: {
+            hash: name,
+            sigs: [],
+            cmd: {
+              payload: { exec: { code: "(+ 1 2)", data: {} } },
+              meta: {
+                chainId: "1",
+                sender: "sender00",
+                gasLimit: 1000,
+                gasPrice: 0.00000001,
+                ttl: 3600,
+                creationTime: now,
+              },
+              signers: [],
+              networkId,
+              nonce: "fake",
+            },
+          },
+          sender: "sender00",
+          firstCall: null,
+          expiresAt: now + 3600,
+          gas: null,
+          result: null,
+          events: [],
+          crossChain: null,
+        });
+      case "account":
+        return sub === "transfers"
+          ? json(res, 200, page([]))
+          : json(res, 200, { account: name, chains: [] });
+      case "module":
+        return json(res, 200, {
+          name,
+          chains: heights.map((_, c) => ({
+            chain: c,
+            kind: "module",
+            hash: fakeHash(-2, 0),
+            interfaces: ["fungible-v2"],
+            code: `(module ${name} GOVERNANCE)`,
+            deployedIn: null,
+          })),
+        });
+      case "search": {
+        const text = url.searchParams.get("q") ?? "";
+        return json(res, 200, {
+          query: text,
+          results:
+            text.length < 3
+              ? []
+              : /^[A-Za-z0-9_-]{43}$/.test(text)
+                ? [
+                    {
+                      kind: "transaction",
+                      requestKey: text,
+                      chain: 1,
+                      status: "pending",
+                      height: null,
+                      blockHash: null,
+                    },
+                  ]
+                : text === "coin"
+                  ? [{ kind: "module", name: "coin", chains: heights.map((_, c) => c) }]
+                  : [{ kind: "account", account: text, chains: [0] }],
+        });
+      }
+      default:
+        return json(res, 404, { code: "EXPLORER_NOT_FOUND", message: "not found" });
+    }
+  };
+
   const serveApp = async (path: string, res: ServerResponse) => {
     const rel = path === "/app/" ? "index.html" : path.slice("/app/".length);
     const file = normalize(join(options.rendererDir, rel));
@@ -186,6 +378,26 @@ export async function startFakeNode(options: FakeNodeOptions): Promise<FakeNode>
         return json(res, 200, { networkId, apiVersion: "0.0", baseUrl: `${origin}${basePath}` });
       }
       if (path === "/app/api/mining") return handleMining(req, body, res);
+      if (path.startsWith("/app/api/explorer/")) {
+        return handleExplorer(new URL(req.url ?? "/", "http://x"), res);
+      }
+      if (path.startsWith(`${basePath}/chain/`) && /\/(header|block|hash)/.test(path)) {
+        return handleChain(new URL(req.url ?? "/", "http://x"), body, res);
+      }
+      if (path.startsWith(`${basePath}/chain/`) && path.endsWith("/pact/api/v1/local")) {
+        return json(res, 200, {
+          gas: 20,
+          result: {
+            status: "success",
+            data: ["1000000.0", { keys: ["ab".repeat(32)], pred: "keys-all" }],
+          },
+          reqKey: fakeHash(0, 0),
+          logs: "x",
+          metaData: null,
+          continuation: null,
+          txId: null,
+        });
+      }
       if (path.startsWith("/app/")) return void serveApp(path, res);
       switch (path) {
         case `${basePath}/health-check`:
@@ -204,7 +416,10 @@ export async function startFakeNode(options: FakeNodeOptions): Promise<FakeNode>
             nodeApiVersion: "0.0",
             nodeChains: heights.map((_, c) => String(c)),
             nodeNumberOfChains: chains,
-            nodeGraphHistory: [],
+            nodeGraphHistory:
+              chains === 20
+                ? [[0, twentyChainGraph.chains.map((c) => [c, [...adjacency(c)]])]]
+                : [],
             nodeLatestBehaviorHeight: 0,
             nodeGenesisHeights: heights.map((_, c) => [String(c), 0]),
             nodeHistoricalChains: [],

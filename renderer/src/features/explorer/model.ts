@@ -7,6 +7,8 @@
 import type { Decoded } from "../../api/decode.ts";
 import { href } from "../../app/routes.ts";
 import { accountNameProblem } from "../../format/accountName.ts";
+import { COIN_DECIMALS, formatAmount, parseAmount } from "../../format/amount.ts";
+import type { SearchAnswer } from "./wire/index.ts";
 
 const HASH = /^[A-Za-z0-9_-]{43}$/;
 
@@ -77,4 +79,101 @@ export function lookupHref(kind: LookupKind, text: string): Decoded<string> {
       return never;
     }
   }
+}
+
+/** A page of the explorer a search result leads to, as the router's typed options. */
+export type ExplorerTarget =
+  | { readonly to: "/explorer/tx/$requestKey"; readonly params: { readonly requestKey: string } }
+  | {
+      readonly to: "/explorer/chain/$chain/block/$hash";
+      readonly params: { readonly chain: string; readonly hash: string };
+    }
+  | { readonly to: "/explorer/account/$name"; readonly params: { readonly name: string } }
+  | { readonly to: "/explorer/module/$name"; readonly params: { readonly name: string } };
+
+/**
+ * The page to open at once for a search: only when the answer is one transaction or block,
+ * or one account or module named exactly as searched; otherwise the results are listed.
+ */
+export function singleTarget(answer: SearchAnswer): ExplorerTarget | null {
+  const [r, ...rest] = answer.results;
+  if (r === undefined || rest.length > 0) return null;
+  switch (r.kind) {
+    case "transaction":
+      return { to: "/explorer/tx/$requestKey", params: { requestKey: r.requestKey } };
+    case "block":
+      return {
+        to: "/explorer/chain/$chain/block/$hash",
+        params: { chain: String(r.block.chain), hash: r.block.hash },
+      };
+    case "account":
+      return r.account === answer.query
+        ? { to: "/explorer/account/$name", params: { name: r.account } }
+        : null;
+    case "module":
+      return r.name === answer.query
+        ? { to: "/explorer/module/$name", params: { name: r.name } }
+        : null;
+    default:
+      return null;
+  }
+}
+
+/** Microseconds since the UNIX epoch → "2026-11-26 10:00:00 UTC" (the same on every machine). */
+export function formatBlockTime(micros: number): string {
+  const d = new Date(Math.floor(micros / 1000));
+  return Number.isNaN(d.getTime())
+    ? "unknown"
+    : `${d.toISOString().slice(0, 19).replace("T", " ")} UTC`;
+}
+
+/** UNIX seconds → the same form. */
+export function formatSeconds(seconds: number): string {
+  return formatBlockTime(seconds * 1_000_000);
+}
+
+/** An event as one line: `coin.TRANSFER("sender00", "k:…", 1.5)`. */
+export function eventText(e: {
+  readonly module: string;
+  readonly name: string;
+  readonly params: readonly string[];
+}): string {
+  return `${e.module}.${e.name}(${e.params.join(", ")})`;
+}
+
+/** The miner's reward from the coinbase's events: the amount of its `coin.TRANSFER`, or null. */
+export function rewardOf(
+  events: readonly {
+    readonly module: string;
+    readonly name: string;
+    readonly params: readonly string[];
+  }[],
+): string | null {
+  const t = events.find((e) => e.module === "coin" && e.name === "TRANSFER");
+  return t?.params[2] ?? null;
+}
+
+/** Whether a cross-chain transfer waits for its last step (so the wallet can finish it). */
+export function transferNeedsFinish(cc: {
+  readonly targetChain: number | null;
+  readonly complete: boolean;
+  readonly steps: readonly { readonly step: number; readonly status: string }[];
+}): boolean {
+  if (cc.complete || cc.targetChain === null) return false;
+  const last = cc.steps.reduce<{ step: number; status: string } | null>(
+    (m, s) => (m === null || s.step > m.step ? s : m),
+    null,
+  );
+  const first = cc.steps.find((s) => s.step === 0);
+  return first?.status === "confirmed" && last !== null && last.status === "missing";
+}
+
+/** The sum of decimal balances, exactly (coin amounts have 12 digits after the point). */
+export function totalBalance(balances: readonly string[]): string {
+  let units = 0n;
+  for (const b of balances) {
+    const parsed = parseAmount(b, COIN_DECIMALS);
+    if (parsed.ok) units += parsed.value;
+  }
+  return formatAmount(units, COIN_DECIMALS, { group: false });
 }

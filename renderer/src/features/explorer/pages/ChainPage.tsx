@@ -1,19 +1,115 @@
 /**
- * One chain (`#/explorer/chain/<c>`): its latest block, live. Its block list arrives later.
+ * One chain (`#/explorer/chain/<c>`, h1 "Chain N"): its latest block, live, and its best
+ * branch's blocks, newest first, a page at a time. The first page follows the live head;
+ * older pages stay on the branch they were opened from.
  * @module
  */
+import { useQuery } from "@tanstack/react-query";
 import { getRouteApi, Link } from "@tanstack/react-router";
+import { useState } from "react";
+import { clientErrorOf } from "../../../api/clientFailure.ts";
 import { formatInteger } from "../../../format/number.ts";
-import { useLiveChain } from "../../../services/services.tsx";
-import { ComingSoon } from "../../../ui/ComingSoon.tsx";
+import { useLiveChain, useServices } from "../../../services/services.tsx";
+import { Button } from "../../../ui/Button.tsx";
+import { DataTable } from "../../../ui/DataTable.tsx";
+import { ErrorNotice } from "../../../ui/ErrorNotice.tsx";
 import { LongValue } from "../../../ui/LongValue.tsx";
 import { Notice } from "../../../ui/Notice.tsx";
 import { PageTitle } from "../../../ui/PageTitle.tsx";
 import { Panel } from "../../../ui/Panel.tsx";
-import { Tabs } from "../../../ui/Tabs.tsx";
+import { CHAIN_PAGE_SIZE, chainBlocksQuery } from "../api.ts";
+import { ExplorerFrame } from "../components/ExplorerFrame.tsx";
+import { AccountLink } from "../components/TxParts.tsx";
 import { useChainParam } from "../hooks/useChainParam.ts";
+import { formatBlockTime } from "../model.ts";
+import type { FullBlock } from "../wire/blocks.ts";
 
 const route = getRouteApi("/explorer/chain/$chain");
+
+type Cursor = { readonly upper: string; readonly next: string };
+
+function ChainBlocks({ chainId }: { readonly chainId: number }) {
+  const { client, chain } = useServices();
+  // Cursors of the pages after the first; empty: the first (live) page.
+  const [cursors, setCursors] = useState<readonly Cursor[]>([]);
+  const from = cursors.at(-1) ?? null;
+  const page = useQuery(chainBlocksQuery(client, chain, chainId, from));
+  const pageNo = cursors.length + 1;
+  const data = page.data;
+  return (
+    <Panel
+      id="chain-blocks"
+      title={pageNo === 1 ? "Newest blocks" : `Blocks, page ${pageNo}`}
+      actions={
+        <>
+          <Button
+            size="sm"
+            isDisabled={cursors.length === 0}
+            onPress={() => setCursors((c) => c.slice(0, -1))}
+          >
+            Newer
+          </Button>
+          <Button
+            size="sm"
+            isDisabled={data?.next == null}
+            onPress={() => {
+              if (data?.next != null) {
+                const next = { upper: data.upper, next: data.next };
+                setCursors((c) => [...c, next]);
+              }
+            }}
+          >
+            Older
+          </Button>
+        </>
+      }
+    >
+      {page.isError && data === undefined ? (
+        <ErrorNotice
+          error={clientErrorOf(page.error)}
+          what="the chain's blocks"
+          onRetry={() => void page.refetch()}
+        />
+      ) : data === undefined ? (
+        <p className="state">Loading the chain's blocks…</p>
+      ) : data === null || data.blocks.length === 0 ? (
+        <p>No blocks yet.</p>
+      ) : (
+        <DataTable<FullBlock>
+          id="chain-blocks-table"
+          caption={`Chain ${chainId}: ${data.blocks.length} blocks, newest first (${CHAIN_PAGE_SIZE} a page)`}
+          rows={data.blocks}
+          rowKey={(b) => b.header.hash}
+          columns={[
+            { header: "Height", numeric: true, cell: (b) => formatInteger(b.header.height) },
+            {
+              header: "Block",
+              cell: (b) => (
+                <Link
+                  to="/explorer/chain/$chain/block/$hash"
+                  params={{ chain: String(chainId), hash: b.header.hash }}
+                  aria-label={`Block ${formatInteger(b.header.height)} on chain ${chainId}`}
+                >
+                  <LongValue value={b.header.hash} what="block hash" short copy={false} />
+                </Link>
+              ),
+            },
+            { header: "Created", cell: (b) => formatBlockTime(b.header.creationTime) },
+            {
+              header: "Transactions",
+              numeric: true,
+              cell: (b) => formatInteger(b.transactions.length),
+            },
+            {
+              header: "Miner",
+              cell: (b) => (b.miner === null ? "none" : <AccountLink name={b.miner.account} />),
+            },
+          ]}
+        />
+      )}
+    </Panel>
+  );
+}
 
 export function ChainPage() {
   const { chain } = route.useParams();
@@ -27,21 +123,20 @@ export function ChainPage() {
           <p>{parsed.reason}</p>
         </Notice>
         <p>
-          <Link to="/explorer">Back to the explorer</Link>
+          <Link to="/explorer">Back to the braid</Link>
         </p>
       </>
     );
   }
   const head = heights.heads.find((h) => h.chainId === parsed.value);
   return (
-    <>
-      <PageTitle>{`Chain ${parsed.value}`}</PageTitle>
-      <p className="lead">
-        One of the node's parallel chains. Its blocks also reference blocks of its neighbours.
-      </p>
+    <ExplorerFrame
+      title={`Chain ${parsed.value}`}
+      lead="One of the network's parallel chains. Its blocks also reference blocks of its adjacent chains."
+    >
       <Panel id="chain-head" title="Latest block">
         {head === undefined ? (
-          <p>Loading…</p>
+          <p className="state">Loading…</p>
         ) : (
           <dl className="facts">
             <dt>Chain</dt>
@@ -60,23 +155,7 @@ export function ChainPage() {
           </dl>
         )}
       </Panel>
-      <Tabs
-        label="Chain contents"
-        items={[
-          {
-            id: "blocks",
-            title: "Blocks",
-            content: (
-              <ComingSoon>The chain's blocks, newest first, will be listed here.</ComingSoon>
-            ),
-          },
-          {
-            id: "transactions",
-            title: "Transactions",
-            content: <ComingSoon>The chain's recent transactions will be listed here.</ComingSoon>,
-          },
-        ]}
-      />
-    </>
+      <ChainBlocks key={parsed.value} chainId={parsed.value} />
+    </ExplorerFrame>
   );
 }

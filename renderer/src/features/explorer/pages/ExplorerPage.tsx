@@ -1,26 +1,20 @@
 /**
- * The explorer's start (`#/explorer`), which will draw the braid of all chains. For now:
- * the latest block of each chain and a lookup by account, request key or module.
+ * The explorer's home (`#/explorer`, h1 "Braid"): the braid of all chains, live, and each
+ * chain's latest block.
  * @module
  */
-import { ComingSoon } from "../../../ui/ComingSoon.tsx";
-import { PageTitle } from "../../../ui/PageTitle.tsx";
+import { Braid } from "../components/Braid.tsx";
+import { ExplorerFrame } from "../components/ExplorerFrame.tsx";
 import { LiveChains } from "../components/LiveChains.tsx";
-import { Lookup } from "../components/Lookup.tsx";
 
 export function ExplorerPage() {
   return (
-    <>
-      <PageTitle>Explorer</PageTitle>
-      <p className="lead">Browse the blocks, transactions and results of this node's chains.</p>
-      <ComingSoon>
-        The braid (every chain's blocks side by side, with the links between them) will be drawn
-        here. Until then, open a chain or a block below.
-      </ComingSoon>
-      <div className="grid">
-        <LiveChains />
-        <Lookup />
-      </div>
-    </>
+    <ExplorerFrame
+      title="Braid"
+      lead="Every chain of this node's network side by side, with the links between their blocks. Open a block, a chain, or search for a transaction, account or module."
+    >
+      <Braid />
+      <LiveChains />
+    </ExplorerFrame>
   );
 }
