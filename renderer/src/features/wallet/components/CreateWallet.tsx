@@ -5,7 +5,7 @@
  * worker keeps the phrase until the wallet is created.
  * @module
  */
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { Button } from "../../../ui/Button.tsx";
 import { Notice } from "../../../ui/Notice.tsx";
 import { Panel } from "../../../ui/Panel.tsx";
@@ -38,17 +38,21 @@ export function CreateWallet({ onCancel }: { readonly onCancel: () => void }) {
   const [problem, setProblem] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
+  // Only a change of length makes a new phrase: the vault's other changes must not replace
+  // the words the user is copying (the ref follows the latest vault without re-running).
+  const generate = useRef(vault.generatePhrase);
+  generate.current = vault.generatePhrase;
   useEffect(() => {
     let live = true;
     setStep(null);
-    vault
-      .generatePhrase(length)
+    generate
+      .current(length)
       .then((words) => live && setStep({ kind: "show", words }))
       .catch((e: unknown) => live && setProblem(vaultProblem(e)));
     return () => {
       live = false;
     };
-  }, [length, vault.generatePhrase]);
+  }, [length]);
 
   const toConfirm = (words: readonly string[]) => {
     setAnswers({});

@@ -141,7 +141,13 @@ export function KeysPanel() {
           <li key={k.id} data-testid={`key-${k.id}`}>
             <strong>{k.label}</strong> <span className="hint">({SOURCE_TEXT[k.source]})</span>
             <LongValue value={k.account} what="account" />
-            <WalletDialog label="Remove" title={`Remove ${k.label}`} tone="quiet" size="sm">
+            <WalletDialog
+              label="Remove"
+              ariaLabel={`Remove ${k.label}`}
+              title={`Remove ${k.label}`}
+              tone="quiet"
+              size="sm"
+            >
               {(close) => <RemoveKeyForm vaultKey={k} close={close} />}
             </WalletDialog>
           </li>

@@ -9,12 +9,15 @@ import { Button, type ButtonProps } from "../../../ui/Button.tsx";
 
 export function WalletDialog({
   label,
+  ariaLabel,
   title,
   tone,
   size,
   children,
 }: {
   readonly label: string;
+  /** The button's accessible name when `label` alone is ambiguous (several "Remove"). */
+  readonly ariaLabel?: string;
   readonly title: string;
   readonly tone?: ButtonProps["tone"];
   readonly size?: ButtonProps["size"];
@@ -22,7 +25,11 @@ export function WalletDialog({
 }) {
   return (
     <DialogTrigger>
-      <Button tone={tone} size={size}>
+      <Button
+        tone={tone}
+        size={size}
+        {...(ariaLabel === undefined ? {} : { "aria-label": ariaLabel })}
+      >
         {label}
       </Button>
       <ModalOverlay className="modal-overlay" isDismissable>
