@@ -38,6 +38,7 @@ import { registerAppConfigRoute } from "./routes/appConfigRoute.ts";
 import { registerAppExplorerRoutes } from "./routes/appExplorerRoutes.ts";
 import { registerAppMiningRoutes } from "./routes/appMiningRoutes.ts";
 import { registerAppUiRoutes } from "./routes/appUiRoutes.ts";
+import { registerAppWalletRoutes } from "./routes/appWalletRoutes.ts";
 import { registerBackupRoutes } from "./routes/backupRoutes.ts";
 import { registerBlockRoutes } from "./routes/blockRoutes.ts";
 import { registerCutRoutes } from "./routes/cutRoutes.ts";
@@ -56,6 +57,7 @@ import { registerPactRoutes } from "./routes/pactRoutes.ts";
 const APP_API_ROUTES: readonly AppApiRoutes[] = [
   registerAppMiningRoutes,
   registerAppExplorerRoutes,
+  registerAppWalletRoutes,
 ];
 
 /** Largest request body (reference service API: 2 MB). */

@@ -29,6 +29,7 @@ const REQUIRED: Record<string, readonly string[]> = {
   hostile: ["max_us_per_gas"],
   storage: ["bytes_per_tx", "stored_bytes_per_tx", "state_bytes_per_block", "mempool_adds_per_s"],
   index: ["blocks_per_s", "txs_per_s", "search_ms", "account_page_ms"],
+  wallet: ["unlock_ms"],
 };
 
 const TINY = {
