@@ -22,7 +22,7 @@ import { ExplorerPage } from "../features/explorer/pages/ExplorerPage.tsx";
 import { ModulePage } from "../features/explorer/pages/ModulePage.tsx";
 import { TransactionPage } from "../features/explorer/pages/TransactionPage.tsx";
 import { NodePage } from "../features/node/pages/NodePage.tsx";
-import { WalletAccountPage } from "../features/wallet/pages/WalletAccountPage.tsx";
+import { WalletAccountPage } from "../features/wallet/accounts/WalletAccountPage.tsx";
 import { WalletPage } from "../features/wallet/pages/WalletPage.tsx";
 import { AppShell } from "./AppShell.tsx";
 import { NotFoundPage } from "./NotFoundPage.tsx";
