@@ -64,9 +64,9 @@ describe("[renderer] transfer rules", () => {
       kind: "create",
       guard: { keys: [OTHER], pred: "keys-all" },
     });
-    expect(checkReceiver(SENDER, "alice", present("alice", [OTHER, KEY], "keys-any")).kind).toBe(
-      "transfer",
-    );
+    expect(
+      checkReceiver(SENDER, "alice", present("alice", [OTHER, KEY], "keys-any"), "").kind,
+    ).toBe("transfer");
     // Other principals are not created by the wallet.
     expect(checkReceiver(SENDER, `w:${KEY}`, absent(`w:${KEY}`), KEY).kind).toBe("refused");
   });

@@ -7,19 +7,13 @@
  */
 import { useQueries, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useMemo } from "react";
-import { commandModel } from "../../../../../src-node/command/commandModel.ts";
-import { ClientErrorCode } from "../../../api/clientError.ts";
-import { ClientFailure, unwrap } from "../../../api/clientFailure.ts";
 import type { FetchLike } from "../../../api/nodeClient.ts";
 import { createPactClient, type PactClient } from "../../../api/pactClient.ts";
 import { useLiveChain, useServices } from "../../../services/services.tsx";
-import {
-  type AccountOnChain,
-  accountDetailsPayload,
-  parseAccountDetails,
-} from "./accountDetails.ts";
+import type { AccountOnChain } from "./accountDetails.ts";
+import { readAccounts } from "./readAccounts.ts";
 
-/** Query keys of the wallet's chain data; a block on chain c refreshes `walletChain(c)`. */
+/** Query keys of the wallet's chain data; a block on chain c refreshes `chain(c)`. */
 export const walletKeys = {
   chain: (chainId: number) => ["wallet", "chain", chainId] as const,
   details: (chainId: number, accounts: readonly string[]) =>
@@ -75,29 +69,6 @@ export function useRefreshOnBlocks(): void {
       for (const t of timers.values()) clearTimeout(t);
     };
   }, [chain, queries]);
-}
-
-/** Reads `accounts` on one chain (one `/local`). */
-export async function readAccounts(
-  pact: PactClient,
-  networkId: string,
-  chainId: number,
-  accounts: readonly string[],
-): Promise<readonly AccountOnChain[]> {
-  const unsigned = commandModel.buildCommand(
-    accountDetailsPayload(networkId, chainId, accounts, Math.floor(Date.now() / 1000)),
-  );
-  const result = await unwrap(pact.local(chainId, { ...unsigned, sigs: [] }));
-  const bad = (reason: string) =>
-    new ClientFailure({
-      code: ClientErrorCode.BadResponse,
-      url: `chain ${chainId} /local`,
-      reason,
-    });
-  if (!result.outcome.ok) throw bad(result.outcome.message);
-  const parsed = parseAccountDetails(result.outcome.data, accounts);
-  if (!parsed.ok) throw bad(parsed.reason);
-  return parsed.value;
 }
 
 export type ChainAccounts = {

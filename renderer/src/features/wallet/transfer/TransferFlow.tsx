@@ -19,12 +19,8 @@ import { Notice } from "../../../ui/Notice.tsx";
 import { Panel } from "../../../ui/Panel.tsx";
 import { TextField } from "../../../ui/TextField.tsx";
 import { describeGuard } from "../accounts/accountDetails.ts";
-import {
-  readAccounts,
-  useAccountsOnChains,
-  usePactClient,
-  walletKeys,
-} from "../accounts/useAccountsOnChains.ts";
+import { readAccounts } from "../accounts/readAccounts.ts";
+import { useAccountsOnChains, usePactClient, walletKeys } from "../accounts/useAccountsOnChains.ts";
 import { TransferStatus } from "./TransferStatus.tsx";
 import {
   capabilityText,
