@@ -143,6 +143,11 @@ function configuredMiner(options: NodeOptions): MinerInfo | undefined {
   }
 }
 
+/** `dataDir/<network>/wallet`: the wallet's files (`keystore.json`; docs/wallet.md). */
+export function walletDirPath(options: Pick<NodeOptions, "dataDir" | "network">): string {
+  return join(options.dataDir, options.network, "wallet");
+}
+
 /** `dataDir/<network>/blocks.sqlite` */
 export function blocksPath(options: Pick<NodeOptions, "dataDir" | "network">): string {
   return join(options.dataDir, options.network, "blocks.sqlite");
@@ -358,6 +363,7 @@ export class WeftNode {
           commands,
           rendererDir: input.rendererDir,
           appToken: token,
+          walletDir: walletDirPath(options),
           origin: () => (self?.listening === true ? self.origin : undefined),
         },
         {

@@ -42,6 +42,11 @@ export type ApiServices = {
   readonly miner?: BuiltInMiner | undefined;
   /** The launch's app token, needed by `/app/api/*` (appToken.ts; default: a fresh one, cookie on page load). */
   readonly appToken?: AppToken | undefined;
+  /**
+   * `dataDir/<network>/wallet`: where `/app/api/wallet/keystore` keeps the wallet's encrypted
+   * keystore (absent: those routes are not served).
+   */
+  readonly walletDir?: string | undefined;
   /** The built UI served under `/app/` (default `dist/renderer`, rendererDir.ts). */
   readonly rendererDir?: string | undefined;
   /**

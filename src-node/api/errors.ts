@@ -60,6 +60,7 @@ export const AppErrorCode = {
   NotJson: "APP_NOT_JSON",
   BadRequest: "APP_BAD_REQUEST",
   Internal: "APP_INTERNAL",
+  KeystoreUnreadable: "APP_KEYSTORE_UNREADABLE",
 } as const;
 
 export type AppErrorCodeValue = (typeof AppErrorCode)[keyof typeof AppErrorCode];
@@ -70,6 +71,8 @@ export type AppErrorType =
   | { code: typeof AppErrorCode.NotJson; contentType: string }
   /** `field` names the body member (`threads`, `publicKeys.1`) or `body`. */
   | { code: typeof AppErrorCode.BadRequest; field: string; reason: string }
-  | { code: typeof AppErrorCode.Internal };
+  | { code: typeof AppErrorCode.Internal }
+  /** The stored `wallet/keystore.json` is not JSON (changed outside the app). */
+  | { code: typeof AppErrorCode.KeystoreUnreadable; file: string };
 
 export class AppError extends NodeError<AppErrorType> {}

@@ -1,7 +1,8 @@
 /**
  * The renderer's import rules: outside renderer/ it may import only the desktop bridge's
  * contract (electron/ipc/contract.ts) and the node's pure, browser-safe areas
- * (src-node/command/, src-node/encoding/); no Node.js built-ins; and a feature folder
+ * (src-node/command/, src-node/encoding/) and the test keys' data module
+ * (src-node/genesis/devAccountKeys.ts); no Node.js built-ins; and a feature folder
  * (renderer/src/features/<name>/) never imports another feature, so each can grow alone;
  * shared code (api/, services/, ui/, format/) imports no feature; only app/ (the router)
  * puts the features together.
@@ -13,7 +14,12 @@ import { describe, expect, it } from "vitest";
 const repo = resolve(import.meta.dirname, "..", "..");
 const src = join(repo, "renderer", "src");
 
-const allowedOutside = [/^electron\/ipc\/contract\.ts$/, /^src-node\/(command|encoding)\//];
+const allowedOutside = [
+  /^electron\/ipc\/contract\.ts$/,
+  /^src-node\/(command|encoding)\//,
+  // A pure data module (the development network's published test keys; no imports).
+  /^src-node\/genesis\/devAccountKeys\.ts$/,
+];
 
 function files(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {

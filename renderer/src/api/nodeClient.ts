@@ -8,7 +8,7 @@
 import { type AppConfig, parseAppConfig } from "./appConfig.ts";
 import { ClientErrorCode, type ClientResult } from "./clientError.ts";
 import { type Cut, parseCut } from "./cut.ts";
-import type { Decoded } from "./decode.ts";
+import { type Decoded, decode, record, reject } from "./decode.ts";
 import { type MiningChange, type MiningStatus, parseMiningStatus } from "./miningStatus.ts";
 import { type NodeInfo, parseNodeInfo } from "./nodeInfo.ts";
 
@@ -21,7 +21,7 @@ export type ResponseLike = {
 };
 
 export type RequestInitLike = {
-  method: "GET" | "POST";
+  method: "GET" | "POST" | "PUT";
   headers?: Record<string, string>;
   body?: string;
   signal?: AbortSignal;
@@ -54,6 +54,18 @@ export type NodeClient = {
   mining(): Promise<ClientResult<MiningStatus>>;
   /** `POST /app/api/mining` */
   setMining(change: MiningChange): Promise<ClientResult<MiningStatus>>;
+  /**
+   * `GET /app/api/wallet/keystore`: the stored keystore file as JSON (`null` before the
+   * first wallet); the wallet feature parses it (features/wallet/keystore/keystoreFormat.ts).
+   */
+  walletKeystore(): Promise<ClientResult<{ readonly keystore: unknown }>>;
+  /** `PUT /app/api/wallet/keystore`: replaces the stored keystore file. */
+  saveWalletKeystore(keystore: unknown): Promise<ClientResult<{ readonly saved: true }>>;
+  /**
+   * `POST {base}/chain/{chain}/pact/api/v1/local?signatureVerification=false`: a command run
+   * without effect; the answer's JSON as it came (the caller parses it for what it asked).
+   */
+  local(chainId: number, command: unknown): Promise<ClientResult<unknown>>;
   /** The URL of `GET {base}/header/updates` (server-sent events). */
   readonly headerUpdatesUrl: string;
 };
@@ -155,6 +167,7 @@ export function createNodeClient(options: NodeClientOptions): NodeClient {
   const origin = options.origin.replace(/\/+$/, "");
   const base = `${origin}${options.config.basePath}`;
   const miningUrl = `${origin}/app/api/mining`;
+  const keystoreUrl = `${origin}/app/api/wallet/keystore`;
   const get = <T>(url: string, parse: (raw: unknown) => Decoded<T>) =>
     fetchJson(
       options.fetch,
@@ -183,7 +196,44 @@ export function createNodeClient(options: NodeClientOptions): NodeClient {
         timeoutMs,
         parseMiningStatus,
       ),
+    local: (chainId, command) =>
+      fetchJson(
+        options.fetch,
+        `${base}/chain/${chainId}/pact/api/v1/local?signatureVerification=false`,
+        {
+          method: "POST",
+          headers: { "content-type": "application/json", accept: "application/json" },
+          body: JSON.stringify(command),
+        },
+        timeoutMs,
+        (raw) => ({ ok: true, value: raw }),
+      ),
+    walletKeystore: () => get(keystoreUrl, parseKeystoreAnswer),
+    saveWalletKeystore: (keystore) =>
+      fetchJson(
+        options.fetch,
+        keystoreUrl,
+        {
+          method: "PUT",
+          headers: { "content-type": "application/json", accept: "application/json" },
+          body: JSON.stringify(keystore),
+        },
+        timeoutMs,
+        (raw) =>
+          decode(raw, (x) => {
+            if (record(x, "answer").saved !== true) reject("answer.saved", "true");
+            return { saved: true as const };
+          }),
+      ),
   };
+}
+
+function parseKeystoreAnswer(raw: unknown): Decoded<{ readonly keystore: unknown }> {
+  return decode(raw, (x) => {
+    const r = record(x, "answer");
+    if (!("keystore" in r)) reject("answer.keystore", "a keystore or null");
+    return { keystore: r.keystore };
+  });
 }
 
 /** Loads `/app/config.json` (the URL is passed in: `${import.meta.env.BASE_URL}config.json`). */

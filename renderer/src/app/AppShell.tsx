@@ -2,11 +2,13 @@
  * The app's frame: a skip link, the header (app icon, name, network, live cut height,
  * "About"), the main navigation and the current page. After each navigation, focus moves
  * to the new page's heading (not on the first page, which keeps the browser's start point).
+ * The wallet's vault (its worker holding the unlocked keys) is mounted here, once.
  * @module
  */
 import { Link, Outlet, useRouter } from "@tanstack/react-router";
 import { useEffect, useRef } from "react";
 import iconUrl from "../assets/icon.png";
+import { VaultProvider } from "../features/wallet/vault/VaultProvider.tsx";
 import { formatInteger } from "../format/number.ts";
 import { useLiveChain, useServices } from "../services/services.tsx";
 import { DialogButton } from "../ui/Dialog.tsx";
@@ -90,7 +92,10 @@ export function AppShell() {
         </ul>
       </nav>
       <main id="main" ref={mainRef} tabIndex={-1}>
-        <Outlet />
+        {/* Around every page, so the wallet stays unlocked while the user visits others. */}
+        <VaultProvider>
+          <Outlet />
+        </VaultProvider>
       </main>
       <Toasts />
     </div>

@@ -1,21 +1,44 @@
 /**
- * The wallet (`#/wallet`). Keys, accounts and transfers arrive with the wallet issue.
+ * The wallet (`#/wallet`), by the vault's state: the first-run choice (create or restore),
+ * the unlock form, or the accounts and the keys.
  * @module
  */
-import { ComingSoon } from "../../../ui/ComingSoon.tsx";
+import { Notice } from "../../../ui/Notice.tsx";
 import { PageTitle } from "../../../ui/PageTitle.tsx";
+import { AccountsHome } from "../accounts/AccountsHome.tsx";
+import { FirstRun } from "../components/FirstRun.tsx";
+import { KeysPanel } from "../components/KeysPanel.tsx";
+import { UnlockForm } from "../components/UnlockForm.tsx";
+import { useVault } from "../vault/useVault.ts";
 
 export function WalletPage() {
+  const vault = useVault();
   return (
     <>
       <PageTitle>Wallet</PageTitle>
       <p className="lead">
-        Create or restore a wallet from a recovery phrase, see your accounts on every chain, and
-        send and sign transfers.
+        Your keys and accounts on every chain. The keys are encrypted with your password and used
+        only inside this page.
       </p>
-      <ComingSoon>
-        The wallet is not available yet. The Node page and the explorer's chain views work now.
-      </ComingSoon>
+      {vault.loadError === null ? null : (
+        <Notice tone="error">
+          <p>The wallet could not be loaded: {vault.loadError}</p>
+        </Notice>
+      )}
+      {vault.state.status === "loading" ? (
+        vault.loadError === null ? (
+          <p>Loading the wallet…</p>
+        ) : null
+      ) : vault.state.status === "none" ? (
+        <FirstRun />
+      ) : vault.state.status === "locked" ? (
+        <UnlockForm />
+      ) : (
+        <>
+          <AccountsHome />
+          <KeysPanel />
+        </>
+      )}
     </>
   );
 }

@@ -1,0 +1,55 @@
+/**
+ * The locked wallet: its password unlocks it ("Unlock"); a wrong password says so and
+ * nothing else; after three, the worker makes the next attempts wait.
+ * @module
+ */
+import { useState } from "react";
+import { Button } from "../../../ui/Button.tsx";
+import { Notice } from "../../../ui/Notice.tsx";
+import { Panel } from "../../../ui/Panel.tsx";
+import { useVault } from "../vault/useVault.ts";
+import { vaultProblem } from "../vault/vaultMessages.ts";
+import { PasswordField } from "./WalletFields.tsx";
+
+export function UnlockForm() {
+  const vault = useVault();
+  const [password, setPassword] = useState("");
+  const [problem, setProblem] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const unlock = async () => {
+    setBusy(true);
+    setProblem(null);
+    try {
+      await vault.unlock(password);
+    } catch (e) {
+      setProblem(vaultProblem(e));
+      setPassword("");
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Panel id="wallet-unlock" title="Unlock your wallet">
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          void unlock();
+        }}
+      >
+        <p>The wallet is locked. Its keys are encrypted until you give the password.</p>
+        <PasswordField label="Password" value={password} onChange={setPassword} autoFocus />
+        {problem === null ? null : (
+          <Notice tone="error" testId="unlock-problem">
+            <p>{problem}</p>
+          </Notice>
+        )}
+        <div className="button-row">
+          <Button tone="primary" type="submit" isDisabled={busy}>
+            {busy ? "Unlocking…" : "Unlock"}
+          </Button>
+        </div>
+      </form>
+    </Panel>
+  );
+}

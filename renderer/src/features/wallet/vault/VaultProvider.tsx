@@ -1,0 +1,236 @@
+/**
+ * Owns the vault worker and the keystore file for the whole app (mounted once in main.tsx,
+ * so moving between pages keeps the wallet unlocked until Lock or the idle time-out): loads
+ * the file from the node, keeps its non-secret part in React state, sends each action to the
+ * worker and saves the file the worker seals. User activity (keys, pointer) is passed to the
+ * worker at most every 15 s to reset its idle timer.
+ * @module
+ */
+import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { describeClientError } from "../../../api/clientError.ts";
+import { useServices } from "../../../services/services.tsx";
+import { DISCOVERY_KEYS, discoverAccounts } from "../discovery/accountDiscovery.ts";
+import {
+  DEFAULT_SETTINGS,
+  type KeystoreFile,
+  parseKeystoreFile,
+  type WalletSettings,
+} from "../keystore/keystoreFormat.ts";
+import { startVaultWorker } from "./startVaultWorker.ts";
+import {
+  type DiscoveryState,
+  type VaultActions,
+  VaultContext,
+  type VaultKey,
+  type VaultState,
+} from "./useVault.ts";
+import { createVaultClient, type VaultClient, type VaultTransport } from "./vaultClient.ts";
+
+const ACTIVITY_EVERY_MS = 15_000;
+
+export function VaultProvider({
+  children,
+  transport,
+}: {
+  readonly children: ReactNode;
+  /** The worker (tests pass another transport). */
+  readonly transport?: (() => VaultTransport) | undefined;
+}) {
+  const { client, config } = useServices();
+  const [discovery, setDiscovery] = useState<DiscoveryState>({ status: "idle" });
+  const [keystore, setKeystore] = useState<KeystoreFile | null>(null);
+  const [phase, setPhase] = useState<"loading" | "none" | "locked" | "unlocked">("loading");
+  const [loadError, setLoadError] = useState<string | null>(null);
+  const vaultRef = useRef<VaultClient | null>(null);
+  const keystoreRef = useRef<KeystoreFile | null>(null);
+  keystoreRef.current = keystore;
+
+  useEffect(() => {
+    const vault = createVaultClient((transport ?? startVaultWorker)(), () => setPhase("locked"));
+    vaultRef.current = vault;
+    return () => {
+      vault.close();
+      vaultRef.current = null;
+    };
+  }, [transport]);
+
+  useEffect(() => {
+    let live = true;
+    void client.walletKeystore().then((r) => {
+      if (!live) return;
+      if (!r.ok) {
+        setLoadError(describeClientError(r.error));
+        return;
+      }
+      if (r.value.keystore === null) {
+        setPhase("none");
+        return;
+      }
+      const parsed = parseKeystoreFile(r.value.keystore);
+      if (!parsed.ok) {
+        setLoadError(`The stored keystore cannot be read (${parsed.reason}).`);
+        return;
+      }
+      setKeystore(parsed.value);
+      setPhase("locked");
+    });
+    return () => {
+      live = false;
+    };
+  }, [client]);
+
+  // Activity resets the worker's idle timer.
+  useEffect(() => {
+    if (phase !== "unlocked") return;
+    let last = 0;
+    const onActivity = () => {
+      const now = Date.now();
+      if (now - last < ACTIVITY_EVERY_MS) return;
+      last = now;
+      void vaultRef.current?.request({ op: "activity" }).catch(() => {});
+    };
+    window.addEventListener("keydown", onActivity);
+    window.addEventListener("pointerdown", onActivity);
+    return () => {
+      window.removeEventListener("keydown", onActivity);
+      window.removeEventListener("pointerdown", onActivity);
+    };
+  }, [phase]);
+
+  const vault = useCallback((): VaultClient => {
+    const v = vaultRef.current;
+    if (v === null) throw new Error("the vault is not running");
+    return v;
+  }, []);
+
+  const current = useCallback((): KeystoreFile => {
+    const k = keystoreRef.current;
+    if (k === null) throw new Error("no wallet yet");
+    return k;
+  }, []);
+
+  /** Stores a keystore file on the node, then in React state. */
+  const save = useCallback(
+    async (file: KeystoreFile) => {
+      const r = await client.saveWalletKeystore(file);
+      if (!r.ok) throw new Error(`The wallet could not be saved: ${describeClientError(r.error)}`);
+      keystoreRef.current = file;
+      setKeystore(file);
+    },
+    [client],
+  );
+
+  /** After a restore: adds the phrase keys 1–19 that have an account on some chain. */
+  const discover = useCallback(async () => {
+    setDiscovery({ status: "running" });
+    try {
+      const cut = await client.cut();
+      if (!cut.ok)
+        throw new Error(`the node's chains are unknown (${describeClientError(cut.error)})`);
+      const keys = (await vault().request({ op: "phraseKeys", from: 0, count: DISCOVERY_KEYS }))
+        .keys;
+      const found = await discoverAccounts(
+        client.local,
+        keys.map((k) => `k:${k.publicKey}`),
+        cut.value.heads.map((h) => h.chainId),
+        config.networkId,
+        Date.now() / 1000,
+      );
+      const indices = keys.filter((_, i) => found.has(i)).map((k) => k.index);
+      const extra = indices.filter((i) => i !== 0);
+      if (extra.length > 0) {
+        await save(
+          (await vault().request({ op: "addPhraseKeys", keystore: current(), indices: extra }))
+            .keystore,
+        );
+      }
+      setDiscovery({ status: "done", found: indices });
+    } catch (e) {
+      setDiscovery({ status: "failed", message: e instanceof Error ? e.message : String(e) });
+    }
+  }, [client, config.networkId, vault, current, save]);
+
+  const value = useMemo((): VaultActions => {
+    const keys: readonly VaultKey[] = (keystore?.public.keys ?? []).map((k) => ({
+      id: k.id,
+      publicKey: k.publicKey,
+      account: `k:${k.publicKey}`,
+      label: k.label,
+      source: k.source,
+    }));
+    const state: VaultState =
+      phase === "unlocked" ? { status: "unlocked", keys } : { status: phase };
+    return {
+      state,
+      keystore,
+      loadError,
+      discovery,
+      walletSettings: keystore?.public.settings ?? DEFAULT_SETTINGS,
+      sign: async (keyId, requestKey) =>
+        (await vault().request({ op: "sign", keyId, requestKey })).signature,
+      saveWalletSettings: async (patch) => {
+        const file = current();
+        const settings: WalletSettings = { ...file.public.settings, ...patch };
+        await save({ ...file, public: { ...file.public, settings } });
+        if (patch.idleLockMinutes !== undefined && phase === "unlocked") {
+          await vault().request({ op: "setIdle", minutes: settings.idleLockMinutes });
+        }
+      },
+      generatePhrase: async (words) => (await vault().request({ op: "generate", words })).words,
+      confirmWords: async (answers) =>
+        (await vault().request({ op: "confirmWords", answers })).correct,
+      create: async (password, phrase) => {
+        const r = await vault().request({
+          op: "create",
+          password,
+          phrase,
+          idleLockMinutes: DEFAULT_SETTINGS.idleLockMinutes,
+        });
+        await save(r.keystore);
+        setPhase("unlocked");
+        if (phrase !== null) void discover();
+      },
+      unlock: async (password) => {
+        await vault().request({ op: "unlock", keystore: current(), password });
+        setPhase("unlocked");
+      },
+      lock: async () => {
+        await vault().request({ op: "lock" });
+        setPhase(keystoreRef.current === null ? "none" : "locked");
+      },
+      phraseKeys: async (from, count) =>
+        (await vault().request({ op: "phraseKeys", from, count })).keys,
+      addPhraseKeys: async (indices) => {
+        await save(
+          (await vault().request({ op: "addPhraseKeys", keystore: current(), indices })).keystore,
+        );
+      },
+      importKey: async (input) => {
+        await save(
+          (await vault().request({ op: "importKey", keystore: current(), ...input })).keystore,
+        );
+      },
+      removeKey: async (keyId) => {
+        await save(
+          (await vault().request({ op: "removeKey", keystore: current(), keyId })).keystore,
+        );
+      },
+      changePassword: async (oldPassword, newPassword) => {
+        await save(
+          (
+            await vault().request({
+              op: "changePassword",
+              keystore: current(),
+              oldPassword,
+              newPassword,
+            })
+          ).keystore,
+        );
+      },
+      revealPhrase: async (password) =>
+        (await vault().request({ op: "revealPhrase", keystore: current(), password })).words,
+    };
+  }, [keystore, phase, loadError, discovery, vault, current, save, discover]);
+
+  return <VaultContext value={value}>{children}</VaultContext>;
+}

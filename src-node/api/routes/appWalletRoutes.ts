@@ -1,0 +1,130 @@
+/**
+ * `GET/PUT /app/api/wallet/keystore`: the wallet's encrypted keystore, stored by the node as
+ * an opaque file `<dataDir>/<network>/wallet/keystore.json` (docs/wallet.md). The UI encrypts
+ * and decrypts it; the node only checks its shape (the JSON schema below, the same limits as
+ * the renderer's parser `renderer/src/features/wallet/keystore/keystoreFormat.ts`), refuses
+ * bodies over 1 MiB (413), and writes it atomically with mode 0600 (store/atomicFile.ts).
+ * Registered inside the app API plugin (appApi.ts), which guards it (loopback, Host, Origin,
+ * app token, JSON only, no CORS). Nothing of the body is logged.
+ *
+ * GET answers `{"keystore": <file> | null}` (null before the first wallet: a 404 would be a
+ * console error in the page on every first run); PUT answers `{"saved": true}`.
+ * @module
+ */
+import { join } from "node:path";
+import type { FastifyInstance } from "fastify";
+import { readFileIfExists, writeFileAtomic } from "../../store/atomicFile.ts";
+import { AppError, AppErrorCode } from "../errors.ts";
+import { type RouteContext, sendJson } from "../routeContext.ts";
+
+export const APP_WALLET_KEYSTORE_PATH = "/app/api/wallet/keystore";
+
+/** Largest keystore body: 1 MiB. */
+export const KEYSTORE_BODY_LIMIT = 1024 * 1024;
+
+/** The keystore file's name inside the network's `wallet/` folder. */
+export const KEYSTORE_FILE = "keystore.json";
+
+const HEX = (bytes: number) => `^[0-9a-f]{${bytes * 2}}$`;
+
+/** The keystore file's shape (format version 1; docs/wallet.md "Keystore format"). */
+export const keystoreSchema = {
+  type: "object",
+  additionalProperties: false,
+  required: ["format", "version", "public", "kdf", "cipher", "ciphertext"],
+  properties: {
+    format: { const: "weft-keystore" },
+    version: { const: 1 },
+    public: {
+      type: "object",
+      additionalProperties: false,
+      required: ["keys", "settings"],
+      properties: {
+        keys: {
+          type: "array",
+          maxItems: 1000,
+          items: {
+            type: "object",
+            additionalProperties: false,
+            required: ["id", "publicKey", "label", "source"],
+            properties: {
+              id: { type: "string", pattern: "^[A-Za-z0-9_-]{1,64}$" },
+              publicKey: { type: "string", pattern: HEX(32) },
+              label: { type: "string", maxLength: 100 },
+              source: { enum: ["phrase", "imported", "test-account"] },
+              index: { type: "integer", minimum: 0, maximum: 0x7fff_ffff },
+            },
+          },
+        },
+        settings: {
+          type: "object",
+          additionalProperties: false,
+          required: ["watchOnly", "idleLockMinutes"],
+          properties: {
+            watchOnly: {
+              type: "array",
+              maxItems: 1000,
+              items: { type: "string", minLength: 3, maxLength: 256 },
+            },
+            idleLockMinutes: { type: "integer", minimum: 1, maximum: 1440 },
+          },
+        },
+      },
+    },
+    kdf: {
+      type: "object",
+      additionalProperties: false,
+      required: ["name", "N", "r", "p", "dkLen", "salt"],
+      properties: {
+        name: { const: "scrypt" },
+        N: { enum: [2 ** 14, 2 ** 15, 2 ** 16, 2 ** 17, 2 ** 18, 2 ** 19, 2 ** 20] },
+        r: { const: 8 },
+        p: { enum: [1, 2, 3, 4] },
+        dkLen: { const: 32 },
+        salt: { type: "string", pattern: HEX(16) },
+      },
+    },
+    cipher: {
+      type: "object",
+      additionalProperties: false,
+      required: ["name", "nonce"],
+      properties: {
+        name: { const: "xchacha20-poly1305" },
+        nonce: { type: "string", pattern: HEX(24) },
+      },
+    },
+    ciphertext: { type: "string", maxLength: 600_000, pattern: "^[A-Za-z0-9+/]+={0,2}$" },
+  },
+} as const;
+
+/** The routes, for the app API plugin (buildServer.ts); absent without a wallet folder. */
+export function registerAppWalletRoutes(scope: FastifyInstance, ctx: RouteContext): void {
+  const dir = ctx.node.walletDir;
+  if (dir === undefined) return;
+  const file = join(dir, KEYSTORE_FILE);
+  scope.get(APP_WALLET_KEYSTORE_PATH, (_request, reply) => {
+    const text = readFileIfExists(file);
+    if (text === undefined) {
+      sendJson(reply, { keystore: null });
+      return;
+    }
+    let keystore: unknown;
+    try {
+      keystore = JSON.parse(text);
+    } catch {
+      throw new AppError(
+        { code: AppErrorCode.KeystoreUnreadable, file: `wallet/${KEYSTORE_FILE}` },
+        `wallet/${KEYSTORE_FILE} in the node's data folder is not JSON: restore it from a backup`,
+      );
+    }
+    sendJson(reply, { keystore });
+  });
+  scope.put(
+    APP_WALLET_KEYSTORE_PATH,
+    { schema: { body: keystoreSchema }, bodyLimit: KEYSTORE_BODY_LIMIT },
+    (request, reply) => {
+      writeFileAtomic(file, `${JSON.stringify(request.body)}\n`);
+      sendJson(reply, { saved: true });
+    },
+  );
+}
