@@ -9,6 +9,7 @@ export const routePaths = {
   node: "/node",
   wallet: "/wallet",
   walletAccount: "/wallet/account/$name",
+  walletSend: "/wallet/send",
   backup: "/backup",
   explorer: "/explorer",
   explorerChain: "/explorer/chain/$chain",
