@@ -46,6 +46,7 @@ import { NODE_SERVICE_DATE, packageVersion } from "./config/nodeParams.ts";
 import { isNodeError } from "./errors/nodeError.ts";
 import { ChainExecutor } from "./exec/chainExecutor.ts";
 import { type ExecutionHost, InProcessExecution } from "./exec/executionHost.ts";
+import { insertExecutedAhead } from "./exec/insertExecutedAhead.ts";
 import { WorkerExecution } from "./exec/workerExecution.ts";
 import { genesisPayloadOf } from "./genesis/genesisPayloads.ts";
 import { runGenesis } from "./genesis/runGenesis.ts";
@@ -56,7 +57,7 @@ import { minerInfoOf } from "./mining/minerInfo.ts";
 import { MiningService } from "./mining/miningService.ts";
 import type { PayloadProvider } from "./mining/payloadProvider.ts";
 import { UpdateStreams } from "./mining/updateStreams.ts";
-import { BlockDb } from "./store/blockDb.ts";
+import { type Block, BlockDb, type InsertResult } from "./store/blockDb.ts";
 import { makePrivateDir, writePrivateFile } from "./store/privateFiles.ts";
 import type { SqlDatabase } from "./store/sqlDatabase.ts";
 import { StateDb } from "./store/stateDb.ts";
@@ -322,8 +323,10 @@ export class WeftNode {
           (options.spv.timeout === undefined ? undefined : options.spv.timeout * 1000),
       });
       backup = backupService(options, version, { blocks, state: state.db }, input.logger);
+      const parts = { blocks, executor, execution };
       service = new MiningService({
         chain: blocks,
+        insertBlock: (block) => insertExecutedAhead(parts, block),
         payloadProvider: input.payloadProvider ?? commands.payloadFor,
         clock: input.now,
         log: input.logger,
@@ -422,6 +425,17 @@ export class WeftNode {
   /** `http://HOST:PORT/app/`: where the node serves the UI (api/routes/appUiRoutes.ts). */
   get appUrl(): string {
     return `${this.origin}/app/`;
+  }
+
+  /**
+   * Validates and stores a block from outside the block database (a miner's
+   * solution, a peer's block) as `blocks.insertBlock` does, with its
+   * execution run in an execution worker first, so that the node's event
+   * loop stays free while it executes (exec/insertExecutedAhead.ts).
+   * @throws the coded error of the first rule the block breaks (as `blocks.insertBlock`).
+   */
+  insertBlock(block: Block): Promise<InsertResult> {
+    return insertExecutedAhead(this, block);
   }
 
   /**

@@ -2,7 +2,9 @@
  * The wallet's keys in headless Chromium against the REAL node (test-singleton, a temporary
  * data folder): create a wallet (phrase shown as a list, three words typed back, password),
  * lock, reload, a wrong password's message, unlock; the keystore file on disk is 0600 and
- * holds no word of the phrase; "Import a test account"; then key 1 of the same phrase is
+ * holds no two words of the phrase in a row; "Import a test account"; "Import a key" from a
+ * `weft -g` key file and its removal; "Show recovery phrase" (password asked again); "Change
+ * password"; then key 1 of the same phrase is
  * funded by a transfer from sender00 (mined), the wallet's file is removed (a fresh wallet
  * folder), and restoring the phrase finds key 1 through account discovery.
  */
@@ -133,6 +135,51 @@ describe("[e2e] wallet keys against the real node", () => {
       .toContain(`k:${sender?.publicKey}`);
     expect(await page.getByRole("region", { name: "Keys" }).textContent()).toContain("sender00");
     expect(readFileSync(keystorePath(), "utf8")).not.toContain(sender?.secretKey);
+    expect(problems).toEqual([]);
+  });
+
+  it("imports a weft -g key file, removes it after confirming, shows the phrase with the password, changes the password", async () => {
+    await openWallet();
+    await password().fill(PASSWORD);
+    await page.getByRole("button", { name: "Unlock" }).click();
+    const keys = page.getByRole("region", { name: "Keys" });
+    await page.getByRole("button", { name: "Import a key" }).click();
+    const imported = DEV_ACCOUNT_KEYS[5];
+    await page
+      .getByLabel("Or a key file")
+      .fill(`public: ${imported?.publicKey}\nsecret: ${imported?.secretKey}\n`);
+    await page.getByLabel("Label").fill("my key");
+    await page.getByRole("button", { name: "Import", exact: true }).click();
+    await expect.poll(() => keys.textContent(), { timeout: 20_000 }).toContain("my key");
+    await page.getByRole("button", { name: "Remove my key" }).click();
+    await page.getByRole("button", { name: "Remove the key" }).click();
+    await expect.poll(() => keys.textContent(), { timeout: 20_000 }).not.toContain("my key");
+    expect(readFileSync(keystorePath(), "utf8")).not.toContain(imported?.publicKey);
+
+    await page.getByRole("button", { name: "Show recovery phrase" }).click();
+    const dialog = page.getByRole("dialog");
+    await dialog.getByLabel("Password", { exact: true }).fill("wrong password");
+    await dialog.getByRole("button", { name: "Show" }).click();
+    await expect
+      .poll(() => dialog.getByRole("alert").textContent(), { timeout: 20_000 })
+      .toBe("Wrong password.");
+    await dialog.getByLabel("Password", { exact: true }).fill(PASSWORD);
+    await dialog.getByRole("button", { name: "Show" }).click();
+    const shown = dialog.getByRole("list", { name: "Recovery phrase" }).getByRole("listitem");
+    await shown.first().waitFor({ timeout: 20_000 });
+    expect((await shown.allTextContents()).map((w) => w.trim())).toEqual(phrase);
+    await dialog.getByRole("button", { name: "Close" }).click();
+
+    await page.getByRole("button", { name: "Change password" }).click();
+    await page.getByLabel("Current password").fill(PASSWORD);
+    await page.getByLabel("New password").fill(`${PASSWORD}!`);
+    await page.getByLabel("Confirm", { exact: true }).fill(`${PASSWORD}!`);
+    await page.getByRole("dialog").getByRole("button", { name: "Change password" }).click();
+    await page.getByRole("dialog").waitFor({ state: "detached", timeout: 20_000 });
+    await page.getByRole("button", { name: "Lock" }).click();
+    await password().fill(`${PASSWORD}!`);
+    await page.getByRole("button", { name: "Unlock" }).click();
+    await page.getByRole("button", { name: "Lock" }).waitFor({ timeout: 20_000 });
     expect(problems).toEqual([]);
   });
 

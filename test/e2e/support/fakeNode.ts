@@ -168,6 +168,7 @@ export async function startFakeNode(options: FakeNodeOptions): Promise<FakeNode>
     return json(res, 200, mining);
   };
 
+  let walletKeystore: unknown = null;
   const server = createServer((req, res) => {
     let body = "";
     req.on("data", (c: Buffer) => {
@@ -186,6 +187,14 @@ export async function startFakeNode(options: FakeNodeOptions): Promise<FakeNode>
         return json(res, 200, { networkId, apiVersion: "0.0", baseUrl: `${origin}${basePath}` });
       }
       if (path === "/app/api/mining") return handleMining(req, body, res);
+      // The wallet's keystore (docs/wallet.md): kept in memory, no wallet at first.
+      if (path === "/app/api/wallet/keystore") {
+        if (req.method === "PUT") {
+          walletKeystore = JSON.parse(body) as unknown;
+          return json(res, 200, { saved: true });
+        }
+        return json(res, 200, { keystore: walletKeystore });
+      }
       if (path.startsWith("/app/")) return void serveApp(path, res);
       switch (path) {
         case `${basePath}/health-check`:

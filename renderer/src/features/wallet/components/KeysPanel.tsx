@@ -112,7 +112,6 @@ export function KeysPanel() {
   const nextTestAccount = DEV_ACCOUNT_KEYS.find(
     (d) => !keys.some((k) => k.publicKey === d.publicKey),
   );
-  const hasPhrase = keys.some((k) => k.source === "phrase");
   const nextIndex =
     Math.max(-1, ...(vault.keystore?.public.keys ?? []).map((k) => k.index ?? -1)) + 1;
 
@@ -159,11 +158,7 @@ export function KeysPanel() {
         </Notice>
       )}
       <div className="button-row">
-        {hasPhrase || vault.keystore?.public.keys.length === 0 ? (
-          <Button onPress={() => void act(() => vault.addPhraseKeys([nextIndex]))}>
-            Add a key
-          </Button>
-        ) : null}
+        <Button onPress={() => void act(() => vault.addPhraseKeys([nextIndex]))}>Add a key</Button>
         <WalletDialog label="Import a key" title="Import a key">
           {(close) => <ImportKeyForm close={close} />}
         </WalletDialog>
@@ -187,11 +182,9 @@ export function KeysPanel() {
         <WalletDialog label="Change password" title="Change password">
           {(close) => <ChangePasswordForm close={close} />}
         </WalletDialog>
-        {hasPhrase ? (
-          <WalletDialog label="Show recovery phrase" title="Your recovery phrase">
-            {(close) => <RevealPhraseForm close={close} />}
-          </WalletDialog>
-        ) : null}
+        <WalletDialog label="Show recovery phrase" title="Your recovery phrase">
+          {(close) => <RevealPhraseForm close={close} />}
+        </WalletDialog>
       </div>
       {TEST_ACCOUNT_NETWORKS.has(config.networkId) ? (
         <p className="hint">

@@ -43,7 +43,8 @@ export function VaultProvider({
   const [loadError, setLoadError] = useState<string | null>(null);
   const vaultRef = useRef<VaultClient | null>(null);
   const keystoreRef = useRef<KeystoreFile | null>(null);
-  keystoreRef.current = keystore;
+  // Set with the state, never from it in render: a render with an older state must not
+  // undo a save that has not reached React yet.
 
   useEffect(() => {
     const vault = createVaultClient((transport ?? startVaultWorker)(), () => setPhase("locked"));
@@ -71,6 +72,7 @@ export function VaultProvider({
         setLoadError(`The stored keystore cannot be read (${parsed.reason}).`);
         return;
       }
+      keystoreRef.current = parsed.value;
       setKeystore(parsed.value);
       setPhase("locked");
     });
@@ -109,6 +111,17 @@ export function VaultProvider({
     return k;
   }, []);
 
+  /**
+   * Changes of the file run one after another, each reading the file the previous one saved:
+   * two quick changes (a double click) must not both start from the same file and lose one.
+   */
+  const queue = useRef<Promise<unknown>>(Promise.resolve());
+  const serial = useCallback(<T,>(f: () => Promise<T>): Promise<T> => {
+    const next = queue.current.then(f, f);
+    queue.current = next.catch(() => undefined);
+    return next;
+  }, []);
+
   /** Stores a keystore file on the node, then in React state. */
   const save = useCallback(
     async (file: KeystoreFile) => {
@@ -139,16 +152,18 @@ export function VaultProvider({
       const indices = keys.filter((_, i) => found.has(i)).map((k) => k.index);
       const extra = indices.filter((i) => i !== 0);
       if (extra.length > 0) {
-        await save(
-          (await vault().request({ op: "addPhraseKeys", keystore: current(), indices: extra }))
-            .keystore,
+        await serial(async () =>
+          save(
+            (await vault().request({ op: "addPhraseKeys", keystore: current(), indices: extra }))
+              .keystore,
+          ),
         );
       }
       setDiscovery({ status: "done", found: indices });
     } catch (e) {
       setDiscovery({ status: "failed", message: e instanceof Error ? e.message : String(e) });
     }
-  }, [client, config.networkId, vault, current, save]);
+  }, [client, config.networkId, vault, current, save, serial]);
 
   const value = useMemo((): VaultActions => {
     const keys: readonly VaultKey[] = (keystore?.public.keys ?? []).map((k) => ({
@@ -169,9 +184,12 @@ export function VaultProvider({
       sign: async (keyId, requestKey) =>
         (await vault().request({ op: "sign", keyId, requestKey })).signature,
       saveWalletSettings: async (patch) => {
-        const file = current();
-        const settings: WalletSettings = { ...file.public.settings, ...patch };
-        await save({ ...file, public: { ...file.public, settings } });
+        const settings = await serial(async () => {
+          const file = current();
+          const next: WalletSettings = { ...file.public.settings, ...patch };
+          await save({ ...file, public: { ...file.public, settings: next } });
+          return next;
+        });
         if (patch.idleLockMinutes !== undefined && phase === "unlocked") {
           await vault().request({ op: "setIdle", minutes: settings.idleLockMinutes });
         }
@@ -200,37 +218,39 @@ export function VaultProvider({
       },
       phraseKeys: async (from, count) =>
         (await vault().request({ op: "phraseKeys", from, count })).keys,
-      addPhraseKeys: async (indices) => {
-        await save(
-          (await vault().request({ op: "addPhraseKeys", keystore: current(), indices })).keystore,
-        );
-      },
-      importKey: async (input) => {
-        await save(
-          (await vault().request({ op: "importKey", keystore: current(), ...input })).keystore,
-        );
-      },
-      removeKey: async (keyId) => {
-        await save(
-          (await vault().request({ op: "removeKey", keystore: current(), keyId })).keystore,
-        );
-      },
-      changePassword: async (oldPassword, newPassword) => {
-        await save(
-          (
-            await vault().request({
-              op: "changePassword",
-              keystore: current(),
-              oldPassword,
-              newPassword,
-            })
-          ).keystore,
-        );
-      },
+      addPhraseKeys: (indices) =>
+        serial(async () =>
+          save(
+            (await vault().request({ op: "addPhraseKeys", keystore: current(), indices })).keystore,
+          ),
+        ),
+      importKey: (input) =>
+        serial(async () =>
+          save(
+            (await vault().request({ op: "importKey", keystore: current(), ...input })).keystore,
+          ),
+        ),
+      removeKey: (keyId) =>
+        serial(async () =>
+          save((await vault().request({ op: "removeKey", keystore: current(), keyId })).keystore),
+        ),
+      changePassword: (oldPassword, newPassword) =>
+        serial(async () =>
+          save(
+            (
+              await vault().request({
+                op: "changePassword",
+                keystore: current(),
+                oldPassword,
+                newPassword,
+              })
+            ).keystore,
+          ),
+        ),
       revealPhrase: async (password) =>
         (await vault().request({ op: "revealPhrase", keystore: current(), password })).words,
     };
-  }, [keystore, phase, loadError, discovery, vault, current, save, discover]);
+  }, [keystore, phase, loadError, discovery, vault, current, save, discover, serial]);
 
   return <VaultContext value={value}>{children}</VaultContext>;
 }
