@@ -197,6 +197,7 @@ describe("[renderer] routes", () => {
       "/node",
       "/wallet",
       "/wallet/account/$name",
+      "/wallet/send",
       "/backup",
       "/explorer",
       "/explorer/chain/$chain",

@@ -30,6 +30,7 @@ const REQUIRED: Record<string, readonly string[]> = {
   storage: ["bytes_per_tx", "stored_bytes_per_tx", "state_bytes_per_block", "mempool_adds_per_s"],
   index: ["blocks_per_s", "txs_per_s", "search_ms", "account_page_ms"],
   wallet: ["unlock_ms"],
+  "wallet-balances": ["balances_ms"],
 };
 
 const TINY = {

@@ -123,8 +123,8 @@ export function errorBodyOf(body: string): {
   return { nodeCode: null, message: text.length > 200 ? `${text.slice(0, 200)}…` : text };
 }
 
-/** Sends one request; resolves to the body of a 2xx reply. */
-async function fetchText(
+/** Sends one request; resolves to the body of a 2xx reply (also for pactClient.ts). */
+export async function fetchText(
   fetch: FetchLike,
   url: string,
   init: RequestInitLike,

@@ -23,8 +23,9 @@ import { ModulePage } from "../features/explorer/pages/ModulePage.tsx";
 import { SearchPage } from "../features/explorer/pages/SearchPage.tsx";
 import { TransactionPage } from "../features/explorer/pages/TransactionPage.tsx";
 import { NodePage } from "../features/node/pages/NodePage.tsx";
-import { WalletAccountPage } from "../features/wallet/pages/WalletAccountPage.tsx";
+import { WalletAccountPage } from "../features/wallet/accounts/WalletAccountPage.tsx";
 import { WalletPage } from "../features/wallet/pages/WalletPage.tsx";
+import { SendPage } from "../features/wallet/transfer/SendPage.tsx";
 import { AppShell } from "./AppShell.tsx";
 import { NotFoundPage } from "./NotFoundPage.tsx";
 import { homePath, routePaths } from "./routes.ts";
@@ -45,6 +46,7 @@ const routeTree = rootRoute.addChildren([
   page(routePaths.node, NodePage),
   page(routePaths.wallet, WalletPage),
   page(routePaths.walletAccount, WalletAccountPage),
+  page(routePaths.walletSend, SendPage),
   page(routePaths.backup, BackupPage),
   page(routePaths.explorer, ExplorerPage),
   page(routePaths.explorerChain, ChainPage),

@@ -11,6 +11,7 @@ export const routePaths = {
   walletAccount: "/wallet/account/$name",
   /** Finishing a cross-chain transfer whose second step is missing (the wallet's page comes later). */
   walletFinish: "/wallet/finish/$requestKey",
+  walletSend: "/wallet/send",
   backup: "/backup",
   explorer: "/explorer",
   explorerChain: "/explorer/chain/$chain",

@@ -79,3 +79,87 @@ export function formatAmount(
     options.group === false ? wholeDigits : wholeDigits.replace(/\B(?=(\d{3})+$)/g, ",");
   return `${negative ? "-" : ""}${whole}${fraction === "" ? "" : `.${fraction}`}`;
 }
+
+/**
+ * Base units as the contract language's decimal literal: always a point and at least one
+ * digit after it, no grouping (1000000000000n → "1.0", 1n → "0.000000000001"). A Pact
+ * `1` is an integer and `1.0` a decimal; the coin contract's amounts and the TRANSFER
+ * capability's argument must be decimals, and a signed capability matches only its exact
+ * value.
+ */
+export function pactDecimal(units: bigint, decimals: number = COIN_DECIMALS): string {
+  const text = formatAmount(units, decimals, { group: false });
+  return text.includes(".") ? text : `${text}.0`;
+}
+
+const DECIMAL_TEXT = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([-+]?\d+))?$/;
+/** Exponents past this are refused instead of expanded into huge digit strings. */
+const MAX_EXPONENT = 400;
+
+/**
+ * Exact base units of a decimal as the node writes it: JSON number text in aeson's
+ * rendering ("1000000", "0.5", "1.0e-12") or the text of `{"decimal": "…"}`; a sign is
+ * allowed. Refuses more than `decimals` significant digits after the point (the coin
+ * contract never stores those) instead of rounding them away.
+ */
+export function unitsOfDecimalText(
+  text: string,
+  decimals: number = COIN_DECIMALS,
+): Decoded<bigint> {
+  checkDecimals(decimals);
+  const m = DECIMAL_TEXT.exec(text);
+  const exponent = Number(m?.[4] ?? "0");
+  if (m === null || Math.abs(exponent) > MAX_EXPONENT) {
+    return { ok: false, reason: `expected a decimal number, got "${text}"` };
+  }
+  const whole = m[2] ?? "";
+  const fraction = (m[3] ?? "").replace(/0+$/, "");
+  // value = digits × 10^(exponent − fraction.length)
+  const digits = BigInt(`${whole}${fraction}`);
+  const shift = exponent - fraction.length + decimals;
+  if (shift < 0) {
+    const divisor = 10n ** BigInt(-shift);
+    if (digits % divisor !== 0n) {
+      return { ok: false, reason: `more than ${decimals} digits after the point: "${text}"` };
+    }
+    const units = digits / divisor;
+    return { ok: true, value: m[1] === "-" ? -units : units };
+  }
+  const units = digits * 10n ** BigInt(shift);
+  return { ok: true, value: m[1] === "-" ? -units : units };
+}
+
+/**
+ * Rounds a value with `from` digits after the point to `to` digits, half to even, as the
+ * node rounds a fee (gas used × gas price) to the coin's 12 places.
+ */
+export function roundHalfEven(value: bigint, from: number, to: number): bigint {
+  checkDecimals(from);
+  checkDecimals(to);
+  if (to >= from) return value * 10n ** BigInt(to - from);
+  const divisor = 10n ** BigInt(from - to);
+  const negative = value < 0n;
+  const abs = negative ? -value : value;
+  let q = abs / divisor;
+  const r = abs % divisor;
+  if (r * 2n > divisor || (r * 2n === divisor && q % 2n === 1n)) q += 1n;
+  return negative ? -q : q;
+}
+
+/** The most a command can cost: gas limit × gas price (exact, in the price's units). */
+export function maxGasFee(gasLimit: number, gasPrice: bigint): bigint {
+  if (!Number.isSafeInteger(gasLimit) || gasLimit < 0) {
+    throw new RangeError(`gas limit must be a non-negative integer, got ${gasLimit}`);
+  }
+  return BigInt(gasLimit) * gasPrice;
+}
+
+/**
+ * What "Max" sends: the balance minus the most the transfer's gas can cost, so nothing is
+ * left that gas could not cover and nothing unspendable stays behind (0 when the balance
+ * does not cover the gas).
+ */
+export function maxSendable(balance: bigint, gasLimit: number, gasPrice: bigint): bigint {
+  const rest = balance - maxGasFee(gasLimit, gasPrice);
+  return rest > 0n ? rest : 0n;
+}

@@ -1,26 +1,20 @@
 /**
- * The unlocked wallet's home: its keys' `k:` accounts. A minimal list until the accounts
- * feature (balances on every chain, watch-only accounts) replaces this file's content.
+ * The unlocked wallet's home (rendered by `WalletPage`): the vault keys' `k:` accounts and
+ * the watch-only accounts kept in the wallet's settings, with balances on every chain.
  * @module
  */
-import { Link } from "@tanstack/react-router";
-import { Panel } from "../../../ui/Panel.tsx";
 import { useVault } from "../vault/useVault.ts";
+import { AccountsView } from "./AccountsView.tsx";
 
 export function AccountsHome() {
-  const { state } = useVault();
+  const vault = useVault();
+  const { state, walletSettings, saveWalletSettings } = vault;
   if (state.status !== "unlocked") return null;
   return (
-    <Panel id="wallet-accounts" title="Accounts">
-      <ul className="account-list">
-        {state.keys.map((k) => (
-          <li key={k.id}>
-            <Link to="/wallet/account/$name" params={{ name: k.account }}>
-              {k.label}: {k.account}
-            </Link>
-          </li>
-        ))}
-      </ul>
-    </Panel>
+    <AccountsView
+      own={state.keys.map((k) => ({ account: k.account, label: k.label }))}
+      watchOnly={walletSettings.watchOnly}
+      onWatchOnlyChange={(watchOnly) => saveWalletSettings({ watchOnly })}
+    />
   );
 }

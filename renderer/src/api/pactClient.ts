@@ -1,0 +1,85 @@
+/**
+ * The client of the contract command endpoints (`{base}/chain/{c}/pact/api/v1/…`: `/local`,
+ * `/send`, `/poll`) for the wallet, on the same origin and with the same failure values as
+ * `nodeClient.ts`. Replies are read as exact JSON, so no number in a result goes through a
+ * double.
+ * @module
+ */
+import type { Command } from "../../../src-node/command/commandTypes.ts";
+import { type JsonValue, readJsonExact } from "../../../src-node/command/exactJson.ts";
+import { ClientErrorCode, type ClientResult } from "./clientError.ts";
+import {
+  type CommandResultView,
+  type PreflightView,
+  parseCommandResult,
+  parsePollResults,
+  parsePreflight,
+  parseRequestKeys,
+} from "./commandResult.ts";
+import type { Decoded } from "./decode.ts";
+import { type FetchLike, fetchText } from "./nodeClient.ts";
+
+export type PactClient = {
+  /** `POST …/local` (no signatures checked: reads and simulations). */
+  local(chainId: number, command: Command): Promise<ClientResult<CommandResultView>>;
+  /** `POST …/local?preflight=true&signatureVerification=true`: a signed command, fully gassed. */
+  preflight(chainId: number, command: Command): Promise<ClientResult<PreflightView>>;
+  /** `POST …/send`: the request keys, one per command. */
+  send(chainId: number, commands: readonly Command[]): Promise<ClientResult<readonly string[]>>;
+  /** `POST …/poll`: results of the keys already in a block. */
+  poll(
+    chainId: number,
+    requestKeys: readonly string[],
+  ): Promise<ClientResult<ReadonlyMap<string, CommandResultView>>>;
+};
+
+export type PactClientOptions = {
+  /** The API base on the page's origin (`NodeClient.baseUrl`). */
+  readonly baseUrl: string;
+  readonly fetch: FetchLike;
+  /** Per request; default 10 s. */
+  readonly timeoutMs?: number;
+};
+
+export function createPactClient(options: PactClientOptions): PactClient {
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  const url = (chainId: number, endpoint: string) =>
+    `${options.baseUrl}/chain/${chainId}/pact/api/v1/${endpoint}`;
+  const post = async <T>(
+    target: string,
+    body: unknown,
+    parse: (raw: JsonValue) => Decoded<T>,
+  ): Promise<ClientResult<T>> => {
+    const text = await fetchText(
+      options.fetch,
+      target,
+      {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json" },
+        body: JSON.stringify(body),
+      },
+      timeoutMs,
+    );
+    if (!text.ok) return text;
+    const json = readJsonExact(text.value);
+    const parsed = json.ok ? parse(json.value) : { ok: false as const, reason: "not JSON" };
+    return parsed.ok
+      ? { ok: true, value: parsed.value }
+      : {
+          ok: false,
+          error: { code: ClientErrorCode.BadResponse, url: target, reason: parsed.reason },
+        };
+  };
+  return {
+    local: (chainId, command) =>
+      post(url(chainId, "local?signatureVerification=false"), command, parseCommandResult),
+    preflight: (chainId, command) =>
+      post(
+        url(chainId, "local?preflight=true&signatureVerification=true"),
+        command,
+        parsePreflight,
+      ),
+    send: (chainId, commands) => post(url(chainId, "send"), { cmds: commands }, parseRequestKeys),
+    poll: (chainId, requestKeys) => post(url(chainId, "poll"), { requestKeys }, parsePollResults),
+  };
+}

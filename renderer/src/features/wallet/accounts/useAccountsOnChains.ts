@@ -1,0 +1,106 @@
+/**
+ * The wallet's view of its accounts on every chain: one batched `/local` per chain (all
+ * accounts in one command, `accountDetails.ts`), refreshed when a block lands on that
+ * chain — at most once a second per chain, so a fast-mining node cannot turn the refresh
+ * into a request storm — plus the contract command client the wallet uses.
+ * @module
+ */
+import { useQueries, useQueryClient } from "@tanstack/react-query";
+import { useEffect, useMemo } from "react";
+import type { FetchLike } from "../../../api/nodeClient.ts";
+import { createPactClient, type PactClient } from "../../../api/pactClient.ts";
+import { useLiveChain, useServices } from "../../../services/services.tsx";
+import type { AccountOnChain } from "./accountDetails.ts";
+import { readAccounts } from "./readAccounts.ts";
+
+/** Query keys of the wallet's chain data; a block on chain c refreshes `chain(c)`. */
+export const walletKeys = {
+  chain: (chainId: number) => ["wallet", "chain", chainId] as const,
+  details: (chainId: number, accounts: readonly string[]) =>
+    ["wallet", "chain", chainId, "details", ...accounts] as const,
+  tx: (chainId: number, requestKey: string) =>
+    ["wallet", "chain", chainId, "tx", requestKey] as const,
+};
+
+const browserFetch: FetchLike = (url, init) => window.fetch(url, init);
+
+/** The contract command client on the node that served the page. */
+export function usePactClient(): PactClient {
+  const { client } = useServices();
+  return useMemo(
+    () => createPactClient({ baseUrl: client.baseUrl, fetch: browserFetch }),
+    [client],
+  );
+}
+
+const REFRESH_MS = 1000;
+
+/**
+ * Refreshes the wallet's queries of a chain when a block lands there: at once for the first
+ * block, then at most once per {@link REFRESH_MS} (the last block of a burst always counts).
+ */
+export function useRefreshOnBlocks(): void {
+  const { chain } = useServices();
+  const queries = useQueryClient();
+  useEffect(() => {
+    const last = new Map<number, number>();
+    const timers = new Map<number, ReturnType<typeof setTimeout>>();
+    const refresh = (chainId: number) => {
+      last.set(chainId, Date.now());
+      void queries.invalidateQueries({ queryKey: walletKeys.chain(chainId) });
+    };
+    const stop = chain.onBlock(({ chainId }) => {
+      if (timers.has(chainId)) return;
+      const wait = (last.get(chainId) ?? 0) + REFRESH_MS - Date.now();
+      if (wait <= 0) {
+        refresh(chainId);
+        return;
+      }
+      timers.set(
+        chainId,
+        setTimeout(() => {
+          timers.delete(chainId);
+          refresh(chainId);
+        }, wait),
+      );
+    });
+    return () => {
+      stop();
+      for (const t of timers.values()) clearTimeout(t);
+    };
+  }, [chain, queries]);
+}
+
+export type ChainAccounts = {
+  readonly chainId: number;
+  /** Undefined while loading. */
+  readonly accounts: readonly AccountOnChain[] | undefined;
+  readonly error: unknown;
+  readonly refetch: () => void;
+};
+
+/** `accounts` on every chain of the node (the live cut's chains), one query per chain. */
+export function useAccountsOnChains(accounts: readonly string[]): readonly ChainAccounts[] {
+  const { config } = useServices();
+  const { heights } = useLiveChain();
+  const pact = usePactClient();
+  useRefreshOnBlocks();
+  const chains = heights.heads.map((h) => h.chainId);
+  const results = useQueries({
+    queries: chains.map((chainId) => ({
+      queryKey: walletKeys.details(chainId, accounts),
+      queryFn: () => readAccounts(pact, config.networkId, chainId, accounts),
+      enabled: accounts.length > 0,
+      staleTime: 10_000,
+    })),
+  });
+  return chains.map((chainId, i) => {
+    const r = results[i];
+    return {
+      chainId,
+      accounts: r?.data,
+      error: r?.error ?? null,
+      refetch: () => void r?.refetch(),
+    };
+  });
+}

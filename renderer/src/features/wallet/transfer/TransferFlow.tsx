@@ -1,0 +1,459 @@
+/**
+ * Sending coins on one chain: the form (from, chain or "pick the chain with enough funds",
+ * receiver with its guard read on that chain, amount and "Max", gas limit and price with
+ * the fee in the coin), the review of exactly what is signed, then "Sign and send" (the
+ * vault signs the request key; a `/local` preflight, then `/send`) and the status.
+ * Nothing is signed before every rule of `transferRules.ts` passes.
+ * @module
+ */
+import { useQuery } from "@tanstack/react-query";
+import { useId, useState } from "react";
+import { commandModel } from "../../../../../src-node/command/commandModel.ts";
+import type { Command, UnsignedCommand } from "../../../../../src-node/command/commandTypes.ts";
+import { describeClientError } from "../../../api/clientError.ts";
+import { accountNameProblem } from "../../../format/accountName.ts";
+import { COIN_DECIMALS, formatAmount, maxGasFee, maxSendable } from "../../../format/amount.ts";
+import { useLiveChain, useServices } from "../../../services/services.tsx";
+import { Button } from "../../../ui/Button.tsx";
+import { Notice } from "../../../ui/Notice.tsx";
+import { Panel } from "../../../ui/Panel.tsx";
+import { TextField } from "../../../ui/TextField.tsx";
+import { describeGuard } from "../accounts/accountDetails.ts";
+import { readAccounts } from "../accounts/readAccounts.ts";
+import { useAccountsOnChains, usePactClient, walletKeys } from "../accounts/useAccountsOnChains.ts";
+import { TransferStatus } from "./TransferStatus.tsx";
+import {
+  capabilityText,
+  type TransferPlan,
+  transferCode,
+  transferPayload,
+} from "./transferCommand.ts";
+import {
+  checkAmount,
+  checkGasLimit,
+  checkGasPrice,
+  checkReceiver,
+  DEFAULT_GAS_LIMIT,
+  DEFAULT_TTL,
+  MIN_GAS_PRICE,
+  pickChain,
+} from "./transferRules.ts";
+
+/** An account the wallet can sign for: its vault key. */
+export type SigningAccount = {
+  readonly keyId: string;
+  readonly account: string;
+  readonly publicKey: string;
+  readonly label: string;
+};
+
+export type TransferFlowProps = {
+  readonly accounts: readonly SigningAccount[];
+  /** The vault's signature (128 hex) of a request key with a key. */
+  readonly sign: (keyId: string, requestKey: string) => Promise<string>;
+};
+
+type Review = {
+  readonly plan: TransferPlan;
+  readonly unsigned: UnsignedCommand;
+  readonly keyId: string;
+};
+
+const fmt = (units: bigint) => formatAmount(units, COIN_DECIMALS);
+
+function ReviewPanel({
+  review,
+  onBack,
+  onSent,
+  sign,
+}: {
+  readonly review: Review;
+  readonly onBack: () => void;
+  readonly onSent: (requestKey: string) => void;
+  readonly sign: TransferFlowProps["sign"];
+}) {
+  const pact = usePactClient();
+  const [busy, setBusy] = useState<string | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+  const { plan, unsigned } = review;
+  const payload = transferPayload(plan);
+  const caps = payload.signers[0]?.clist ?? [];
+  const expiry = new Date((plan.creationTime + plan.ttl) * 1000);
+
+  const signAndSend = async () => {
+    setFailure(null);
+    try {
+      setBusy("Signing…");
+      const sig = await sign(review.keyId, unsigned.hash);
+      const command: Command = { ...unsigned, sigs: [{ sig }] };
+      setBusy("Checking with the node (preflight)…");
+      const pre = await pact.preflight(plan.chainId, command);
+      if (!pre.ok) return setFailure(describeClientError(pre.error));
+      if (!pre.value.result.outcome.ok) {
+        return setFailure(`The node's preflight refused it: ${pre.value.result.outcome.message}`);
+      }
+      setBusy("Sending…");
+      const sent = await pact.send(plan.chainId, [command]);
+      if (!sent.ok) return setFailure(describeClientError(sent.error));
+      onSent(unsigned.hash);
+    } catch (e) {
+      setFailure(e instanceof Error ? e.message : String(e));
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  return (
+    <Panel id="transfer-review" title="Review">
+      <p>This is exactly what your key signs:</p>
+      <dl className="facts" data-testid="review">
+        <dt>Network</dt>
+        <dd data-testid="review-network">{plan.networkId}</dd>
+        <dt>Chain</dt>
+        <dd data-testid="review-chain">{plan.chainId}</dd>
+        <dt>From</dt>
+        <dd>{plan.sender}</dd>
+        <dt>To</dt>
+        <dd>{plan.receiver}</dd>
+        <dt>Amount</dt>
+        <dd data-testid="review-amount">{fmt(plan.amount)}</dd>
+        <dt>Code</dt>
+        <dd>
+          <code data-testid="review-code">{transferCode(plan)}</code>
+        </dd>
+        {plan.createGuard === null ? null : (
+          <>
+            <dt>New account's guard</dt>
+            <dd>{describeGuard({ kind: "keyset", ...plan.createGuard })}</dd>
+          </>
+        )}
+        <dt>Capabilities</dt>
+        <dd>
+          <ul data-testid="review-capabilities">
+            {caps.map((c) => (
+              <li key={c.name}>
+                <code>{capabilityText(c)}</code>
+              </li>
+            ))}
+          </ul>
+        </dd>
+        <dt>Gas</dt>
+        <dd data-testid="review-gas">
+          {plan.gasLimit.toLocaleString("en")} × {fmt(plan.gasPrice)} = at most{" "}
+          {fmt(maxGasFee(plan.gasLimit, plan.gasPrice))} coins, paid by {plan.sender}
+        </dd>
+        <dt>Time to live</dt>
+        <dd>{plan.ttl.toLocaleString("en")} s</dd>
+        <dt>Expires</dt>
+        <dd data-testid="review-expiry">{expiry.toISOString()}</dd>
+        <dt>Request key</dt>
+        <dd>
+          <code>{unsigned.hash}</code>
+        </dd>
+      </dl>
+      {failure === null ? null : (
+        <Notice tone="error" testId="transfer-failure">
+          <p>{failure}</p>
+        </Notice>
+      )}
+      {busy === null ? null : <p role="status">{busy}</p>}
+      <div className="dialog-actions">
+        <Button onPress={onBack} isDisabled={busy !== null}>
+          Back
+        </Button>
+        <Button tone="primary" onPress={() => void signAndSend()} isDisabled={busy !== null}>
+          Sign and send
+        </Button>
+      </div>
+    </Panel>
+  );
+}
+
+export function TransferFlow({ accounts, sign }: TransferFlowProps) {
+  const { config } = useServices();
+  const { heights } = useLiveChain();
+  const pact = usePactClient();
+  const selectId = useId();
+  const [fromKey, setFromKey] = useState(accounts[0]?.keyId ?? "");
+  const [chainText, setChainText] = useState("0");
+  const [receiver, setReceiver] = useState("");
+  const [newKey, setNewKey] = useState("");
+  const [confirmGuard, setConfirmGuard] = useState(false);
+  const [amountText, setAmountText] = useState("");
+  const [gasLimitText, setGasLimitText] = useState(String(DEFAULT_GAS_LIMIT));
+  const [gasPriceText, setGasPriceText] = useState(fmt(MIN_GAS_PRICE));
+  const [pickProblem, setPickProblem] = useState<string | null>(null);
+  const [showErrors, setShowErrors] = useState(false);
+  const [review, setReview] = useState<Review | null>(null);
+  const [sent, setSent] = useState<{ chainId: number; requestKey: string } | null>(null);
+
+  const from = accounts.find((a) => a.keyId === fromKey) ?? accounts[0];
+  const chains = heights.heads.map((h) => h.chainId);
+  const senderChains = useAccountsOnChains(from === undefined ? [] : [from.account]);
+  const senderBalances = new Map(
+    senderChains.flatMap((c) => {
+      const on = c.accounts?.[0];
+      return on === undefined ? [] : [[c.chainId, on.exists ? on.balance : null] as const];
+    }),
+  );
+
+  const chainId = /^\d{1,3}$/.test(chainText.trim()) ? Number(chainText.trim()) : null;
+  const chainProblem =
+    chainId === null || (heights.loaded && !chains.includes(chainId))
+      ? `Enter a chain of this network (0 to ${Math.max(0, chains.length - 1)}).`
+      : null;
+  const balance = chainId === null ? undefined : senderBalances.get(chainId);
+  const gasLimit = checkGasLimit(gasLimitText);
+  const gasPrice = checkGasPrice(gasPriceText);
+  const gasOk = gasLimit.ok && gasPrice.ok;
+  const amount = gasOk
+    ? checkAmount(amountText, balance ?? null, gasLimit.value, gasPrice.value)
+    : null;
+
+  const receiverName = receiver.trim();
+  const receiverNameOk = accountNameProblem(receiverName) === null;
+  const receiverRead = useQuery({
+    queryKey: walletKeys.details(chainId ?? -1, [receiverName]),
+    queryFn: () => readAccounts(pact, config.networkId, chainId ?? 0, [receiverName]),
+    enabled: receiverNameOk && chainProblem === null,
+  });
+  const receiverOn = receiverRead.data?.[0];
+  const receiverCheck =
+    from === undefined || receiverOn === undefined
+      ? null
+      : checkReceiver(from.account, receiverName, receiverOn, newKey);
+
+  if (sent !== null) {
+    return (
+      <>
+        <TransferStatus chainId={sent.chainId} requestKey={sent.requestKey} />
+        <Button
+          onPress={() => {
+            setSent(null);
+            setReview(null);
+            setAmountText("");
+          }}
+        >
+          Send another
+        </Button>
+      </>
+    );
+  }
+  if (review !== null) {
+    return (
+      <ReviewPanel
+        review={review}
+        sign={sign}
+        onBack={() => setReview(null)}
+        onSent={(requestKey) => setSent({ chainId: review.plan.chainId, requestKey })}
+      />
+    );
+  }
+
+  const receiverProblem =
+    receiverName === ""
+      ? "Enter the receiving account."
+      : !receiverNameOk
+        ? accountNameProblem(receiverName)
+        : receiverCheck?.kind === "refused"
+          ? receiverCheck.message
+          : receiverCheck?.kind === "needs-key"
+            ? "This account does not exist on this chain: give the public key that will guard it."
+            : receiverCheck?.kind === "create" && !confirmGuard
+              ? "Confirm the new account's guard."
+              : receiverCheck === null
+                ? "Reading the receiver on this chain…"
+                : null;
+
+  const onMax = () => {
+    if (!gasOk || balance == null) return;
+    setAmountText(
+      formatAmount(maxSendable(balance, gasLimit.value, gasPrice.value), COIN_DECIMALS, {
+        group: false,
+      }),
+    );
+  };
+
+  const onPick = () => {
+    if (!gasOk) return setPickProblem("Fix the gas settings first.");
+    const a = checkAmount(amountText, 10n ** 40n, 0, 0n);
+    if (!a.ok) return setPickProblem("Enter the amount first.");
+    const c = pickChain(senderBalances, a.value, gasLimit.value, gasPrice.value);
+    if (c === null) return setPickProblem("No chain holds enough for this amount and its gas.");
+    setPickProblem(null);
+    setChainText(String(c));
+  };
+
+  const onReview = () => {
+    setShowErrors(true);
+    if (
+      from === undefined ||
+      chainId === null ||
+      chainProblem !== null ||
+      !gasLimit.ok ||
+      !gasPrice.ok ||
+      amount === null ||
+      !amount.ok ||
+      receiverProblem !== null ||
+      receiverCheck === null ||
+      (receiverCheck.kind !== "transfer" && receiverCheck.kind !== "create")
+    ) {
+      return;
+    }
+    const plan: TransferPlan = {
+      networkId: config.networkId,
+      chainId,
+      sender: from.account,
+      signerPublicKey: from.publicKey,
+      receiver: receiverName,
+      createGuard: receiverCheck.kind === "create" ? receiverCheck.guard : null,
+      amount: amount.value,
+      gasLimit: gasLimit.value,
+      gasPrice: gasPrice.value,
+      ttl: DEFAULT_TTL,
+      // A little in the past, so a node whose clock runs behind still takes it.
+      creationTime: Math.floor(Date.now() / 1000) - 15,
+      nonce: crypto.randomUUID(),
+    };
+    setReview({
+      plan,
+      unsigned: commandModel.buildCommand(transferPayload(plan)),
+      keyId: from.keyId,
+    });
+  };
+
+  if (accounts.length === 0) {
+    return (
+      <Notice tone="info">
+        <p>The wallet has no key to send with yet: add or import a key first.</p>
+      </Notice>
+    );
+  }
+
+  const fee = gasOk ? maxGasFee(gasLimit.value, gasPrice.value) : null;
+  return (
+    <Panel id="transfer-form" title="Send on one chain">
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          onReview();
+        }}
+      >
+        <div className="field">
+          <label className="field-label" htmlFor={selectId}>
+            From
+          </label>
+          <select
+            id={selectId}
+            className="input"
+            value={from?.keyId}
+            onChange={(e) => setFromKey(e.target.value)}
+          >
+            {accounts.map((a) => (
+              <option key={a.keyId} value={a.keyId}>
+                {a.label} — {a.account}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="lookup">
+          <TextField
+            label="Chain"
+            value={chainText}
+            onChange={(v) => setChainText(v)}
+            inputMode="numeric"
+            error={chainProblem ?? pickProblem}
+            hint={
+              balance === undefined
+                ? "Balance on this chain: …"
+                : balance === null
+                  ? "Your account does not exist on this chain."
+                  : `Balance on this chain: ${fmt(balance)}`
+            }
+          />
+          <Button onPress={onPick}>Pick the chain with enough funds</Button>
+        </div>
+        <TextField
+          label="Receiver"
+          value={receiver}
+          onChange={(v) => {
+            setReceiver(v);
+            setConfirmGuard(false);
+          }}
+          error={showErrors || receiverCheck?.kind === "refused" ? receiverProblem : null}
+          hint="A k: account, or the name of an account that exists on the chain."
+        />
+        {receiverCheck?.kind === "transfer" ? (
+          <p data-testid="receiver-guard">
+            Guard on chain {chainId}: {describeGuard(receiverCheck.on.guard)}
+          </p>
+        ) : null}
+        {receiverCheck?.kind === "needs-key" ||
+        (receiverCheck?.kind === "create" && !receiverName.startsWith("k:")) ? (
+          <TextField
+            label="Public key of the new account"
+            value={newKey}
+            onChange={(v) => {
+              setNewKey(v);
+              setConfirmGuard(false);
+            }}
+          />
+        ) : null}
+        {receiverCheck?.kind === "create" ? (
+          <Notice tone="warning" testId="create-guard">
+            <p>
+              {receiverName} does not exist on chain {chainId}. The transfer creates it, guarded by{" "}
+              {describeGuard({ kind: "keyset", ...receiverCheck.guard })}. Whoever holds that key
+              owns the coins.
+            </p>
+            <label>
+              <input
+                type="checkbox"
+                checked={confirmGuard}
+                onChange={(e) => setConfirmGuard(e.target.checked)}
+              />{" "}
+              Create the account with this guard
+            </label>
+          </Notice>
+        ) : null}
+        <div className="lookup">
+          <TextField
+            label="Amount"
+            value={amountText}
+            onChange={setAmountText}
+            inputMode="decimal"
+            error={
+              (showErrors || amountText !== "") && amount !== null && !amount.ok
+                ? amount.problem
+                : null
+            }
+          />
+          <Button onPress={onMax} isDisabled={!gasOk || balance == null}>
+            Max
+          </Button>
+        </div>
+        <TextField
+          label="Gas limit"
+          value={gasLimitText}
+          onChange={setGasLimitText}
+          inputMode="numeric"
+          error={gasLimit.ok ? null : gasLimit.problem}
+        />
+        <TextField
+          label="Gas price"
+          value={gasPriceText}
+          onChange={setGasPriceText}
+          inputMode="decimal"
+          error={gasPrice.ok ? null : gasPrice.problem}
+        />
+        <p data-testid="max-fee">
+          Gas fee: at most {fee === null ? "…" : fmt(fee)} coins (gas limit × gas price; you pay for
+          the gas used).
+        </p>
+        <Button type="submit" tone="primary">
+          Review
+        </Button>
+      </form>
+    </Panel>
+  );
+}

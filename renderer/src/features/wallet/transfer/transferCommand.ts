@@ -1,0 +1,98 @@
+/**
+ * The command of a transfer on one chain, exactly as it is reviewed and signed:
+ * `coin.transfer` to an existing receiver, or `coin.transfer-create` with the receiver's
+ * guard (a keyset in the command's data) for one that does not exist yet; one signer, the
+ * sender's key, scoped to `(coin.TRANSFER sender receiver amount)` and `(coin.GAS)`; the
+ * sender pays the gas. Amounts are written as Pact decimals from exact base units.
+ * @module
+ */
+import type { Capability, CommandPayload } from "../../../../../src-node/command/commandTypes.ts";
+import { JsonNumber } from "../../../../../src-node/command/exactJson.ts";
+import { COIN_DECIMALS, formatAmount, pactDecimal } from "../../../format/amount.ts";
+import { pactString } from "../accounts/accountDetails.ts";
+
+/** The name of the keyset in a `transfer-create` command's data. */
+export const RECEIVER_GUARD_KEY = "receiver-guard";
+
+export type KeysetGuard = { readonly keys: readonly string[]; readonly pred: string };
+
+export type TransferPlan = {
+  readonly networkId: string;
+  readonly chainId: number;
+  readonly sender: string;
+  /** The sender's key that signs (64 hex). */
+  readonly signerPublicKey: string;
+  readonly receiver: string;
+  /** Set when the receiver does not exist on the chain: `transfer-create` with this guard. */
+  readonly createGuard: KeysetGuard | null;
+  /** Base units (12 decimals), > 0. */
+  readonly amount: bigint;
+  readonly gasLimit: number;
+  /** Base units (12 decimals). */
+  readonly gasPrice: bigint;
+  /** Seconds. */
+  readonly ttl: number;
+  /** UNIX seconds. */
+  readonly creationTime: number;
+  readonly nonce: string;
+};
+
+/** The contract code of the transfer. */
+export function transferCode(plan: TransferPlan): string {
+  const from = pactString(plan.sender);
+  const to = pactString(plan.receiver);
+  const amount = pactDecimal(plan.amount);
+  return plan.createGuard === null
+    ? `(coin.transfer ${from} ${to} ${amount})`
+    : `(coin.transfer-create ${from} ${to} (read-keyset ${pactString(RECEIVER_GUARD_KEY)}) ${amount})`;
+}
+
+/** The capabilities the sender's signature is scoped to. */
+export function transferCapabilities(plan: TransferPlan): readonly Capability[] {
+  const amount = JsonNumber.of(pactDecimal(plan.amount));
+  if (amount === undefined) throw new RangeError(`not an amount: ${plan.amount}`);
+  return [
+    { name: "coin.TRANSFER", args: [plan.sender, plan.receiver, amount] },
+    { name: "coin.GAS", args: [] },
+  ];
+}
+
+/** The whole payload (`cmd` is `cmdOf` of it). */
+export function transferPayload(plan: TransferPlan): CommandPayload {
+  if (plan.amount <= 0n) throw new RangeError("the amount must be positive");
+  return {
+    payload: {
+      exec: {
+        code: transferCode(plan),
+        data:
+          plan.createGuard === null
+            ? null
+            : {
+                [RECEIVER_GUARD_KEY]: {
+                  keys: [...plan.createGuard.keys],
+                  pred: plan.createGuard.pred,
+                },
+              },
+      },
+    },
+    meta: {
+      chainId: String(plan.chainId),
+      sender: plan.sender,
+      gasLimit: plan.gasLimit,
+      gasPrice: formatAmount(plan.gasPrice, COIN_DECIMALS, { group: false }),
+      ttl: plan.ttl,
+      creationTime: plan.creationTime,
+    },
+    signers: [{ pubKey: plan.signerPublicKey, clist: transferCapabilities(plan) }],
+    networkId: plan.networkId,
+    nonce: plan.nonce,
+  };
+}
+
+/** Capabilities as the review screen shows them: `(coin.TRANSFER "a" "b" 1.0)`. */
+export function capabilityText(c: Capability): string {
+  const args = c.args.map((a) =>
+    typeof a === "string" ? pactString(a) : a instanceof JsonNumber ? a.text : JSON.stringify(a),
+  );
+  return `(${[c.name, ...args].join(" ")})`;
+}
