@@ -48,12 +48,24 @@ export function sendPageText<T>(
   itemText: (t: T) => string,
   contentType = "application/json; charset=utf-8",
 ): void {
-  const items = page.items.map(itemText).join(",");
+  sendJoinedPage(
+    reply,
+    { count: page.items.length, text: page.items.map(itemText).join(","), next: page.next },
+    contentType,
+  );
+}
+
+/** Sends a result page whose items are already joined JSON texts (`count` of them). */
+export function sendJoinedPage(
+  reply: FastifyReply,
+  page: { readonly count: number; readonly text: string; readonly next: Cursor | null },
+  contentType = "application/json; charset=utf-8",
+): void {
   const next = JSON.stringify(cursorText(page.next));
   reply
     .code(200)
     .header("content-type", contentType)
-    .send(Buffer.from(`{"limit":${page.items.length},"items":[${items}],"next":${next}}`));
+    .send(Buffer.from(`{"limit":${page.count},"items":[${page.text}],"next":${next}}`));
 }
 
 /** Sends a JSON body, serialized here so the content type can carry parameters. */

@@ -126,6 +126,32 @@ export function headerPage(db: BlockDb, chainId: number, q: PageQuery): Page<Hea
   );
 }
 
+/**
+ * An object-encoded header page of a chain, ascending: the page of
+ * {@link headerPage} (same rows, same cursor) as its items' stored object
+ * texts joined with commas, read by SQLite in one statement; undefined when
+ * a text is missing (the caller falls back to {@link headerPage}).
+ */
+export function headerObjectTextPage(
+  db: BlockDb,
+  chainId: number,
+  q: PageQuery,
+): { readonly count: number; readonly text: string; readonly next: Cursor | null } | undefined {
+  const page = ascending<HashHeightRow, HashHeightRow>(
+    db,
+    chainId,
+    q,
+    (s, max, n) => db.store.scanHashes(chainId, s, max, n),
+    (r) => r,
+  );
+  const first = page.items[0];
+  const last = page.items[page.items.length - 1];
+  if (first === undefined || last === undefined) return { count: 0, text: "", next: page.next };
+  const texts = db.store.headerObjectTexts(chainId, first, last);
+  if (texts === undefined || texts.count !== page.items.length) return undefined;
+  return { count: texts.count, text: texts.text, next: page.next };
+}
+
 /** Full blocks of a chain, ascending, orphans included. */
 export function blockPage(db: BlockDb, chainId: number, q: PageQuery): Page<Block> {
   const headers = headerPage(db, chainId, q);

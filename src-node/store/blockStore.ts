@@ -322,6 +322,31 @@ export class BlockStore {
     }
   }
 
+  /**
+   * The stored object texts of a chain's headers from `first` to `last`
+   * (inclusive, in page order), joined with commas by SQLite in one row: a
+   * header page without a JavaScript object per header. Undefined when a
+   * header in the range has no stored text.
+   */
+  headerObjectTexts(
+    chainId: number,
+    first: { readonly height: number; readonly hash: Hash32 },
+    last: { readonly height: number; readonly hash: Hash32 },
+  ): { readonly count: number; readonly text: string } | undefined {
+    const row = this.db.get(
+      sql`SELECT count(*) AS n, count(header_object) AS texts,
+                 group_concat(header_object, ',' ORDER BY height, hash) AS joined
+          FROM headers
+          WHERE chain_id = ${chainId}
+            AND (height, hash) >= (${first.height}, ${bytes(first.hash)})
+            AND (height, hash) <= (${last.height}, ${bytes(last.hash)})`,
+      (r) => r as { n: unknown; texts: unknown; joined: unknown },
+    );
+    if (row === undefined || row.n !== row.texts || typeof row.joined !== "string")
+      return undefined;
+    return { count: integerValue(row.n, "count"), text: row.joined };
+  }
+
   /** Every stored header's binary form and object text, by hash order (the consistency test). */
   headerTexts(): { readonly bytes: Buffer; readonly objectText: string }[] {
     return this.db.all(sql`SELECT hash, header, header_object FROM headers ORDER BY hash`, (r) => {

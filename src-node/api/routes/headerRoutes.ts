@@ -12,7 +12,7 @@ import type { BlockHeader } from "../../chain/blockHeader.ts";
 import { encodeBlockHeader } from "../../chain/blockHeaderBinary.ts";
 import { blockHeaderToObject } from "../../chain/blockHeaderObject.ts";
 import { base64UrlEncode } from "../../encoding/base64url.ts";
-import { branchHeaders, headerPage } from "../../store/blockPages.ts";
+import { branchHeaders, headerObjectTextPage, headerPage } from "../../store/blockPages.ts";
 import type { HeaderRow } from "../../store/blockRows.ts";
 import { StoreError, StoreErrorCode } from "../../store/errors.ts";
 import { HEADER_OBJECT_TYPE, type HeaderEncoding, negotiateHeaderEncoding } from "../accept.ts";
@@ -23,7 +23,13 @@ import {
   parsePageQuery,
   propertyOf,
 } from "../params.ts";
-import { pageJson, type RouteContext, sendJson, sendPageText } from "../routeContext.ts";
+import {
+  pageJson,
+  type RouteContext,
+  sendJoinedPage,
+  sendJson,
+  sendPageText,
+} from "../routeContext.ts";
 
 function contentType(encoding: HeaderEncoding): string {
   return encoding === "object" ? HEADER_OBJECT_TYPE : "application/json; charset=utf-8";
@@ -51,6 +57,12 @@ export function registerHeaderRoutes(server: FastifyInstance, ctx: RouteContext)
     const chainId = parseChainParam(blocks, propertyOf(request.params, "chain"));
     const encoding = negotiateHeaderEncoding(request.headers.accept, false);
     const q = parsePageQuery(request.query, ctx.pageLimits.headers);
+    // Object pages: the stored texts joined by SQLite; base64url pages from the stored bytes.
+    const joined = encoding === "object" ? headerObjectTextPage(blocks, chainId, q) : undefined;
+    if (joined !== undefined) {
+      sendJoinedPage(reply, joined, contentType(encoding));
+      return;
+    }
     const page = headerPage(blocks, chainId, q);
     sendPageText(reply, page, (r) => rowText(encoding, r), contentType(encoding));
   });
