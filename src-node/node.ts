@@ -46,19 +46,22 @@ import { NODE_SERVICE_DATE, packageVersion } from "./config/nodeParams.ts";
 import { isNodeError } from "./errors/nodeError.ts";
 import { ChainExecutor } from "./exec/chainExecutor.ts";
 import { type ExecutionHost, InProcessExecution } from "./exec/executionHost.ts";
+import { insertExecutedAhead } from "./exec/insertExecutedAhead.ts";
 import { WorkerExecution } from "./exec/workerExecution.ts";
 import { genesisPayloadOf } from "./genesis/genesisPayloads.ts";
 import { runGenesis } from "./genesis/runGenesis.ts";
 import { ChainIndex } from "./index/chainIndex.ts";
 import { Explorer } from "./index/explorer.ts";
 import { CommandService } from "./mempool/commandService.ts";
+import { Mempool } from "./mempool/mempool.ts";
 import { BuiltInMiner } from "./mining/builtInMiner.ts";
 import { MiningError, MiningErrorCode } from "./mining/errors.ts";
 import { minerInfoOf } from "./mining/minerInfo.ts";
 import { MiningService } from "./mining/miningService.ts";
 import type { PayloadProvider } from "./mining/payloadProvider.ts";
 import { UpdateStreams } from "./mining/updateStreams.ts";
-import { BlockDb } from "./store/blockDb.ts";
+import { type Block, BlockDb, type InsertResult } from "./store/blockDb.ts";
+import { MempoolStore } from "./store/mempoolStore.ts";
 import { makePrivateDir, writePrivateFile } from "./store/privateFiles.ts";
 import type { SqlDatabase } from "./store/sqlDatabase.ts";
 import { StateDb } from "./store/stateDb.ts";
@@ -155,6 +158,11 @@ export function statePath(options: Pick<NodeOptions, "dataDir" | "network">): st
   return join(options.dataDir, options.network, "state.sqlite");
 }
 
+/** `dataDir/<network>/mempool.sqlite`: the pending commands, kept across restarts. */
+export function mempoolPath(options: Pick<NodeOptions, "dataDir" | "network">): string {
+  return join(options.dataDir, options.network, "mempool.sqlite");
+}
+
 /** `dataDir/<network>/index.sqlite`: the explorer's index (rebuilt when missing). */
 export function indexPath(options: Pick<NodeOptions, "dataDir" | "network">): string {
   return join(options.dataDir, options.network, "index.sqlite");
@@ -168,7 +176,11 @@ export function indexPath(options: Pick<NodeOptions, "dataDir" | "network">): st
 function backupService(
   options: NodeOptions,
   version: NetworkVersion,
-  dbs: { readonly blocks: BlockDb; readonly state?: SqlDatabase | undefined },
+  dbs: {
+    readonly blocks: BlockDb;
+    readonly state?: SqlDatabase | undefined;
+    readonly mempool?: SqlDatabase | undefined;
+  },
   log: NodeLogger | undefined,
 ): BackupService | undefined {
   const directory = options.backup.directory;
@@ -177,7 +189,12 @@ function backupService(
     directory,
     network: version.name,
     softwareVersion: packageVersion(),
-    databases: nodeBackupDatabases({ version, blocks: dbs.blocks.store.db, state: dbs.state }),
+    databases: nodeBackupDatabases({
+      version,
+      blocks: dbs.blocks.store.db,
+      state: dbs.state,
+      mempool: dbs.mempool,
+    }),
     log,
   });
 }
@@ -214,6 +231,7 @@ export class WeftNode {
   /** Where the token is written while the node runs (`dataDir/<network>/app-token`, 0600). */
   readonly appTokenFile: string;
   readonly #lock: DataLock;
+  readonly #mempoolStore: MempoolStore;
   readonly #miningStreams: UpdateStreams | undefined;
   readonly #log: NodeLogger | undefined;
   #port: number | undefined;
@@ -234,6 +252,7 @@ export class WeftNode {
       executor: ChainExecutor;
       execution: ExecutionHost;
       commands: CommandService;
+      mempoolStore: MempoolStore;
       index: ChainIndex;
     },
     appToken: string,
@@ -255,6 +274,7 @@ export class WeftNode {
     this.executor = exec.executor;
     this.execution = exec.execution;
     this.commands = exec.commands;
+    this.#mempoolStore = exec.mempoolStore;
     this.index = exec.index;
   }
 
@@ -291,6 +311,7 @@ export class WeftNode {
     let executor: ChainExecutor | undefined;
     let execution: ExecutionHost | undefined;
     let commands: CommandService | undefined;
+    let mempoolStore: MempoolStore | undefined;
     let index: ChainIndex | undefined;
     try {
       state = StateDb.open({ path: statePath(options), nativeBinding: input.sqliteNativeBinding });
@@ -318,17 +339,31 @@ export class WeftNode {
               log: input.logger,
               inlineLocalGasLimit: input.inlineLocalGasLimit,
             });
+      mempoolStore = MempoolStore.open({
+        path: mempoolPath(options),
+        nativeBinding: input.sqliteNativeBinding,
+      });
       commands = new CommandService({
         executor,
         execution,
         blocks,
+        mempool: new Mempool({ store: mempoolStore }),
         now: input.now,
         listenTimeoutMs: input.listenTimeoutMs ?? options.commands.listenTimeout * 1000,
         spvTimeoutMs:
           input.spvTimeoutMs ??
           (options.spv.timeout === undefined ? undefined : options.spv.timeout * 1000),
       });
-      backup = backupService(options, version, { blocks, state: state.db }, input.logger);
+      // Commands a previous run accepted and did not mine (even if it was killed).
+      const pending = commands.restorePending(mempoolStore);
+      if (pending.restored + pending.dropped > 0) input.logger?.info("mempool restored", pending);
+      backup = backupService(
+        options,
+        version,
+        { blocks, state: state.db, mempool: mempoolStore.db },
+        input.logger,
+      );
+      const parts = { blocks, executor, execution };
       // After the executor: on a cut change the state moves first, then the index.
       index = ChainIndex.open({
         path: indexPath(options),
@@ -339,6 +374,7 @@ export class WeftNode {
       const explorer = new Explorer({ index, blocks, state, mempool: commands.mempool });
       service = new MiningService({
         chain: blocks,
+        insertBlock: (block) => insertExecutedAhead(parts, block),
         payloadProvider: input.payloadProvider ?? commands.payloadFor,
         clock: input.now,
         log: input.logger,
@@ -396,7 +432,7 @@ export class WeftNode {
         input.logger,
         backup,
         lock,
-        { state, executor, execution, commands, index },
+        { state, executor, execution, commands, mempoolStore, index },
         token.value,
       );
       writePrivateFile(self.appTokenFile, `${token.value}\n`);
@@ -408,6 +444,7 @@ export class WeftNode {
       commands?.close();
       void execution?.close();
       executor?.close();
+      mempoolStore?.close();
       state?.close();
       blocks.close();
       lock.release();
@@ -438,6 +475,17 @@ export class WeftNode {
   /** `http://HOST:PORT/app/`: where the node serves the UI (api/routes/appUiRoutes.ts). */
   get appUrl(): string {
     return `${this.origin}/app/`;
+  }
+
+  /**
+   * Validates and stores a block from outside the block database (a miner's
+   * solution, a peer's block) as `blocks.insertBlock` does, with its
+   * execution run in an execution worker first, so that the node's event
+   * loop stays free while it executes (exec/insertExecutedAhead.ts).
+   * @throws the coded error of the first rule the block breaks (as `blocks.insertBlock`).
+   */
+  insertBlock(block: Block): Promise<InsertResult> {
+    return insertExecutedAhead(this, block);
   }
 
   /**
@@ -491,6 +539,7 @@ export class WeftNode {
         await this.execution.close();
         this.index.close();
         this.executor.close();
+        this.#mempoolStore.close();
         this.state.close();
         this.blocks.close();
         rmSync(this.appTokenFile, { force: true });

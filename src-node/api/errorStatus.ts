@@ -58,6 +58,7 @@ const storeStatus: Record<StoreErrorCodeValue, number> = {
   [StoreErrorCode.GenesisMismatch]: 500,
   [StoreErrorCode.Corrupt]: 500,
   [StoreErrorCode.Closed]: 503,
+  [StoreErrorCode.WriteFailed]: 503,
   [StoreErrorCode.UnknownChain]: 404,
   [StoreErrorCode.KeyNotFound]: 404,
   [StoreErrorCode.HeightNotFound]: 404,

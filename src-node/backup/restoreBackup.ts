@@ -44,6 +44,7 @@ import { readStateHeads } from "./stateCopy.ts";
 export const NETWORK_DATABASE_FILES: readonly string[] = [
   "blocks.sqlite",
   "state.sqlite",
+  "mempool.sqlite",
   "index.sqlite",
 ];
 

@@ -25,7 +25,7 @@
  * @module
  */
 import type { BlockHeader } from "../chain/blockHeader.ts";
-import { type MinerInfo, parseMinerData } from "../chain/minerData.ts";
+import type { MinerInfo } from "../chain/minerData.ts";
 import { genesisHeightOf, type NetworkVersion } from "../chain/networkVersion.ts";
 import type { ParsedCommand } from "../command/commandTypes.ts";
 import type { NamespacePolicy } from "../contract/eval/runtimeContext.ts";
@@ -33,15 +33,15 @@ import type { ContractStorage } from "../contract/storage/contractStorage.ts";
 import { isNodeError } from "../errors/nodeError.ts";
 import type { Block, BlockDb, BlockExecutor, CutChange } from "../store/blockDb.ts";
 import type { SqliteContractStorage } from "../store/sqliteContractStorage.ts";
-import { type ChainRows, NO_TXID_LIMIT, type StateDb } from "../store/stateDb.ts";
-import { applyCommand } from "./applyCommand.ts";
-import { type BlockEnv, CHAIN_NAMESPACE_POLICY } from "./blockEnv.ts";
 import {
-  blockTransactionTextOf,
-  parseBlockTransaction,
-  parseBlockTransactionText,
-} from "./blockTransaction.ts";
-import { coinbaseOutput } from "./coinbase.ts";
+  type ChainRows,
+  NO_TXID_LIMIT,
+  type StateDb,
+  type StoredResult,
+} from "../store/stateDb.ts";
+import { type BlockEnv, CHAIN_NAMESPACE_POLICY } from "./blockEnv.ts";
+import { runBlockOn } from "./blockRun.ts";
+import { parseBlockTransaction } from "./blockTransaction.ts";
 import { readCommandResult, writeCommandResult } from "./commandResult.ts";
 import { commandRuleViolations } from "./commandRules.ts";
 import { type ContractInput, contractInputOf } from "./contractInput.ts";
@@ -105,6 +105,25 @@ export type ChainExecutorOptions = {
   readonly spvProofDepth?: number | undefined;
 };
 
+/**
+ * A block executed on a read snapshot of its parent's state (an execution
+ * worker): the verdict, and for a valid block the rows, results and end id
+ * its execution gave from `baseEndTxId`, the parent's end id.
+ */
+export type PreparedBlock = { readonly payloadHash: string } & (
+  | {
+      readonly ok: true;
+      readonly baseEndTxId: number;
+      readonly rows: ChainRows;
+      readonly results: readonly StoredResult[];
+      readonly endTxId: number;
+    }
+  | { readonly ok: false; readonly error: ExecError }
+);
+
+/** Prepared blocks kept at most (a miner's solution is inserted right after). */
+const MAX_PREPARED = 64;
+
 /** Genesis states computed in this process, by genesis key, chain and genesis hash. */
 const genesisStates = new Map<string, { rows: ChainRows; endTxId: number }>();
 
@@ -133,6 +152,8 @@ export class ChainExecutor implements BlockExecutor {
   readonly #unsubscribe: () => void;
   /** Commands parsed here already, for validating the blocks that hold them. */
   readonly #ready = new ReadyCommands();
+  /** Blocks executed elsewhere, by hash, waiting for their insert (offerPrepared). */
+  readonly #prepared = new Map<string, PreparedBlock>();
 
   private constructor(options: ChainExecutorOptions) {
     this.version = options.version;
@@ -354,11 +375,58 @@ export class ChainExecutor implements BlockExecutor {
 
   // ---- blocks
 
-  /** BlockDb hook: executes `block` on its parent's state; throws to reject it. */
+  /**
+   * BlockDb hook: executes `block` on its parent's state; throws to reject
+   * it. A block an execution worker executed already ({@link offerPrepared})
+   * is not executed again: its verdict is taken, and its rows are written
+   * when the state still stands where the worker read it.
+   */
   executeBlock(block: Block): void {
     const parent = this.#parentOf(block.header);
     this.syncTo(parent);
+    const prepared = this.#prepared.get(block.header.hash);
+    if (prepared !== undefined && prepared.payloadHash === block.payload.payloadHash) {
+      this.#prepared.delete(block.header.hash);
+      if (!prepared.ok) throw prepared.error;
+      const base = this.state.head(block.header.chainId);
+      if (base?.hash === parent.hash && base.endTxId === prepared.baseEndTxId) {
+        this.#write(block.header, prepared);
+        return;
+      }
+    }
     this.#apply(block);
+  }
+
+  /**
+   * Hands over the outcome of executing a block elsewhere (an execution
+   * worker, on a read snapshot of the parent's state), for
+   * {@link executeBlock} to use instead of executing it. Kept until the
+   * block is inserted or {@link dropPrepared}; at most a few are kept.
+   */
+  offerPrepared(hash: string, prepared: PreparedBlock): void {
+    if (this.#prepared.size >= MAX_PREPARED) {
+      this.#prepared.delete(this.#prepared.keys().next().value as string);
+    }
+    this.#prepared.set(hash, prepared);
+  }
+
+  dropPrepared(hash: string): void {
+    this.#prepared.delete(hash);
+  }
+
+  /** Writes a prepared block's rows and results as {@link #apply} would have. */
+  #write(header: BlockHeader, prepared: PreparedBlock & { ok: true }): void {
+    const chainId = header.chainId;
+    this.state.transaction(() => {
+      this.state.insertChainRows(chainId, prepared.rows);
+      for (const r of prepared.results) this.state.insertResult(chainId, r);
+      this.state.recordBlock({
+        chainId,
+        height: header.height,
+        hash: header.hash,
+        endTxId: prepared.endTxId,
+      });
+    });
   }
 
   /** What execution needs besides the state (the same for an execution worker). */
@@ -381,74 +449,25 @@ export class ChainExecutor implements BlockExecutor {
   #apply(block: Block): void {
     const { header, payload } = block;
     const chainId = header.chainId;
-    const invalid = (index: number, reason: string): ExecError =>
-      new ExecError(
-        { code: ExecErrorCode.BlockInvalid, blockHash: header.hash, index, reason },
-        index < 0
-          ? `block ${header.hash} is invalid: ${reason}`
-          : `block ${header.hash} is invalid: transaction ${index}: ${reason}`,
-      );
-    const mismatch = (part: string): ExecError =>
-      new ExecError(
-        { code: ExecErrorCode.OutputMismatch, blockHash: header.hash, part },
-        `block ${header.hash}: ${part} is not what executing the block gives`,
-      );
-    let miner: MinerInfo;
-    try {
-      miner = parseMinerData(payload.minerData);
-    } catch (e) {
-      throw invalid(-1, `miner data: ${e instanceof Error ? e.message : String(e)}`);
-    }
     this.state.transaction(() => {
       const base = this.state.head(chainId);
       if (base === undefined || base.hash !== header.parent) {
         throw execInvariant(`the state of chain ${chainId} is not at the parent of ${header.hash}`);
       }
-      const parent = this.#parentOf(header);
       const storage = this.state.storage(chainId, {
         readLimit: NO_TXID_LIMIT,
         writeHeight: header.height,
         nextTxId: base.endTxId,
       });
-      const env = this.#env(chainId, parent, storage);
-      if (!sameText(coinbaseOutput(env, miner), payload.coinbase)) throw mismatch("coinbase");
-      const seen = new Set<string>();
-      const parentTimeS = Math.floor(parent.creationTime / 1_000_000);
-      const blockTimeS = Math.floor(header.creationTime / 1_000_000);
-      payload.transactions.forEach((t, i) => {
-        let ready: ReadyCommand;
-        try {
-          const field = `transactions[${i}]`;
-          const text = blockTransactionTextOf(t.transaction, field);
-          const known = this.#ready.get(text);
-          const command = known?.command ?? parseBlockTransactionText(text, field);
-          nodeCommands.verifyCommandSignatures(command);
-          const [problem] = commandRuleViolations(command, {
-            version: this.version,
-            chainId,
-            time: { kind: "block", parentTimeS, blockTimeS },
-          });
-          if (problem !== undefined) throw problem;
-          if (seen.has(command.hash) || this.state.hasResult(chainId, command.hash)) {
-            throw duplicateCommand(command.hash, "", seen.has(command.hash) ? "block" : "chain");
-          }
-          seen.add(command.hash);
-          ready = known ?? { command, input: contractInputOf(command) };
-        } catch (e) {
-          if (e instanceof CommandError) throw invalid(i, e.message);
-          throw e;
-        }
-        const r = applyCommand(env, ready.command, ready.input, miner);
-        if (r.kind === "rejected") throw invalid(i, r.error.message);
-        if (!sameText(r.output, t.output)) throw mismatch(`transactions[${i}] output`);
-        this.state.insertResult(chainId, {
-          requestKey: ready.command.hash,
-          height: header.height,
-          blockHash: header.hash,
-          position: i,
-          output: r.output,
-        });
+      const results = runBlockOn(this.context, {
+        header,
+        payload,
+        parent: this.#parentOf(header),
+        storage,
+        onChain: (requestKey) => this.state.hasResult(chainId, requestKey),
+        ready: this.#ready,
       });
+      for (const r of results) this.state.insertResult(chainId, r);
       this.state.recordBlock({
         chainId,
         height: header.height,
@@ -656,8 +675,4 @@ export class ChainExecutor implements BlockExecutor {
     this.#ready.remember(ready);
     return { ok: true, ready };
   }
-}
-
-function sameText(text: string, bytes: Uint8Array): boolean {
-  return Buffer.from(bytes).toString("utf8") === text && Buffer.byteLength(text) === bytes.length;
 }

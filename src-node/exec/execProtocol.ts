@@ -14,6 +14,7 @@ import { ChainError } from "../chain/errors.ts";
 import { ContractError } from "../contract/errors.ts";
 import { NodeError } from "../errors/nodeError.ts";
 import { StoreError } from "../store/errors.ts";
+import type { ChainRows, StoredResult } from "../store/stateDb.ts";
 import { CommandError, ExecError, ExecErrorCode, execInvariant, SpvError } from "./errors.ts";
 
 /** A coded error as it crosses the boundary. */
@@ -47,6 +48,14 @@ export type ToExecWorker =
       candidates: WireCandidate[];
       blockTimeS: number;
     }
+  /** Execute `header`'s block (its payload's parts) on the state after `parent`. */
+  | {
+      kind: "block";
+      id: number;
+      parent: BlockHeader;
+      header: BlockHeader;
+      payload: WirePayload;
+    }
   /** Close the databases and exit. */
   | { kind: "close" };
 
@@ -69,6 +78,15 @@ export type FromExecWorker =
       payload: WirePayload;
       included: string[];
       dropped: { requestKey: string; error: WireError }[];
+    }
+  /** An executed block's writes (an invalid block is a `failed` answer with its ExecError). */
+  | {
+      kind: "block";
+      id: number;
+      baseEndTxId: number;
+      rows: ChainRows;
+      results: StoredResult[];
+      endTxId: number;
     }
   /** The state no longer holds the parent (the node moved it meanwhile): ask again. */
   | { kind: "stale"; id: number }
@@ -146,11 +164,11 @@ export function wireHeader(header: BlockHeader): Uint8Array {
   return encodeBlockHeader(header);
 }
 
-function headerOf(m: Record<string, unknown>, d: Direction): BlockHeader {
+function headerOf(m: Record<string, unknown>, d: Direction, key = "parent"): BlockHeader {
   try {
-    return decodeBlockHeader(bytes(m, "parent", d));
+    return decodeBlockHeader(bytes(m, key, d));
   } catch (e) {
-    throw bad(d, `parent: ${e instanceof Error ? e.message : String(e)}`);
+    throw bad(d, `${key}: ${e instanceof Error ? e.message : String(e)}`);
   }
 }
 
@@ -179,6 +197,14 @@ export function parseToExecWorker(value: unknown): ToExecWorker {
           return { requestKey: str(r, "requestKey", d), text: str(r, "text", d) };
         }),
         blockTimeS: int(m, "blockTimeS", d),
+      };
+    case "block":
+      return {
+        kind: "block",
+        id: idOf(m, d),
+        parent: headerOf(m, d),
+        header: headerOf(m, d, "header"),
+        payload: wirePayloadOf(m.payload, d),
       };
     case "close":
       return { kind: "close" };
@@ -210,6 +236,32 @@ function wirePayloadOf(value: unknown, d: Direction): WirePayload {
   };
 }
 
+function chainRowsOf(value: unknown, d: Direction): ChainRows {
+  const m = record(value, d, "rows");
+  return {
+    versions: array(m, "versions", d).map((x) => {
+      const r = record(x, d, "a row version");
+      return {
+        tbl: str(r, "tbl", d),
+        key: str(r, "key", d),
+        txid: int(r, "txid", d),
+        seq: int(r, "seq", d),
+        height: int(r, "height", d),
+        value: str(r, "value", d),
+      };
+    }),
+    tables: array(m, "tables", d).map((x) => {
+      const r = record(x, d, "a table");
+      return {
+        tbl: str(r, "tbl", d),
+        module: str(r, "module", d),
+        txid: int(r, "txid", d),
+        height: int(r, "height", d),
+      };
+    }),
+  };
+}
+
 /** Parses a message received from a worker. @throws {ExecError} EXEC_INVARIANT */
 export function parseFromExecWorker(value: unknown): FromExecWorker {
   const d: Direction = "fromWorker";
@@ -238,6 +290,24 @@ export function parseFromExecWorker(value: unknown): FromExecWorker {
           const r = record(x, d, "a dropped command");
           return { requestKey: str(r, "requestKey", d), error: wireErrorOfValue(r.error, d) };
         }),
+      };
+    case "block":
+      return {
+        kind: "block",
+        id: idOf(m, d),
+        baseEndTxId: int(m, "baseEndTxId", d),
+        rows: chainRowsOf(m.rows, d),
+        results: array(m, "results", d).map((x) => {
+          const r = record(x, d, "a result");
+          return {
+            requestKey: str(r, "requestKey", d),
+            height: int(r, "height", d),
+            blockHash: str(r, "blockHash", d) as StoredResult["blockHash"],
+            position: int(r, "position", d),
+            output: str(r, "output", d),
+          };
+        }),
+        endTxId: int(m, "endTxId", d),
       };
     case "stale":
       return { kind: "stale", id: idOf(m, d) };

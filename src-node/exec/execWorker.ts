@@ -9,6 +9,7 @@
  */
 import { parentPort, workerData } from "node:worker_threads";
 import { parseMinerData } from "../chain/minerData.ts";
+import { buildPayloadWithOutputs } from "../chain/payloadWithOutputs.ts";
 import { versionByName } from "../chain/versions.ts";
 import { BlockStore } from "../store/blockStore.ts";
 import { StateDb } from "../store/stateDb.ts";
@@ -53,6 +54,15 @@ function answer(message: Exclude<ToExecWorker, { kind: "close" }>): FromExecWork
     if (r === STALE) return { kind: "stale", id };
     if (r.kind === "invalid") return { kind: "invalid", id, failures: r.failures.map(wireErrorOf) };
     return { kind: "local", id, output: r.output };
+  }
+  if (message.kind === "block") {
+    const r = executor.executeBlock(
+      message.parent,
+      message.header,
+      buildPayloadWithOutputs(message.payload),
+    );
+    if (r === STALE) return { kind: "stale", id };
+    return { kind: "block", id, ...r };
   }
   const miner = parseMinerData(message.minerData);
   const r = executor.buildPayload(message.parent, miner, message.candidates, message.blockTimeS);

@@ -9,6 +9,7 @@
  */
 import type { BlockHeader } from "../chain/blockHeader.ts";
 import type { MinerInfo } from "../chain/minerData.ts";
+import type { Block } from "../store/blockDb.ts";
 import type { ChainExecutor } from "./chainExecutor.ts";
 import type { LocalAnswer } from "./localRun.ts";
 import { nodeCommands } from "./nodeCommands.ts";
@@ -36,6 +37,15 @@ export interface ExecutionHost {
     candidates: readonly ReadyCommand[],
     blockTimeS: number,
   ): Promise<BuiltPayload>;
+  /**
+   * Executes `block` ahead of its insert where it does not hold the node's
+   * thread, and hands the outcome to the executor (`ChainExecutor.offerPrepared`):
+   * `BlockDb.insertBlock` then writes the rows (or rejects the block)
+   * without executing it. Resolves without preparing anything when it cannot
+   * (the insert then executes the block itself); a fault of the block is its
+   * verdict, never a rejection of this promise.
+   */
+  prepareBlock(block: Block): Promise<void>;
   /** Ends the host; requests still running fail with EXEC_SHUTTING_DOWN. */
   close(): Promise<void>;
 }
@@ -62,6 +72,9 @@ export class InProcessExecution implements ExecutionHost {
   ): Promise<BuiltPayload> {
     return this.#executor.buildPayload(parent, miner, candidates, blockTimeS);
   }
+
+  /** In process, the insert executes the block: nothing to do ahead. */
+  async prepareBlock(_block: Block): Promise<void> {}
 
   async close(): Promise<void> {}
 }

@@ -4,8 +4,9 @@
  * writer. Each request runs on one read snapshot, on the state after the
  * parent block the node named; if the state no longer holds that block
  * (the node rewound the chain meanwhile) the answer is `stale` and the node
- * asks again. Nothing is written: /local and payload building use storages
- * that keep their commits in memory.
+ * asks again. Nothing is written: /local, payload building and block
+ * execution use storages that keep their commits in memory; an executed
+ * block's rows go back to the node, which writes them.
  *
  * The state's decoded system records (modules) are cached across requests
  * by row version; transaction ids are reused after a rewind, so a chain's
@@ -16,10 +17,12 @@
 import type { BlockHeader } from "../chain/blockHeader.ts";
 import type { MinerInfo } from "../chain/minerData.ts";
 import type { NetworkVersion } from "../chain/networkVersion.ts";
+import type { PayloadWithOutputs } from "../chain/payloadWithOutputs.ts";
 import type { NamespacePolicy } from "../contract/eval/runtimeContext.ts";
 import type { BlockStore } from "../store/blockStore.ts";
-import type { StateBlock, StateDb } from "../store/stateDb.ts";
+import type { ChainRows, StateBlock, StateDb, StoredResult } from "../store/stateDb.ts";
 import { CHAIN_NAMESPACE_POLICY } from "./blockEnv.ts";
+import { runBlockOn } from "./blockRun.ts";
 import { parseBlockTransactionText } from "./blockTransaction.ts";
 import { contractInputOf } from "./contractInput.ts";
 import { CommandError, commandInvariant } from "./errors.ts";
@@ -49,6 +52,15 @@ export const STALE = Symbol("stale");
 /** A payload built here, with the candidates it left out by request key. */
 export type SnapshotPayload = Omit<BuiltPayload, "dropped"> & {
   readonly dropped: readonly { readonly requestKey: string; readonly error: CommandError }[];
+};
+
+/** A block executed on the parent's state: what the node writes for it. */
+export type ExecutedBlock = {
+  /** The parent's end transaction id, where execution started. */
+  readonly baseEndTxId: number;
+  readonly rows: ChainRows;
+  readonly results: StoredResult[];
+  readonly endTxId: number;
 };
 
 export class SnapshotExecutor {
@@ -164,6 +176,44 @@ export class SnapshotExecutor {
           ...unreadable,
           ...built.dropped.map((d) => ({ requestKey: d.command.hash, error: d.error })),
         ],
+      };
+    });
+  }
+
+  /**
+   * Executes `header`'s block on the state after `parent` (blockRun.ts),
+   * keeping the writes in memory, and returns them.
+   * @throws {ExecError} EXEC_BLOCK_INVALID, EXEC_OUTPUT_MISMATCH: the block's verdict.
+   */
+  executeBlock(
+    parent: BlockHeader,
+    header: BlockHeader,
+    payload: PayloadWithOutputs,
+  ): ExecutedBlock | typeof STALE {
+    const chainId = parent.chainId;
+    return this.#state.snapshot(() => {
+      const held = this.#held(parent);
+      if (held === undefined) return STALE;
+      const storage = this.#state.storage(chainId, {
+        readLimit: held.endTxId,
+        writeHeight: header.height,
+        nextTxId: held.endTxId,
+        persist: false,
+      });
+      const results = runBlockOn(this.#ctx, {
+        header,
+        payload,
+        parent,
+        storage,
+        // Results of blocks above the parent (the node moved on) do not count.
+        onChain: (key) => this.#state.result(chainId, key, parent.height) !== undefined,
+        ready: this.#ready,
+      });
+      return {
+        baseEndTxId: held.endTxId,
+        rows: storage.committedRows(),
+        results,
+        endTxId: storage.nextTxId,
       };
     });
   }

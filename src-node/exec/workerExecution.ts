@@ -30,6 +30,7 @@ import type { BlockHeader } from "../chain/blockHeader.ts";
 import { type MinerInfo, minerDataBytes } from "../chain/minerData.ts";
 import { buildPayloadWithOutputs } from "../chain/payloadWithOutputs.ts";
 import type { ParsedCommand } from "../command/commandTypes.ts";
+import type { Block } from "../store/blockDb.ts";
 import { spawnWorker } from "../threads/spawnWorker.ts";
 import { blockTransactionText } from "./blockTransaction.ts";
 import type { ChainExecutor, ExecutorLog } from "./chainExecutor.ts";
@@ -108,9 +109,24 @@ type Pending = {
   stops: number;
 };
 
+/**
+ * The heap an execution worker may use, MB. Gas bounds what one command can
+ * allocate (the memory bound of contract/eval/gasTable.ts: 10 million
+ * elements, several hundred MB at most), so a worker that reaches this is
+ * out of bounds: it stops, its request fails with EXEC_WORKER_FAILED and
+ * the next request starts a new worker, while the node's own heap is
+ * untouched.
+ */
+export const EXEC_WORKER_HEAP_MB = 2048;
+
 /** A new execution worker thread (execWorker.ts); it posts `{kind: "ready"}` once it listens. */
-export function spawnExecWorker(settings: ExecWorkerSettings): Worker {
-  return spawnWorker(new URL("./execWorker.ts", import.meta.url), settings);
+export function spawnExecWorker(
+  settings: ExecWorkerSettings,
+  heapMb: number = EXEC_WORKER_HEAP_MB,
+): Worker {
+  return spawnWorker(new URL("./execWorker.ts", import.meta.url), settings, {
+    maxOldGenerationSizeMb: heapMb,
+  });
 }
 
 export class WorkerExecution implements ExecutionHost {
@@ -244,21 +260,76 @@ export class WorkerExecution implements ExecutionHost {
     return built;
   }
 
+  async prepareBlock(block: Block): Promise<void> {
+    const { header, payload } = block;
+    if (this.#closed || this.#inProcessOnly) return;
+    const parent = this.#executor.blocks.header(header.parent);
+    // An unknown parent (or any header fault) is for the insert to report.
+    if (parent === undefined || parent.chainId !== header.chainId) return;
+    let answer: Answer | undefined;
+    try {
+      answer = await this.#ask(() => ({
+        kind: "block",
+        id: 0,
+        parent: this.#executor.stateAt(parent),
+        header,
+        payload: {
+          transactions: payload.transactions.map((t) => ({
+            transaction: t.transaction,
+            output: t.output,
+          })),
+          minerData: payload.minerData,
+          coinbase: payload.coinbase,
+        },
+      }));
+    } catch (e) {
+      if (
+        e instanceof ExecError &&
+        (e.code === ExecErrorCode.BlockInvalid || e.code === ExecErrorCode.OutputMismatch)
+      ) {
+        this.#executor.offerPrepared(header.hash, {
+          ok: false,
+          payloadHash: payload.payloadHash,
+          error: e,
+        });
+        return;
+      }
+      if (e instanceof ExecError && e.code === ExecErrorCode.ShuttingDown) throw e;
+      this.#log?.warn("executing a block in a worker failed; the insert executes it", {
+        hash: header.hash,
+        error: e instanceof Error ? e.message : String(e),
+      });
+      return;
+    }
+    if (answer === undefined) return;
+    if (answer.kind !== "block") {
+      throw execInvariant(`a block request was answered with ${answer.kind}`);
+    }
+    this.#executor.offerPrepared(header.hash, {
+      ok: true,
+      payloadHash: payload.payloadHash,
+      baseEndTxId: answer.baseEndTxId,
+      rows: answer.rows,
+      results: answer.results,
+      endTxId: answer.endTxId,
+    });
+  }
+
   /**
    * Sends the request `make` gives (made again for each try: it moves the
    * state) until an answer other than `stale`; undefined: run it in process.
    * @throws the request's own error (a `failed` answer), EXEC_WORKER_FAILED, EXEC_SHUTTING_DOWN.
    */
-  async #ask(
-    make: () => Omit<Request, "parent"> & { parent: BlockHeader },
-  ): Promise<Answer | undefined> {
+  async #ask(make: () => Request): Promise<Answer | undefined> {
     for (let tries = 0; tries < STALE_TRIES; tries++) {
       if (this.#closed) throw shuttingDown();
       if (this.#inProcessOnly) return undefined;
-      const { parent, ...rest } = make();
+      const request = make();
+      // Headers cross the boundary in their binary form (execProtocol.ts).
       const answer = await this.#send({
-        ...rest,
-        parent: wireHeader(parent),
+        ...request,
+        parent: wireHeader(request.parent),
+        ...(request.kind === "block" ? { header: wireHeader(request.header) } : {}),
       } as unknown as Request);
       if (answer === undefined) return undefined;
       if (answer.kind !== "stale") return answer;

@@ -17,7 +17,10 @@
  * - `payloadFor`: the payload provider of mining (mempool commands, best
  *   first, up to the block gas limit), built through the execution host.
  * It keeps the mempool in step with the chain: commands of blocks that join
- * the best chain leave it; commands of orphaned blocks come back.
+ * the best chain leave it; commands of orphaned blocks come back. At start,
+ * `restorePending` loads the commands a previous run kept in the mempool's
+ * store, checking each again as /send would (expired and already-mined
+ * ones are dropped).
  * @module
  */
 import type { BlockHeader } from "../chain/blockHeader.ts";
@@ -36,7 +39,16 @@ import { nodeCommands } from "../exec/nodeCommands.ts";
 import { parsePrivateCommand } from "../exec/parsePrivateCommand.ts";
 import { SpvService } from "../exec/spvService.ts";
 import type { BlockDb } from "../store/blockDb.ts";
+import type { MempoolStore } from "../store/mempoolStore.ts";
 import { Mempool } from "./mempool.ts";
+
+/** What {@link CommandService.restorePending} did. */
+export type RestoredPending = {
+  /** Commands back in the mempool. */
+  readonly restored: number;
+  /** Commands dropped: unreadable, expired, already on chain, gas not buyable, no room. */
+  readonly dropped: number;
+};
 
 /** How long /listen waits by default (the reference's 180 s). */
 export const DEFAULT_LISTEN_TIMEOUT_MS = 180_000;
@@ -152,6 +164,46 @@ export class CommandService {
     } catch (e) {
       if (!isNodeError(e)) throw e;
     }
+  }
+
+  /**
+   * Loads the commands `store` kept (a previous run's mempool) in arrival
+   * order, each parsed and checked again at the node's clock as /send
+   * checks it; the ones that fail (expired, on chain by now, gas no longer
+   * buyable, unreadable, no room) are deleted from the store. Call once the
+   * executor holds the best cut, before serving.
+   */
+  restorePending(store: MempoolStore): RestoredPending {
+    const nowS = Math.floor(this.#now() / 1_000_000);
+    let restored = 0;
+    const dropped = new Map<number, string[]>();
+    const drop = (chainId: number, key: string): void => {
+      const list = dropped.get(chainId) ?? [];
+      list.push(key);
+      dropped.set(chainId, list);
+    };
+    for (const row of store.all()) {
+      let ok = false;
+      try {
+        this.blocks.requireChain(row.chainId);
+        const parsed = nodeCommands.parseCommand(JSON.parse(row.command), "pending");
+        const r = this.executor.checkSubmission(row.chainId, parsed, nowS);
+        if (r.ok && parsed.hash === row.requestKey) {
+          this.mempool.add(row.chainId, [r.ready]);
+          ok = true;
+        }
+      } catch (e) {
+        if (!isNodeError(e) && !(e instanceof SyntaxError)) throw e;
+      }
+      if (ok) restored++;
+      else drop(row.chainId, row.requestKey);
+    }
+    let count = 0;
+    for (const [chainId, keys] of dropped) {
+      store.remove(chainId, keys);
+      count += keys.length;
+    }
+    return { restored, dropped: count };
   }
 
   /**

@@ -6,11 +6,17 @@
  * is pending already changes nothing (/send is idempotent). Commands leave
  * when a block of the best chain includes them, when building a block finds
  * they can never be included (expired, gas not buyable), or when they expire.
+ * With a {@link MempoolStore} (the node's mempool.sqlite) every add is
+ * written there, in one transaction, before it returns, and every removal
+ * deleted there, so the pending commands survive the process being killed.
  * @module
  */
+
 import { decimalCompare } from "../contract/values/decimal.ts";
+import { isNodeError } from "../errors/nodeError.ts";
 import type { ReadyCommand } from "../exec/chainExecutor.ts";
 import { decimalOfText } from "../exec/gasMath.ts";
+import type { MempoolStore } from "../store/mempoolStore.ts";
 import { MempoolError, MempoolErrorCode } from "./errors.ts";
 
 /** Most pending commands per chain (default). */
@@ -18,16 +24,31 @@ export const DEFAULT_MEMPOOL_LIMIT = 10_000;
 
 type Entry = { readonly ready: ReadyCommand; readonly arrival: number };
 
-export type MempoolOptions = { readonly limitPerChain?: number | undefined };
+export type MempoolOptions = {
+  readonly limitPerChain?: number | undefined;
+  /** Where pending commands are kept across restarts (none: memory only). */
+  readonly store?: MempoolStore | undefined;
+};
+
+/** A command's wire JSON (`{hash, sigs, cmd}`), as /send takes it. */
+export function commandWireJson(command: ReadyCommand["command"]): string {
+  return JSON.stringify({
+    hash: command.hash,
+    sigs: command.sigs.map((sig) => ({ sig })),
+    cmd: command.cmd,
+  });
+}
 
 export class Mempool {
   readonly limitPerChain: number;
   readonly #chains = new Map<number, Map<string, Entry>>();
   readonly #listeners = new Set<(chainId: number) => void>();
+  readonly #store: MempoolStore | undefined;
   #arrivals = 0;
 
   constructor(options: MempoolOptions = {}) {
     this.limitPerChain = options.limitPerChain ?? DEFAULT_MEMPOOL_LIMIT;
+    this.#store = options.store;
   }
 
   #pool(chainId: number): Map<string, Entry> {
@@ -43,6 +64,7 @@ export class Mempool {
    * Adds commands of one chain, all or none.
    * @returns how many were new.
    * @throws {MempoolError} MEMPOOL_FULL when they do not fit.
+   * @throws {StoreError} STORE_WRITE_FAILED when the store refuses them (none is added).
    */
   add(chainId: number, commands: readonly ReadyCommand[]): number {
     const pool = this.#pool(chainId);
@@ -54,6 +76,14 @@ export class Mempool {
         `the mempool of chain ${chainId} is full (${this.limitPerChain} pending commands); retry after the next blocks`,
       );
     }
+    // On disk first: a command is pending only once a crash cannot lose it.
+    this.#store?.add(
+      chainId,
+      [...distinct.values()].map((r) => ({
+        requestKey: r.command.hash,
+        command: commandWireJson(r.command),
+      })),
+    );
     for (const [hash, ready] of distinct) pool.set(hash, { ready, arrival: this.#arrivals++ });
     if (distinct.size > 0) for (const l of this.#listeners) l(chainId);
     return distinct.size;
@@ -88,7 +118,15 @@ export class Mempool {
   remove(chainId: number, requestKeys: Iterable<string>): void {
     const pool = this.#chains.get(chainId);
     if (pool === undefined) return;
-    for (const k of requestKeys) pool.delete(k);
+    const removed: string[] = [];
+    for (const k of requestKeys) if (pool.delete(k)) removed.push(k);
+    try {
+      this.#store?.remove(chainId, removed);
+    } catch (e) {
+      // A row left behind is harmless: at start every stored command is
+      // checked again and one already on chain is dropped.
+      if (!isNodeError(e)) throw e;
+    }
   }
 
   /** Called after new commands arrive on a chain (mining refreshes its work). */
@@ -99,6 +137,7 @@ export class Mempool {
     };
   }
 
+  /** Forgets every pending command and listener (in memory only: the store keeps its rows). */
   clear(): void {
     this.#chains.clear();
     this.#listeners.clear();

@@ -251,8 +251,13 @@ export class BuiltInMiner {
 
   #onSolution(solution: MiningSolution): void {
     if (!this.#enabled || solution.workId !== this.#current?.workId) return;
+    void this.#accept(solution);
+  }
+
+  /** Stores the solved block (executed off the event loop first), then gets new work. */
+  async #accept(solution: MiningSolution): Promise<void> {
     try {
-      const solved = this.#service.submit(solution.header);
+      const solved = await this.#service.accept(solution.header);
       if (solved.status === "inserted") this.#blocksFound++;
     } catch (e) {
       this.#log?.warn("built-in miner: solution refused", describe(e));

@@ -28,12 +28,13 @@ import { decodeWorkHeader, encodeWorkHeader } from "../chain/blockHeaderBinary.t
 import type { ParentLookup } from "../chain/cutExtension.ts";
 import type { MinerInfo } from "../chain/minerData.ts";
 import { newBlockHeader } from "../chain/newBlockHeader.ts";
+import type { PayloadWithOutputs } from "../chain/payloadWithOutputs.ts";
 import { meetsTarget, powHashOfWorkHeader } from "../chain/pow.ts";
 import { encodeWorkBytes } from "../chain/workBytes.ts";
 import { hash32FromBytes } from "../encoding/hash32.ts";
 import { MiningError, MiningErrorCode } from "./errors.ts";
 import type { MiningChain } from "./miningChain.ts";
-import { OutstandingWork } from "./outstandingWork.ts";
+import { OutstandingWork, type WorkItem } from "./outstandingWork.ts";
 import { emptyPayloadProvider, type PayloadProvider } from "./payloadProvider.ts";
 import { firstChangedByte, workHeaderField } from "./solvedWork.ts";
 import { selectWorkPlace } from "./workSelection.ts";
@@ -62,6 +63,17 @@ export type MiningServiceOptions = {
   /** Waits `ms` (default: a timer); tests with a fake clock advance it here. */
   readonly sleep?: ((ms: number) => Promise<void>) | undefined;
   readonly log?: MiningLog | undefined;
+  /**
+   * How {@link MiningService.accept} stores a solved block (default: the
+   * chain's `insertBlock`). The node passes its own `insertBlock`, which
+   * executes the block in an execution worker first (node.ts).
+   */
+  readonly insertBlock?:
+    | ((block: {
+        readonly header: BlockHeader;
+        readonly payload: PayloadWithOutputs;
+      }) => Promise<{ readonly status: "inserted" | "known"; readonly cutChanged: boolean }>)
+    | undefined;
 };
 
 /** A new work item. */
@@ -97,6 +109,7 @@ export class MiningService {
   readonly #random: () => number;
   readonly #sleep: (ms: number) => Promise<void>;
   readonly #log: MiningLog | undefined;
+  readonly #insertBlock: MiningServiceOptions["insertBlock"];
   readonly #parentOf: ParentLookup;
   #blocksAccepted = 0;
 
@@ -107,6 +120,7 @@ export class MiningService {
     this.#random = options.random ?? Math.random;
     this.#sleep = options.sleep ?? timerSleep;
     this.#log = options.log;
+    this.#insertBlock = options.insertBlock;
     this.#parentOf = (h) => this.chain.header(h.parent);
     this.outstanding = new OutstandingWork({
       limit: options.workLimit,
@@ -200,6 +214,27 @@ export class MiningService {
    *   database rejects the header; {EncodingError} for fields out of range.
    */
   submit(solved: Uint8Array): SolvedBlock {
+    const { item, header } = this.#checked(solved);
+    return this.#stored(solved, header, this.chain.insertBlock({ header, payload: item.payload }));
+  }
+
+  /**
+   * {@link submit}, storing the block through the `insertBlock` option (the
+   * node's executes the block off its event loop first): the built-in miner
+   * and `POST /mining/solved` use it.
+   */
+  async accept(solved: Uint8Array): Promise<SolvedBlock> {
+    const { item, header } = this.#checked(solved);
+    const block = { header, payload: item.payload };
+    const result =
+      this.#insertBlock === undefined
+        ? this.chain.insertBlock(block)
+        : await this.#insertBlock(block);
+    return this.#stored(solved, header, result);
+  }
+
+  /** The checks of {@link submit}: the work item and the block's header. */
+  #checked(solved: Uint8Array): { item: WorkItem; header: BlockHeader } {
     if (!(solved instanceof Uint8Array) || solved.length !== WORK_HEADER_SIZE) {
       const actual = solved instanceof Uint8Array ? solved.length : -1;
       throw new MiningError(
@@ -232,7 +267,14 @@ export class MiningService {
         `invalid solved work: creation time ${header.creationTime} µs is in the future (node clock ${now} µs)`,
       );
     }
-    const result = this.chain.insertBlock({ header, payload: item.payload });
+    return { item, header };
+  }
+
+  #stored(
+    solved: Uint8Array,
+    header: BlockHeader,
+    result: { readonly status: "inserted" | "known"; readonly cutChanged: boolean },
+  ): SolvedBlock {
     this.outstanding.remove(solved);
     if (result.status === "inserted") this.#blocksAccepted++;
     this.#log?.info("mined block", {

@@ -5,5 +5,7 @@
  */
 import type { Migration } from "./migration.ts";
 import { migration0001 } from "./migrations/blocks/0001-block-tables.ts";
+import { migration0002 } from "./migrations/blocks/0002-payload-transactions-rowid.ts";
+import { migration0003 } from "./migrations/blocks/0003-header-object-text.ts";
 
-export const blockMigrations: readonly Migration[] = [migration0001];
+export const blockMigrations: readonly Migration[] = [migration0001, migration0002, migration0003];

@@ -8,6 +8,7 @@ import type { BlockHeader } from "../chain/blockHeader.ts";
 import { decodeBlockHeader } from "../chain/blockHeaderBinary.ts";
 import { type Hash32, hash32FromBytes } from "../encoding/hash32.ts";
 import { StoreError, StoreErrorCode } from "./errors.ts";
+import { headerObjectText } from "./headerObjectText.ts";
 
 function corrupt(reason: string): never {
   throw new StoreError(
@@ -65,10 +66,12 @@ export function hashHeightRow(row: unknown): HashHeightRow {
   return { hash: hashValue(r.hash, "hash"), height: integerValue(r.height, "height") };
 }
 
-/** A stored header: its bytes and hash, decoded only when `header` is read. */
+/** A stored header: its bytes, hash and object text, decoded only when `header` is read. */
 export type HeaderRow = {
   readonly hash: Hash32;
   readonly bytes: Buffer;
+  /** The object encoding's JSON text (store/headerObjectText.ts), as stored. */
+  readonly objectText: string;
   readonly header: BlockHeader;
 };
 
@@ -77,10 +80,17 @@ export function headerRow(row: unknown): HeaderRow {
   const r = record(row);
   const bytes = blobValue(r.header, "header");
   const hash = hashValue(r.hash, "hash");
+  const stored = r.header_object;
   let decoded: BlockHeader | undefined;
+  let text: string | undefined = typeof stored === "string" ? stored : undefined;
   return {
     hash,
     bytes,
+    get objectText() {
+      // Selected without the column (or a row the migration has not filled): computed.
+      text ??= headerObjectText(this.header);
+      return text;
+    },
     get header() {
       decoded ??= headerFromBlob(bytes);
       return decoded;

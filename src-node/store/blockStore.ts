@@ -27,6 +27,7 @@ import {
   payloadRow,
   transactionRow,
 } from "./blockRows.ts";
+import { headerObjectText } from "./headerObjectText.ts";
 import { runMigrations } from "./migration.ts";
 import { sql } from "./sql.ts";
 import { type OpenDatabaseOptions, SqlDatabase } from "./sqlDatabase.ts";
@@ -42,6 +43,13 @@ function bytes(hash: Hash32): Uint8Array {
   return hash32Bytes(hash);
 }
 
+/**
+ * blocks.sqlite's page size. A payload row (transaction and output, about
+ * 1.5 KB for a coin transfer) packs five to a page of 8 KiB, two to one of
+ * 4 KiB (a third of the page unused): `npm run bench -- storage`.
+ */
+export const BLOCKS_PAGE_SIZE = 8192;
+
 export class BlockStore {
   readonly db: SqlDatabase;
   readonly #cache = new Map<Hash32, BlockHeader>();
@@ -55,9 +63,12 @@ export class BlockStore {
    * @throws {StoreError} STORE_OPEN_FAILED, STORE_SCHEMA_TOO_NEW.
    */
   static open(path: string, options: OpenDatabaseOptions = {}): BlockStore {
-    const db = SqlDatabase.open(path, options);
+    const db = SqlDatabase.open(path, { pageSize: BLOCKS_PAGE_SIZE, ...options });
     try {
-      runMigrations(db, blockMigrations);
+      const applied = runMigrations(db, blockMigrations);
+      // A file of an older Weft, just migrated: rebuilt once at the page size
+      // payload rows pack well in, which also frees the pages the migration left.
+      if (applied.length > 0 && db.pageSize() !== BLOCKS_PAGE_SIZE) db.vacuum(BLOCKS_PAGE_SIZE);
     } catch (e) {
       db.close();
       throw e;
@@ -143,6 +154,20 @@ export class BlockStore {
     });
   }
 
+  /** Stored transactions and the bytes of their transaction and output texts (the storage benchmark). */
+  transactionBytes(): { readonly count: number; readonly bytes: number } {
+    return (
+      this.db.get(
+        sql`SELECT count(*) AS n, coalesce(sum(length(transaction_bytes) + length(output_bytes)), 0) AS b
+            FROM payload_transactions`,
+        (r) => {
+          const o = r as { n: unknown; b: unknown };
+          return { count: integerValue(o.n, "count"), bytes: integerValue(o.b, "bytes") };
+        },
+      ) ?? { count: 0, bytes: 0 }
+    );
+  }
+
   payload(payloadHash: Hash32): PayloadWithOutputs | undefined {
     const key = bytes(payloadHash);
     const row = this.db.get(
@@ -181,9 +206,9 @@ export class BlockStore {
   /** Stores a header (its payload must be stored first). */
   insertHeader(h: BlockHeader): void {
     this.db.run(
-      sql`INSERT INTO headers (hash, chain_id, height, parent, payload_hash, header)
+      sql`INSERT INTO headers (hash, chain_id, height, parent, payload_hash, header, header_object)
           VALUES (${bytes(h.hash)}, ${h.chainId}, ${h.height}, ${bytes(h.parent)},
-                  ${bytes(h.payloadHash)}, ${encodeBlockHeader(h)})`,
+                  ${bytes(h.payloadHash)}, ${encodeBlockHeader(h)}, ${headerObjectText(h)})`,
     );
     this.#remember(h);
   }
@@ -297,19 +322,27 @@ export class BlockStore {
     }
   }
 
-  /** Like {@link scanHashes}, with the stored header bytes and decoded headers. */
+  /** Every stored header's binary form and object text, by hash order (the consistency test). */
+  headerTexts(): { readonly bytes: Buffer; readonly objectText: string }[] {
+    return this.db.all(sql`SELECT hash, header, header_object FROM headers ORDER BY hash`, (r) => {
+      const row = headerRow(r);
+      return { bytes: row.bytes, objectText: row.objectText };
+    });
+  }
+
+  /** Like {@link scanHashes}, with the stored header bytes, object texts and decoded headers. */
   scanHeaders(chainId: number, start: ScanStart, maxHeight: number, limit: number): HeaderRow[] {
     switch (start.kind) {
       case "height":
         return this.db.all(
-          sql`SELECT hash, header FROM headers
+          sql`SELECT hash, header, header_object FROM headers
               WHERE chain_id = ${chainId} AND height >= ${start.height} AND height <= ${maxHeight}
               ORDER BY height, hash LIMIT ${limit}`,
           headerRow,
         );
       case "inclusive":
         return this.db.all(
-          sql`SELECT hash, header FROM headers
+          sql`SELECT hash, header, header_object FROM headers
               WHERE chain_id = ${chainId} AND (height, hash) >= (${start.height}, ${bytes(start.hash)})
                 AND height <= ${maxHeight}
               ORDER BY height, hash LIMIT ${limit}`,
@@ -317,7 +350,7 @@ export class BlockStore {
         );
       case "exclusive":
         return this.db.all(
-          sql`SELECT hash, header FROM headers
+          sql`SELECT hash, header, header_object FROM headers
               WHERE chain_id = ${chainId} AND (height, hash) > (${start.height}, ${bytes(start.hash)})
                 AND height <= ${maxHeight}
               ORDER BY height, hash LIMIT ${limit}`,

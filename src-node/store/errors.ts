@@ -13,6 +13,7 @@ export const StoreErrorCode = {
   GenesisMismatch: "STORE_GENESIS_MISMATCH",
   Corrupt: "STORE_CORRUPT",
   Closed: "STORE_CLOSED",
+  WriteFailed: "STORE_WRITE_FAILED",
   UnknownChain: "STORE_UNKNOWN_CHAIN",
   KeyNotFound: "STORE_KEY_NOT_FOUND",
   HeightNotFound: "STORE_HEIGHT_NOT_FOUND",
@@ -34,6 +35,7 @@ export type StoreErrorType =
     }
   | { code: typeof StoreErrorCode.Corrupt; path: string; reason: string }
   | { code: typeof StoreErrorCode.Closed; path: string }
+  | { code: typeof StoreErrorCode.WriteFailed; path: string; reason: string }
   | { code: typeof StoreErrorCode.UnknownChain; chainId: number }
   /** `key` is the block hash that is not found; `what` says which argument named it. */
   | { code: typeof StoreErrorCode.KeyNotFound; key: string; what: string }

@@ -23,7 +23,23 @@ export type OpenDatabaseOptions = {
    * snapshot while the writer commits).
    */
   readonly readOnly?: boolean | undefined;
+  /**
+   * Page size of a database this opening creates (SQLite ignores it for an
+   * existing WAL database; {@link SqlDatabase.vacuum} changes that one).
+   */
+  readonly pageSize?: number | undefined;
 };
+
+/** Page sizes SQLite takes: powers of two from 512 to 65,536. */
+function checkedPageSize(n: number): number {
+  if (!Number.isSafeInteger(n) || n < 512 || n > 65536 || (n & (n - 1)) !== 0) {
+    throw new StoreError(
+      { code: StoreErrorCode.Invariant, reason: `bad page size ${n}` },
+      `block store: bad page size ${n}`,
+    );
+  }
+  return n;
+}
 
 type Statement = Database.Statement<unknown[], unknown>;
 
@@ -79,6 +95,9 @@ export class SqlDatabase {
         ...(readonly ? { readonly: true, fileMustExist: true } : {}),
       });
       try {
+        // Before WAL: a new file takes its page size from its first write.
+        if (!readonly && options.pageSize !== undefined)
+          db.pragma(`page_size = ${checkedPageSize(options.pageSize)}`);
         // The journal mode is the file's: a reader finds WAL set by the writer.
         if (!readonly) db.pragma("journal_mode = WAL");
         db.pragma("foreign_keys = ON");
@@ -187,6 +206,36 @@ export class SqlDatabase {
     }
     // PRAGMA takes no bound parameters; the value is a checked integer.
     this.#db.pragma(`user_version = ${version}`);
+  }
+
+  /** `PRAGMA page_size`: the file's page size in bytes. */
+  pageSize(): number {
+    this.#requireOpen();
+    const v = this.#db.pragma("page_size", { simple: true });
+    return typeof v === "number" ? v : 0;
+  }
+
+  /**
+   * Rebuilds the file (SQLite's VACUUM), with `pageSize` when given: the free
+   * pages go back to the file system. WAL cannot change the page size, so the
+   * journal is switched to DELETE for the rebuild and back to WAL after it.
+   * Blocks the thread for the whole copy (about a second per 100 MB); no
+   * other connection may be open on the file.
+   */
+  vacuum(pageSize?: number): void {
+    this.#requireOpen();
+    if (pageSize === undefined) {
+      this.#db.exec("VACUUM");
+      return;
+    }
+    const n = checkedPageSize(pageSize);
+    this.#db.pragma("journal_mode = DELETE");
+    try {
+      this.#db.pragma(`page_size = ${n}`);
+      this.#db.exec("VACUUM");
+    } finally {
+      this.#db.pragma("journal_mode = WAL");
+    }
   }
 
   /**

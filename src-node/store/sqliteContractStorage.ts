@@ -36,7 +36,7 @@ import {
 } from "../contract/storage/storedValue.ts";
 import { compareCodePoints, type PactValue } from "../contract/values/value.ts";
 import { storeInvariant } from "./errors.ts";
-import type { StateDb } from "./stateDb.ts";
+import type { ChainRows, StateDb } from "./stateDb.ts";
 
 export type SqliteStorageOptions = {
   /** Reads see versions with a transaction id below this (NO_TXID_LIMIT: all). */
@@ -104,7 +104,11 @@ export class SqliteContractStorage implements ContractStorage {
   readonly #local: Layer = newLayer();
   readonly #localHistory: LocalVersion[] = [];
   /** The tables of {@link #local}, in creation order (to take them back). */
-  readonly #localTables: { readonly tbl: string; readonly module: string }[] = [];
+  readonly #localTables: {
+    readonly tbl: string;
+    readonly module: string;
+    readonly txid: number;
+  }[] = [];
 
   constructor(state: StateDb, chainId: number, options: SqliteStorageOptions) {
     this.#state = state;
@@ -160,6 +164,33 @@ export class SqliteContractStorage implements ContractStorage {
     for (const t of this.#localTables) this.#local.tables.set(t.tbl, t.module);
   }
 
+  /**
+   * What a non-persisting storage committed, as the rows a persisting one
+   * would have written (a block executed in an execution worker, written by
+   * the node with StateDb.insertChainRows).
+   */
+  committedRows(): ChainRows {
+    if (this.#persist) storeInvariant("committedRows of a persisting storage");
+    if (this.#current !== null) storeInvariant("committedRows inside a transaction");
+    const height = this.#writeHeight;
+    return {
+      versions: this.#localHistory.map((v) => ({
+        tbl: v.tbl,
+        key: v.key,
+        txid: v.txid,
+        seq: v.seq,
+        height,
+        value: v.text,
+      })),
+      tables: this.#localTables.map((t) => ({
+        tbl: t.tbl,
+        module: t.module,
+        txid: t.txid,
+        height,
+      })),
+    };
+  }
+
   beginTx(): number {
     if (this.#current !== null) storeInvariant("beginTx inside a transaction");
     this.#pending = newLayer();
@@ -213,7 +244,7 @@ export class SqliteContractStorage implements ContractStorage {
       this.#tableCache.set(tbl, module);
     } else {
       this.#local.tables.set(tbl, module);
-      this.#localTables.push({ tbl, module });
+      this.#localTables.push({ tbl, module, txid });
     }
   }
 

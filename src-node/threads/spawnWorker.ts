@@ -13,7 +13,7 @@
  * build step has one place to look for them: files named `*Worker.ts`.
  * @module
  */
-import { Worker } from "node:worker_threads";
+import { type ResourceLimits, Worker } from "node:worker_threads";
 
 // Plain JavaScript that runs as CommonJS or as ESM (hence import(), not require()).
 const BOOTSTRAP = `
@@ -29,14 +29,20 @@ const COMPILED = import.meta.url.endsWith(".js");
 
 /**
  * A new thread running `entry` (a URL, usually `new URL("./fooWorker.ts", import.meta.url)`);
- * `data` reaches it as `workerData.data`.
+ * `data` reaches it as `workerData.data`. `resourceLimits` bound the thread's heap: a thread
+ * that reaches them stops (its `exit` and `error` events say why), the process goes on.
  */
-export function spawnWorker(entry: URL, data: unknown): Worker {
+export function spawnWorker(
+  entry: URL,
+  data: unknown,
+  resourceLimits?: ResourceLimits | undefined,
+): Worker {
   if (COMPILED && entry.pathname.endsWith(".ts")) {
     entry = new URL(entry.href.replace(/\.ts$/, ".js"));
   }
+  const limits = resourceLimits === undefined ? {} : { resourceLimits };
   if (entry.pathname.endsWith(".js")) {
-    return new Worker(entry, { execArgv: [], workerData: { data } });
+    return new Worker(entry, { execArgv: [], workerData: { data }, ...limits });
   }
   const loader = import.meta.resolve("tsx/esm/api");
   // execArgv: [] so that flags of the parent (e.g. --input-type) do not reach the bootstrap.
@@ -44,5 +50,6 @@ export function spawnWorker(entry: URL, data: unknown): Worker {
     eval: true,
     execArgv: [],
     workerData: { loader, entry: entry.href, data },
+    ...limits,
   });
 }

@@ -164,7 +164,9 @@ describe("[api] make-backup and check-backup", () => {
     expect(await untilNot(t, withPact, "backup-in-progress")).toBe("backup-done");
     const m = manifestOf(backupDir, withPact);
     expect(m.backupPact).toBe(true);
-    expect(m.databases.map((x) => x.name)).toEqual(hasState ? ["state", "blocks"] : ["blocks"]);
+    expect(m.databases.map((x) => x.name)).toEqual(
+      hasState ? ["state", "mempool", "blocks"] : ["blocks"],
+    );
     for (const query of ["?backupPact=false", ""]) {
       const without = await makeBackup(t, query);
       expect(await untilNot(t, without, "backup-in-progress")).toBe("backup-done");

@@ -134,7 +134,7 @@ describe("[backup] under continuous mining and /send traffic", () => {
     const heightAfter = [...live.node.blocks.cut().values()].reduce((s, h) => s + h.height, 0);
     expect(heightAfter).toBeGreaterThan(heightBefore);
     expect(manifest.cut?.height).toBeGreaterThanOrEqual(heightBefore);
-    expect(manifest.databases.map((x) => x.name)).toEqual(["state", "blocks"]);
+    expect(manifest.databases.map((x) => x.name)).toEqual(["state", "mempool", "blocks"]);
     const liveResults = await pollAll(live, sent);
     expect(liveResults.size).toBeGreaterThan(0);
     await live.cleanup();

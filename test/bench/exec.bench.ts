@@ -22,8 +22,9 @@
  *   execution workers (`health_p99_ms_local_load`) and, as the baseline,
  *   on the node's thread (`health_p99_ms_local_load_in_process`); and while
  *   blocks of maximum gas (250 transfers, payloads built by the workers)
- *   are inserted and executed back to back (`health_p99_ms_block_exec`;
- *   block execution itself still runs on the node's thread).
+ *   are inserted back to back as mined blocks are (`health_p99_ms_block_exec`:
+ *   `WeftNode.insertBlock`, executed in an execution worker first, the node's
+ *   thread writing the rows).
  *   `health_p99_ms_under_load` is the larger of the two with workers.
  *
  * Fairness: transfers are timed after warm-up blocks (the JIT's first
@@ -53,14 +54,10 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { cutExtension, extendableChains } from "../../src-node/chain/cutExtension.ts";
 import { newBlockHeader } from "../../src-node/chain/newBlockHeader.ts";
-import type { ReadyCommand } from "../../src-node/exec/chainExecutor.ts";
-import { contractInputOf } from "../../src-node/exec/contractInput.ts";
-import { nodeCommands } from "../../src-node/exec/nodeCommands.ts";
 import { createNode } from "../../src-node/node.ts";
-import { MINER, openExecChain, signedCommand, transferCaps } from "../support/execChain.ts";
+import { MINER, openExecChain, signedCommand } from "../support/execChain.ts";
 import { tempDir } from "../support/testNode.ts";
-
-const { parseCommand } = nodeCommands;
+import { PER_BLOCK, transferBlock } from "./support/transferBlock.ts";
 
 const SECONDS = Number(process.env.WEFT_BENCH_SECONDS ?? "3");
 const CONNECTIONS = Number(process.env.WEFT_BENCH_CONNECTIONS ?? "16");
@@ -72,38 +69,6 @@ const ROUNDS = Number(process.env.WEFT_BENCH_ROUNDS ?? "3");
 const EXEC_WORKERS = Number(process.env.WEFT_BENCH_EXEC_WORKERS ?? "2");
 /** `transfers`, `local` or `health`: run only that part. */
 const ONLY = process.env.WEFT_BENCH_ONLY ?? "";
-/** Transfers per block: the block gas limit (150,000) over each transfer's gas limit (600). */
-const PER_BLOCK = 250;
-
-function ready(cmd: ReturnType<typeof signedCommand>): ReadyCommand {
-  const command = parseCommand(JSON.parse(JSON.stringify(cmd)));
-  return { command, input: contractInputOf(command) };
-}
-
-/** A block's worth of coin transfers among sender00…sender09 on `chainId` (block `b`, nonces tagged). */
-function transferBlock(chainId: number, b: number, tag: string): ReadyCommand[] {
-  const candidates: ReadyCommand[] = [];
-  for (let i = 0; i < PER_BLOCK; i++) {
-    const from = i % 9;
-    const to = (from + 1 + (b % 8)) % 9;
-    const sender = `sender0${from}`;
-    const receiver = `sender0${to === from ? 9 : to}`;
-    candidates.push(
-      ready(
-        signedCommand({
-          code: `(coin.transfer "${sender}" "${receiver}" 0.01)`,
-          sender,
-          chainId,
-          gasLimit: 600,
-          signers: [{ key: from, caps: transferCaps(sender, receiver, "0.01") }],
-          nonce: `bench-${tag}-${b}-${i}`,
-        }),
-      ),
-    );
-  }
-  return candidates;
-}
-
 /**
  * Transfers per second of block execution. `sent`: each transfer passes
  * /send's checks first (untimed); `cold`: the block is built on one chain
@@ -340,9 +305,8 @@ async function healthUnderBlocks(): Promise<number> {
         creationTime,
         payloadHash: built.payload.payloadHash,
       });
-      node.blocks.insertBlock({ header, payload: built.payload });
-      // Let the probe's requests in between blocks, as the miner's awaits do.
-      await new Promise((r) => setImmediate(r));
+      // The path a mined block takes (MiningService.accept): executed in a worker first.
+      await node.insertBlock({ header, payload: built.payload });
     }
     return (await probe).p99;
   } finally {

@@ -100,12 +100,13 @@ describe("[backup] restore", () => {
       id: manifest.id,
       network: "test-singleton",
       networkDir: join(target, "test-singleton"),
-      files: ["state.sqlite", "blocks.sqlite"],
+      files: ["state.sqlite", "mempool.sqlite", "blocks.sqlite"],
       replacedDir: undefined,
     });
     expect(lines.join("\n")).toMatch(/integrity check/);
     expect(readdirSync(join(target, "test-singleton")).sort()).toEqual([
       "blocks.sqlite",
+      "mempool.sqlite",
       "state.sqlite",
     ]);
     const t = await openTestNode({ dir: target });
@@ -330,7 +331,7 @@ describe("[cli] weft restore, weft backup list", () => {
     expect(lines[1]).toMatch(/^1700000000\s+backup-failed\s+\?\s+-\s+-\s+-\s+-$/);
     expect(lines[2]).toMatch(
       new RegExp(
-        `^${manifest.id}\\s+backup-done\\s+test-singleton\\s+[0-9.]+ (KiB|MiB)\\s+${manifest.cut?.height}\\s+state,blocks\\s+${manifest.startedAt}$`,
+        `^${manifest.id}\\s+backup-done\\s+test-singleton\\s+[0-9.]+ (KiB|MiB)\\s+${manifest.cut?.height}\\s+state,mempool,blocks\\s+${manifest.startedAt}$`,
       ),
     );
     expect(lines[3]).toMatch(/^1700000000: BACKUP_INTERRUPTED: interrupted/);

@@ -28,6 +28,7 @@ const REQUIRED: Record<string, readonly string[]> = {
   startup: ["cli_help_ms", "node_ready_ms"],
   hostile: ["max_us_per_gas"],
   index: ["blocks_per_s", "txs_per_s", "search_ms", "account_page_ms"],
+  storage: ["bytes_per_tx", "stored_bytes_per_tx", "state_bytes_per_block", "mempool_adds_per_s"],
 };
 
 const TINY = {

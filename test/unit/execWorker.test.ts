@@ -16,7 +16,11 @@ import { ExecError, ExecErrorCode } from "../../src-node/exec/errors.ts";
 import { InProcessExecution } from "../../src-node/exec/executionHost.ts";
 import { nodeCommands } from "../../src-node/exec/nodeCommands.ts";
 import { SnapshotExecutor, STALE } from "../../src-node/exec/snapshotExecutor.ts";
-import { spawnExecWorker, WorkerExecution } from "../../src-node/exec/workerExecution.ts";
+import {
+  EXEC_WORKER_HEAP_MB,
+  spawnExecWorker,
+  WorkerExecution,
+} from "../../src-node/exec/workerExecution.ts";
 import { CommandService } from "../../src-node/mempool/commandService.ts";
 import { MiningService } from "../../src-node/mining/miningService.ts";
 import { BlockStore } from "../../src-node/store/blockStore.ts";
@@ -359,6 +363,22 @@ describe("[exec] payloads and restarts of execution workers", () => {
     await host.close();
     const e = await pending;
     expect((e as ExecError).code).toBe(ExecErrorCode.ShuttingDown);
+  });
+
+  it("bounds each worker's heap, so that one runaway request stops its worker, not the node", async () => {
+    const worker = spawnExecWorker({
+      network: "test-singleton",
+      statePath: join(x.dir, "state.sqlite"),
+      blocksPath: join(x.dir, "blocks.sqlite"),
+      nativeBinding: undefined,
+      spvProofDepth: 20_000,
+      commandTimeLimitMs: 10_000,
+    });
+    try {
+      expect(worker.resourceLimits?.maxOldGenerationSizeMb).toBe(EXEC_WORKER_HEAP_MB);
+    } finally {
+      await worker.terminate();
+    }
   });
 
   it("answers stale when the state does not hold the parent (snapshot executor)", () => {

@@ -22,6 +22,7 @@ import {
 import { type Hash32, hash32FromBytes } from "../../src-node/encoding/hash32.ts";
 import { isNodeError } from "../../src-node/errors/nodeError.ts";
 import { type Block, BlockDb, type CutChange } from "../../src-node/store/blockDb.ts";
+import { blockMigrations } from "../../src-node/store/blockMigrations.ts";
 import { sql } from "../../src-node/store/sql.ts";
 import { SqlDatabase } from "../../src-node/store/sqlDatabase.ts";
 import { ChainBuilder, testPayload } from "../support/chainBuilder.ts";
@@ -88,7 +89,7 @@ describe("[store] BlockDb genesis and schema", () => {
     db.close();
     const raw = SqlDatabase.open(path);
     try {
-      expect(raw.userVersion()).toBe(1);
+      expect(raw.userVersion()).toBe(blockMigrations.length);
       const mode = raw.get(
         sql`PRAGMA journal_mode`,
         (r) => (r as { journal_mode: string }).journal_mode,

@@ -8,25 +8,19 @@
 import type { FastifyInstance } from "fastify";
 import { branchHashes, hashPage } from "../../store/blockPages.ts";
 import { parseBranchBounds, parseChainParam, parsePageQuery, propertyOf } from "../params.ts";
-import { pageJson, type RouteContext, sendJson } from "../routeContext.ts";
+import { type RouteContext, sendPageText } from "../routeContext.ts";
 
 export function registerHashRoutes(server: FastifyInstance, ctx: RouteContext): void {
   const { blocks } = ctx.node;
   server.get(`${ctx.base}/chain/:chain/hash`, (request, reply) => {
     const chainId = parseChainParam(blocks, propertyOf(request.params, "chain"));
     const q = parsePageQuery(request.query, ctx.pageLimits.hashes);
-    sendJson(
-      reply,
-      pageJson(hashPage(blocks, chainId, q), (h) => h),
-    );
+    sendPageText(reply, hashPage(blocks, chainId, q), (h) => `"${h}"`);
   });
   server.post(`${ctx.base}/chain/:chain/hash/branch`, (request, reply) => {
     const chainId = parseChainParam(blocks, propertyOf(request.params, "chain"));
     const q = parsePageQuery(request.query, ctx.pageLimits.hashes);
     const bounds = parseBranchBounds(request.body);
-    sendJson(
-      reply,
-      pageJson(branchHashes(blocks, chainId, bounds, q), (h) => h),
-    );
+    sendPageText(reply, branchHashes(blocks, chainId, bounds, q), (h) => `"${h}"`);
   });
 }

@@ -23,7 +23,7 @@ import {
   parsePageQuery,
   propertyOf,
 } from "../params.ts";
-import { pageJson, type RouteContext, sendJson } from "../routeContext.ts";
+import { pageJson, type RouteContext, sendJson, sendPageText } from "../routeContext.ts";
 
 function contentType(encoding: HeaderEncoding): string {
   return encoding === "object" ? HEADER_OBJECT_TYPE : "application/json; charset=utf-8";
@@ -36,9 +36,12 @@ function headerJson(encoding: HeaderEncoding, header: BlockHeader): unknown {
     : base64UrlEncode(encodeBlockHeader(header));
 }
 
-/** A stored header in a JSON encoding; the base64url form needs no decoding. */
-function rowJson(encoding: HeaderEncoding, row: HeaderRow): unknown {
-  return encoding === "object" ? blockHeaderToObject(row.header) : base64UrlEncode(row.bytes);
+/**
+ * A stored header's JSON text: the object text stored beside it, or the
+ * base64url of its bytes (never decoded; base64url needs no escaping).
+ */
+function rowText(encoding: HeaderEncoding, row: HeaderRow): string {
+  return encoding === "object" ? row.objectText : `"${base64UrlEncode(row.bytes)}"`;
 }
 
 export function registerHeaderRoutes(server: FastifyInstance, ctx: RouteContext): void {
@@ -49,11 +52,7 @@ export function registerHeaderRoutes(server: FastifyInstance, ctx: RouteContext)
     const encoding = negotiateHeaderEncoding(request.headers.accept, false);
     const q = parsePageQuery(request.query, ctx.pageLimits.headers);
     const page = headerPage(blocks, chainId, q);
-    sendJson(
-      reply,
-      pageJson(page, (r) => rowJson(encoding, r)),
-      contentType(encoding),
-    );
+    sendPageText(reply, page, (r) => rowText(encoding, r), contentType(encoding));
   });
 
   server.get(`${ctx.base}/chain/:chain/header/:blockHash`, (request, reply) => {

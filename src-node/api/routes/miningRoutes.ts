@@ -129,7 +129,7 @@ export function registerMiningRoutes(server: FastifyInstance, ctx: RouteContext)
         if (bytes.length !== WORK_HEADER_BYTES) {
           throw wrongLength("solved work", WORK_HEADER_BYTES, bytes.length);
         }
-        service.submit(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+        await service.accept(new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength));
         return reply.code(204).send();
       },
     );

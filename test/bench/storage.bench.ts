@@ -1,0 +1,96 @@
+/**
+ * `npm run bench -- storage`: what the chain costs on disk, and what
+ * keeping the mempool on disk costs /send.
+ * - `bytes_per_tx`: blocks.sqlite pages of `payload_transactions` (and its
+ *   indexes, overflow pages included; SQLite's dbstat) per stored
+ *   transaction, beside `stored_bytes_per_tx` (the transaction and output
+ *   bytes themselves) and their ratio `tx_disk_ratio` (goal ≤ 1.3);
+ *   `tx_overflow_pages` counts the overflow pages. Blocks of 250 coin
+ *   transfers built through the real executor (`WEFT_BENCH_BLOCKS`, default 20).
+ * - `state_bytes_per_block`: growth of state.sqlite (pages in use, free
+ *   pages excluded) per empty block mined on top (`WEFT_BENCH_HEIGHT`,
+ *   default 300), and `state_bytes_per_transfer_block` over the transfer blocks.
+ * - `mempool_adds_per_s` (one command per add, written to mempool.sqlite
+ *   before returning, as /send does) beside `mempool_adds_memory_per_s`
+ *   (the mempool without its store).
+ */
+import { rmSync } from "node:fs";
+import { join } from "node:path";
+import { extendableChains } from "../../src-node/chain/cutExtension.ts";
+import type { ReadyCommand } from "../../src-node/exec/chainExecutor.ts";
+import { Mempool } from "../../src-node/mempool/mempool.ts";
+import { databaseSpace } from "../../src-node/store/databaseSpace.ts";
+import { MempoolStore } from "../../src-node/store/mempoolStore.ts";
+import type { SqlDatabase } from "../../src-node/store/sqlDatabase.ts";
+import { type ExecChain, openExecChain } from "../support/execChain.ts";
+import { tempDir } from "../support/testNode.ts";
+import { transferBlock } from "./support/transferBlock.ts";
+
+const BLOCKS = Number(process.env.WEFT_BENCH_BLOCKS ?? "20");
+const EMPTY = Number(process.env.WEFT_BENCH_HEIGHT ?? "300");
+
+function report(metric: string, value: number, unit = ""): void {
+  const v = Math.abs(value) >= 100 ? Math.round(value) : Math.round(value * 100) / 100;
+  console.log(`BENCH storage ${metric}=${v}${unit === "" ? "" : ` ${unit}`}`);
+}
+
+function nextChain(x: ExecChain): number {
+  return extendableChains(x.blocks.cut(), x.version, (h) => x.blocks.header(h.parent))[0] as number;
+}
+
+/** Bytes of the pages in use (the file's pages less the free ones). */
+function usedBytes(db: SqlDatabase): number {
+  const s = databaseSpace(db);
+  return (s.pageCount - s.freePages) * s.pageSize;
+}
+
+const x = openExecChain();
+const all: ReadyCommand[] = [];
+try {
+  const stateBefore = usedBytes(x.state.db);
+  for (let b = 0; b < BLOCKS; b++) {
+    const chainId = nextChain(x);
+    const candidates = transferBlock(chainId, b, "storage");
+    all.push(...candidates);
+    x.blocks.insertBlock(x.nextBlock(chainId, candidates));
+  }
+  const stateAfterTransfers = usedBytes(x.state.db);
+  const space = databaseSpace(x.blocks.store.db);
+  let disk = 0;
+  let overflow = 0;
+  for (const [name, o] of space.objects) {
+    if (!name.includes("payload_transactions")) continue;
+    disk += o.bytes;
+    overflow += o.overflowPages;
+  }
+  const stored = x.blocks.store.transactionBytes();
+  report("transactions", stored.count);
+  report("page_size", space.pageSize, "B");
+  report("bytes_per_tx", disk / stored.count, "B");
+  report("stored_bytes_per_tx", stored.bytes / stored.count, "B");
+  report("tx_disk_ratio", disk / stored.bytes);
+  report("tx_overflow_pages", overflow);
+  report("state_bytes_per_transfer_block", (stateAfterTransfers - stateBefore) / BLOCKS, "B");
+
+  for (let b = 0; b < EMPTY; b++) x.blocks.insertBlock(x.nextBlock(nextChain(x), []));
+  report("state_bytes_per_block", (usedBytes(x.state.db) - stateAfterTransfers) / EMPTY, "B");
+
+  // ---- the mempool's adds, with and without its store
+  const perSecond = (m: Mempool): number => {
+    const start = performance.now();
+    for (const r of all) m.add(r.command.payload.meta.chainId === "0" ? 0 : 1, [r]);
+    return all.length / ((performance.now() - start) / 1000);
+  };
+  const dir = tempDir("weft-bench-mempool-");
+  const store = MempoolStore.open({ path: join(dir, "mempool.sqlite") });
+  try {
+    const limitPerChain = all.length + 1;
+    report("mempool_adds_memory_per_s", perSecond(new Mempool({ limitPerChain })), "1/s");
+    report("mempool_adds_per_s", perSecond(new Mempool({ limitPerChain, store })), "1/s");
+  } finally {
+    store.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+} finally {
+  x.close();
+}
