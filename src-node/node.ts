@@ -22,6 +22,7 @@
  * command line, tests and later areas need (ARCHITECTURE.md).
  * @module
  */
+import { randomBytes } from "node:crypto";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
@@ -29,6 +30,7 @@ import type { ApiLog } from "./api/apiServices.ts";
 import { type AppToken, newAppToken } from "./api/appToken.ts";
 import { buildApi } from "./api/buildServer.ts";
 import { ApiError, ApiErrorCode } from "./api/errors.ts";
+import type { NodeRestarter } from "./api/nodeRestart.ts";
 import { BackupService } from "./backup/backupService.ts";
 import { acquireDataLock, type DataLock } from "./backup/dataLock.ts";
 import { nodeBackupDatabases } from "./backup/nodeDatabases.ts";
@@ -117,6 +119,12 @@ export type CreateNodeOptions = NodeOptionsInput & {
   readonly executionWorkers?: number | undefined;
   /** /local commands with a gas limit up to this run on the node's thread (exec/workerExecution.ts, default 2,500). */
   readonly inlineLocalGasLimit?: number | undefined;
+  /**
+   * The host's restart (api/nodeRestart.ts: the desktop and the headless
+   * launcher pass one); without it the app's restart and restore routes
+   * answer APP_RESTART_UNAVAILABLE.
+   */
+  readonly restart?: NodeRestarter | undefined;
 };
 
 /** `dataDir/<network>/app-token`: the app token while the node runs (0600), for `curl` users. */
@@ -359,6 +367,9 @@ export class WeftNode {
           rendererDir: input.rendererDir,
           appToken: token,
           origin: () => (self?.listening === true ? self.origin : undefined),
+          launchId: randomBytes(9).toString("base64url"),
+          restart: input.restart,
+          networkDir: join(options.dataDir, options.network),
         },
         {
           bodyLimit: input.bodyLimit,

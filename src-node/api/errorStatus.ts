@@ -48,6 +48,7 @@ const appStatus: Record<AppErrorCodeValue, number> = {
   [AppErrorCode.NotJson]: 415,
   [AppErrorCode.BadRequest]: 400,
   [AppErrorCode.Internal]: 500,
+  [AppErrorCode.RestartUnavailable]: 409,
 };
 
 const storeStatus: Record<StoreErrorCodeValue, number> = {
