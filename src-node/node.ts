@@ -31,6 +31,7 @@ import { type AppToken, newAppToken } from "./api/appToken.ts";
 import { buildApi } from "./api/buildServer.ts";
 import { ApiError, ApiErrorCode } from "./api/errors.ts";
 import type { NodeRestarter } from "./api/nodeRestart.ts";
+import { AppBackups } from "./backup/appBackups.ts";
 import { BackupService } from "./backup/backupService.ts";
 import { acquireDataLock, type DataLock } from "./backup/dataLock.ts";
 import { nodeBackupDatabases } from "./backup/nodeDatabases.ts";
@@ -200,6 +201,8 @@ export class WeftNode {
   readonly miner: BuiltInMiner;
   /** Backup jobs, when `backup.directory` is set (the API needs `backup.api.enabled` too). */
   readonly backup: BackupService | undefined;
+  /** The app's backups (`/app/api/backup/*`, the backup page; backup/appBackups.ts). */
+  readonly appBackups: AppBackups;
   /** The contract state of every chain (state.sqlite). */
   readonly state: StateDb;
   /** Executes blocks and keeps the state on the best cut. */
@@ -235,8 +238,10 @@ export class WeftNode {
       commands: CommandService;
     },
     appToken: string,
+    appBackups: AppBackups,
   ) {
     this.appToken = appToken;
+    this.appBackups = appBackups;
     this.appTokenFile = appTokenPath(options);
     this.options = options;
     this.version = version;
@@ -284,6 +289,7 @@ export class WeftNode {
     };
     let service: MiningService | undefined;
     let backup: BackupService | undefined;
+    let appBackups: AppBackups | undefined;
     let state: StateDb | undefined;
     let executor: ChainExecutor | undefined;
     let execution: ExecutionHost | undefined;
@@ -325,6 +331,14 @@ export class WeftNode {
           (options.spv.timeout === undefined ? undefined : options.spv.timeout * 1000),
       });
       backup = backupService(options, version, { blocks, state: state.db }, input.logger);
+      appBackups = new AppBackups({
+        dataDir: options.dataDir,
+        network: version.name,
+        networkDir: join(options.dataDir, options.network),
+        softwareVersion: packageVersion(),
+        databases: nodeBackupDatabases({ version, blocks: blocks.store.db, state: state.db }),
+        log: input.logger,
+      });
       service = new MiningService({
         chain: blocks,
         payloadProvider: input.payloadProvider ?? commands.payloadFor,
@@ -362,6 +376,8 @@ export class WeftNode {
           log: input.logger,
           miningApi: streams === undefined ? undefined : { service, streams },
           backup: options.backup.apiEnabled ? backup : undefined,
+          appBackups,
+          dataDir: options.dataDir,
           miner,
           commands,
           rendererDir: input.rendererDir,
@@ -388,11 +404,13 @@ export class WeftNode {
         lock,
         { state, executor, execution, commands },
         token.value,
+        appBackups,
       );
       writePrivateFile(self.appTokenFile, `${token.value}\n`);
       return self;
     } catch (e) {
       void backup?.close();
+      void appBackups?.close();
       service?.close();
       commands?.close();
       void execution?.close();
@@ -451,6 +469,8 @@ export class WeftNode {
     this.#port = typeof address === "object" && address !== null ? address.port : port;
     this.#log?.info("node listening", { baseUrl: this.baseUrl, network: this.version.name });
     if (this.execution instanceof WorkerExecution) this.execution.warm();
+    // Automatic backups run while the node runs; a time missed while it was stopped runs now.
+    this.appBackups.startSchedule();
     if (this.options.mining.enabled) {
       // A miner that cannot start (no reward account, a thread failed) leaves the node running.
       try {
@@ -475,6 +495,7 @@ export class WeftNode {
       } finally {
         // A running backup copies through the databases' connections: stopped first.
         await this.backup?.close();
+        await this.appBackups.close();
         this.mining.close();
         // Workers read the databases: they stop before the databases close.
         await this.execution.close();

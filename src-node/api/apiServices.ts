@@ -4,6 +4,7 @@
  * backup) add their services here; node.ts supplies them.
  * @module
  */
+import type { AppBackups } from "../backup/appBackups.ts";
 import type { BackupService } from "../backup/backupService.ts";
 import type { NetworkVersion } from "../chain/networkVersion.ts";
 import type { CommandService } from "../mempool/commandService.ts";
@@ -56,6 +57,10 @@ export type ApiServices = {
   readonly restart?: NodeRestarter | undefined;
   /** The data folder of the node's network, `dataDir/<network>` (app routes that keep files there). */
   readonly networkDir?: string | undefined;
+  /** The node's data folder (a restore writes into it). */
+  readonly dataDir?: string | undefined;
+  /** The app's backups (`/app/api/backup/*`); absent: those routes are not served. */
+  readonly appBackups?: AppBackups | undefined;
 };
 
 /** `/ledger/{apiVersion}/{network}`: the path of `{base_url}`. */

@@ -34,6 +34,7 @@ import type { HostPolicy } from "./hostCheck.ts";
 import { MAX_HASH_PAGE, MAX_HEADER_PAGE } from "./params.ts";
 import { referencePathRewriter } from "./referencePath.ts";
 import type { PageLimits, RouteContext } from "./routeContext.ts";
+import { registerAppBackupRoutes } from "./routes/appBackupRoutes.ts";
 import { registerAppConfigRoute } from "./routes/appConfigRoute.ts";
 import { registerAppMiningRoutes } from "./routes/appMiningRoutes.ts";
 import { registerAppNodeRestartRoutes } from "./routes/appNodeRestartRoutes.ts";
@@ -56,6 +57,7 @@ import { registerPactRoutes } from "./routes/pactRoutes.ts";
 const APP_API_ROUTES: readonly AppApiRoutes[] = [
   registerAppMiningRoutes,
   registerAppNodeRestartRoutes,
+  registerAppBackupRoutes,
 ];
 
 /** Largest request body (reference service API: 2 MB). */
