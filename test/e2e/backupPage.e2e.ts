@@ -101,7 +101,7 @@ describe("[e2e] backup page with the real node", () => {
       .getByTestId("backup-status")
       .filter({ hasText: "verified" })
       .waitFor({ timeout: 60_000 });
-    await saveScreenshot(page, "backup-verified.png");
+    await saveScreenshot(page, "backup-verified");
     const backups = join(root, "backups");
     const ids = readdirSync(backups);
     expect(ids).toHaveLength(1);
@@ -126,11 +126,11 @@ describe("[e2e] backup page with the real node", () => {
     await row.getByRole("button", { name: "Restore" }).click();
     const dialog = page.getByRole("alertdialog");
     await dialog.getByText("every file matches its checksum").waitFor({ timeout: 30_000 });
-    await saveScreenshot(page, "backup-restore-check.png");
+    await saveScreenshot(page, "backup-restore-check");
     await dialog.getByRole("button", { name: "Restore" }).click();
     await page.getByText("The node is running again.").waitFor({ timeout: 60_000 });
     await page.getByTestId("last-restore").waitFor({ timeout: 20_000 });
-    await saveScreenshot(page, "backup-restored.png");
+    await saveScreenshot(page, "backup-restored");
 
     // The same address, another launch (the page may see it listen before its start-up,
     // the miner's included, has finished); the transfer is gone.

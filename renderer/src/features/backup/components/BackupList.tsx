@@ -12,7 +12,6 @@ import { formatInteger } from "../../../format/number.ts";
 import { useServices } from "../../../services/services.tsx";
 import { Button } from "../../../ui/Button.tsx";
 import { ConfirmButton } from "../../../ui/ConfirmButton.tsx";
-import { CopyButton } from "../../../ui/CopyButton.tsx";
 import { DataTable } from "../../../ui/DataTable.tsx";
 import { LongValue } from "../../../ui/LongValue.tsx";
 import { Notice } from "../../../ui/Notice.tsx";
@@ -140,7 +139,6 @@ export function BackupList({ overview }: { readonly overview: BackupOverview }) 
     >
       <div className="backup-folder-line">
         <LongValue value={overview.directory} what="backup folder" />
-        {desktop === null ? <CopyButton value={overview.directory} what="backup folder" /> : null}
       </div>
       {error === null ? null : (
         <Notice tone="error">
