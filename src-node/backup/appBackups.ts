@@ -15,10 +15,18 @@
  */
 
 import { createHash } from "node:crypto";
-import { accessSync, constants, existsSync, readdirSync, rmSync, statSync } from "node:fs";
+import {
+  accessSync,
+  constants,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  rmSync,
+  statSync,
+} from "node:fs";
 import { readFile } from "node:fs/promises";
 import { dirname, isAbsolute, join } from "node:path";
-import { makePrivateDir } from "../store/privateFiles.ts";
+import { PRIVATE_DIR_MODE } from "../store/privateFiles.ts";
 import {
   type AppBackupSettings,
   readAppBackupSettings,
@@ -236,7 +244,8 @@ export class AppBackups {
     }
     if (this.#settings.directory === null) {
       try {
-        makePrivateDir(this.directory);
+        // Created 0700 when missing; an existing folder's mode is left as its owner set it.
+        mkdirSync(this.directory, { recursive: true, mode: PRIVATE_DIR_MODE });
       } catch (e) {
         this.#o.log?.warn("cannot create the default backup folder", { error: reasonOf(e) });
       }
