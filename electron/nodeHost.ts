@@ -12,6 +12,13 @@ import { type CreateNodeOptions, createNode } from "../src-node/node.ts";
 /** Networks the node knows (docs/desktop.md). */
 export type NodeNetwork = "development" | "testnet04" | "mainnet01" | "test-singleton";
 
+/** What a restart asks of the host (src-node/api/nodeRestart.ts; docs/desktop.md §3.4). */
+export type NodeRestartRequest = {
+  readonly reason: "restart" | "restore";
+  /** Runs while the node is stopped, before it starts again. */
+  readonly whileStopped?: (() => Promise<void>) | undefined;
+};
+
 /** Structured log sink the node may write to (the shell's log file). */
 export type NodeLogger = {
   info(message: string, fields?: Record<string, unknown>): void;
@@ -44,6 +51,8 @@ export type HostedNodeOptions = {
   readonly appToken?: string | undefined;
   /** Whether loading `/app/` hands the token to the page as a cookie (default true; the desktop: false). */
   readonly appTokenCookie?: boolean | undefined;
+  /** Called by the node's app routes to be restarted (electron/nodeSupervisor.ts passes it). */
+  readonly restart?: ((request: NodeRestartRequest) => void) | undefined;
 };
 
 /** What `createNode` resolves to once the node listens. */
@@ -52,6 +61,8 @@ export type HostedNode = {
   readonly baseUrl: string;
   /** `http://HOST:PORT/app/`: the built renderer, served by the node. */
   readonly appUrl: string;
+  /** The launch's app token (the one passed, or the node's own): a restart keeps it. */
+  readonly appToken: string;
   /** Stops mining, the HTTP server and the databases; resolves when all are closed. */
   close(): Promise<void>;
 };

@@ -22,6 +22,7 @@
  * command line, tests and later areas need (ARCHITECTURE.md).
  * @module
  */
+import { randomBytes } from "node:crypto";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
@@ -29,6 +30,8 @@ import type { ApiLog } from "./api/apiServices.ts";
 import { type AppToken, newAppToken } from "./api/appToken.ts";
 import { buildApi } from "./api/buildServer.ts";
 import { ApiError, ApiErrorCode } from "./api/errors.ts";
+import type { NodeRestarter } from "./api/nodeRestart.ts";
+import { AppBackups } from "./backup/appBackups.ts";
 import { BackupService } from "./backup/backupService.ts";
 import { acquireDataLock, type DataLock } from "./backup/dataLock.ts";
 import { nodeBackupDatabases } from "./backup/nodeDatabases.ts";
@@ -122,6 +125,12 @@ export type CreateNodeOptions = NodeOptionsInput & {
   readonly executionWorkers?: number | undefined;
   /** /local commands with a gas limit up to this run on the node's thread (exec/workerExecution.ts, default 2,500). */
   readonly inlineLocalGasLimit?: number | undefined;
+  /**
+   * The host's restart (api/nodeRestart.ts: the desktop and the headless
+   * launcher pass one); without it the app's restart and restore routes
+   * answer APP_RESTART_UNAVAILABLE.
+   */
+  readonly restart?: NodeRestarter | undefined;
 };
 
 /** `dataDir/<network>/app-token`: the app token while the node runs (0600), for `curl` users. */
@@ -221,6 +230,8 @@ export class WeftNode {
   readonly miner: BuiltInMiner;
   /** Backup jobs, when `backup.directory` is set (the API needs `backup.api.enabled` too). */
   readonly backup: BackupService | undefined;
+  /** The app's backups (`/app/api/backup/*`, the backup page; backup/appBackups.ts). */
+  readonly appBackups: AppBackups;
   /** The contract state of every chain (state.sqlite). */
   readonly state: StateDb;
   /** Executes blocks and keeps the state on the best cut. */
@@ -261,8 +272,10 @@ export class WeftNode {
       index: ChainIndex;
     },
     appToken: string,
+    appBackups: AppBackups,
   ) {
     this.appToken = appToken;
+    this.appBackups = appBackups;
     this.appTokenFile = appTokenPath(options);
     this.options = options;
     this.version = version;
@@ -312,6 +325,7 @@ export class WeftNode {
     };
     let service: MiningService | undefined;
     let backup: BackupService | undefined;
+    let appBackups: AppBackups | undefined;
     let state: StateDb | undefined;
     let executor: ChainExecutor | undefined;
     let execution: ExecutionHost | undefined;
@@ -377,6 +391,19 @@ export class WeftNode {
         log: input.logger,
       });
       const explorer = new Explorer({ index, blocks, state, mempool: commands.mempool });
+      appBackups = new AppBackups({
+        dataDir: options.dataDir,
+        network: version.name,
+        networkDir: join(options.dataDir, options.network),
+        softwareVersion: packageVersion(),
+        databases: nodeBackupDatabases({
+          version,
+          blocks: blocks.store.db,
+          state: state.db,
+          mempool: mempoolStore.db,
+        }),
+        log: input.logger,
+      });
       service = new MiningService({
         chain: blocks,
         insertBlock: (block) => insertExecutedAhead(parts, block),
@@ -415,6 +442,8 @@ export class WeftNode {
           log: input.logger,
           miningApi: streams === undefined ? undefined : { service, streams },
           backup: options.backup.apiEnabled ? backup : undefined,
+          appBackups,
+          dataDir: options.dataDir,
           miner,
           commands,
           explorer,
@@ -422,6 +451,9 @@ export class WeftNode {
           appToken: token,
           walletDir: walletDirPath(options),
           origin: () => (self?.listening === true ? self.origin : undefined),
+          launchId: randomBytes(9).toString("base64url"),
+          restart: input.restart,
+          networkDir: join(options.dataDir, options.network),
         },
         {
           bodyLimit: input.bodyLimit,
@@ -440,11 +472,13 @@ export class WeftNode {
         lock,
         { state, executor, execution, commands, mempoolStore, index },
         token.value,
+        appBackups,
       );
       writePrivateFile(self.appTokenFile, `${token.value}\n`);
       return self;
     } catch (e) {
       void backup?.close();
+      void appBackups?.close();
       service?.close();
       index?.close();
       commands?.close();
@@ -516,6 +550,8 @@ export class WeftNode {
     this.#port = typeof address === "object" && address !== null ? address.port : port;
     this.#log?.info("node listening", { baseUrl: this.baseUrl, network: this.version.name });
     if (this.execution instanceof WorkerExecution) this.execution.warm();
+    // Automatic backups run while the node runs; a time missed while it was stopped runs now.
+    this.appBackups.startSchedule();
     if (this.options.mining.enabled) {
       // A miner that cannot start (no reward account, a thread failed) leaves the node running.
       try {
@@ -540,6 +576,7 @@ export class WeftNode {
       } finally {
         // A running backup copies through the databases' connections: stopped first.
         await this.backup?.close();
+        await this.appBackups.close();
         this.mining.close();
         // Workers read the databases: they stop before the databases close.
         await this.execution.close();

@@ -34,9 +34,11 @@ import type { HostPolicy } from "./hostCheck.ts";
 import { MAX_HASH_PAGE, MAX_HEADER_PAGE } from "./params.ts";
 import { referencePathRewriter } from "./referencePath.ts";
 import type { PageLimits, RouteContext } from "./routeContext.ts";
+import { registerAppBackupRoutes } from "./routes/appBackupRoutes.ts";
 import { registerAppConfigRoute } from "./routes/appConfigRoute.ts";
 import { registerAppExplorerRoutes } from "./routes/appExplorerRoutes.ts";
 import { registerAppMiningRoutes } from "./routes/appMiningRoutes.ts";
+import { registerAppNodeRestartRoutes } from "./routes/appNodeRestartRoutes.ts";
 import { registerAppUiRoutes } from "./routes/appUiRoutes.ts";
 import { registerAppWalletRoutes } from "./routes/appWalletRoutes.ts";
 import { registerBackupRoutes } from "./routes/backupRoutes.ts";
@@ -58,6 +60,8 @@ const APP_API_ROUTES: readonly AppApiRoutes[] = [
   registerAppMiningRoutes,
   registerAppExplorerRoutes,
   registerAppWalletRoutes,
+  registerAppNodeRestartRoutes,
+  registerAppBackupRoutes,
 ];
 
 /** Largest request body (reference service API: 2 MB). */

@@ -51,8 +51,9 @@ export function badRequest(field: string, reason: string): ApiError {
 /**
  * Errors of the app's private API `/app/api/*` (appApi.ts): requests from
  * elsewhere than the app on this computer, without the app token, with a
- * body that is not JSON or does not match the route's schema; and the code
- * an unexpected failure is answered with there.
+ * body that is not JSON or does not match the route's schema; the code
+ * an unexpected failure is answered with there; and a restart the node's
+ * host cannot do.
  */
 export const AppErrorCode = {
   Forbidden: "APP_FORBIDDEN",
@@ -61,6 +62,7 @@ export const AppErrorCode = {
   BadRequest: "APP_BAD_REQUEST",
   Internal: "APP_INTERNAL",
   KeystoreUnreadable: "APP_KEYSTORE_UNREADABLE",
+  RestartUnavailable: "APP_RESTART_UNAVAILABLE",
 } as const;
 
 export type AppErrorCodeValue = (typeof AppErrorCode)[keyof typeof AppErrorCode];
@@ -73,6 +75,8 @@ export type AppErrorType =
   | { code: typeof AppErrorCode.BadRequest; field: string; reason: string }
   | { code: typeof AppErrorCode.Internal }
   /** The stored `wallet/keystore.json` is not JSON (changed outside the app). */
-  | { code: typeof AppErrorCode.KeystoreUnreadable; file: string };
+  | { code: typeof AppErrorCode.KeystoreUnreadable; file: string }
+  /** The node's host cannot restart it (`weft node`: no supervisor; nodeRestart.ts). */
+  | { code: typeof AppErrorCode.RestartUnavailable };
 
 export class AppError extends NodeError<AppErrorType> {}

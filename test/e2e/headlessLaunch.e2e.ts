@@ -4,7 +4,8 @@
  * config.json, answers the ledger API, runs the built-in miner when the UI's route asks
  * (with the app token: the cookie the page sets, or the token file `curl` users read),
  * and on SIGTERM ends open event streams and worker threads and exits by itself with
- * code 0. A busy port makes it exit with a message instead.
+ * code 0. A busy port makes it exit with a message instead. The app's restart brings the
+ * node back on the same port with the same app token (docs/desktop.md §3.4).
  */
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -132,6 +133,40 @@ describe("[e2e] npm start -- --headless (a real process)", () => {
     expect(p.output()).toContain("Stopping the node…");
     expect(await streamEnded).toBeGreaterThanOrEqual(5);
     await expect(fetch(`${p.baseUrl}/health-check`)).rejects.toThrow();
+  });
+
+  it("restarts on the same port when the app asks, keeping the app token", async () => {
+    const p = await launch(["--port", "0"]);
+    const page = await fetch(p.appUrl);
+    const cookie = (page.headers.get("set-cookie") ?? "").split(";")[0] as string;
+    const status = async () =>
+      (await (await fetch(`${p.origin}/app/api/node/restart`, { headers: { cookie } })).json()) as {
+        launchId: string;
+        restartable: boolean;
+      };
+    const before = await status();
+    expect(before.restartable).toBe(true);
+    const r = await fetch(`${p.origin}/app/api/node/restart`, {
+      method: "POST",
+      headers: { "content-type": "application/json", cookie },
+      body: "{}",
+    });
+    expect(r.status, await r.clone().text()).toBe(202);
+    await until(
+      "another launch on the same address",
+      async () => {
+        try {
+          return (await status()).launchId !== before.launchId;
+        } catch {
+          return false;
+        }
+      },
+      30_000,
+    );
+    expect(p.output()).toContain(`Weft node restarted on ${p.appUrl}`);
+    expect((await fetch(`${p.baseUrl}/health-check`)).status).toBe(200);
+    const exit = await p.stop("SIGTERM");
+    expect(exit, p.output()).toEqual({ code: 0, signal: null });
   });
 
   it("exits with code 1 and says why when the port is taken", async () => {

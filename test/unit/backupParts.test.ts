@@ -158,6 +158,16 @@ describe("[backup] manifest", () => {
       /databases\[0\]\.file: expected a plain file name/,
     ],
     [
+      "a wallet file name that climbs out",
+      (m) => ({ ...m, databases: [{ ...(m.databases as object[])[0], file: "wallet/../x" }] }),
+      /databases\[0\]\.file: expected a plain file name/,
+    ],
+    [
+      "a kind other than file",
+      (m) => ({ ...m, databases: [{ ...(m.databases as object[])[0], kind: "dir" }] }),
+      /databases\[0\]\.kind/,
+    ],
+    [
       "a bad checksum",
       (m) => ({ ...m, databases: [{ ...(m.databases as object[])[0], sha256: "XY" }] }),
       /databases\[0\]\.sha256/,

@@ -1,54 +1,110 @@
 /**
- * Backup and restore (`#/backup`). One-click backups arrive with the backup issue; the page
- * already says where they will go.
+ * Backup and restore (`#/backup`): "Back up now" with progress and result, the backups in
+ * the folder with Restore, Delete and Open folder, a backup from another folder, where
+ * backups go, and the automatic backups; notices when a fresh backup is due (the wallet's
+ * keys changed since the last one) and after a restore (what came back, where the old data
+ * went). Everything goes through the app's guarded routes `/app/api/backup/*`.
  * @module
  */
-import { useEffect, useState } from "react";
+import { useQuery } from "@tanstack/react-query";
+import { useState } from "react";
+import { clientErrorOf } from "../../../api/clientFailure.ts";
+import { formatInteger } from "../../../format/number.ts";
 import { useServices } from "../../../services/services.tsx";
-import { ComingSoon } from "../../../ui/ComingSoon.tsx";
+import { ErrorNotice } from "../../../ui/ErrorNotice.tsx";
 import { LongValue } from "../../../ui/LongValue.tsx";
+import { Notice } from "../../../ui/Notice.tsx";
 import { PageTitle } from "../../../ui/PageTitle.tsx";
 import { Panel } from "../../../ui/Panel.tsx";
-import { defaultBackupFolder } from "../model.ts";
+import { TextField } from "../../../ui/TextField.tsx";
+import { type LastRestore, overviewQuery } from "../api.ts";
+import { BackUpNow } from "../components/BackUpNow.tsx";
+import { BackupList, RestoreButton } from "../components/BackupList.tsx";
+import { AutomaticBackups, BackupFolder } from "../components/BackupSettings.tsx";
+
+function LastRestoreNotice({ last }: { readonly last: LastRestore }) {
+  if (!last.ok) {
+    return (
+      <Notice tone="error">
+        <p>
+          The restore of backup <code>{last.id}</code> failed ({last.error?.message}); the node runs
+          on the data it had.
+        </p>
+      </Notice>
+    );
+  }
+  return (
+    <Notice tone="info" testId="last-restore">
+      <p>
+        Restored backup <code>{last.id}</code> ({new Date(last.at).toLocaleString()}), cut height{" "}
+        {last.cutHeight === null ? "—" : formatInteger(last.cutHeight)}. Your wallet unlocks with
+        the password it had then.
+      </p>
+      {last.replacedDir === null ? null : (
+        <p>
+          The data it replaced is kept in <LongValue value={last.replacedDir} what="folder" />
+        </p>
+      )}
+    </Notice>
+  );
+}
+
+function RestoreOther({ restartable }: { readonly restartable: boolean }) {
+  const [folder, setFolder] = useState("");
+  const [error, setError] = useState<string | null>(null);
+  const path = folder.trim();
+  return (
+    <Panel id="restore-other" title="Restore a backup from another folder">
+      <TextField
+        label="Backup folder to restore"
+        value={folder}
+        onChange={setFolder}
+        hint="The folder of one backup (it holds manifest.json), as an absolute path."
+        spellCheck={false}
+        error={error}
+      />
+      {path === "" ? null : (
+        <RestoreButton which={{ folder: path }} restartable={restartable} onError={setError} />
+      )}
+    </Panel>
+  );
+}
 
 export function BackupPage() {
-  const { desktop } = useServices();
-  const [dataDir, setDataDir] = useState<string | null>(null);
-  useEffect(() => {
-    if (desktop === null) return;
-    let live = true;
-    void desktop.appInfo().then((r) => {
-      if (live && r.ok) setDataDir(r.value.dataDir);
-    });
-    return () => {
-      live = false;
-    };
-  }, [desktop]);
+  const { client } = useServices();
+  const overview = useQuery(overviewQuery(client));
+  const o = overview.data;
   return (
     <>
       <PageTitle>Backup</PageTitle>
       <p className="lead">
         Back up the node's databases and your wallet with one click, and restore them.
       </p>
-      <ComingSoon>
-        Backing up and restoring from the app comes next. Until then, the node's backup API (
-        <code>make-backup</code>), <code>weft backup list</code> and <code>weft restore</code> do
-        it.
-      </ComingSoon>
-      <Panel id="backup-folder" title="Where backups go">
-        {dataDir === null ? (
-          <p>
-            In a folder named “backups” beside the node's data folder, unless you choose another.
-          </p>
-        ) : (
-          <dl className="facts">
-            <dt>Backup folder</dt>
-            <dd>
-              <LongValue value={defaultBackupFolder(dataDir)} what="backup folder" />
-            </dd>
-          </dl>
-        )}
-      </Panel>
+      {overview.error === null ? null : (
+        <ErrorNotice
+          error={clientErrorOf(overview.error)}
+          what="the backup settings"
+          onRetry={() => void overview.refetch()}
+        />
+      )}
+      {o === undefined ? null : (
+        <>
+          {o.freshBackupDue ? (
+            <Notice tone="warning" testId="backup-due">
+              <p>
+                A fresh backup is due: your wallet's keys changed since the last backup (or no
+                backup holds them yet).
+              </p>
+            </Notice>
+          ) : null}
+          {o.lastRestore === null ? null : <LastRestoreNotice last={o.lastRestore} />}
+          <BackUpNow overview={o} />
+          <BackupList overview={o} />
+          <RestoreOther restartable={o.restartable} />
+          <BackupFolder overview={o} />
+          <AutomaticBackups overview={o} />
+        </>
+      )}
     </>
   );
 }

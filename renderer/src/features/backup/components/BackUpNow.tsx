@@ -1,0 +1,145 @@
+/**
+ * "Back up now": the contract-state switch with the expected size and time, the button, the
+ * running job's progress (a bar per database and overall, time left) and the result (id,
+ * size, duration, cut height, and "verified", "in progress" or "failed" with the reason).
+ * @module
+ */
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useEffect, useState } from "react";
+import { describeClientError } from "../../../api/clientError.ts";
+import { clientErrorOf } from "../../../api/clientFailure.ts";
+import { formatInteger } from "../../../format/number.ts";
+import { useServices } from "../../../services/services.tsx";
+import { Button } from "../../../ui/Button.tsx";
+import { Notice } from "../../../ui/Notice.tsx";
+import { Panel } from "../../../ui/Panel.tsx";
+import { Switch } from "../../../ui/Switch.tsx";
+import { type BackupOverview, backupCalls, backupKeys, jobQuery } from "../api.ts";
+import {
+  durationSeconds,
+  formatBytes,
+  formatSeconds,
+  progressShare,
+  statusText,
+} from "../model.ts";
+
+function Bar({ label, share }: { readonly label: string; readonly share: number }) {
+  const percent = Math.round(share * 100);
+  return (
+    <div className="backup-bar">
+      <span className="backup-bar-label">{label}</span>
+      <progress className="backup-bar-track" aria-label={label} value={percent} max={100} />
+      <span className="backup-bar-value">{percent} %</span>
+    </div>
+  );
+}
+
+function Job({ id }: { readonly id: string }) {
+  const { client } = useServices();
+  const queries = useQueryClient();
+  const job = useQuery(jobQuery(client, id));
+  const status = job.data?.status;
+  useEffect(() => {
+    if (status !== undefined && status !== "backup-in-progress") {
+      void queries.invalidateQueries({ queryKey: backupKeys.overview });
+    }
+  }, [status, queries]);
+  if (job.error !== null) {
+    return (
+      <Notice tone="error">
+        <p>{describeClientError(clientErrorOf(job.error))}</p>
+      </Notice>
+    );
+  }
+  const j = job.data;
+  if (j === undefined) return <p role="status">Starting the backup…</p>;
+  const text = statusText(j.status);
+  const seconds = durationSeconds(j.startedAt, j.finishedAt);
+  return (
+    <div className="backup-job" data-testid="backup-job">
+      <p role="status">
+        Backup <code>{j.id}</code>: <strong data-testid="backup-status">{text}</strong>
+        {j.status === "backup-in-progress" && j.secondsLeft !== null
+          ? ` · about ${formatSeconds(j.secondsLeft)} left`
+          : ""}
+      </p>
+      {j.status === "backup-in-progress" && (
+        <>
+          <Bar label="All databases" share={progressShare(j.databases)} />
+          {j.databases.map((d) => (
+            <Bar key={d.name} label={d.name} share={progressShare([d])} />
+          ))}
+        </>
+      )}
+      {j.status === "backup-done" && (
+        <dl className="facts">
+          <dt>Size</dt>
+          <dd>{formatBytes(j.bytes)}</dd>
+          <dt>Duration</dt>
+          <dd>{seconds === null ? "—" : formatSeconds(seconds)}</dd>
+          <dt>Cut height</dt>
+          <dd>{j.cutHeight === null ? "—" : formatInteger(j.cutHeight)}</dd>
+        </dl>
+      )}
+      {j.status === "backup-failed" && j.error !== null && (
+        <Notice tone="error">
+          <p>
+            The backup failed: {j.error.message} ({j.error.code}). Nothing of it is kept as a
+            finished backup.
+          </p>
+        </Notice>
+      )}
+    </div>
+  );
+}
+
+export function BackUpNow({ overview }: { readonly overview: BackupOverview }) {
+  const { client } = useServices();
+  const queries = useQueryClient();
+  const [jobId, setJobId] = useState<string | null>(overview.runningId);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const e = overview.estimate;
+  const withState = overview.includeState;
+
+  const toggle = (includeState: boolean) => {
+    void backupCalls.settings(client, { includeState }).then((r) => {
+      if (r.ok) queries.setQueryData(backupKeys.overview, r.value);
+      else setError(describeClientError(r.error));
+    });
+  };
+  const start = () => {
+    setBusy(true);
+    setError(null);
+    void backupCalls.start(client, withState).then((r) => {
+      setBusy(false);
+      if (r.ok) {
+        setJobId(r.value);
+        void queries.invalidateQueries({ queryKey: backupKeys.job(r.value) });
+        void queries.invalidateQueries({ queryKey: backupKeys.list });
+      } else setError(describeClientError(r.error));
+    });
+  };
+
+  return (
+    <Panel id="back-up-now" title="Back up now">
+      <Switch label="Include contract state" isSelected={withState} onChange={toggle} />
+      <p className="hint" data-testid="backup-estimate">
+        Expected: about {formatBytes(withState ? e.bytes : e.bytesWithoutState)}, taking{" "}
+        {formatSeconds(withState ? e.seconds : e.secondsWithoutState)}.
+        {withState
+          ? " The contract state makes a restore ready at once."
+          : " Without the contract state, a restored node rebuilds it by replaying the blocks."}
+      </p>
+      <Button tone="primary" onPress={start} isDisabled={busy}>
+        Back up now
+      </Button>
+      {error === null ? null : (
+        <Notice tone="error">
+          <p>{error}</p>
+        </Notice>
+      )}
+      {jobId === null ? null : <Job id={jobId} />}
+    </Panel>
+  );
+}

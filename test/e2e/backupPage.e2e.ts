@@ -1,0 +1,154 @@
+/**
+ * The backup page in headless Chromium against the real node run as the desktop and the
+ * headless launcher run it: under the supervisor (electron/nodeSupervisor.ts) that restarts
+ * it (test-singleton, 127.0.0.1:0, a temporary data folder, the built-in miner on). "Back up
+ * now" → "verified" and the files in the default folder beside the data folder; a transfer
+ * made after it is confirmed; "Restore" on the listed backup (checked, confirmed) → the
+ * node restarts on the same address, the page follows by itself ("Node restarting…", then
+ * running again) and the transfer is gone; the page says what came back and where the old
+ * data went. "Delete" asks first and removes the folder.
+ */
+import { existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import type { HostedNode } from "../../electron/nodeHost.ts";
+import { NodeSupervisor } from "../../electron/nodeSupervisor.ts";
+import type { Command } from "../../src-node/command/commandTypes.ts";
+import { JsonNumber } from "../../src-node/command/exactJson.ts";
+import { nodeCommands } from "../../src-node/exec/nodeCommands.ts";
+import { devAccount } from "../../src-node/genesis/devAccounts.ts";
+import { postJson } from "../support/postJson.ts";
+import { launchChromium, saveScreenshot } from "./support/browser.ts";
+
+const KEY = "ef".repeat(32);
+
+let root: string;
+let supervisor: NodeSupervisor;
+let first: HostedNode;
+let browser: Browser;
+let page: Page;
+
+beforeAll(async () => {
+  root = mkdtempSync(join(tmpdir(), "weft-e2e-backup-"));
+  supervisor = new NodeSupervisor({
+    options: {
+      network: "test-singleton",
+      dataDir: join(root, "data"),
+      host: "127.0.0.1",
+      port: 0,
+      rendererDir: inject("rendererDir"),
+      mining: { enabled: true, threads: 1, account: `k:${KEY}` },
+    },
+  });
+  first = await supervisor.start();
+  browser = await launchChromium();
+  page = await browser.newPage();
+});
+afterAll(async () => {
+  await browser?.close();
+  await supervisor?.close();
+  if (root !== undefined) rmSync(root, { recursive: true, force: true });
+});
+
+/** sender08 → sender09 0.5 on chain 0, signed with the published test key. */
+function transfer(): Command {
+  const { buildCommand, signCommand } = nodeCommands;
+  const k = devAccount(8);
+  const payload = {
+    payload: { exec: { code: '(coin.transfer "sender08" "sender09" 0.5)', data: null } },
+    meta: {
+      chainId: "0",
+      sender: "sender08",
+      gasLimit: 2500,
+      gasPrice: "0.00000001",
+      ttl: 3600,
+      creationTime: Math.floor(Date.now() / 1000) - 60,
+    },
+    signers: [
+      {
+        pubKey: k.publicKey,
+        clist: [
+          {
+            name: "coin.TRANSFER",
+            args: ["sender08", "sender09", JsonNumber.of("0.5") as JsonNumber],
+          },
+          { name: "coin.GAS", args: [] },
+        ],
+      },
+    ],
+    networkId: "test-singleton",
+    nonce: `backup-e2e-${Date.now()}`,
+  };
+  return signCommand(buildCommand(payload), payload.signers, [
+    { publicKey: k.publicKey, secretKey: k.secretKey },
+  ]);
+}
+
+async function polled(hash: string): Promise<Record<string, unknown>> {
+  const r = await postJson(`${first.baseUrl}/chain/0/pact/api/v1/poll`, { requestKeys: [hash] });
+  return JSON.parse(r.text) as Record<string, unknown>;
+}
+
+describe("[e2e] backup page with the real node", () => {
+  it("backs up, restores through a restart, and the later transfer is gone", async () => {
+    await page.goto(`${first.appUrl}#/backup`);
+    await page.getByRole("heading", { level: 1, name: "Backup" }).waitFor();
+    await page.getByTestId("backup-estimate").waitFor();
+    await page.getByRole("button", { name: "Back up now" }).click();
+    await page
+      .getByTestId("backup-status")
+      .filter({ hasText: "verified" })
+      .waitFor({ timeout: 60_000 });
+    await saveScreenshot(page, "backup-verified");
+    const backups = join(root, "backups");
+    const ids = readdirSync(backups);
+    expect(ids).toHaveLength(1);
+    const id = ids[0] as string;
+    expect(readdirSync(join(backups, id)).sort()).toEqual([
+      "blocks.sqlite",
+      "manifest.json",
+      "state.sqlite",
+    ]);
+
+    // A transfer after the backup, confirmed by the miner.
+    const cmd = transfer();
+    const sent = await postJson(`${first.baseUrl}/chain/0/pact/api/v1/send`, { cmds: [cmd] });
+    expect(sent.status, sent.text).toBe(200);
+    for (let i = 0; i < 300 && (await polled(cmd.hash))[cmd.hash] === undefined; i++) {
+      await new Promise((done) => setTimeout(done, 100));
+    }
+    expect((await polled(cmd.hash))[cmd.hash]).toBeDefined();
+
+    // Restore the listed backup.
+    const row = page.getByRole("row").filter({ hasText: "verified" });
+    await row.getByRole("button", { name: "Restore" }).click();
+    const dialog = page.getByRole("alertdialog");
+    await dialog.getByText("every file matches its checksum").waitFor({ timeout: 30_000 });
+    await saveScreenshot(page, "backup-restore-check");
+    await dialog.getByRole("button", { name: "Restore" }).click();
+    await page.getByText("The node is running again.").waitFor({ timeout: 60_000 });
+    await page.getByTestId("last-restore").waitFor({ timeout: 20_000 });
+    await saveScreenshot(page, "backup-restored");
+
+    // The same address, another launch (the page may see it listen before its start-up,
+    // the miner's included, has finished); the transfer is gone.
+    for (let i = 0; i < 200 && supervisor.node === null; i++) {
+      await new Promise((done) => setTimeout(done, 100));
+    }
+    expect(supervisor.node?.baseUrl).toBe(first.baseUrl);
+    expect(await polled(cmd.hash)).toEqual({});
+    const replaced = readdirSync(join(root, "data", "test-singleton")).filter((n) =>
+      n.startsWith("replaced-"),
+    );
+    expect(replaced).toHaveLength(1);
+
+    // Delete asks first.
+    await page.getByRole("button", { name: "Dismiss" }).click();
+    await row.getByRole("button", { name: "Delete" }).click();
+    await page.getByRole("alertdialog").getByRole("button", { name: "Delete" }).click();
+    await page.getByText("No backups in this folder yet.").waitFor({ timeout: 20_000 });
+    expect(existsSync(join(backups, id))).toBe(false);
+  });
+});
