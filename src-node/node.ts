@@ -11,7 +11,9 @@
  *           → CommandService (mempool, /send /local /poll /listen /private,
  *             the mining payload provider)
  *           → mining (service, update streams, built-in miner)
+ *           → peer network (p2p/peerNetwork.ts: peers, sync, gossip)
  *           → HTTP API (api/buildServer.ts) → listen → built-in miner (when enabled)
+ *           → peer network started (it publishes the node's address)
  *
  * Later areas plug in here: the contract-state store (state.sqlite), exec,
  * mempool, mining and backup become fields of {@link WeftNode}, are given to
@@ -23,6 +25,7 @@
  * @module
  */
 import { rmSync } from "node:fs";
+import { createServer, type Server } from "node:http";
 import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
 import type { ApiLog } from "./api/apiServices.ts";
@@ -56,6 +59,7 @@ import { minerInfoOf } from "./mining/minerInfo.ts";
 import { MiningService } from "./mining/miningService.ts";
 import type { PayloadProvider } from "./mining/payloadProvider.ts";
 import { UpdateStreams } from "./mining/updateStreams.ts";
+import { PeerNetwork } from "./p2p/peerNetwork.ts";
 import { BlockDb } from "./store/blockDb.ts";
 import { makePrivateDir, writePrivateFile } from "./store/privateFiles.ts";
 import type { SqlDatabase } from "./store/sqlDatabase.ts";
@@ -117,7 +121,14 @@ export type CreateNodeOptions = NodeOptionsInput & {
   readonly executionWorkers?: number | undefined;
   /** /local commands with a gas limit up to this run on the node's thread (exec/workerExecution.ts, default 2,500). */
   readonly inlineLocalGasLimit?: number | undefined;
+  /** How often the peer network reads each peer's cut, ms (default 1,000; docs/p2p.md). */
+  readonly peerPollIntervalMs?: number | undefined;
 };
+
+/** `dataDir/<network>/peers.json`: the peers the node knows, and bans (docs/p2p.md). */
+export function peersPath(options: Pick<NodeOptions, "dataDir" | "network">): string {
+  return join(options.dataDir, options.network, "peers.json");
+}
 
 /** `dataDir/<network>/app-token`: the app token while the node runs (0600), for `curl` users. */
 export function appTokenPath(options: Pick<NodeOptions, "dataDir" | "network">): string {
@@ -200,6 +211,8 @@ export class WeftNode {
   readonly execution: ExecutionHost;
   /** The contract command endpoints' service and the mempool. */
   readonly commands: CommandService;
+  /** The peer network: peers, sync, mempool gossip (p2p/peerNetwork.ts). */
+  readonly p2p: PeerNetwork;
   /** The secret `/app/api/*` needs (header `X-Weft-App-Token`; api/appToken.ts). */
   readonly appToken: string;
   /** Where the token is written while the node runs (`dataDir/<network>/app-token`, 0600). */
@@ -208,6 +221,7 @@ export class WeftNode {
   readonly #miningStreams: UpdateStreams | undefined;
   readonly #log: NodeLogger | undefined;
   #port: number | undefined;
+  #p2pServer: Server | undefined;
   #closing: Promise<void> | undefined;
 
   private constructor(
@@ -227,7 +241,9 @@ export class WeftNode {
       commands: CommandService;
     },
     appToken: string,
+    p2p: PeerNetwork,
   ) {
+    this.p2p = p2p;
     this.appToken = appToken;
     this.appTokenFile = appTokenPath(options);
     this.options = options;
@@ -280,6 +296,7 @@ export class WeftNode {
     let executor: ChainExecutor | undefined;
     let execution: ExecutionHost | undefined;
     let commands: CommandService | undefined;
+    let p2p: PeerNetwork | undefined;
     try {
       state = StateDb.open({ path: statePath(options), nativeBinding: input.sqliteNativeBinding });
       executor = ChainExecutor.open({
@@ -342,6 +359,17 @@ export class WeftNode {
         minerInfo: configuredMiner(options),
         log: input.logger,
       });
+      p2p = new PeerNetwork({
+        version,
+        blocks,
+        commands,
+        miner,
+        peers: options.p2p.peers,
+        maxPeers: options.p2p.maxPeers,
+        file: peersPath(options),
+        log: input.logger,
+        pollIntervalMs: input.peerPollIntervalMs,
+      });
       // The API asks for the node's origin at request time (config.json), once it listens.
       let self: WeftNode | undefined;
       const api = buildApi(
@@ -356,6 +384,7 @@ export class WeftNode {
           backup: options.backup.apiEnabled ? backup : undefined,
           miner,
           commands,
+          p2p,
           rendererDir: input.rendererDir,
           appToken: token,
           origin: () => (self?.listening === true ? self.origin : undefined),
@@ -377,10 +406,12 @@ export class WeftNode {
         lock,
         { state, executor, execution, commands },
         token.value,
+        p2p,
       );
       writePrivateFile(self.appTokenFile, `${token.value}\n`);
       return self;
     } catch (e) {
+      p2p?.close();
       void backup?.close();
       service?.close();
       commands?.close();
@@ -439,6 +470,7 @@ export class WeftNode {
     const address = this.server.server.address();
     this.#port = typeof address === "object" && address !== null ? address.port : port;
     this.#log?.info("node listening", { baseUrl: this.baseUrl, network: this.version.name });
+    await this.#startPeers();
     if (this.execution instanceof WorkerExecution) this.execution.warm();
     if (this.options.mining.enabled) {
       // A miner that cannot start (no reward account, a thread failed) leaves the node running.
@@ -452,10 +484,50 @@ export class WeftNode {
     return this.baseUrl;
   }
 
+  /**
+   * Starts the peer network: listens on `p2p.port` too when it is set apart
+   * from the API's port (the same routes), and publishes that address.
+   */
+  async #startPeers(): Promise<void> {
+    const { host } = this.options;
+    let port = this.#port as number;
+    const p2pPort = this.options.p2p.port;
+    if (p2pPort !== undefined && p2pPort !== port) {
+      const server = createServer((req, res) => {
+        this.server.routing(req, res);
+      });
+      await new Promise<void>((resolve, reject) => {
+        server.once("error", (e) => {
+          reject(
+            new ApiError(
+              { code: ApiErrorCode.ListenFailed, host, port: p2pPort, reason: e.message },
+              `cannot listen on ${host}:${p2pPort} (p2p.port): ${e.message}`,
+              { cause: e },
+            ),
+          );
+        });
+        server.listen(p2pPort, host, () => resolve());
+      });
+      this.#p2pServer = server;
+      const address = server.address();
+      port = typeof address === "object" && address !== null ? address.port : p2pPort;
+    }
+    // A wildcard address names no host a peer can reach: loopback, or the first allowed name.
+    const wildcard = host === "0.0.0.0" || host === "::";
+    const hostname = wildcard ? (this.options.allowedHosts[0] ?? "127.0.0.1") : host;
+    this.p2p.start({ hostname, port });
+  }
+
   /** Stops the server (ending event streams) and closes the databases. Idempotent. */
   close(): Promise<void> {
     this.#closing ??= (async () => {
       try {
+        this.p2p.close();
+        const p2pServer = this.#p2pServer;
+        if (p2pServer !== undefined) {
+          p2pServer.closeAllConnections();
+          await new Promise<void>((resolve) => p2pServer.close(() => resolve()));
+        }
         await this.miner.close();
         this.#miningStreams?.close();
         // Waiting /listen requests end (503) so that the server can close.

@@ -36,6 +36,7 @@ import { referencePathRewriter } from "./referencePath.ts";
 import type { PageLimits, RouteContext } from "./routeContext.ts";
 import { registerAppConfigRoute } from "./routes/appConfigRoute.ts";
 import { registerAppMiningRoutes } from "./routes/appMiningRoutes.ts";
+import { registerAppPeerRoutes } from "./routes/appPeerRoutes.ts";
 import { registerAppUiRoutes } from "./routes/appUiRoutes.ts";
 import { registerBackupRoutes } from "./routes/backupRoutes.ts";
 import { registerBlockRoutes } from "./routes/blockRoutes.ts";
@@ -46,13 +47,14 @@ import { registerHeaderUpdatesRoute } from "./routes/headerUpdatesRoute.ts";
 import { registerHealthRoutes } from "./routes/healthRoutes.ts";
 import { registerInfoRoutes } from "./routes/infoRoutes.ts";
 import { registerMiningRoutes } from "./routes/miningRoutes.ts";
+import { registerP2pRoutes } from "./routes/p2pRoutes.ts";
 import { registerPactRoutes } from "./routes/pactRoutes.ts";
 
 /**
  * The routes of the UI's private API `/app/api/*`, all inside the guard of
  * appApi.ts. Later areas (keystore, backup, settings, explorer) add theirs here.
  */
-const APP_API_ROUTES: readonly AppApiRoutes[] = [registerAppMiningRoutes];
+const APP_API_ROUTES: readonly AppApiRoutes[] = [registerAppMiningRoutes, registerAppPeerRoutes];
 
 /** Largest request body (reference service API: 2 MB). */
 export const DEFAULT_BODY_LIMIT = 2 * 1024 * 1024;
@@ -187,6 +189,7 @@ export function buildApi(node: ApiServices, options: BuildServerOptions = {}): A
   registerHealthRoutes(server, ctx);
   registerInfoRoutes(server, ctx);
   registerCutRoutes(server, ctx);
+  registerP2pRoutes(server, ctx);
   registerHashRoutes(server, ctx);
   registerHeaderRoutes(server, ctx);
   registerBlockRoutes(server, ctx);

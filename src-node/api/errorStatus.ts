@@ -20,6 +20,7 @@ import {
 } from "../exec/errors.ts";
 import { MempoolErrorCode, type MempoolErrorCodeValue } from "../mempool/errors.ts";
 import { MiningErrorCode, type MiningErrorCodeValue } from "../mining/errors.ts";
+import { P2pErrorCode } from "../p2p/errors.ts";
 import { StoreError, StoreErrorCode, type StoreErrorCodeValue } from "../store/errors.ts";
 import {
   ApiErrorCode,
@@ -144,6 +145,18 @@ const mempoolStatus: Record<MempoolErrorCodeValue, number> = {
   [MempoolErrorCode.Full]: 503,
 };
 
+/** The peer routes and `/app/api/peers` (docs/p2p.md). */
+const p2pStatus: Record<string, number> = {
+  [P2pErrorCode.BadPeerAddress]: 400,
+  [P2pErrorCode.BadCut]: 400,
+  [P2pErrorCode.WrongNetwork]: 400,
+  [P2pErrorCode.PeerBanned]: 403,
+  [P2pErrorCode.UnknownPeer]: 404,
+  [P2pErrorCode.PeerMisbehaved]: 502,
+  [P2pErrorCode.PeerUnreachable]: 502,
+  [P2pErrorCode.Disabled]: 404,
+};
+
 const statusByCode: Readonly<Record<string, number>> = {
   ...encodingStatus,
   ...chainStatus,
@@ -156,6 +169,7 @@ const statusByCode: Readonly<Record<string, number>> = {
   ...execStatus,
   ...spvStatus,
   ...mempoolStatus,
+  ...p2pStatus,
 };
 
 /** The HTTP status of a coded error (500 for codes no table lists). */
