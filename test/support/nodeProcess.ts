@@ -114,7 +114,7 @@ export async function startNode(
           "x-weft-app-token": readFileSync(tokenFile, "utf8").trim(),
           ...(init.body === undefined ? {} : { "content-type": "application/json" }),
         },
-        body: init.body === undefined ? undefined : JSON.stringify(init.body),
+        ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }),
       });
     },
   };

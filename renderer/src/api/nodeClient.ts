@@ -11,6 +11,7 @@ import { type Cut, parseCut } from "./cut.ts";
 import type { Decoded } from "./decode.ts";
 import { type MiningChange, type MiningStatus, parseMiningStatus } from "./miningStatus.ts";
 import { type NodeInfo, parseNodeInfo } from "./nodeInfo.ts";
+import { type PeersStatus, parsePeersStatus } from "./peers.ts";
 
 /** The part of a fetch Response the client reads. */
 export type ResponseLike = {
@@ -21,7 +22,7 @@ export type ResponseLike = {
 };
 
 export type RequestInitLike = {
-  method: "GET" | "POST";
+  method: "GET" | "POST" | "DELETE";
   headers?: Record<string, string>;
   body?: string;
   signal?: AbortSignal;
@@ -54,6 +55,12 @@ export type NodeClient = {
   mining(): Promise<ClientResult<MiningStatus>>;
   /** `POST /app/api/mining` */
   setMining(change: MiningChange): Promise<ClientResult<MiningStatus>>;
+  /** `GET /app/api/peers` (docs/p2p.md) */
+  peers(): Promise<ClientResult<PeersStatus>>;
+  /** `POST /app/api/peers` */
+  addPeer(address: string): Promise<ClientResult<string>>;
+  /** `DELETE /app/api/peers/{address}` */
+  removePeer(address: string): Promise<ClientResult<string>>;
   /** The URL of `GET {base}/header/updates` (server-sent events). */
   readonly headerUpdatesUrl: string;
 };
@@ -171,6 +178,25 @@ export function createNodeClient(options: NodeClientOptions): NodeClient {
     info: () => get(`${base}/info`, parseNodeInfo),
     cut: () => get(`${base}/cut`, parseCut),
     mining: () => get(miningUrl, parseMiningStatus),
+    peers: () => get(`${origin}/app/api/peers`, parsePeersStatus),
+    addPeer: (address) =>
+      fetchText(
+        options.fetch,
+        `${origin}/app/api/peers`,
+        {
+          method: "POST",
+          headers: { "content-type": "application/json", accept: "application/json" },
+          body: JSON.stringify({ address }),
+        },
+        timeoutMs,
+      ),
+    removePeer: (address) =>
+      fetchText(
+        options.fetch,
+        `${origin}/app/api/peers/${encodeURIComponent(address)}`,
+        { method: "DELETE" },
+        timeoutMs,
+      ),
     setMining: (change) =>
       fetchJson(
         options.fetch,
