@@ -27,6 +27,7 @@ const REQUIRED: Record<string, readonly string[]> = {
   backup: ["blocks_s_per_gb", "state_s_per_gb"],
   startup: ["cli_help_ms", "node_ready_ms"],
   hostile: ["max_us_per_gas"],
+  sync: ["blocks_per_s", "propagation_ms"],
 };
 
 const TINY = {
