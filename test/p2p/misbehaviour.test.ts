@@ -56,9 +56,10 @@ describe("[p2p] misbehaving peers", () => {
     const genesis = (await (
       await fetch(`${node.base}/chain/0/header/${g0.hash}`, { headers: { accept: OBJECT } })
     ).json()) as Record<string, unknown>;
-    const payload = await (
-      await fetch(`${node.base}/chain/0/payload/${genesis.payloadHash}/outputs`)
-    ).json();
+    const genesisBlock = (await (
+      await fetch(`${node.base}/chain/0/block?minheight=0&maxheight=0`)
+    ).json()) as { items: { payloadWithOutputs: unknown }[] };
+    const payload = genesisBlock.items[0]?.payloadWithOutputs;
     const adjacents = Object.fromEntries(
       Object.keys(genesis.adjacents as object).map((c) => [
         c,
