@@ -11,7 +11,9 @@
  *           → CommandService (mempool, /send /local /poll /listen /private,
  *             the mining payload provider)
  *           → mining (service, update streams, built-in miner)
+ *           → peer network (p2p/peerNetwork.ts: peers, sync, gossip)
  *           → HTTP API (api/buildServer.ts) → listen → built-in miner (when enabled)
+ *           → peer network started (it publishes the node's address)
  *
  * Later areas plug in here: the contract-state store (state.sqlite), exec,
  * mempool, mining and backup become fields of {@link WeftNode}, are given to
@@ -24,6 +26,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { rmSync } from "node:fs";
+import { createServer, type Server } from "node:http";
 import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
 import type { ApiLog } from "./api/apiServices.ts";
@@ -63,6 +66,7 @@ import { minerInfoOf } from "./mining/minerInfo.ts";
 import { MiningService } from "./mining/miningService.ts";
 import type { PayloadProvider } from "./mining/payloadProvider.ts";
 import { UpdateStreams } from "./mining/updateStreams.ts";
+import { PeerNetwork } from "./p2p/peerNetwork.ts";
 import { type Block, BlockDb, type InsertResult } from "./store/blockDb.ts";
 import { MempoolStore } from "./store/mempoolStore.ts";
 import { makePrivateDir, writePrivateFile } from "./store/privateFiles.ts";
@@ -131,7 +135,14 @@ export type CreateNodeOptions = NodeOptionsInput & {
    * answer APP_RESTART_UNAVAILABLE.
    */
   readonly restart?: NodeRestarter | undefined;
+  /** How often the peer network reads each peer's cut, ms (default 1,000; docs/p2p.md). */
+  readonly peerPollIntervalMs?: number | undefined;
 };
+
+/** `dataDir/<network>/peers.json`: the peers the node knows, and bans (docs/p2p.md). */
+export function peersPath(options: Pick<NodeOptions, "dataDir" | "network">): string {
+  return join(options.dataDir, options.network, "peers.json");
+}
 
 /** `dataDir/<network>/app-token`: the app token while the node runs (0600), for `curl` users. */
 export function appTokenPath(options: Pick<NodeOptions, "dataDir" | "network">): string {
@@ -242,6 +253,8 @@ export class WeftNode {
   readonly commands: CommandService;
   /** The explorer's index of the blocks (index.sqlite; docs/explorer-api.md). */
   readonly index: ChainIndex;
+  /** The peer network: peers, sync, mempool gossip (p2p/peerNetwork.ts). */
+  readonly p2p: PeerNetwork;
   /** The secret `/app/api/*` needs (header `X-Weft-App-Token`; api/appToken.ts). */
   readonly appToken: string;
   /** Where the token is written while the node runs (`dataDir/<network>/app-token`, 0600). */
@@ -251,6 +264,7 @@ export class WeftNode {
   readonly #miningStreams: UpdateStreams | undefined;
   readonly #log: NodeLogger | undefined;
   #port: number | undefined;
+  #p2pServer: Server | undefined;
   #closing: Promise<void> | undefined;
 
   private constructor(
@@ -273,7 +287,9 @@ export class WeftNode {
     },
     appToken: string,
     appBackups: AppBackups,
+    p2p: PeerNetwork,
   ) {
+    this.p2p = p2p;
     this.appToken = appToken;
     this.appBackups = appBackups;
     this.appTokenFile = appTokenPath(options);
@@ -332,6 +348,7 @@ export class WeftNode {
     let commands: CommandService | undefined;
     let mempoolStore: MempoolStore | undefined;
     let index: ChainIndex | undefined;
+    let p2p: PeerNetwork | undefined;
     try {
       state = StateDb.open({ path: statePath(options), nativeBinding: input.sqliteNativeBinding });
       executor = ChainExecutor.open({
@@ -430,6 +447,17 @@ export class WeftNode {
         minerInfo: configuredMiner(options),
         log: input.logger,
       });
+      p2p = new PeerNetwork({
+        version,
+        blocks,
+        commands,
+        miner,
+        peers: options.p2p.peers,
+        maxPeers: options.p2p.maxPeers,
+        file: peersPath(options),
+        log: input.logger,
+        pollIntervalMs: input.peerPollIntervalMs,
+      });
       // The API asks for the node's origin at request time (config.json), once it listens.
       let self: WeftNode | undefined;
       const api = buildApi(
@@ -447,6 +475,7 @@ export class WeftNode {
           miner,
           commands,
           explorer,
+          p2p,
           rendererDir: input.rendererDir,
           appToken: token,
           walletDir: walletDirPath(options),
@@ -473,10 +502,12 @@ export class WeftNode {
         { state, executor, execution, commands, mempoolStore, index },
         token.value,
         appBackups,
+        p2p,
       );
       writePrivateFile(self.appTokenFile, `${token.value}\n`);
       return self;
     } catch (e) {
+      p2p?.close();
       void backup?.close();
       void appBackups?.close();
       service?.close();
@@ -549,6 +580,7 @@ export class WeftNode {
     const address = this.server.server.address();
     this.#port = typeof address === "object" && address !== null ? address.port : port;
     this.#log?.info("node listening", { baseUrl: this.baseUrl, network: this.version.name });
+    await this.#startPeers();
     if (this.execution instanceof WorkerExecution) this.execution.warm();
     // Automatic backups run while the node runs; a time missed while it was stopped runs now.
     this.appBackups.startSchedule();
@@ -564,10 +596,50 @@ export class WeftNode {
     return this.baseUrl;
   }
 
+  /**
+   * Starts the peer network: listens on `p2p.port` too when it is set apart
+   * from the API's port (the same routes), and publishes that address.
+   */
+  async #startPeers(): Promise<void> {
+    const { host } = this.options;
+    let port = this.#port as number;
+    const p2pPort = this.options.p2p.port;
+    if (p2pPort !== undefined && p2pPort !== port) {
+      const server = createServer((req, res) => {
+        this.server.routing(req, res);
+      });
+      await new Promise<void>((resolve, reject) => {
+        server.once("error", (e) => {
+          reject(
+            new ApiError(
+              { code: ApiErrorCode.ListenFailed, host, port: p2pPort, reason: e.message },
+              `cannot listen on ${host}:${p2pPort} (p2p.port): ${e.message}`,
+              { cause: e },
+            ),
+          );
+        });
+        server.listen(p2pPort, host, () => resolve());
+      });
+      this.#p2pServer = server;
+      const address = server.address();
+      port = typeof address === "object" && address !== null ? address.port : p2pPort;
+    }
+    // A wildcard address names no host a peer can reach: loopback, or the first allowed name.
+    const wildcard = host === "0.0.0.0" || host === "::";
+    const hostname = wildcard ? (this.options.allowedHosts[0] ?? "127.0.0.1") : host;
+    this.p2p.start({ hostname, port });
+  }
+
   /** Stops the server (ending event streams) and closes the databases. Idempotent. */
   close(): Promise<void> {
     this.#closing ??= (async () => {
       try {
+        this.p2p.close();
+        const p2pServer = this.#p2pServer;
+        if (p2pServer !== undefined) {
+          p2pServer.closeAllConnections();
+          await new Promise<void>((resolve) => p2pServer.close(() => resolve()));
+        }
         await this.miner.close();
         this.#miningStreams?.close();
         // Waiting /listen requests end (503) so that the server can close.

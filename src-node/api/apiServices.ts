@@ -12,6 +12,7 @@ import type { CommandService } from "../mempool/commandService.ts";
 import type { BuiltInMiner } from "../mining/builtInMiner.ts";
 import type { MiningService } from "../mining/miningService.ts";
 import type { UpdateStreams } from "../mining/updateStreams.ts";
+import type { PeerNetwork } from "../p2p/peerNetwork.ts";
 import type { BlockDb } from "../store/blockDb.ts";
 import type { AppToken } from "./appToken.ts";
 import { API_VERSION } from "./nodeInfo.ts";
@@ -45,6 +46,8 @@ export type ApiServices = {
   readonly explorer?: Explorer | undefined;
   /** The built-in miner, controlled through the app route `/app/api/mining`. */
   readonly miner?: BuiltInMiner | undefined;
+  /** The peer network (peer-only routes, `/app/api/peers`); absent: not served. */
+  readonly p2p?: PeerNetwork | undefined;
   /** The launch's app token, needed by `/app/api/*` (appToken.ts; default: a fresh one, cookie on page load). */
   readonly appToken?: AppToken | undefined;
   /**

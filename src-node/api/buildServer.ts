@@ -39,6 +39,7 @@ import { registerAppConfigRoute } from "./routes/appConfigRoute.ts";
 import { registerAppExplorerRoutes } from "./routes/appExplorerRoutes.ts";
 import { registerAppMiningRoutes } from "./routes/appMiningRoutes.ts";
 import { registerAppNodeRestartRoutes } from "./routes/appNodeRestartRoutes.ts";
+import { registerAppPeerRoutes } from "./routes/appPeerRoutes.ts";
 import { registerAppUiRoutes } from "./routes/appUiRoutes.ts";
 import { registerAppWalletRoutes } from "./routes/appWalletRoutes.ts";
 import { registerBackupRoutes } from "./routes/backupRoutes.ts";
@@ -50,6 +51,7 @@ import { registerHeaderUpdatesRoute } from "./routes/headerUpdatesRoute.ts";
 import { registerHealthRoutes } from "./routes/healthRoutes.ts";
 import { registerInfoRoutes } from "./routes/infoRoutes.ts";
 import { registerMiningRoutes } from "./routes/miningRoutes.ts";
+import { registerP2pRoutes } from "./routes/p2pRoutes.ts";
 import { registerPactRoutes } from "./routes/pactRoutes.ts";
 
 /**
@@ -62,6 +64,7 @@ const APP_API_ROUTES: readonly AppApiRoutes[] = [
   registerAppWalletRoutes,
   registerAppNodeRestartRoutes,
   registerAppBackupRoutes,
+  registerAppPeerRoutes,
 ];
 
 /** Largest request body (reference service API: 2 MB). */
@@ -197,6 +200,7 @@ export function buildApi(node: ApiServices, options: BuildServerOptions = {}): A
   registerHealthRoutes(server, ctx);
   registerInfoRoutes(server, ctx);
   registerCutRoutes(server, ctx);
+  registerP2pRoutes(server, ctx);
   registerHashRoutes(server, ctx);
   registerHeaderRoutes(server, ctx);
   registerBlockRoutes(server, ctx);

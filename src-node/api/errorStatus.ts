@@ -21,6 +21,7 @@ import {
 import { ExplorerErrorCode, type ExplorerErrorCodeValue } from "../index/errors.ts";
 import { MempoolErrorCode, type MempoolErrorCodeValue } from "../mempool/errors.ts";
 import { MiningErrorCode, type MiningErrorCodeValue } from "../mining/errors.ts";
+import { P2pErrorCode } from "../p2p/errors.ts";
 import { StoreError, StoreErrorCode, type StoreErrorCodeValue } from "../store/errors.ts";
 import {
   ApiErrorCode,
@@ -158,6 +159,18 @@ const explorerStatus: Record<ExplorerErrorCodeValue, number> = {
   [ExplorerErrorCode.Closed]: 503,
 };
 
+/** The peer routes and `/app/api/peers` (docs/p2p.md). */
+const p2pStatus: Record<(typeof P2pErrorCode)[keyof typeof P2pErrorCode], number> = {
+  [P2pErrorCode.BadPeerAddress]: 400,
+  [P2pErrorCode.BadCut]: 400,
+  [P2pErrorCode.WrongNetwork]: 400,
+  [P2pErrorCode.PeerBanned]: 403,
+  [P2pErrorCode.UnknownPeer]: 404,
+  [P2pErrorCode.PeerMisbehaved]: 502,
+  [P2pErrorCode.PeerUnreachable]: 502,
+  [P2pErrorCode.Disabled]: 404,
+};
+
 const statusByCode: Readonly<Record<string, number>> = {
   ...encodingStatus,
   ...chainStatus,
@@ -171,6 +184,7 @@ const statusByCode: Readonly<Record<string, number>> = {
   ...spvStatus,
   ...mempoolStatus,
   ...explorerStatus,
+  ...p2pStatus,
 };
 
 /** The HTTP status of a coded error (500 for codes no table lists). */

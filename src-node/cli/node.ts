@@ -65,6 +65,10 @@ Options:
   --listen-timeout SECS   how long /listen waits for a result (default 180)
   --spv-timeout SECS      how long /spv waits for the target chain (default 180)
   --spv-proof-depth N     how deep a continuation's proof root may be (default 20000)
+  --peer HOST:PORT        a peer to connect to (repeatable; docs/p2p.md)
+  --p2p-port N            port of the peer interface (default: the API's port)
+  --max-peers N           most peers (default 16)
+  --entity NAME           this node's entity name for /private
   --help                  this text
 `;
 
@@ -74,7 +78,10 @@ function stderrLogger(io: CliIo): NodeLogger {
       `${level}: ${message}${fields === undefined ? "" : ` ${JSON.stringify(fields)}`}\n`,
     );
   return {
-    info: () => {},
+    // Peer connections, bans and catching-up progress are what a node operator watches.
+    info: (m, f) => {
+      if (m.startsWith("p2p: ")) line("info", m, f);
+    },
     warn: (m, f) => line("warning", m, f),
     error: (m, f) => line("error", m, f),
   };

@@ -92,6 +92,7 @@ export function parseConfigText(text: string, file: string): NodeOptionsInput {
     "backup",
     "commands",
     "spv",
+    "p2p",
   ]);
   if (top === undefined) return {};
   if ("data-dir" in top && "dataDir" in top) {
@@ -122,6 +123,7 @@ export function parseConfigText(text: string, file: string): NodeOptionsInput {
   const backupApi = section(file, backup?.api, "backup.api", ["enabled"]);
   const commands = section(file, top.commands, "commands", ["listen-timeout"]);
   const spv = section(file, top.spv, "spv", ["timeout", "proof-depth"]);
+  const p2p = section(file, top.p2p, "p2p", ["peers", "port", "max-peers", "entity"]);
   return {
     network: top.network,
     dataDir: pathIn(top["data-dir"] ?? top.dataDir, baseDir),
@@ -147,6 +149,10 @@ export function parseConfigText(text: string, file: string): NodeOptionsInput {
         : { apiEnabled: backupApi?.enabled, directory: pathIn(backup.directory, baseDir) },
     commands: commands === undefined ? undefined : { listenTimeout: commands["listen-timeout"] },
     spv: spv === undefined ? undefined : { timeout: spv.timeout, proofDepth: spv["proof-depth"] },
+    p2p:
+      p2p === undefined
+        ? undefined
+        : { peers: p2p.peers, port: p2p.port, maxPeers: p2p["max-peers"], entity: p2p.entity },
   };
 }
 

@@ -69,6 +69,20 @@ export type SpvOptions = {
   readonly proofDepth?: number | undefined;
 };
 
+export type P2pOptions = {
+  /** Peers to connect to, `HOST:PORT` (spec: `p2p.peers`, flag `--peer`, repeatable). */
+  readonly peers: readonly string[];
+  /** Port of the peer interface when apart from the API's (default: the API's own port). */
+  readonly port?: number | undefined;
+  /** Most outgoing peer connections (default 16). */
+  readonly maxPeers: number;
+  /** This node's entity name for `/private` (`p2p.entity`, `--entity`). */
+  readonly entity?: string | undefined;
+};
+
+/** Default `p2p.max-peers`. */
+export const DEFAULT_MAX_PEERS = 16;
+
 /** `/listen`'s default wait, seconds. */
 export const DEFAULT_LISTEN_TIMEOUT_S = 180;
 
@@ -88,6 +102,7 @@ export type NodeOptions = {
   readonly backup: BackupOptions;
   readonly commands: CommandOptions;
   readonly spv: SpvOptions;
+  readonly p2p: P2pOptions;
 };
 
 /** Options as given: every key optional, values unchecked. */
@@ -117,6 +132,14 @@ export type NodeOptionsInput = {
     | undefined;
   readonly commands?: { readonly listenTimeout?: unknown } | undefined;
   readonly spv?: { readonly timeout?: unknown; readonly proofDepth?: unknown } | undefined;
+  readonly p2p?:
+    | {
+        readonly peers?: unknown;
+        readonly port?: unknown;
+        readonly maxPeers?: unknown;
+        readonly entity?: unknown;
+      }
+    | undefined;
 };
 
 /** The names `network` accepts. */
@@ -191,6 +214,37 @@ function allowedHosts(value: unknown): string[] {
   });
 }
 
+/** `p2p.peers`: `HOST:PORT` items (a list, or one comma-separated string). */
+function peerList(value: unknown): string[] {
+  const items = typeof value === "string" ? value.split(",").map((k) => k.trim()) : value;
+  if (!Array.isArray(items)) throw badValue("p2p.peers", "expected a list of HOST:PORT");
+  return items.map((item, i) => {
+    const m =
+      typeof item === "string"
+        ? /^(\[[0-9a-fA-F:.]+\]|[a-zA-Z0-9.-]+):([0-9]{1,5})$/.exec(item)
+        : null;
+    if (m === null || Number(m[2]) < 1 || Number(m[2]) > 65535) {
+      throw badValue(
+        `p2p.peers[${i}]`,
+        `expected HOST:PORT (a host name or IP address and a port from 1 to 65535), got ${JSON.stringify(item)}`,
+      );
+    }
+    return item as string;
+  });
+}
+
+/** `p2p.entity`: a name of letters, digits, `-`, `_` and `.`, at most 64 characters. */
+function entityName(value: unknown): string {
+  const name = text(value, "p2p.entity");
+  if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/.test(name)) {
+    throw badValue(
+      "p2p.entity",
+      `expected letters, digits, '.', '_' or '-' (at most 64, starting with a letter or digit), got ${JSON.stringify(name)}`,
+    );
+  }
+  return name;
+}
+
 /**
  * Checks options and fills in defaults.
  * @param baseDir relative paths are resolved against it (default: the working directory).
@@ -208,6 +262,7 @@ export function resolveNodeOptions(input: NodeOptionsInput, baseDir = process.cw
   const backup = input.backup ?? {};
   const commands = input.commands ?? {};
   const spv = input.spv ?? {};
+  const p2p = input.p2p ?? {};
   const backupApi =
     backup.apiEnabled === undefined ? false : bool(backup.apiEnabled, "backup.api.enabled");
   if (backupApi && backup.directory === undefined) {
@@ -267,6 +322,15 @@ export function resolveNodeOptions(input: NodeOptionsInput, baseDir = process.cw
           ? undefined
           : integer(spv.proofDepth, "spv.proof-depth", 1, 1_000_000_000),
     },
+    p2p: {
+      peers: p2p.peers === undefined ? [] : peerList(p2p.peers),
+      port: p2p.port === undefined ? undefined : integer(p2p.port, "p2p.port", 0, 65535),
+      maxPeers:
+        p2p.maxPeers === undefined
+          ? DEFAULT_MAX_PEERS
+          : integer(p2p.maxPeers, "p2p.max-peers", 1, 1024),
+      entity: p2p.entity === undefined ? undefined : entityName(p2p.entity),
+    },
   };
 }
 
@@ -305,6 +369,12 @@ export function mergeNodeOptions(
     spv: {
       timeout: pick(file.spv?.timeout, flags.spv?.timeout),
       proofDepth: pick(file.spv?.proofDepth, flags.spv?.proofDepth),
+    },
+    p2p: {
+      peers: pick(file.p2p?.peers, flags.p2p?.peers),
+      port: pick(file.p2p?.port, flags.p2p?.port),
+      maxPeers: pick(file.p2p?.maxPeers, flags.p2p?.maxPeers),
+      entity: pick(file.p2p?.entity, flags.p2p?.entity),
     },
   };
 }

@@ -7,7 +7,8 @@
  * NAME`, `--miner-key HEX[,HEX…]` (the built-in miner), `--listen-timeout
  * SECONDS` (how long `/listen` waits), `--spv-timeout SECONDS` (how long
  * `/spv` waits), `--spv-proof-depth N` (how deep a continuation's proof root
- * may be), `--help`. Values follow
+ * may be), `--peer HOST:PORT` (repeatable: a peer to connect to),
+ * `--p2p-port N`, `--max-peers N`, `--entity NAME` (docs/p2p.md), `--help`. Values follow
  * the flag (`--port 1848`) or an equals sign (`--port=1848`). Values are
  * checked later, by resolveNodeOptions.
  * @module
@@ -35,7 +36,13 @@ const VALUE_FLAGS = [
   "--listen-timeout",
   "--spv-timeout",
   "--spv-proof-depth",
+  "--peer",
+  "--p2p-port",
+  "--max-peers",
+  "--entity",
 ] as const;
+/** Value flags that may be given more than once (their values collect into a list). */
+const REPEATABLE = ["--peer"] as const;
 const SWITCHES = ["--enable-backup-api", "--enable-mining-api", "--mine", "--help", "-h"] as const;
 
 function badFlag(flag: string, reason: string): ConfigError {
@@ -48,6 +55,7 @@ function badFlag(flag: string, reason: string): ConfigError {
 export function parseNodeFlags(args: readonly string[]): NodeFlags {
   const values = new Map<string, string>();
   const switches = new Set<string>();
+  const lists = new Map<string, string[]>();
   for (let i = 0; i < args.length; i++) {
     const arg = args[i] as string;
     const eq = arg.indexOf("=");
@@ -61,6 +69,10 @@ export function parseNodeFlags(args: readonly string[]): NodeFlags {
       }
       if (value === undefined || (name === arg && value.startsWith("--"))) {
         throw badFlag(name, "expects a value");
+      }
+      if ((REPEATABLE as readonly string[]).includes(name)) {
+        lists.set(name, [...(lists.get(name) ?? []), value]);
+        continue;
       }
       if (values.has(name)) throw badFlag(name, "given more than once");
       values.set(name, value);
@@ -102,6 +114,18 @@ export function parseNodeFlags(args: readonly string[]): NodeFlags {
       spv:
         values.has("--spv-timeout") || values.has("--spv-proof-depth")
           ? { timeout: values.get("--spv-timeout"), proofDepth: values.get("--spv-proof-depth") }
+          : undefined,
+      p2p:
+        lists.has("--peer") ||
+        values.has("--p2p-port") ||
+        values.has("--max-peers") ||
+        values.has("--entity")
+          ? {
+              peers: lists.get("--peer"),
+              port: values.get("--p2p-port"),
+              maxPeers: values.get("--max-peers"),
+              entity: values.get("--entity"),
+            }
           : undefined,
     },
     configFile: values.get("--config"),

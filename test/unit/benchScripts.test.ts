@@ -31,6 +31,7 @@ const REQUIRED: Record<string, readonly string[]> = {
   index: ["blocks_per_s", "txs_per_s", "search_ms", "account_page_ms"],
   wallet: ["unlock_ms"],
   "wallet-balances": ["balances_ms"],
+  sync: ["blocks_per_s", "propagation_ms"],
 };
 
 const TINY = {

@@ -11,6 +11,7 @@ import { type Cut, parseCut } from "./cut.ts";
 import { type Decoded, decode, record, reject } from "./decode.ts";
 import { type MiningChange, type MiningStatus, parseMiningStatus } from "./miningStatus.ts";
 import { type NodeInfo, parseNodeInfo } from "./nodeInfo.ts";
+import { type PeersStatus, parsePeersStatus } from "./peers.ts";
 
 /** The part of a fetch Response the client reads. */
 export type ResponseLike = {
@@ -21,7 +22,7 @@ export type ResponseLike = {
 };
 
 export type RequestInitLike = {
-  method: "GET" | "POST" | "PUT";
+  method: "GET" | "POST" | "PUT" | "DELETE";
   headers?: Record<string, string>;
   body?: string;
   signal?: AbortSignal;
@@ -66,6 +67,12 @@ export type NodeClient = {
    * without effect; the answer's JSON as it came (the caller parses it for what it asked).
    */
   local(chainId: number, command: unknown): Promise<ClientResult<unknown>>;
+  /** `GET /app/api/peers` (docs/p2p.md) */
+  peers(): Promise<ClientResult<PeersStatus>>;
+  /** `POST /app/api/peers` */
+  addPeer(address: string): Promise<ClientResult<string>>;
+  /** `DELETE /app/api/peers/{address}` */
+  removePeer(address: string): Promise<ClientResult<string>>;
   /** The URL of `GET {base}/header/updates` (server-sent events). */
   readonly headerUpdatesUrl: string;
   /**
@@ -238,6 +245,25 @@ export function createNodeClient(options: NodeClientOptions): NodeClient {
     getJson: (path, parse, accept) => get(`${base}${path}`, parse, accept),
     getAppJson: (path, parse) => get(`${origin}${path}`, parse),
     postJson: (path, body, parse) => post(`${base}${path}`, body, parse),
+    peers: () => get(`${origin}/app/api/peers`, parsePeersStatus),
+    addPeer: (address) =>
+      fetchText(
+        options.fetch,
+        `${origin}/app/api/peers`,
+        {
+          method: "POST",
+          headers: { "content-type": "application/json", accept: "application/json" },
+          body: JSON.stringify({ address }),
+        },
+        timeoutMs,
+      ),
+    removePeer: (address) =>
+      fetchText(
+        options.fetch,
+        `${origin}/app/api/peers/${encodeURIComponent(address)}`,
+        { method: "DELETE" },
+        timeoutMs,
+      ),
     local: (chainId, command) =>
       fetchJson(
         options.fetch,

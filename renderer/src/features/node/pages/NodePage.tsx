@@ -9,6 +9,7 @@ import { ChainTable } from "../components/ChainTable.tsx";
 import { DesktopFolders } from "../components/DesktopFolders.tsx";
 import { MiningControl } from "../components/MiningControl.tsx";
 import { NodeStatus } from "../components/NodeStatus.tsx";
+import { PeersPanel } from "../components/PeersPanel.tsx";
 
 export function NodePage() {
   const { desktop } = useServices();
@@ -19,6 +20,7 @@ export function NodePage() {
         <NodeStatus />
         <MiningControl />
         {desktop === null ? null : <DesktopFolders desktop={desktop} />}
+        <PeersPanel />
       </div>
       <ChainTable />
     </>

@@ -1,0 +1,36 @@
+/**
+ * Errors of the peer-to-peer layer: a peer address that cannot be read, a
+ * cut published by a peer that is malformed or of another network, a peer
+ * that sent something invalid (its misbehaviour), a peer that cannot be
+ * reached or answered nonsense. Statuses in api/errorStatus.ts.
+ * @module
+ */
+import { NodeError } from "../errors/nodeError.ts";
+
+export const P2pErrorCode = {
+  BadPeerAddress: "P2P_BAD_PEER_ADDRESS",
+  BadCut: "P2P_BAD_CUT",
+  WrongNetwork: "P2P_WRONG_NETWORK",
+  PeerBanned: "P2P_PEER_BANNED",
+  UnknownPeer: "P2P_UNKNOWN_PEER",
+  PeerMisbehaved: "P2P_PEER_MISBEHAVED",
+  PeerUnreachable: "P2P_PEER_UNREACHABLE",
+  Disabled: "P2P_DISABLED",
+} as const;
+
+export type P2pErrorType =
+  /** `field`: where the address was given (`p2p.peers[0]`, `address`, `origin.address`). */
+  | { code: typeof P2pErrorCode.BadPeerAddress; field: string; reason: string }
+  | { code: typeof P2pErrorCode.BadCut; field: string; reason: string }
+  | { code: typeof P2pErrorCode.WrongNetwork; peer: string; expected: string; actual: string }
+  | { code: typeof P2pErrorCode.PeerBanned; peer: string; until: number }
+  | { code: typeof P2pErrorCode.UnknownPeer; peer: string }
+  | { code: typeof P2pErrorCode.PeerMisbehaved; peer: string; reason: string }
+  | { code: typeof P2pErrorCode.PeerUnreachable; peer: string; reason: string }
+  | { code: typeof P2pErrorCode.Disabled };
+
+export class P2pError extends NodeError<P2pErrorType> {}
+
+export function badCut(field: string, reason: string): P2pError {
+  return new P2pError({ code: P2pErrorCode.BadCut, field, reason }, `${field}: ${reason}`);
+}

@@ -1,0 +1,254 @@
+/**
+ * The peer book: every peer this node knows, what it knows of each (its cut
+ * height, latency, misbehaviour score, ban, failures and the backoff before
+ * the next attempt), bounded by `p2p.max-peers` (configured peers always
+ * count; learned ones only while there is room), and persisted in the data
+ * folder (`peers.json`: addresses, sources and bans) so a restart knows its
+ * peers again.
+ *
+ * Misbehaviour (Bitcoin Core's rule): a peer collects points for what it
+ * sends that is invalid; at {@link BAN_SCORE} it is banned for
+ * {@link BAN_MS} (logged, listed) and nothing it sends is taken meanwhile.
+ * @module
+ */
+import { readFileSync } from "node:fs";
+import { writePrivateFile } from "../store/privateFiles.ts";
+import { type PeerAddress, parsePeerAddress, peerKey } from "./peerAddress.ts";
+
+/** Points at which a peer is banned. */
+export const BAN_SCORE = 100;
+/** How long a ban lasts, ms. */
+export const BAN_MS = 60 * 60 * 1000;
+/** The longest wait between attempts to reach a failing peer, ms. */
+export const MAX_BACKOFF_MS = 60_000;
+
+/** How the node came to know a peer. */
+export type PeerSource = "configured" | "added" | "learned" | "inbound";
+
+export type PeerEntry = {
+  readonly address: PeerAddress;
+  readonly key: string;
+  source: PeerSource;
+  /** `ok` once `/info` named this network; `refused` for another network. */
+  network: "unchecked" | "ok" | "refused";
+  cutHeight: number | undefined;
+  latencyMs: number | undefined;
+  score: number;
+  /** ms since the UNIX epoch. */
+  bannedUntil: number | undefined;
+  failures: number;
+  /** ms since the UNIX epoch: no request before. */
+  nextAttemptAt: number;
+  lastError: string | undefined;
+};
+
+/** What the app lists for a peer (`/app/api/peers`). */
+export type PeerView = {
+  readonly address: string;
+  readonly source: PeerSource;
+  readonly network: PeerEntry["network"];
+  readonly cutHeight: number | null;
+  readonly latencyMs: number | null;
+  readonly score: number;
+  /** ISO 8601, or null when not banned. */
+  readonly bannedUntil: string | null;
+  readonly failures: number;
+  readonly lastError: string | null;
+};
+
+export type PeerBookOptions = {
+  /** `dataDir/<network>/peers.json` (undefined: not persisted). */
+  readonly file?: string | undefined;
+  readonly maxPeers: number;
+  /** ms since the UNIX epoch (tests). */
+  readonly now?: (() => number) | undefined;
+};
+
+type Persisted = {
+  peers: { address: string; source: PeerSource }[];
+  bans: { address: string; until: number }[];
+};
+
+export class PeerBook {
+  readonly maxPeers: number;
+  readonly #file: string | undefined;
+  readonly #now: () => number;
+  readonly #peers = new Map<string, PeerEntry>();
+  /** Bans of peers no longer in the book (removed), kept so they are not taken back. */
+  readonly #bans = new Map<string, number>();
+
+  constructor(options: PeerBookOptions) {
+    this.maxPeers = options.maxPeers;
+    this.#file = options.file;
+    this.#now = options.now ?? Date.now;
+  }
+
+  /** Reads `peers.json`; a missing or unreadable file is an empty book (the file is ours). */
+  load(): void {
+    if (this.#file === undefined) return;
+    let data: Persisted;
+    try {
+      data = JSON.parse(readFileSync(this.#file, "utf8")) as Persisted;
+    } catch {
+      return;
+    }
+    const now = this.#now();
+    for (const b of Array.isArray(data?.bans) ? data.bans : []) {
+      if (typeof b?.address === "string" && typeof b.until === "number" && b.until > now) {
+        this.#bans.set(b.address, b.until);
+      }
+    }
+    for (const p of Array.isArray(data?.peers) ? data.peers : []) {
+      try {
+        const source = ["configured", "added", "learned", "inbound"].includes(p?.source)
+          ? p.source
+          : "learned";
+        // Configured peers come from the configuration of this start, not the file.
+        this.add(
+          parsePeerAddress(p.address, "peers.json"),
+          source === "configured" ? "learned" : source,
+        );
+      } catch {
+        // An entry we cannot read is dropped.
+      }
+    }
+  }
+
+  #save(): void {
+    if (this.#file === undefined) return;
+    const data: Persisted = {
+      peers: [...this.#peers.values()].map((p) => ({ address: p.key, source: p.source })),
+      bans: [
+        ...[...this.#peers.values()].flatMap((p) =>
+          p.bannedUntil === undefined ? [] : [{ address: p.key, until: p.bannedUntil }],
+        ),
+        ...[...this.#bans].map(([address, until]) => ({ address, until })),
+      ],
+    };
+    try {
+      writePrivateFile(this.#file, `${JSON.stringify(data, null, 2)}\n`);
+    } catch {
+      // Not fatal: the book is rebuilt from the configuration and peers next time.
+    }
+  }
+
+  get size(): number {
+    return this.#peers.size;
+  }
+
+  get(key: string): PeerEntry | undefined {
+    return this.#peers.get(key);
+  }
+
+  all(): PeerEntry[] {
+    return [...this.#peers.values()];
+  }
+
+  isBanned(key: string): boolean {
+    const now = this.#now();
+    const until = this.#peers.get(key)?.bannedUntil ?? this.#bans.get(key);
+    return until !== undefined && until > now;
+  }
+
+  /**
+   * Adds a peer (configured and added ones always; learned and inbound ones
+   * while fewer than `maxPeers` are known). Knowing it already changes only
+   * its source (to `configured` or `added`).
+   * @returns the entry, or undefined when there was no room.
+   */
+  add(address: PeerAddress, source: PeerSource): PeerEntry | undefined {
+    const key = peerKey(address);
+    const known = this.#peers.get(key);
+    if (known !== undefined) {
+      if (source === "configured" || source === "added") known.source = source;
+      return known;
+    }
+    const always = source === "configured" || source === "added";
+    if (!always && this.#peers.size >= this.maxPeers) return undefined;
+    const entry: PeerEntry = {
+      address,
+      key,
+      source,
+      network: "unchecked",
+      cutHeight: undefined,
+      latencyMs: undefined,
+      score: 0,
+      bannedUntil: this.#bans.get(key),
+      failures: 0,
+      nextAttemptAt: 0,
+      lastError: undefined,
+    };
+    this.#bans.delete(key);
+    this.#peers.set(key, entry);
+    this.#save();
+    return entry;
+  }
+
+  /** Forgets a peer (a ban stays). @returns whether it was known. */
+  remove(key: string): boolean {
+    const p = this.#peers.get(key);
+    if (p === undefined) return false;
+    if (p.bannedUntil !== undefined && p.bannedUntil > this.#now())
+      this.#bans.set(key, p.bannedUntil);
+    this.#peers.delete(key);
+    this.#save();
+    return true;
+  }
+
+  /** Peers a request may go to now: not banned, not of another network, not backing off. */
+  usable(): PeerEntry[] {
+    const now = this.#now();
+    return this.all().filter(
+      (p) =>
+        p.network !== "refused" &&
+        (p.bannedUntil === undefined || p.bannedUntil <= now) &&
+        p.nextAttemptAt <= now,
+    );
+  }
+
+  /** A request succeeded: failures and backoff reset. */
+  succeeded(p: PeerEntry, latencyMs?: number): void {
+    p.failures = 0;
+    p.nextAttemptAt = 0;
+    p.lastError = undefined;
+    if (latencyMs !== undefined) p.latencyMs = Math.round(latencyMs);
+  }
+
+  /** A request failed: the next attempt waits 1 s, 2 s, 4 s, … up to a minute. */
+  failed(p: PeerEntry, reason: string): void {
+    p.failures++;
+    p.lastError = reason;
+    p.nextAttemptAt = this.#now() + Math.min(MAX_BACKOFF_MS, 1000 * 2 ** (p.failures - 1));
+  }
+
+  /**
+   * Adds misbehaviour points.
+   * @returns true when this banned the peer.
+   */
+  penalize(p: PeerEntry, points: number, reason: string): boolean {
+    p.score += points;
+    p.lastError = reason;
+    if (p.score < BAN_SCORE || p.bannedUntil !== undefined) return false;
+    p.bannedUntil = this.#now() + BAN_MS;
+    this.#save();
+    return true;
+  }
+
+  view(p: PeerEntry): PeerView {
+    const now = this.#now();
+    return {
+      address: p.key,
+      source: p.source,
+      network: p.network,
+      cutHeight: p.cutHeight ?? null,
+      latencyMs: p.latencyMs ?? null,
+      score: p.score,
+      bannedUntil:
+        p.bannedUntil !== undefined && p.bannedUntil > now
+          ? new Date(p.bannedUntil).toISOString()
+          : null,
+      failures: p.failures,
+      lastError: p.lastError ?? null,
+    };
+  }
+}

@@ -1,0 +1,168 @@
+/**
+ * Several nodes as separate `weft node` processes on loopback (test-singleton:
+ * every nonce is a proof of work, so blocks come fast): nodes follow a
+ * miner through peers; a transfer sent to A is gossiped to the miner B and
+ * polled on C; two miners converge; a partitioned node that mined its own
+ * fork converges once healed; a node started late with an empty data folder
+ * catches up more than 2,000 blocks. No timed assertions: `waitFor` limits
+ * only stop a hung test.
+ */
+
+import { rmSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { signedCommand, transferCaps } from "../support/execChain.ts";
+import { MINER_A, type NodeProcess, startNode, waitFor } from "../support/nodeProcess.ts";
+
+/** A second reward account (dev key 1's `k:` account). */
+const MINER_B = "k:6be2f485a7af75fedb4b7f153a903f7e6000ca4aa501179c91a2450b777bd2a7";
+
+const nodes: NodeProcess[] = [];
+let a: NodeProcess;
+let b: NodeProcess;
+let c: NodeProcess;
+
+async function start(args: string[], dataDir?: string): Promise<NodeProcess> {
+  const n = await startNode(args, dataDir);
+  nodes.push(n);
+  return n;
+}
+
+async function height(n: NodeProcess): Promise<number> {
+  return (await n.cut()).height;
+}
+
+async function mining(n: NodeProcess, enabled: boolean, account?: string): Promise<void> {
+  const r = await n.app("mining", { method: "POST", body: { enabled, account } });
+  expect(r.status, await r.clone().text()).toBe(200);
+}
+
+/** Waits until every node serves the same cut; returns it. */
+async function converged(ns: NodeProcess[]): Promise<string> {
+  return waitFor(
+    "the nodes to agree on one cut",
+    async () => {
+      const cuts = await Promise.all(ns.map((n) => n.cut()));
+      const texts = cuts.map((x) => JSON.stringify(x.hashes));
+      return texts.every((t) => t === texts[0]) ? texts[0] : undefined;
+    },
+    600_000,
+  );
+}
+
+beforeAll(async () => {
+  a = await start([]);
+  [b, c] = await Promise.all([
+    start(["--peer", a.address, "--mine", "--miner-account", MINER_A]),
+    start(["--peer", a.address]),
+  ]);
+}, 300_000);
+
+afterAll(async () => {
+  await Promise.all(nodes.map((n) => n.stop()));
+  for (const n of nodes) rmSync(n.dataDir, { recursive: true, force: true });
+}, 60_000);
+
+describe("[p2p] nodes as processes", () => {
+  it("a node that does not mine follows the miner through a peer", async () => {
+    await waitFor("C to follow B's blocks", async () =>
+      (await height(c)) >= 200 ? true : undefined,
+    );
+    // C's blocks are B's: B's block at C's head is stored on B.
+    const cCut = await c.cut();
+    const head = cCut.hashes["0"] as { hash: string };
+    const r = await fetch(`${b.base}/chain/0/header/${head.hash}`);
+    expect(r.status).toBe(200);
+    const peers = (await (await c.app("peers")).json()) as {
+      peers: { address: string; network: string }[];
+      sync: { state: string };
+    };
+    expect(peers.peers.find((p) => p.address === a.address)?.network).toBe("ok");
+  }, 900_000);
+
+  it("a transfer sent to A (not mining) is gossiped to B, mined there, and polled on C", async () => {
+    const cmd = signedCommand({
+      code: '(coin.transfer "sender00" "sender01" 1.25)',
+      signers: [{ key: 0, caps: transferCaps("sender00", "sender01", "1.25") }],
+    });
+    const sent = await fetch(`${a.base}/chain/0/pact/api/v1/send`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ cmds: [cmd] }),
+    });
+    expect(sent.status, await sent.clone().text()).toBe(200);
+    const result = await waitFor("the transfer's result on C", async () => {
+      const r = await fetch(`${c.base}/chain/0/pact/api/v1/poll`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ requestKeys: [cmd.hash] }),
+      });
+      const body = (await r.json()) as Record<string, { result: { status: string } }>;
+      return body[cmd.hash];
+    });
+    expect(result.result.status).toBe("success");
+    // Only B mines: the block that holds it is B's, and A polls it too.
+    const onA = (await (
+      await fetch(`${a.base}/chain/0/pact/api/v1/poll`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ requestKeys: [cmd.hash] }),
+      })
+    ).json()) as Record<string, unknown>;
+    expect(onA[cmd.hash]).toBeDefined();
+  }, 180_000);
+
+  it("two miners (B, C) converge on one cut once they stop", async () => {
+    await mining(c, true, MINER_B);
+    const start = await height(a);
+    await waitFor(
+      "both miners to add blocks",
+      async () => ((await height(a)) >= start + 50 ? true : undefined),
+      600_000,
+    );
+    await mining(b, false);
+    await mining(c, false);
+    await converged([a, b, c]);
+  }, 900_000);
+
+  it("a partitioned node that mined its own fork converges once healed", async () => {
+    // Partition: C stops, forgets its peers, and mines alone; B mines on the other side.
+    await c.stop();
+    rmSync(join(c.dataDir, "test-singleton", "peers.json"), { force: true });
+    const c2 = await start(["--mine", "--miner-account", MINER_B], c.dataDir);
+    await mining(b, true);
+    const forkFrom = await height(c2);
+    await waitFor(
+      "C's own fork",
+      async () => ((await height(c2)) >= forkFrom + 20 ? true : undefined),
+      600_000,
+    );
+    // Heal: C is given A as a peer again.
+    const added = await c2.app("peers", { method: "POST", body: { address: a.address } });
+    expect(added.status, await added.clone().text()).toBe(200);
+    await waitFor("C to exchange cuts with A", async () => {
+      const p = (await (await c2.app("peers")).json()) as { peers: { network: string }[] };
+      return p.peers.some((x) => x.network === "ok") ? true : undefined;
+    });
+    await mining(b, false);
+    await mining(c2, false);
+    const cut = await converged([a, b, c2]);
+    expect(cut).toBeDefined();
+    c = c2;
+  }, 900_000);
+
+  it("a node started late with an empty data folder catches up more than 2,000 blocks", async () => {
+    await mining(b, true);
+    await waitFor(
+      "A to pass cut height 2,100",
+      async () => ((await height(a)) >= 2_100 ? true : undefined),
+      1_500_000,
+    );
+    await mining(b, false);
+    const target = await converged([a, b]);
+    const late = await start(["--peer", a.address]);
+    const caughtUp = await converged([a, late]);
+    expect(caughtUp).toBe(target);
+    expect(await height(late)).toBeGreaterThanOrEqual(2_100);
+  }, 1_800_000);
+});

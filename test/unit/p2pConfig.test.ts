@@ -1,0 +1,50 @@
+/**
+ * The peer options: `--peer` repeatable, `--p2p-port`, `--max-peers`,
+ * `--entity` and the YAML `p2p` section, checked with errors naming the key.
+ */
+import { describe, expect, it } from "vitest";
+import { parseConfigText } from "../../src-node/config/loadConfigFile.ts";
+import { mergeNodeOptions, resolveNodeOptions } from "../../src-node/config/nodeOptions.ts";
+import { parseNodeFlags } from "../../src-node/config/parseNodeFlags.ts";
+
+describe("[config] p2p options", () => {
+  it("collects repeated --peer flags and defaults max-peers to 16", () => {
+    const flags = parseNodeFlags(["--peer", "127.0.0.1:1849", "--peer=node.example:1848"]);
+    const o = resolveNodeOptions({ ...flags.options, dataDir: "/tmp/x" });
+    expect(o.p2p).toEqual({
+      peers: ["127.0.0.1:1849", "node.example:1848"],
+      port: undefined,
+      maxPeers: 16,
+      entity: undefined,
+    });
+    expect(resolveNodeOptions({ dataDir: "/tmp/x" }).p2p.peers).toEqual([]);
+  });
+
+  it("reads the YAML section; flags win", () => {
+    const file = parseConfigText(
+      "p2p:\n  peers: ['[::1]:1849']\n  port: 1790\n  max-peers: 4\n  entity: alice\n",
+      "node.yaml",
+    );
+    const o = resolveNodeOptions({ ...file, dataDir: "/tmp/x" });
+    expect(o.p2p).toEqual({ peers: ["[::1]:1849"], port: 1790, maxPeers: 4, entity: "alice" });
+    const merged = resolveNodeOptions({
+      ...mergeNodeOptions(file, parseNodeFlags(["--max-peers", "8"]).options),
+      dataDir: "/tmp/x",
+    });
+    expect(merged.p2p.maxPeers).toBe(8);
+    expect(merged.p2p.peers).toEqual(["[::1]:1849"]);
+    expect(() => parseConfigText("p2p:\n  peer: []\n", "node.yaml")).toThrow(
+      /unknown key p2p.peer/,
+    );
+  });
+
+  it("names the key of a bad value", () => {
+    const bad = (p2p: Record<string, unknown>) => () =>
+      resolveNodeOptions({ dataDir: "/tmp/x", p2p });
+    expect(bad({ peers: ["nohost"] })).toThrow(/^p2p\.peers\[0\]: expected HOST:PORT/);
+    expect(bad({ peers: ["h:0"] })).toThrow(/^p2p\.peers\[0\]/);
+    expect(bad({ maxPeers: 0 })).toThrow(/^p2p\.max-peers: /);
+    expect(bad({ port: "x" })).toThrow(/^p2p\.port: /);
+    expect(bad({ entity: "a b" })).toThrow(/^p2p\.entity: /);
+  });
+});
