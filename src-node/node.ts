@@ -450,6 +450,7 @@ export class WeftNode {
       p2p = new PeerNetwork({
         version,
         blocks,
+        insertBlock: (block) => insertExecutedAhead(parts, block),
         commands,
         miner,
         peers: options.p2p.peers,

@@ -31,7 +31,7 @@ import { type PeerAddress, parsePeerAddress, peerKey } from "./peerAddress.ts";
 import { PeerBook, type PeerEntry, type PeerView } from "./peerBook.ts";
 import { PeerClient } from "./peerClient.ts";
 import { type PeerCut, parsePeerCut, publishedCut } from "./peerCut.ts";
-import { syncFromPeer } from "./syncFromPeer.ts";
+import { type SyncOptions, syncFromPeer } from "./syncFromPeer.ts";
 import { SyncProgress, type SyncStatus } from "./syncProgress.ts";
 
 export type PeerNetworkLog = {
@@ -42,6 +42,8 @@ export type PeerNetworkLog = {
 export type PeerNetworkOptions = {
   readonly version: NetworkVersion;
   readonly blocks: BlockDb;
+  /** How peers' blocks are stored (default `blocks.insertBlock`; syncFromPeer.ts). */
+  readonly insertBlock?: SyncOptions["insertBlock"];
   /** Mempool gossip (absent: none). */
   readonly commands?: CommandService | undefined;
   /** Held while catching up (absent: none). */
@@ -83,6 +85,7 @@ export class PeerNetwork {
   readonly book: PeerBook;
   readonly version: NetworkVersion;
   readonly #blocks: BlockDb;
+  readonly #insertBlock: SyncOptions["insertBlock"];
   readonly #commands: CommandService | undefined;
   readonly #miner: BuiltInMiner | undefined;
   readonly #log: PeerNetworkLog | undefined;
@@ -110,6 +113,7 @@ export class PeerNetwork {
   constructor(options: PeerNetworkOptions) {
     this.version = options.version;
     this.#blocks = options.blocks;
+    this.#insertBlock = options.insertBlock;
     this.#commands = options.commands;
     this.#miner = options.miner;
     this.#log = options.log;
@@ -264,6 +268,7 @@ export class PeerNetwork {
         try {
           await syncFromPeer({
             blocks: this.#blocks,
+            insertBlock: this.#insertBlock,
             peer: this.#client(entry),
             target: cut,
             stopped: () => this.#closed,

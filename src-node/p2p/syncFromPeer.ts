@@ -19,7 +19,7 @@ import type { BlockHeader } from "../chain/blockHeader.ts";
 import { ChainErrorCode } from "../chain/errors.ts";
 import type { Hash32 } from "../encoding/hash32.ts";
 import { isNodeError } from "../errors/nodeError.ts";
-import type { Block, BlockDb } from "../store/blockDb.ts";
+import type { Block, BlockDb, InsertResult } from "../store/blockDb.ts";
 import type { PeerClient } from "./peerClient.ts";
 import type { PeerCut } from "./peerCut.ts";
 
@@ -39,6 +39,11 @@ const NOT_YET = new Set<string>([
 
 export type SyncOptions = {
   readonly blocks: BlockDb;
+  /**
+   * How a fetched block is stored (default `blocks.insertBlock`); the node passes
+   * its `insertBlock`, which executes the block in an execution worker first.
+   */
+  readonly insertBlock?: ((block: Block) => Promise<InsertResult>) | undefined;
   readonly peer: PeerClient;
   readonly target: PeerCut;
   /** Called after each round with the blocks inserted so far. */
@@ -120,7 +125,7 @@ export async function syncFromPeer(options: SyncOptions): Promise<number> {
     for (const [i, block] of round.entries()) {
       if (!blocks.isOpen) return inserted;
       try {
-        const r = await blocks.insertBlock(block);
+        const r = await (options.insertBlock?.(block) ?? blocks.insertBlock(block));
         if (r.status === "inserted") roundInserted++;
       } catch (e) {
         if (!isNodeError(e)) throw e;
