@@ -40,6 +40,7 @@ import { badValue } from "./config/errors.ts";
 import {
   type NodeOptions,
   type NodeOptionsInput,
+  ON_DEMAND_NETWORKS,
   resolveNodeOptions,
 } from "./config/nodeOptions.ts";
 import { NODE_SERVICE_DATE, packageVersion } from "./config/nodeParams.ts";
@@ -47,11 +48,13 @@ import { isNodeError } from "./errors/nodeError.ts";
 import { ChainExecutor } from "./exec/chainExecutor.ts";
 import { type ExecutionHost, InProcessExecution } from "./exec/executionHost.ts";
 import { WorkerExecution } from "./exec/workerExecution.ts";
+import { devAccount } from "./genesis/devAccounts.ts";
 import { genesisPayloadOf } from "./genesis/genesisPayloads.ts";
 import { runGenesis } from "./genesis/runGenesis.ts";
 import { CommandService } from "./mempool/commandService.ts";
 import { BuiltInMiner } from "./mining/builtInMiner.ts";
 import { MiningError, MiningErrorCode } from "./mining/errors.ts";
+import { MineOnDemand } from "./mining/mineOnDemand.ts";
 import { minerInfoOf } from "./mining/minerInfo.ts";
 import { MiningService } from "./mining/miningService.ts";
 import type { PayloadProvider } from "./mining/payloadProvider.ts";
@@ -142,6 +145,15 @@ function configuredMiner(options: NodeOptions): MinerInfo | undefined {
     throw badValue(`mining.${field}`, e.type.reason);
   }
 }
+
+/** Who mine on demand pays without a reward account: test account {@link ON_DEMAND_PAYEE} (docs/dev-accounts.md). */
+function onDemandPayee(): MinerInfo {
+  const a = devAccount(ON_DEMAND_PAYEE);
+  return minerInfoOf(a.account, [a.publicKey], "keys-all");
+}
+
+/** `sender09`: the test account mined blocks pay when mine on demand runs without a reward account. */
+export const ON_DEMAND_PAYEE = 9;
 
 /** `dataDir/<network>/blocks.sqlite` */
 export function blocksPath(options: Pick<NodeOptions, "dataDir" | "network">): string {
@@ -336,11 +348,22 @@ export class WeftNode {
             limit: options.mining.updateStreamLimit,
           })
         : undefined;
+      const mempool = commands.mempool;
+      const onDemandNetwork = ON_DEMAND_NETWORKS.includes(version.name);
       const miner = new BuiltInMiner({
         service,
         threads: options.mining.threads,
         minerInfo: configuredMiner(options),
         log: input.logger,
+        // Mine on demand exists on the development networks only (docs/mining.md).
+        demand: onDemandNetwork
+          ? new MineOnDemand({
+              chain: blocks,
+              pending: (chainId) => mempool.size(chainId),
+              confirmations: options.mining.onDemandConfirmations,
+            })
+          : undefined,
+        demandMinerInfo: onDemandNetwork ? onDemandPayee() : undefined,
       });
       // The API asks for the node's origin at request time (config.json), once it listens.
       let self: WeftNode | undefined;
@@ -440,6 +463,14 @@ export class WeftNode {
     this.#port = typeof address === "object" && address !== null ? address.port : port;
     this.#log?.info("node listening", { baseUrl: this.baseUrl, network: this.version.name });
     if (this.execution instanceof WorkerExecution) this.execution.warm();
+    if (this.options.mining.onDemand) {
+      try {
+        await this.miner.setOnDemand(true);
+      } catch (e) {
+        if (!isNodeError(e)) throw e;
+        this.#log?.warn("mine on demand did not start", { code: e.code, error: e.message });
+      }
+    }
     if (this.options.mining.enabled) {
       // A miner that cannot start (no reward account, a thread failed) leaves the node running.
       try {
