@@ -28,7 +28,9 @@ import type { FastifyInstance } from "fastify";
 import type { ApiLog } from "./api/apiServices.ts";
 import { type AppToken, newAppToken } from "./api/appToken.ts";
 import { buildApi } from "./api/buildServer.ts";
+import { CatchUpStatus } from "./api/catchUpStatus.ts";
 import { ApiError, ApiErrorCode } from "./api/errors.ts";
+import { RecentLog } from "./api/recentLog.ts";
 import { BackupService } from "./backup/backupService.ts";
 import { acquireDataLock, type DataLock } from "./backup/dataLock.ts";
 import { nodeBackupDatabases } from "./backup/nodeDatabases.ts";
@@ -71,6 +73,8 @@ export type CreateNodeOptions = NodeOptionsInput & {
   /** better_sqlite3.node for this process's ABI (the desktop's Electron build). */
   readonly sqliteNativeBinding?: string | undefined;
   readonly logger?: NodeLogger | undefined;
+  /** The file `logger` writes, if any: shown on the Node page (`/app/api/node/status`). */
+  readonly logFile?: string | undefined;
   /**
    * Start listening before resolving (default true, what the desktop and the
    * CLI want). With false the node is complete but not listening: tests use
@@ -216,6 +220,10 @@ export class WeftNode {
   readonly appToken: string;
   /** Where the token is written while the node runs (`dataDir/<network>/app-token`, 0600). */
   readonly appTokenFile: string;
+  /** The last lines the node logged (the Node page's log view, `/app/api/node/log`). */
+  readonly recentLog: RecentLog;
+  /** Where areas report what they are catching up on (`/app/api/node/status`, the app's banner). */
+  readonly catchUp: CatchUpStatus;
   readonly #lock: DataLock;
   readonly #miningStreams: UpdateStreams | undefined;
   readonly #log: NodeLogger | undefined;
@@ -239,7 +247,10 @@ export class WeftNode {
       commands: CommandService;
     },
     appToken: string,
+    page: { recentLog: RecentLog; catchUp: CatchUpStatus },
   ) {
+    this.recentLog = page.recentLog;
+    this.catchUp = page.catchUp;
     this.appToken = appToken;
     this.appTokenFile = appTokenPath(options);
     this.options = options;
@@ -262,6 +273,10 @@ export class WeftNode {
   /** Builds the node (stores open, server built, not listening). */
   static open(input: CreateNodeOptions): WeftNode {
     const options = resolveNodeOptions(input);
+    // Every line the node logs is also kept for the Node page's log view.
+    const recentLog = new RecentLog();
+    const logger = recentLog.wrap(input.logger);
+    const catchUp = new CatchUpStatus();
     const version = versionByName(options.network, "network");
     // Held while the node runs: a second node or a restore on this folder is refused.
     const lock = acquireDataLock(join(options.dataDir, options.network), "node");
@@ -276,7 +291,7 @@ export class WeftNode {
         nativeBinding: input.sqliteNativeBinding,
         now: input.now,
         genesisPayload: input.genesisPayload ?? ((chainId) => genesisPayloadOf(version, chainId)),
-        log: input.logger,
+        log: logger,
       });
     } catch (e) {
       lock.release();
@@ -302,7 +317,7 @@ export class WeftNode {
           runGenesis(version, chainId, storage);
         },
         genesisKey: `runGenesis/${version.name}`,
-        log: input.logger,
+        log: logger,
         spvProofDepth: input.spvProofDepth ?? options.spv.proofDepth,
       });
       const workers = input.executionWorkers ?? undefined;
@@ -315,7 +330,7 @@ export class WeftNode {
               blocksPath: blocksPath(options),
               nativeBinding: input.sqliteNativeBinding,
               workers,
-              log: input.logger,
+              log: logger,
               inlineLocalGasLimit: input.inlineLocalGasLimit,
             });
       commands = new CommandService({
@@ -328,12 +343,12 @@ export class WeftNode {
           input.spvTimeoutMs ??
           (options.spv.timeout === undefined ? undefined : options.spv.timeout * 1000),
       });
-      backup = backupService(options, version, { blocks, state: state.db }, input.logger);
+      backup = backupService(options, version, { blocks, state: state.db }, logger);
       service = new MiningService({
         chain: blocks,
         payloadProvider: input.payloadProvider ?? commands.payloadFor,
         clock: input.now,
-        log: input.logger,
+        log: logger,
       });
       // New commands: work on their chain is refreshed (`Refreshed Block`), so
       // the built-in miner and `weft mine` include them without waiting for a block.
@@ -354,7 +369,7 @@ export class WeftNode {
         service,
         threads: options.mining.threads,
         minerInfo: configuredMiner(options),
-        log: input.logger,
+        log: logger,
         // Mine on demand exists on the development networks only (docs/mining.md).
         demand: onDemandNetwork
           ? new MineOnDemand({
@@ -374,7 +389,7 @@ export class WeftNode {
           packageVersion: packageVersion(),
           clock: input.now,
           serviceDate: NODE_SERVICE_DATE,
-          log: input.logger,
+          log: logger,
           miningApi: streams === undefined ? undefined : { service, streams },
           backup: options.backup.apiEnabled ? backup : undefined,
           miner,
@@ -382,6 +397,7 @@ export class WeftNode {
           rendererDir: input.rendererDir,
           appToken: token,
           origin: () => (self?.listening === true ? self.origin : undefined),
+          nodePage: { recentLog, catchUp, dataDir: options.dataDir, logFile: input.logFile },
         },
         {
           bodyLimit: input.bodyLimit,
@@ -395,11 +411,12 @@ export class WeftNode {
         api.server,
         api.base,
         { service, miner, streams },
-        input.logger,
+        logger,
         backup,
         lock,
         { state, executor, execution, commands },
         token.value,
+        { recentLog, catchUp },
       );
       writePrivateFile(self.appTokenFile, `${token.value}\n`);
       return self;

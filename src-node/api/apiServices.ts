@@ -12,7 +12,9 @@ import type { MiningService } from "../mining/miningService.ts";
 import type { UpdateStreams } from "../mining/updateStreams.ts";
 import type { BlockDb } from "../store/blockDb.ts";
 import type { AppToken } from "./appToken.ts";
+import type { CatchUpStatus } from "./catchUpStatus.ts";
 import { API_VERSION } from "./nodeInfo.ts";
+import type { RecentLog } from "./recentLog.ts";
 
 export type ApiLog = {
   info(message: string, fields?: Record<string, unknown>): void;
@@ -49,6 +51,16 @@ export type ApiServices = {
    * (`/app/config.json` then names the origin of the request's Host).
    */
   readonly origin?: (() => string | undefined) | undefined;
+  /** What the Node page's app routes show (routes/appNodeRoutes.ts); absent: not served. */
+  readonly nodePage?:
+    | {
+        readonly recentLog: RecentLog;
+        readonly catchUp: CatchUpStatus;
+        readonly dataDir: string;
+        /** The host's log file, when it writes one (the desktop's). */
+        readonly logFile?: string | undefined;
+      }
+    | undefined;
 };
 
 /** `/ledger/{apiVersion}/{network}`: the path of `{base_url}`. */

@@ -36,6 +36,7 @@ import { referencePathRewriter } from "./referencePath.ts";
 import type { PageLimits, RouteContext } from "./routeContext.ts";
 import { registerAppConfigRoute } from "./routes/appConfigRoute.ts";
 import { registerAppMiningRoutes } from "./routes/appMiningRoutes.ts";
+import { registerAppNodeRoutes } from "./routes/appNodeRoutes.ts";
 import { registerAppUiRoutes } from "./routes/appUiRoutes.ts";
 import { registerBackupRoutes } from "./routes/backupRoutes.ts";
 import { registerBlockRoutes } from "./routes/blockRoutes.ts";
@@ -52,7 +53,7 @@ import { registerPactRoutes } from "./routes/pactRoutes.ts";
  * The routes of the UI's private API `/app/api/*`, all inside the guard of
  * appApi.ts. Later areas (keystore, backup, settings, explorer) add theirs here.
  */
-const APP_API_ROUTES: readonly AppApiRoutes[] = [registerAppMiningRoutes];
+const APP_API_ROUTES: readonly AppApiRoutes[] = [registerAppMiningRoutes, registerAppNodeRoutes];
 
 /** Largest request body (reference service API: 2 MB). */
 export const DEFAULT_BODY_LIMIT = 2 * 1024 * 1024;
