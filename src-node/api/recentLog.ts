@@ -16,6 +16,8 @@ export const LOG_LEVELS = ["info", "warn", "error"] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
 export type LogLine = {
+  /** Numbers the lines the node logged since it started (a stable key). */
+  readonly seq: number;
   /** ms since the UNIX epoch. */
   readonly at: number;
   readonly level: LogLevel;
@@ -46,6 +48,7 @@ export class RecentLog {
   readonly #lines: LogLine[] = [];
   readonly #limit: number;
   readonly #now: () => number;
+  #seq = 0;
 
   constructor(options: { limit?: number; now?: () => number } = {}) {
     this.#limit = options.limit ?? RECENT_LOG_LINES;
@@ -62,7 +65,13 @@ export class RecentLog {
   }
 
   add(level: LogLevel, message: string, fields?: Record<string, unknown>): void {
-    this.#lines.push({ at: this.#now(), level, message, fields: plainFields(fields) });
+    this.#lines.push({
+      seq: ++this.#seq,
+      at: this.#now(),
+      level,
+      message,
+      fields: plainFields(fields),
+    });
     if (this.#lines.length > this.#limit) this.#lines.splice(0, this.#lines.length - this.#limit);
   }
 

@@ -1,13 +1,17 @@
 /**
- * The Node page (`#/node`): status and health, the miner, (in the desktop app) the data
- * folder, and the live height of every chain.
+ * The Node page (`#/node`): the catching-up banner, status and health, the miner (reward
+ * account, switches, threads) and its last hour, (in the desktop app) the data folder, the
+ * live height of every chain, and the node's log.
  * @module
  */
 import { useServices } from "../../../services/services.tsx";
 import { PageTitle } from "../../../ui/PageTitle.tsx";
+import { CatchUpBanner } from "../components/CatchUpBanner.tsx";
 import { ChainTable } from "../components/ChainTable.tsx";
 import { DesktopFolders } from "../components/DesktopFolders.tsx";
+import { MiningCharts } from "../components/MiningCharts.tsx";
 import { MiningControl } from "../components/MiningControl.tsx";
+import { NodeLog } from "../components/NodeLog.tsx";
 import { NodeStatus } from "../components/NodeStatus.tsx";
 
 export function NodePage() {
@@ -15,12 +19,15 @@ export function NodePage() {
   return (
     <>
       <PageTitle>Node</PageTitle>
+      <CatchUpBanner />
       <div className="grid">
         <NodeStatus />
         <MiningControl />
+        <MiningCharts />
         {desktop === null ? null : <DesktopFolders desktop={desktop} />}
       </div>
       <ChainTable />
+      <NodeLog />
     </>
   );
 }

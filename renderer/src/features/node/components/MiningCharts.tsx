@@ -1,0 +1,92 @@
+/**
+ * Small charts of the built-in miner's last hour (`/app/api/mining/history`): its hash rate
+ * over time and the blocks it found per chain, drawn with recharts (SVG).
+ * @module
+ */
+import { useQuery } from "@tanstack/react-query";
+import {
+  Bar,
+  BarChart,
+  CartesianGrid,
+  Line,
+  LineChart,
+  ResponsiveContainer,
+  Tooltip,
+  XAxis,
+  YAxis,
+} from "recharts";
+import { clientErrorOf } from "../../../api/clientFailure.ts";
+import { formatHashRate } from "../../../format/number.ts";
+import { useLiveChain, useServices } from "../../../services/services.tsx";
+import { ErrorNotice } from "../../../ui/ErrorNotice.tsx";
+import { Panel } from "../../../ui/Panel.tsx";
+import { miningHistoryQuery } from "../api.ts";
+import { blocksPerChain } from "../model.ts";
+
+const clock = (ms: number) =>
+  new Date(ms).toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit" });
+
+export function MiningCharts() {
+  const { client } = useServices();
+  const { heights } = useLiveChain();
+  const history = useQuery(miningHistoryQuery(client));
+  const h = history.data;
+  const chainCount = Math.max(heights.heads.length, ...(h?.blocks.map((b) => b.chainId + 1) ?? []));
+  const perChain = h === undefined ? [] : blocksPerChain(h.blocks, chainCount);
+  return (
+    <Panel id="mining-charts" title="Last hour">
+      {history.status === "error" ? (
+        <ErrorNotice
+          error={clientErrorOf(history.error)}
+          what="the miner's history"
+          onRetry={() => void history.refetch()}
+        />
+      ) : null}
+      {h === undefined ? null : (
+        <div className="charts">
+          <figure className="chart" aria-labelledby="hash-rate-chart-title">
+            <figcaption id="hash-rate-chart-title">Hash rate</figcaption>
+            {h.hashRate.length === 0 ? (
+              <p className="hint">No samples yet: the miner has not run in the last hour.</p>
+            ) : (
+              <ResponsiveContainer width="100%" height={140}>
+                <LineChart data={[...h.hashRate]} margin={{ top: 4, right: 8, bottom: 0, left: 0 }}>
+                  <CartesianGrid strokeDasharray="3 3" />
+                  <XAxis
+                    dataKey="at"
+                    type="number"
+                    domain={["dataMin", "dataMax"]}
+                    tickFormatter={clock}
+                  />
+                  <YAxis width={70} tickFormatter={(v: number) => formatHashRate(v)} />
+                  <Tooltip
+                    labelFormatter={(v) => clock(Number(v))}
+                    formatter={(v) => [formatHashRate(Number(v)), "hash rate"]}
+                  />
+                  <Line type="monotone" dataKey="rate" dot={false} isAnimationActive={false} />
+                </LineChart>
+              </ResponsiveContainer>
+            )}
+          </figure>
+          <figure className="chart" aria-labelledby="blocks-chart-title">
+            <figcaption id="blocks-chart-title">
+              Blocks found per chain ({h.blocks.length} in the last hour)
+            </figcaption>
+            <ResponsiveContainer width="100%" height={140}>
+              <BarChart data={perChain} margin={{ top: 4, right: 8, bottom: 0, left: 0 }}>
+                <CartesianGrid strokeDasharray="3 3" />
+                <XAxis dataKey="chain" />
+                <YAxis width={30} allowDecimals={false} />
+                <Tooltip
+                  formatter={(v) => [String(v), "blocks"]}
+                  labelFormatter={(c) => `chain ${c}`}
+                />
+                <Bar dataKey="blocks" isAnimationActive={false} />
+              </BarChart>
+            </ResponsiveContainer>
+          </figure>
+        </div>
+      )}
+    </Panel>
+  );
+}
