@@ -72,7 +72,7 @@ describe("[renderer] node page: figures in words", () => {
     ]);
   });
   it("names the miner's state and a log file's folder", () => {
-    expect(minerStateText({ enabled: true, onDemand: true, active: true })).toBe("Mining");
+    expect(minerStateText({ enabled: true, onDemand: true, active: true })).toBe("On");
     expect(minerStateText({ enabled: false, onDemand: true, active: false })).toMatch(/idle/);
     expect(minerStateText({ enabled: false, onDemand: false, active: false })).toBe("Off");
     expect(folderOf("/home/u/.config/Weft/logs/weft.log")).toBe("/home/u/.config/Weft/logs");

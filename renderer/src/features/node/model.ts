@@ -159,9 +159,8 @@ export function minerStateText(s: {
   readonly onDemand: boolean;
   readonly active: boolean;
 }): string {
-  if (s.enabled) return "Mining";
-  if (s.onDemand)
-    return s.active ? "Mining on demand: confirming commands" : "Mining on demand: idle";
+  if (s.enabled) return "On";
+  if (s.onDemand) return s.active ? "On demand: confirming transactions" : "On demand: idle";
   return "Off";
 }
 

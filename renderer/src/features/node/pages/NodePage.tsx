@@ -4,15 +4,20 @@
  * live height of every chain, and the node's log.
  * @module
  */
+import { lazy, Suspense } from "react";
 import { useServices } from "../../../services/services.tsx";
 import { PageTitle } from "../../../ui/PageTitle.tsx";
 import { CatchUpBanner } from "../components/CatchUpBanner.tsx";
 import { ChainTable } from "../components/ChainTable.tsx";
 import { DesktopFolders } from "../components/DesktopFolders.tsx";
-import { MiningCharts } from "../components/MiningCharts.tsx";
 import { MiningControl } from "../components/MiningControl.tsx";
 import { NodeLog } from "../components/NodeLog.tsx";
 import { NodeStatus } from "../components/NodeStatus.tsx";
+
+// The charting library is large: loaded with the charts, not with the app.
+const MiningCharts = lazy(() =>
+  import("../components/MiningCharts.tsx").then((m) => ({ default: m.MiningCharts })),
+);
 
 export function NodePage() {
   const { desktop } = useServices();
@@ -23,7 +28,9 @@ export function NodePage() {
       <div className="grid">
         <NodeStatus />
         <MiningControl />
-        <MiningCharts />
+        <Suspense fallback={<p>Loading the charts…</p>}>
+          <MiningCharts />
+        </Suspense>
         {desktop === null ? null : <DesktopFolders desktop={desktop} />}
       </div>
       <ChainTable />
