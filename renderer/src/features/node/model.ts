@@ -169,3 +169,40 @@ export function folderOf(path: string): string {
   const i = Math.max(path.lastIndexOf("/"), path.lastIndexOf("\\"));
   return i <= 0 ? path : path.slice(0, i);
 }
+
+/** The settings form's values as a settings change, or what is wrong with them. */
+export function settingsPatchOf(form: {
+  readonly network: "development" | "testnet04" | "mainnet01";
+  readonly port: string;
+  readonly dataDir: string;
+  readonly miningApi: boolean;
+  readonly backupApi: boolean;
+}):
+  | {
+      readonly ok: true;
+      readonly value: {
+        network: "development" | "testnet04" | "mainnet01";
+        port: number;
+        dataDir: string | null;
+        miningApi: boolean;
+        backupApi: boolean;
+      };
+    }
+  | { readonly ok: false; readonly error: string } {
+  const port = /^[0-9]{1,5}$/.test(form.port.trim()) ? Number(form.port.trim()) : -1;
+  if (port < 0 || port > 65535) return { ok: false, error: "Port: a number from 0 to 65535." };
+  const dir = form.dataDir.trim();
+  if (dir !== "" && !(dir.startsWith("/") || /^[A-Za-z]:[\\/]/.test(dir))) {
+    return { ok: false, error: "Data folder: a full path (or empty for the default)." };
+  }
+  return {
+    ok: true,
+    value: {
+      network: form.network,
+      port,
+      dataDir: dir === "" ? null : dir,
+      miningApi: form.miningApi,
+      backupApi: form.backupApi,
+    },
+  };
+}
