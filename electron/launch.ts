@@ -15,6 +15,8 @@
  *          [--renderer-dir DIR]
  *
  * `--renderer-dir` (headless only) serves another build of the UI than dist/renderer (tests).
+ * Headless, the node runs under a supervisor (nodeSupervisor.ts): the app can restart it on
+ * the same address (docs/desktop.md §3.4).
  */
 import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
@@ -105,31 +107,45 @@ export function parseLaunchArgs(argv: readonly string[]): ParsedLaunch {
 }
 
 async function runHeadless(repoRoot: string, options: LaunchOptions): Promise<number> {
-  const { startNode } = await import("./nodeHost.ts");
+  const { NodeSupervisor } = await import("./nodeSupervisor.ts");
   const network = options.network;
-  const node = await startNode({
-    network,
-    dataDir: options.dataDir ?? join(repoRoot, ".weft"),
-    host: "127.0.0.1",
-    port: options.port,
-    rendererDir: options.rendererDir,
+  let failed: ((e: unknown) => void) | null = null;
+  const supervisor = new NodeSupervisor({
+    options: {
+      network,
+      dataDir: options.dataDir ?? join(repoRoot, ".weft"),
+      host: "127.0.0.1",
+      port: options.port,
+      rendererDir: options.rendererDir,
+      // Mine on demand is the app's default on development networks (docs/mining.md).
+      mining: { enabled: false, onDemand: "auto" },
+    },
+    onRestarted: (node) => console.log(`Weft node restarted on ${node.appUrl}`),
+    onRestartFailed: (e) => failed?.(e),
   });
+  const node = await supervisor.start();
   console.log(`Weft node running (${network}).`);
   console.log(`  UI:  ${node.appUrl}`);
   console.log(`  API: ${node.baseUrl}`);
   console.log("Press Ctrl+C to stop.");
-  await new Promise<void>((done) => {
+  const code = await new Promise<number>((done) => {
     const stop = () => {
       process.off("SIGINT", stop);
       process.off("SIGTERM", stop);
-      done();
+      done(0);
+    };
+    failed = (e) => {
+      console.error(`The node could not start again: ${e instanceof Error ? e.message : e}`);
+      process.off("SIGINT", stop);
+      process.off("SIGTERM", stop);
+      done(1);
     };
     process.on("SIGINT", stop);
     process.on("SIGTERM", stop);
   });
   console.log("Stopping the node…");
-  await node.close();
-  return 0;
+  await supervisor.close();
+  return code;
 }
 
 /** True when this file runs compiled (from `dist/electron/`), false from the sources. */

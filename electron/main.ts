@@ -1,9 +1,9 @@
 /**
  * The Electron main process: composes the desktop shell. It takes the single-instance lock,
  * hardens the session and every web contents, registers the bridge, sets the menu, opens
- * the window, starts the node in this process (the node's mining search runs in its own
- * worker threads) and shows the node's UI, or the reason and the log file when start-up
- * fails. On quit it closes the node and its databases before letting the app exit.
+ * the window, starts the node in this process under a supervisor that restarts it when the
+ * app asks (the node's mining search runs in its own worker threads) and shows the node's
+ * UI, or the reason and the log file when start-up (or a restart) fails. On quit it closes the node and its databases before letting the app exit.
  *
  * This file and preload.ts are the only ones that import `electron` at run time; the rest
  * take Electron's objects as parameters and run under plain Node in tests.
@@ -18,7 +18,8 @@ import { registerInvokeHandlers } from "./ipc/ipcMain.ts";
 import { dataUrl, startingPage, startupFailurePage } from "./localPages.ts";
 import { createFileLogger, type Logger } from "./log/fileLogger.ts";
 import { applicationMenuTemplate } from "./menu.ts";
-import { type HostedNode, startNode } from "./nodeHost.ts";
+import type { HostedNode } from "./nodeHost.ts";
+import { NodeSupervisor } from "./nodeSupervisor.ts";
 import { type DesktopPaths, desktopPaths } from "./paths.ts";
 import { injectAppToken, newDesktopAppToken } from "./security/appToken.ts";
 import { hardenContents, hardenSession, isAppUrl } from "./security/hardening.ts";
@@ -149,11 +150,31 @@ async function onReady(state: DesktopState): Promise<void> {
   });
 
   try {
-    const node = await startConfiguredNode(settings, paths, log, appToken);
+    const supervisor = await startConfiguredNode(settings, paths, log, appToken, {
+      onRestarted: (restarted) => {
+        state.node = restarted;
+      },
+      onRestartFailed: (e) => {
+        state.node = null;
+        const w = state.window;
+        if (w === null || w.isDestroyed()) return;
+        void w.loadURL(
+          dataUrl(
+            startupFailurePage({
+              appName: APP_NAME,
+              reason: e instanceof Error ? e.message : String(e),
+              code: failureCode(e),
+              logFile: paths.logFile,
+            }),
+          ),
+        );
+      },
+    });
+    const node = supervisor.node as HostedNode;
     state.node = node;
     state.appOrigin = new URL(node.appUrl).origin;
     state.shutdown = createShutdown({
-      closeNode: () => node.close(),
+      closeNode: () => supervisor.close(),
       quit: () => app.quit(),
       log,
       timeoutMs: SHUTDOWN_TIMEOUT_MS,
@@ -188,12 +209,17 @@ function openWindow(state: DesktopState, paths: DesktopPaths): BrowserWindow {
   return window;
 }
 
+/** Starts the node under a supervisor that can restart it (docs/desktop.md §3.4). */
 async function startConfiguredNode(
   settings: SettingsStore,
   paths: DesktopPaths,
   log: Logger,
   appToken: string,
-): Promise<HostedNode> {
+  events: {
+    onRestarted: (node: HostedNode) => void;
+    onRestartFailed: (e: unknown) => void;
+  },
+): Promise<NodeSupervisor> {
   if (!existsSync(paths.sqliteNativeBinding)) {
     throw new DesktopError(
       { code: DesktopErrorCode.NativeModuleMissing, path: paths.sqliteNativeBinding },
@@ -207,9 +233,21 @@ async function startConfiguredNode(
     dataDir: s.dataDir ?? paths.defaultDataDir,
     host: "127.0.0.1",
     port: s.port,
-    mining: { enabled: s.miningOnStart, threads: s.miningThreads },
+    // Mine on demand is the app's default on development networks without a reward account.
+    mining: {
+      enabled: s.miningOnStart,
+      threads: s.miningThreads,
+      onDemand: "auto" as const,
+      apiEnabled: s.miningApi,
+    },
+    // The public backup API needs a folder: the one chosen for the app's backups.
+    backup:
+      s.backupApi && s.backupDir !== null
+        ? { apiEnabled: true, directory: s.backupDir }
+        : undefined,
     sqliteNativeBinding: paths.sqliteNativeBinding,
     logger: log,
+    logFile: paths.logFile,
     // The window sends the token as a header; loading /app/ hands it to no one.
     appToken,
     appTokenCookie: false,
@@ -219,8 +257,10 @@ async function startConfiguredNode(
     dataDir: options.dataDir,
     port: s.port,
   });
+  const supervisor = new NodeSupervisor({ options, log, ...events });
   try {
-    return await startNode(options);
+    await supervisor.start();
+    return supervisor;
   } catch (e) {
     if (e instanceof DesktopError) throw e;
     throw new DesktopError(

@@ -12,6 +12,13 @@ import { type CreateNodeOptions, createNode } from "../src-node/node.ts";
 /** Networks the node knows (docs/desktop.md). */
 export type NodeNetwork = "development" | "testnet04" | "mainnet01" | "test-singleton";
 
+/** What a restart asks of the host (src-node/api/nodeRestart.ts; docs/desktop.md §3.4). */
+export type NodeRestartRequest = {
+  readonly reason: "restart" | "restore";
+  /** Runs while the node is stopped, before it starts again. */
+  readonly whileStopped?: (() => Promise<void>) | undefined;
+};
+
 /** Structured log sink the node may write to (the shell's log file). */
 export type NodeLogger = {
   info(message: string, fields?: Record<string, unknown>): void;
@@ -23,6 +30,10 @@ export type NodeMiningOptions = {
   readonly enabled: boolean;
   readonly threads?: number | undefined;
   readonly account?: string | undefined;
+  /** Mine on demand (docs/mining.md); `auto`: on for development networks without an account. */
+  readonly onDemand?: boolean | "auto" | undefined;
+  /** Serve the public mining API. */
+  readonly apiEnabled?: boolean | undefined;
 };
 
 /** What the desktop passes to `createNode`. */
@@ -38,12 +49,18 @@ export type HostedNodeOptions = {
   /** better_sqlite3.node for this process's ABI (passed as better-sqlite3's nativeBinding). */
   readonly sqliteNativeBinding?: string | undefined;
   readonly logger?: NodeLogger | undefined;
+  /** The file `logger` writes (shown on the Node page). */
+  readonly logFile?: string | undefined;
+  /** The public backup API (`--enable-backup-api`) and its folder. */
+  readonly backup?: { readonly apiEnabled: boolean; readonly directory: string } | undefined;
   /** The built UI to serve under /app/ (default: the node's, `dist/renderer`; tests pass their own). */
   readonly rendererDir?: string | undefined;
   /** The per-launch secret `/app/api/*` needs (default: the node makes one). */
   readonly appToken?: string | undefined;
   /** Whether loading `/app/` hands the token to the page as a cookie (default true; the desktop: false). */
   readonly appTokenCookie?: boolean | undefined;
+  /** Called by the node's app routes to be restarted (electron/nodeSupervisor.ts passes it). */
+  readonly restart?: ((request: NodeRestartRequest) => void) | undefined;
 };
 
 /** What `createNode` resolves to once the node listens. */
@@ -52,6 +69,8 @@ export type HostedNode = {
   readonly baseUrl: string;
   /** `http://HOST:PORT/app/`: the built renderer, served by the node. */
   readonly appUrl: string;
+  /** The launch's app token (the one passed, or the node's own): a restart keeps it. */
+  readonly appToken: string;
   /** Stops mining, the HTTP server and the databases; resolves when all are closed. */
   close(): Promise<void>;
 };

@@ -22,6 +22,7 @@
  * command line, tests and later areas need (ARCHITECTURE.md).
  * @module
  */
+import { randomBytes } from "node:crypto";
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
@@ -30,7 +31,9 @@ import { type AppToken, newAppToken } from "./api/appToken.ts";
 import { buildApi } from "./api/buildServer.ts";
 import { CatchUpStatus } from "./api/catchUpStatus.ts";
 import { ApiError, ApiErrorCode } from "./api/errors.ts";
+import type { NodeRestarter } from "./api/nodeRestart.ts";
 import { RecentLog } from "./api/recentLog.ts";
+import { AppBackups } from "./backup/appBackups.ts";
 import { BackupService } from "./backup/backupService.ts";
 import { acquireDataLock, type DataLock } from "./backup/dataLock.ts";
 import { nodeBackupDatabases } from "./backup/nodeDatabases.ts";
@@ -124,6 +127,12 @@ export type CreateNodeOptions = NodeOptionsInput & {
   readonly executionWorkers?: number | undefined;
   /** /local commands with a gas limit up to this run on the node's thread (exec/workerExecution.ts, default 2,500). */
   readonly inlineLocalGasLimit?: number | undefined;
+  /**
+   * The host's restart (api/nodeRestart.ts: the desktop and the headless
+   * launcher pass one); without it the app's restart and restore routes
+   * answer APP_RESTART_UNAVAILABLE.
+   */
+  readonly restart?: NodeRestarter | undefined;
 };
 
 /** `dataDir/<network>/app-token`: the app token while the node runs (0600), for `curl` users. */
@@ -208,6 +217,8 @@ export class WeftNode {
   readonly miner: BuiltInMiner;
   /** Backup jobs, when `backup.directory` is set (the API needs `backup.api.enabled` too). */
   readonly backup: BackupService | undefined;
+  /** The app's backups (`/app/api/backup/*`, the backup page; backup/appBackups.ts). */
+  readonly appBackups: AppBackups;
   /** The contract state of every chain (state.sqlite). */
   readonly state: StateDb;
   /** Executes blocks and keeps the state on the best cut. */
@@ -248,10 +259,12 @@ export class WeftNode {
     },
     appToken: string,
     page: { recentLog: RecentLog; catchUp: CatchUpStatus },
+    appBackups: AppBackups,
   ) {
     this.recentLog = page.recentLog;
     this.catchUp = page.catchUp;
     this.appToken = appToken;
+    this.appBackups = appBackups;
     this.appTokenFile = appTokenPath(options);
     this.options = options;
     this.version = version;
@@ -303,6 +316,7 @@ export class WeftNode {
     };
     let service: MiningService | undefined;
     let backup: BackupService | undefined;
+    let appBackups: AppBackups | undefined;
     let state: StateDb | undefined;
     let executor: ChainExecutor | undefined;
     let execution: ExecutionHost | undefined;
@@ -344,6 +358,14 @@ export class WeftNode {
           (options.spv.timeout === undefined ? undefined : options.spv.timeout * 1000),
       });
       backup = backupService(options, version, { blocks, state: state.db }, logger);
+      appBackups = new AppBackups({
+        dataDir: options.dataDir,
+        network: version.name,
+        networkDir: join(options.dataDir, options.network),
+        softwareVersion: packageVersion(),
+        databases: nodeBackupDatabases({ version, blocks: blocks.store.db, state: state.db }),
+        log: logger,
+      });
       service = new MiningService({
         chain: blocks,
         payloadProvider: input.payloadProvider ?? commands.payloadFor,
@@ -392,12 +414,17 @@ export class WeftNode {
           log: logger,
           miningApi: streams === undefined ? undefined : { service, streams },
           backup: options.backup.apiEnabled ? backup : undefined,
+          appBackups,
+          dataDir: options.dataDir,
           miner,
           commands,
           rendererDir: input.rendererDir,
           appToken: token,
           origin: () => (self?.listening === true ? self.origin : undefined),
           nodePage: { recentLog, catchUp, dataDir: options.dataDir, logFile: input.logFile },
+          launchId: randomBytes(9).toString("base64url"),
+          restart: input.restart,
+          networkDir: join(options.dataDir, options.network),
         },
         {
           bodyLimit: input.bodyLimit,
@@ -417,11 +444,13 @@ export class WeftNode {
         { state, executor, execution, commands },
         token.value,
         { recentLog, catchUp },
+        appBackups,
       );
       writePrivateFile(self.appTokenFile, `${token.value}\n`);
       return self;
     } catch (e) {
       void backup?.close();
+      void appBackups?.close();
       service?.close();
       commands?.close();
       void execution?.close();
@@ -488,6 +517,8 @@ export class WeftNode {
         this.#log?.warn("mine on demand did not start", { code: e.code, error: e.message });
       }
     }
+    // Automatic backups run while the node runs; a time missed while it was stopped runs now.
+    this.appBackups.startSchedule();
     if (this.options.mining.enabled) {
       // A miner that cannot start (no reward account, a thread failed) leaves the node running.
       try {
@@ -512,6 +543,7 @@ export class WeftNode {
       } finally {
         // A running backup copies through the databases' connections: stopped first.
         await this.backup?.close();
+        await this.appBackups.close();
         this.mining.close();
         // Workers read the databases: they stop before the databases close.
         await this.execution.close();

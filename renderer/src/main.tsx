@@ -15,6 +15,7 @@ import { createAppRouter } from "./app/router.tsx";
 import { findDesktopBridge } from "./desktop/desktopBridge.ts";
 import { ChainStore } from "./services/chainStore.ts";
 import { createAppQueryClient, invalidateOnNewBlocks } from "./services/queryClient.ts";
+import { RestartWatch } from "./services/restartWatch.ts";
 import { type Services, ServicesProvider } from "./services/services.tsx";
 import "./ui/styles.css";
 
@@ -73,13 +74,22 @@ async function boot(root: Root): Promise<void> {
     config: config.value,
     fetch: browserFetch,
   });
+  const chain = new ChainStore({ client, createSource: (url) => new EventSource(url) });
+  const queries = createAppQueryClient();
   const services: Services = {
     config: config.value,
     client,
     desktop: findDesktopBridge(window),
-    chain: new ChainStore({ client, createSource: (url) => new EventSource(url) }),
+    chain,
+    // Once the node is back: a fresh cut, and every query asked again.
+    restart: new RestartWatch({
+      client,
+      onBack: () => {
+        chain.reload();
+        void queries.invalidateQueries();
+      },
+    }),
   };
-  const queries = createAppQueryClient();
   invalidateOnNewBlocks(services.chain, queries);
   const router = createAppRouter();
   root.render(

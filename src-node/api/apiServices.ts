@@ -4,6 +4,7 @@
  * backup) add their services here; node.ts supplies them.
  * @module
  */
+import type { AppBackups } from "../backup/appBackups.ts";
 import type { BackupService } from "../backup/backupService.ts";
 import type { NetworkVersion } from "../chain/networkVersion.ts";
 import type { CommandService } from "../mempool/commandService.ts";
@@ -14,6 +15,7 @@ import type { BlockDb } from "../store/blockDb.ts";
 import type { AppToken } from "./appToken.ts";
 import type { CatchUpStatus } from "./catchUpStatus.ts";
 import { API_VERSION } from "./nodeInfo.ts";
+import type { NodeRestarter } from "./nodeRestart.ts";
 import type { RecentLog } from "./recentLog.ts";
 
 export type ApiLog = {
@@ -61,6 +63,16 @@ export type ApiServices = {
         readonly logFile?: string | undefined;
       }
     | undefined;
+  /** New for every start of the node (`GET /app/api/node/restart`: the UI sees a restart happen). */
+  readonly launchId?: string | undefined;
+  /** The host's restart (nodeRestart.ts); absent: the restart routes answer APP_RESTART_UNAVAILABLE. */
+  readonly restart?: NodeRestarter | undefined;
+  /** The data folder of the node's network, `dataDir/<network>` (app routes that keep files there). */
+  readonly networkDir?: string | undefined;
+  /** The node's data folder (a restore writes into it). */
+  readonly dataDir?: string | undefined;
+  /** The app's backups (`/app/api/backup/*`); absent: those routes are not served. */
+  readonly appBackups?: AppBackups | undefined;
 };
 
 /** `/ledger/{apiVersion}/{network}`: the path of `{base_url}`. */

@@ -34,8 +34,10 @@ import type { HostPolicy } from "./hostCheck.ts";
 import { MAX_HASH_PAGE, MAX_HEADER_PAGE } from "./params.ts";
 import { referencePathRewriter } from "./referencePath.ts";
 import type { PageLimits, RouteContext } from "./routeContext.ts";
+import { registerAppBackupRoutes } from "./routes/appBackupRoutes.ts";
 import { registerAppConfigRoute } from "./routes/appConfigRoute.ts";
 import { registerAppMiningRoutes } from "./routes/appMiningRoutes.ts";
+import { registerAppNodeRestartRoutes } from "./routes/appNodeRestartRoutes.ts";
 import { registerAppNodeRoutes } from "./routes/appNodeRoutes.ts";
 import { registerAppUiRoutes } from "./routes/appUiRoutes.ts";
 import { registerBackupRoutes } from "./routes/backupRoutes.ts";
@@ -53,7 +55,12 @@ import { registerPactRoutes } from "./routes/pactRoutes.ts";
  * The routes of the UI's private API `/app/api/*`, all inside the guard of
  * appApi.ts. Later areas (keystore, backup, settings, explorer) add theirs here.
  */
-const APP_API_ROUTES: readonly AppApiRoutes[] = [registerAppMiningRoutes, registerAppNodeRoutes];
+const APP_API_ROUTES: readonly AppApiRoutes[] = [
+  registerAppMiningRoutes,
+  registerAppNodeRestartRoutes,
+  registerAppBackupRoutes,
+  registerAppNodeRoutes,
+];
 
 /** Largest request body (reference service API: 2 MB). */
 export const DEFAULT_BODY_LIMIT = 2 * 1024 * 1024;

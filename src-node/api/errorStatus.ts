@@ -48,6 +48,7 @@ const appStatus: Record<AppErrorCodeValue, number> = {
   [AppErrorCode.NotJson]: 415,
   [AppErrorCode.BadRequest]: 400,
   [AppErrorCode.Internal]: 500,
+  [AppErrorCode.RestartUnavailable]: 409,
 };
 
 const storeStatus: Record<StoreErrorCodeValue, number> = {
@@ -111,6 +112,9 @@ const backupStatus: Record<BackupErrorCodeValue, number> = {
   [BackupErrorCode.DataInUse]: 500,
   [BackupErrorCode.LockFailed]: 500,
   [BackupErrorCode.Invariant]: 500,
+  [BackupErrorCode.NotRestorable]: 422,
+  [BackupErrorCode.FolderUnusable]: 422,
+  [BackupErrorCode.Running]: 409,
 };
 
 /** A refused command is the client's (400), except a bug (invariant). */

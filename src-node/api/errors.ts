@@ -51,8 +51,9 @@ export function badRequest(field: string, reason: string): ApiError {
 /**
  * Errors of the app's private API `/app/api/*` (appApi.ts): requests from
  * elsewhere than the app on this computer, without the app token, with a
- * body that is not JSON or does not match the route's schema; and the code
- * an unexpected failure is answered with there.
+ * body that is not JSON or does not match the route's schema; the code
+ * an unexpected failure is answered with there; and a restart the node's
+ * host cannot do.
  */
 export const AppErrorCode = {
   Forbidden: "APP_FORBIDDEN",
@@ -60,6 +61,7 @@ export const AppErrorCode = {
   NotJson: "APP_NOT_JSON",
   BadRequest: "APP_BAD_REQUEST",
   Internal: "APP_INTERNAL",
+  RestartUnavailable: "APP_RESTART_UNAVAILABLE",
 } as const;
 
 export type AppErrorCodeValue = (typeof AppErrorCode)[keyof typeof AppErrorCode];
@@ -70,6 +72,8 @@ export type AppErrorType =
   | { code: typeof AppErrorCode.NotJson; contentType: string }
   /** `field` names the body member (`threads`, `publicKeys.1`) or `body`. */
   | { code: typeof AppErrorCode.BadRequest; field: string; reason: string }
-  | { code: typeof AppErrorCode.Internal };
+  | { code: typeof AppErrorCode.Internal }
+  /** The node's host cannot restart it (`weft node`: no supervisor; nodeRestart.ts). */
+  | { code: typeof AppErrorCode.RestartUnavailable };
 
 export class AppError extends NodeError<AppErrorType> {}

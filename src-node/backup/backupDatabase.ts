@@ -4,7 +4,8 @@
  * connection, see SqlDatabase.backup) and, optionally, a reader that
  * describes a finished copy for the manifest. The node passes its block
  * database and, when it has one, its contract-state database; any other
- * database a later area adds joins the same list.
+ * database a later area adds joins the same list. Plain files (the wallet's
+ * encrypted files, `wallet/*.json`) are copied as they are: {@link BackupFile}.
  * @module
  */
 import type { CutJson } from "../chain/cutJson.ts";
@@ -34,3 +35,20 @@ export type BackupDatabase = {
    */
   readonly describe?: ((copyPath: string) => CopyDescription) | undefined;
 };
+
+/** A plain file copied byte for byte (the wallet's files; no SQLite, no read-back). */
+export type BackupFile = {
+  readonly name: string;
+  /** Its path relative to `dataDir/<network>/` and to the backup folder: `wallet/<name>.json`. */
+  readonly file: string;
+  /** Where it is now (absolute). */
+  readonly sourcePath: string;
+  readonly pactOnly: false;
+};
+
+/** What a job copies: databases, then plain files. */
+export type BackupSource = BackupDatabase | BackupFile;
+
+export function isBackupFile(s: BackupSource): s is BackupFile {
+  return "sourcePath" in s;
+}

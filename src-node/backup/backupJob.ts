@@ -19,10 +19,16 @@
  * block copy is never older than the state copy.
  * @module
  */
-import { rmSync } from "node:fs";
-import { type FileHandle, open } from "node:fs/promises";
-import { join } from "node:path";
-import type { BackupDatabase } from "./backupDatabase.ts";
+import { mkdirSync, rmSync } from "node:fs";
+import { copyFile, type FileHandle, open } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { PRIVATE_DIR_MODE } from "../store/privateFiles.ts";
+import {
+  type BackupDatabase,
+  type BackupFile,
+  type BackupSource,
+  isBackupFile,
+} from "./backupDatabase.ts";
 import { type BackupManifest, BackupStatus, type ManifestDatabase } from "./backupManifest.ts";
 import { BackupError, BackupErrorCode, type BackupFailureCode, reasonOf } from "./errors.ts";
 import { fileChecksum } from "./fileChecksum.ts";
@@ -39,7 +45,7 @@ export type BackupJobOptions = {
   readonly folder: string;
   readonly manifest: BackupManifest;
   /** In copy order; the manifest's `databases` lists the same, in the same order. */
-  readonly databases: readonly BackupDatabase[];
+  readonly databases: readonly BackupSource[];
   /** SQLite pages per step (default 256). */
   readonly pagesPerStep?: number | undefined;
   /** How often progress is written to the manifest, ms (default 1000). */
@@ -194,6 +200,16 @@ export class BackupJob {
     }
   }
 
+  /** A plain file (the wallet's), copied as it is: one "page". */
+  async #copyFile(index: number, source: BackupFile): Promise<void> {
+    const dest = join(this.folder, source.file);
+    this.#update(index, { pages: { done: 0, total: 1 } });
+    mkdirSync(dirname(dest), { recursive: true, mode: PRIVATE_DIR_MODE });
+    await copyFile(source.sourcePath, dest);
+    this.#update(index, { pages: { done: 1, total: 1 } });
+    this.#heartbeat(true);
+  }
+
   async #copy(index: number, source: BackupDatabase): Promise<void> {
     const dest = join(this.folder, source.file);
     const flusher = new BackgroundFlush(dest);
@@ -242,11 +258,11 @@ export class BackupJob {
     this.#heartbeat(true);
   }
 
-  async #finish(index: number, source: BackupDatabase): Promise<void> {
+  async #finish(index: number, source: BackupSource): Promise<void> {
     const path = join(this.folder, source.file);
     let described: ReturnType<NonNullable<BackupDatabase["describe"]>> | undefined;
     try {
-      described = source.describe?.(path);
+      described = isBackupFile(source) ? undefined : source.describe?.(path);
     } catch (e) {
       throw failure(
         BackupErrorCode.WriteFailed,
@@ -281,7 +297,8 @@ export class BackupJob {
       log?.info("backup started", { id: this.id, databases: databases.map((d) => d.name) });
       for (const [i, d] of databases.entries()) {
         this.#checkStop();
-        await this.#copy(i, d);
+        if (isBackupFile(d)) await this.#copyFile(i, d);
+        else await this.#copy(i, d);
       }
       for (const [i, d] of databases.entries()) {
         this.#checkStop();

@@ -42,6 +42,8 @@ export type ManifestDatabase = {
   readonly sha256: string | null;
   /** Per chain, the newest block the copy holds (blocks: the cut's heads), once copied. */
   readonly heads: ChainHeads | null;
+  /** `file` for a plain file copied as it is (the wallet's); absent for a SQLite database. */
+  readonly kind?: "file" | undefined;
 };
 
 /** The process running the job (processLiveness.ts: pid, host, boot time, random token). */
@@ -126,10 +128,11 @@ function cutJson(v: unknown, fail: Fail): CutJson {
 function database(v: unknown, field: string, fail: Fail): ManifestDatabase {
   const d = record(v, field, fail);
   const file = str(d.file, `${field}.file`, fail);
-  // Restore joins it to the data folder: a plain file name only.
-  if (!/^[a-zA-Z0-9_.-]+$/.test(file) || file.startsWith(".")) {
-    fail(`${field}.file`, "expected a plain file name");
+  // Restore joins it to the data folder: a plain file name, or one in the wallet's folder.
+  if (!/^(wallet\/)?[a-zA-Z0-9_-][a-zA-Z0-9_.-]*$/.test(file)) {
+    fail(`${field}.file`, "expected a plain file name (or wallet/<name>)");
   }
+  if (d.kind !== undefined && d.kind !== "file") fail(`${field}.kind`, 'expected "file"');
   const pages = record(d.pages, `${field}.pages`, fail);
   const sha256 = orNull(d.sha256, (x) => str(x, `${field}.sha256`, fail));
   if (sha256 !== null && !/^[0-9a-f]{64}$/.test(sha256)) {
@@ -145,6 +148,7 @@ function database(v: unknown, field: string, fail: Fail): ManifestDatabase {
     bytes: orNull(d.bytes, (x) => nat(x, `${field}.bytes`, fail)),
     sha256,
     heads: orNull(d.heads, (x) => heads(x, `${field}.heads`, fail)),
+    ...(d.kind === "file" ? { kind: "file" as const } : {}),
   };
 }
 

@@ -23,7 +23,7 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { PRIVATE_DIR_MODE } from "../store/privateFiles.ts";
-import type { BackupDatabase } from "./backupDatabase.ts";
+import { type BackupSource, isBackupFile } from "./backupDatabase.ts";
 import { backupIds, readFolderState, settleInterrupted } from "./backupFolder.ts";
 import { backupIdCandidate, parseBackupId } from "./backupId.ts";
 import { BackupJob, type BackupLog, classifyFailure } from "./backupJob.ts";
@@ -43,8 +43,11 @@ export type BackupServiceOptions = {
   readonly network: string;
   /** The Weft release, recorded in manifests. */
   readonly softwareVersion: string;
-  /** What a job copies, in copy order (the node: the contract state, then the blocks). */
-  readonly databases: readonly BackupDatabase[];
+  /**
+   * What a job copies, in copy order (the node: the contract state, then the blocks; the
+   * app's backups add the wallet's files): a list, or a function read when each job starts.
+   */
+  readonly databases: readonly BackupSource[] | (() => readonly BackupSource[]);
   readonly log?: BackupLog | undefined;
   /** ms since the UNIX epoch (default Date.now). */
   readonly now?: (() => number) | undefined;
@@ -115,7 +118,10 @@ export class BackupService {
     }
     if (this.#running !== undefined) return this.#running.id;
     const nowMs = this.#now();
-    const databases = this.#options.databases.filter((d) => options.backupPact || !d.pactOnly);
+    const all = this.#options.databases;
+    const databases = (typeof all === "function" ? all() : all).filter(
+      (d) => options.backupPact || !d.pactOnly,
+    );
     const seconds = Math.floor(nowMs / 1000);
     const base = (id: string): BackupManifest => ({
       format: MANIFEST_FORMAT,
@@ -134,6 +140,7 @@ export class BackupService {
         bytes: null,
         sha256: null,
         heads: null,
+        ...(isBackupFile(d) ? { kind: "file" as const } : {}),
       })),
       cut: null,
       error: null,

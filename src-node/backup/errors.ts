@@ -23,6 +23,9 @@ export const BackupErrorCode = {
   DataInUse: "BACKUP_DATA_IN_USE",
   LockFailed: "BACKUP_LOCK_FAILED",
   Invariant: "BACKUP_INVARIANT",
+  NotRestorable: "BACKUP_NOT_RESTORABLE",
+  FolderUnusable: "BACKUP_FOLDER_UNUSABLE",
+  Running: "BACKUP_RUNNING",
 } as const;
 
 export type BackupErrorCodeValue = (typeof BackupErrorCode)[keyof typeof BackupErrorCode];
@@ -56,7 +59,13 @@ export type BackupErrorType =
   | { code: typeof BackupErrorCode.RestoreFailed; path: string; reason: string }
   /** `lockFile`: the lock of the data folder; `pid`, `host`: the process holding it. */
   | { code: typeof BackupErrorCode.DataInUse; lockFile: string; pid: number; host: string }
-  | { code: typeof BackupErrorCode.LockFailed; lockFile: string; reason: string };
+  | { code: typeof BackupErrorCode.LockFailed; lockFile: string; reason: string }
+  /** The app's check or restore refused `path`; `cause`: the check's own code. */
+  | { code: typeof BackupErrorCode.NotRestorable; path: string; cause: string }
+  /** The folder chosen for the app's backups (`path`) cannot hold them. */
+  | { code: typeof BackupErrorCode.FolderUnusable; path: string; reason: string }
+  /** `id`: the job running, which the request would disturb. */
+  | { code: typeof BackupErrorCode.Running; id: string };
 
 export class BackupError extends NodeError<BackupErrorType> {}
 

@@ -17,11 +17,17 @@
  * A database the backup does not hold (the contract state of a backup made
  * without `backupPact`) is moved aside too, never left to pair with the
  * restored blocks. A node started on the folder then serves the backup's cut.
+ *
+ * Plain files (`kind: "file"`: the wallet's `wallet/*.json`, copied by the
+ * app's backups as they are, still encrypted) are checked by checksum only
+ * and restored to the same place; the current ones they replace are moved
+ * aside with the databases. Wallet files the backup does not hold are left
+ * where they are: keys made after the backup must not disappear.
  * @module
  */
 import { existsSync, mkdirSync, renameSync, rmSync } from "node:fs";
 import { copyFile } from "node:fs/promises";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import type { CutJson } from "../chain/cutJson.ts";
 import type { NetworkVersion } from "../chain/networkVersion.ts";
@@ -204,7 +210,10 @@ function moveAside(
   const dir = join(networkDir, `replaced-${stamp}`);
   try {
     mkdirSync(dir, { mode: PRIVATE_DIR_MODE });
-    for (const name of present) renameSync(join(networkDir, name), join(dir, name));
+    for (const name of present) {
+      mkdirSync(dirname(join(dir, name)), { recursive: true, mode: PRIVATE_DIR_MODE });
+      renameSync(join(networkDir, name), join(dir, name));
+    }
   } catch (e) {
     throw restoreFailed(dir, e, "cannot move the current databases aside into");
   }
@@ -237,11 +246,13 @@ export async function restoreBackup(options: RestoreOptions): Promise<RestoreRes
       const target = join(staging, d.file);
       say(`copying ${d.file} (${d.bytes} bytes)`);
       try {
+        mkdirSync(dirname(target), { recursive: true, mode: PRIVATE_DIR_MODE });
         await copyFile(join(backupFolder, d.file), target);
       } catch (e) {
         throw restoreFailed(target, e, "cannot write");
       }
       await checkFile(target, d);
+      if (d.kind === "file") continue;
       say(`checking ${d.file} (SQLite integrity check)`);
       checkIntegrity(target);
     }
@@ -260,6 +271,7 @@ export async function restoreBackup(options: RestoreOptions): Promise<RestoreRes
     if (replacedDir !== undefined) say(`moved the current databases to ${replacedDir}`);
     for (const f of files) {
       try {
+        mkdirSync(dirname(join(networkDir, f)), { recursive: true, mode: PRIVATE_DIR_MODE });
         renameSync(join(staging, f), join(networkDir, f));
       } catch (e) {
         throw restoreFailed(join(networkDir, f), e, "cannot move the restored file to");

@@ -75,6 +75,15 @@ export type NodeClient = {
   nodeLog(level: LogLevel): Promise<ClientResult<readonly LogLine[]>>;
   /** The URL of `GET {base}/header/updates` (server-sent events). */
   readonly headerUpdatesUrl: string;
+  /** `GET /app/api/<path>`, the reply parsed with `parse` (features' app routes build on it). */
+  appGet<T>(path: string, parse: (raw: unknown) => Decoded<T>): Promise<ClientResult<T>>;
+  /** `POST /app/api/<path>` with a JSON body; `timeoutMs` for the slow ones (default 10 s). */
+  appPost<T>(
+    path: string,
+    body: unknown,
+    parse: (raw: unknown) => Decoded<T>,
+    timeoutMs?: number,
+  ): Promise<ClientResult<T>>;
 };
 
 const DEFAULT_TIMEOUT_MS = 10_000;
@@ -182,9 +191,23 @@ export function createNodeClient(options: NodeClientOptions): NodeClient {
       timeoutMs,
       parse,
     );
+  const appUrl = (path: string) => `${origin}/app/api/${path.replace(/^\/+/, "")}`;
   return {
     baseUrl: base,
     headerUpdatesUrl: `${base}/header/updates`,
+    appGet: (path, parse) => get(appUrl(path), parse),
+    appPost: (path, body, parse, ms) =>
+      fetchJson(
+        options.fetch,
+        appUrl(path),
+        {
+          method: "POST",
+          headers: { "content-type": "application/json", accept: "application/json" },
+          body: JSON.stringify(body),
+        },
+        ms ?? timeoutMs,
+        parse,
+      ),
     healthCheck: () =>
       fetchText(options.fetch, `${base}/health-check`, { method: "GET" }, timeoutMs),
     info: () => get(`${base}/info`, parseNodeInfo),

@@ -8,7 +8,7 @@ import { Link, Outlet, useRouter } from "@tanstack/react-router";
 import { useEffect, useRef } from "react";
 import iconUrl from "../assets/icon.png";
 import { formatInteger } from "../format/number.ts";
-import { useLiveChain, useServices } from "../services/services.tsx";
+import { useLiveChain, useRestartPhase, useServices } from "../services/services.tsx";
 import { DialogButton } from "../ui/Dialog.tsx";
 import { LongValue } from "../ui/LongValue.tsx";
 import { pageTitleId } from "../ui/PageTitle.tsx";
@@ -23,6 +23,31 @@ function CutBadge() {
       <span className="badge-dot" aria-hidden="true" />
       Cut {formatInteger(heights.cutHeight)}
     </span>
+  );
+}
+
+/** "Node restarting…" while the node is away after a restart or a restore, then the outcome. */
+function RestartBanner() {
+  const phase = useRestartPhase();
+  const { restart } = useServices();
+  if (phase.kind === "idle") return null;
+  const what =
+    phase.reason === "restore" ? "Restoring the backup: node restarting…" : "Node restarting…";
+  return (
+    <div
+      className={`restart-banner restart-${phase.kind}`}
+      role={phase.kind === "failed" ? "alert" : "status"}
+      data-testid="restart-banner"
+    >
+      {phase.kind === "restarting" && <span>{what}</span>}
+      {phase.kind === "back" && <span>The node is running again.</span>}
+      {phase.kind === "failed" && <span>{phase.message}</span>}
+      {phase.kind !== "restarting" && (
+        <button type="button" className="btn btn-quiet btn-sm" onClick={() => restart.dismiss()}>
+          Dismiss
+        </button>
+      )}
+    </div>
   );
 }
 
@@ -90,6 +115,7 @@ export function AppShell() {
         </ul>
       </nav>
       <main id="main" ref={mainRef} tabIndex={-1}>
+        <RestartBanner />
         <Outlet />
       </main>
       <Toasts />

@@ -1,7 +1,8 @@
 /**
  * The services every page reaches through one React context instead of props passed down:
- * the node client, the app's configuration, the desktop bridge (null in a browser) and the
- * live chain store (the single header-update stream and the cut).
+ * the node client, the app's configuration, the desktop bridge (null in a browser), the
+ * live chain store (the single header-update stream and the cut) and the restart watch (the
+ * node going away and coming back after "Restart node" or a restore).
  * @module
  */
 import { createContext, type ReactNode, useContext, useSyncExternalStore } from "react";
@@ -9,12 +10,15 @@ import type { AppConfig } from "../api/appConfig.ts";
 import type { NodeClient } from "../api/nodeClient.ts";
 import type { DesktopApi } from "../desktop/desktopBridge.ts";
 import type { ChainStore, LiveChain } from "./chainStore.ts";
+import type { RestartPhase, RestartWatch } from "./restartWatch.ts";
 
 export type Services = {
   readonly config: AppConfig;
   readonly client: NodeClient;
   readonly desktop: DesktopApi | null;
   readonly chain: ChainStore;
+  /** Asks for and follows restarts of the node (`restart()`, `follow(launchId, reason)`). */
+  readonly restart: RestartWatch;
 };
 
 const ServicesContext = createContext<Services | null>(null);
@@ -39,4 +43,10 @@ export function useServices(): Services {
 export function useLiveChain(): LiveChain {
   const { chain } = useServices();
   return useSyncExternalStore(chain.subscribe, chain.getSnapshot);
+}
+
+/** Where a restart of the node stands (idle, restarting, back, failed). */
+export function useRestartPhase(): RestartPhase {
+  const { restart } = useServices();
+  return useSyncExternalStore(restart.subscribe, restart.getSnapshot);
 }

@@ -8,7 +8,7 @@
  * @module
  */
 import { useQuery } from "@tanstack/react-query";
-import { useEffect, useId, useState } from "react";
+import { useCallback, useEffect, useId, useState } from "react";
 import {
   type AppSettings,
   type BridgeError,
@@ -82,8 +82,8 @@ function HeadlessSettings() {
         </dl>
       )}
       <p className="hint">
-        This node runs without the desktop app: its settings are the options it was started with
-        (<code>npm start -- --headless --network … --port … --data-dir …</code>, plus{" "}
+        This node runs without the desktop app: its settings are the options it was started with (
+        <code>npm start -- --headless --network … --port … --data-dir …</code>, plus{" "}
         <code>--enable-mining-api</code>, <code>--enable-backup-api</code>), or its configuration
         file. Change them there and start it again; "Restart node" starts it again with the same
         options.
@@ -103,14 +103,14 @@ function DesktopSettings({ desktop }: { readonly desktop: DesktopApi }) {
   const [error, setError] = useState<BridgeError | string | null>(null);
   const networkId = useId();
 
-  const show = (s: AppSettings) => {
+  const show = useCallback((s: AppSettings) => {
     setSaved(s);
     setNetwork(s.network);
     setPort(String(s.port));
     setDataDir(s.dataDir ?? "");
     setMiningApi(s.miningApi);
     setBackupApi(s.backupApi);
-  };
+  }, []);
   useEffect(() => {
     let live = true;
     void desktop.readSettings().then((r) => {
@@ -123,7 +123,7 @@ function DesktopSettings({ desktop }: { readonly desktop: DesktopApi }) {
     return () => {
       live = false;
     };
-  }, [desktop]);
+  }, [desktop, show]);
 
   const save = () => {
     const patch = settingsPatchOf({ network, port, dataDir, miningApi, backupApi });
