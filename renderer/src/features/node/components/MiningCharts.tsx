@@ -4,17 +4,7 @@
  * @module
  */
 import { useQuery } from "@tanstack/react-query";
-import {
-  Bar,
-  BarChart,
-  CartesianGrid,
-  Line,
-  LineChart,
-  ResponsiveContainer,
-  Tooltip,
-  XAxis,
-  YAxis,
-} from "recharts";
+import { Bar, BarChart, CartesianGrid, Line, LineChart, Tooltip, XAxis, YAxis } from "recharts";
 import { clientErrorOf } from "../../../api/clientFailure.ts";
 import { formatHashRate } from "../../../format/number.ts";
 import { useLiveChain, useServices } from "../../../services/services.tsx";
@@ -22,6 +12,11 @@ import { ErrorNotice } from "../../../ui/ErrorNotice.tsx";
 import { Panel } from "../../../ui/Panel.tsx";
 import { miningHistoryQuery } from "../api.ts";
 import { blocksPerChain } from "../model.ts";
+
+// A fixed size: a chart that follows its container's width can make the page's grid relayout
+// in a loop (each size change of the chart changes the row), and nothing on it stays still.
+const CHART_WIDTH = 320;
+const CHART_HEIGHT = 140;
 
 const clock = (ms: number) =>
   new Date(ms).toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit" });
@@ -49,41 +44,47 @@ export function MiningCharts() {
             {h.hashRate.length === 0 ? (
               <p className="hint">No samples yet: the miner has not run in the last hour.</p>
             ) : (
-              <ResponsiveContainer width="100%" height={140}>
-                <LineChart data={[...h.hashRate]} margin={{ top: 4, right: 8, bottom: 0, left: 0 }}>
-                  <CartesianGrid strokeDasharray="3 3" />
-                  <XAxis
-                    dataKey="at"
-                    type="number"
-                    domain={["dataMin", "dataMax"]}
-                    tickFormatter={clock}
-                  />
-                  <YAxis width={70} tickFormatter={(v: number) => formatHashRate(v)} />
-                  <Tooltip
-                    labelFormatter={(v) => clock(Number(v))}
-                    formatter={(v) => [formatHashRate(Number(v)), "hash rate"]}
-                  />
-                  <Line type="monotone" dataKey="rate" dot={false} isAnimationActive={false} />
-                </LineChart>
-              </ResponsiveContainer>
+              <LineChart
+                width={CHART_WIDTH}
+                height={CHART_HEIGHT}
+                data={[...h.hashRate]}
+                margin={{ top: 4, right: 8, bottom: 0, left: 0 }}
+              >
+                <CartesianGrid strokeDasharray="3 3" />
+                <XAxis
+                  dataKey="at"
+                  type="number"
+                  domain={["dataMin", "dataMax"]}
+                  tickFormatter={clock}
+                />
+                <YAxis width={70} tickFormatter={(v: number) => formatHashRate(v)} />
+                <Tooltip
+                  labelFormatter={(v) => clock(Number(v))}
+                  formatter={(v) => [formatHashRate(Number(v)), "hash rate"]}
+                />
+                <Line type="monotone" dataKey="rate" dot={false} isAnimationActive={false} />
+              </LineChart>
             )}
           </figure>
           <figure className="chart" aria-labelledby="blocks-chart-title">
             <figcaption id="blocks-chart-title">
               Blocks found per chain ({h.blocks.length} in the last hour)
             </figcaption>
-            <ResponsiveContainer width="100%" height={140}>
-              <BarChart data={perChain} margin={{ top: 4, right: 8, bottom: 0, left: 0 }}>
-                <CartesianGrid strokeDasharray="3 3" />
-                <XAxis dataKey="chain" />
-                <YAxis width={30} allowDecimals={false} />
-                <Tooltip
-                  formatter={(v) => [String(v), "blocks"]}
-                  labelFormatter={(c) => `chain ${c}`}
-                />
-                <Bar dataKey="blocks" isAnimationActive={false} />
-              </BarChart>
-            </ResponsiveContainer>
+            <BarChart
+              width={CHART_WIDTH}
+              height={CHART_HEIGHT}
+              data={perChain}
+              margin={{ top: 4, right: 8, bottom: 0, left: 0 }}
+            >
+              <CartesianGrid strokeDasharray="3 3" />
+              <XAxis dataKey="chain" />
+              <YAxis width={30} allowDecimals={false} />
+              <Tooltip
+                formatter={(v) => [String(v), "blocks"]}
+                labelFormatter={(c) => `chain ${c}`}
+              />
+              <Bar dataKey="blocks" isAnimationActive={false} />
+            </BarChart>
           </figure>
         </div>
       )}
