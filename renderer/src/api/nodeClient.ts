@@ -216,7 +216,7 @@ export function createNodeClient(options: NodeClientOptions): NodeClient {
     miningHistory: () => get(`${miningUrl}/history`, parseMiningHistory),
     nodeStatus: () => get(`${origin}/app/api/node/status`, parseNodeStatus),
     nodeLog: (level) =>
-      get(`${origin}/app/api/node/log?level=${encodeURIComponent(level)}`, parseNodeLog),
+      get(`${origin}/app/api/node/log?level=${encodeURIComponent(level)}&limit=200`, parseNodeLog),
     setMining: (change) =>
       fetchJson(
         options.fetch,

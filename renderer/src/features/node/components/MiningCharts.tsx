@@ -7,10 +7,10 @@ import { useQuery } from "@tanstack/react-query";
 import { Bar, BarChart, CartesianGrid, Line, LineChart, Tooltip, XAxis, YAxis } from "recharts";
 import { clientErrorOf } from "../../../api/clientFailure.ts";
 import { formatHashRate } from "../../../format/number.ts";
-import { useLiveChain, useServices } from "../../../services/services.tsx";
+import { useServices } from "../../../services/services.tsx";
 import { ErrorNotice } from "../../../ui/ErrorNotice.tsx";
 import { Panel } from "../../../ui/Panel.tsx";
-import { miningHistoryQuery } from "../api.ts";
+import { infoQuery, miningHistoryQuery } from "../api.ts";
 import { blocksPerChain } from "../model.ts";
 
 // A fixed size: a chart that follows its container's width can make the page's grid relayout
@@ -23,10 +23,14 @@ const clock = (ms: number) =>
 
 export function MiningCharts() {
   const { client } = useServices();
-  const { heights } = useLiveChain();
+  // Not the live heights: re-drawing the charts on every new block would keep the page busy.
+  const info = useQuery(infoQuery(client));
   const history = useQuery(miningHistoryQuery(client));
   const h = history.data;
-  const chainCount = Math.max(heights.heads.length, ...(h?.blocks.map((b) => b.chainId + 1) ?? []));
+  const chainCount = Math.max(
+    info.data?.nodeNumberOfChains ?? 0,
+    ...(h?.blocks.map((b) => b.chainId + 1) ?? []),
+  );
   const perChain = h === undefined ? [] : blocksPerChain(h.blocks, chainCount);
   return (
     <Panel id="mining-charts" title="Last hour">
