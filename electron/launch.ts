@@ -117,6 +117,8 @@ async function runHeadless(repoRoot: string, options: LaunchOptions): Promise<nu
       host: "127.0.0.1",
       port: options.port,
       rendererDir: options.rendererDir,
+      // Mine on demand is the app's default on development networks (docs/mining.md).
+      mining: { enabled: false, onDemand: "auto" },
     },
     onRestarted: (node) => console.log(`Weft node restarted on ${node.appUrl}`),
     onRestartFailed: (e) => failed?.(e),

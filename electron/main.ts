@@ -233,9 +233,21 @@ async function startConfiguredNode(
     dataDir: s.dataDir ?? paths.defaultDataDir,
     host: "127.0.0.1",
     port: s.port,
-    mining: { enabled: s.miningOnStart, threads: s.miningThreads },
+    // Mine on demand is the app's default on development networks without a reward account.
+    mining: {
+      enabled: s.miningOnStart,
+      threads: s.miningThreads,
+      onDemand: "auto" as const,
+      apiEnabled: s.miningApi,
+    },
+    // The public backup API needs a folder: the one chosen for the app's backups.
+    backup:
+      s.backupApi && s.backupDir !== null
+        ? { apiEnabled: true, directory: s.backupDir }
+        : undefined,
     sqliteNativeBinding: paths.sqliteNativeBinding,
     logger: log,
+    logFile: paths.logFile,
     // The window sends the token as a header; loading /app/ hands it to no one.
     appToken,
     appTokenCookie: false,

@@ -30,6 +30,10 @@ export type NodeMiningOptions = {
   readonly enabled: boolean;
   readonly threads?: number | undefined;
   readonly account?: string | undefined;
+  /** Mine on demand (docs/mining.md); `auto`: on for development networks without an account. */
+  readonly onDemand?: boolean | "auto" | undefined;
+  /** Serve the public mining API. */
+  readonly apiEnabled?: boolean | undefined;
 };
 
 /** What the desktop passes to `createNode`. */
@@ -45,6 +49,10 @@ export type HostedNodeOptions = {
   /** better_sqlite3.node for this process's ABI (passed as better-sqlite3's nativeBinding). */
   readonly sqliteNativeBinding?: string | undefined;
   readonly logger?: NodeLogger | undefined;
+  /** The file `logger` writes (shown on the Node page). */
+  readonly logFile?: string | undefined;
+  /** The public backup API (`--enable-backup-api`) and its folder. */
+  readonly backup?: { readonly apiEnabled: boolean; readonly directory: string } | undefined;
   /** The built UI to serve under /app/ (default: the node's, `dist/renderer`; tests pass their own). */
   readonly rendererDir?: string | undefined;
   /** The per-launch secret `/app/api/*` needs (default: the node makes one). */

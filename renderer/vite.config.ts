@@ -31,6 +31,13 @@ export default defineConfig({
           )
             return "aria";
           if (id.includes("@tanstack")) return "tanstack";
+          // The Node page's charts (loaded when it shows them): recharts and what only it uses.
+          if (
+            /[\\/](recharts|d3-[a-z-]+|victory-vendor|@reduxjs|redux|react-redux|redux-thunk|immer|reselect|es-toolkit|decimal\.js-light|eventemitter3|internmap|tiny-invariant)[\\/]/.test(
+              id,
+            )
+          )
+            return "charts";
           return "vendor";
         },
       },

@@ -32,8 +32,10 @@ import type { FastifyInstance } from "fastify";
 import type { ApiLog } from "./api/apiServices.ts";
 import { type AppToken, newAppToken } from "./api/appToken.ts";
 import { buildApi } from "./api/buildServer.ts";
+import { CatchUpStatus } from "./api/catchUpStatus.ts";
 import { ApiError, ApiErrorCode } from "./api/errors.ts";
 import type { NodeRestarter } from "./api/nodeRestart.ts";
+import { RecentLog } from "./api/recentLog.ts";
 import { AppBackups } from "./backup/appBackups.ts";
 import { BackupService } from "./backup/backupService.ts";
 import { acquireDataLock, type DataLock } from "./backup/dataLock.ts";
@@ -46,6 +48,7 @@ import { badValue } from "./config/errors.ts";
 import {
   type NodeOptions,
   type NodeOptionsInput,
+  ON_DEMAND_NETWORKS,
   resolveNodeOptions,
 } from "./config/nodeOptions.ts";
 import { NODE_SERVICE_DATE, packageVersion } from "./config/nodeParams.ts";
@@ -54,6 +57,7 @@ import { ChainExecutor } from "./exec/chainExecutor.ts";
 import { type ExecutionHost, InProcessExecution } from "./exec/executionHost.ts";
 import { insertExecutedAhead } from "./exec/insertExecutedAhead.ts";
 import { WorkerExecution } from "./exec/workerExecution.ts";
+import { devAccount } from "./genesis/devAccounts.ts";
 import { genesisPayloadOf } from "./genesis/genesisPayloads.ts";
 import { runGenesis } from "./genesis/runGenesis.ts";
 import { ChainIndex } from "./index/chainIndex.ts";
@@ -62,6 +66,7 @@ import { CommandService } from "./mempool/commandService.ts";
 import { Mempool } from "./mempool/mempool.ts";
 import { BuiltInMiner } from "./mining/builtInMiner.ts";
 import { MiningError, MiningErrorCode } from "./mining/errors.ts";
+import { MineOnDemand } from "./mining/mineOnDemand.ts";
 import { minerInfoOf } from "./mining/minerInfo.ts";
 import { MiningService } from "./mining/miningService.ts";
 import type { PayloadProvider } from "./mining/payloadProvider.ts";
@@ -80,6 +85,8 @@ export type CreateNodeOptions = NodeOptionsInput & {
   /** better_sqlite3.node for this process's ABI (the desktop's Electron build). */
   readonly sqliteNativeBinding?: string | undefined;
   readonly logger?: NodeLogger | undefined;
+  /** The file `logger` writes, if any: shown on the Node page (`/app/api/node/status`). */
+  readonly logFile?: string | undefined;
   /**
    * Start listening before resolving (default true, what the desktop and the
    * CLI want). With false the node is complete but not listening: tests use
@@ -173,6 +180,15 @@ export function walletDirPath(options: Pick<NodeOptions, "dataDir" | "network">)
   return join(options.dataDir, options.network, "wallet");
 }
 
+/** Who mine on demand pays without a reward account: test account {@link ON_DEMAND_PAYEE} (docs/dev-accounts.md). */
+function onDemandPayee(): MinerInfo {
+  const a = devAccount(ON_DEMAND_PAYEE);
+  return minerInfoOf(a.account, [a.publicKey], "keys-all");
+}
+
+/** `sender09`: the test account mined blocks pay when mine on demand runs without a reward account. */
+export const ON_DEMAND_PAYEE = 9;
+
 /** `dataDir/<network>/blocks.sqlite` */
 export function blocksPath(options: Pick<NodeOptions, "dataDir" | "network">): string {
   return join(options.dataDir, options.network, "blocks.sqlite");
@@ -259,6 +275,10 @@ export class WeftNode {
   readonly appToken: string;
   /** Where the token is written while the node runs (`dataDir/<network>/app-token`, 0600). */
   readonly appTokenFile: string;
+  /** The last lines the node logged (the Node page's log view, `/app/api/node/log`). */
+  readonly recentLog: RecentLog;
+  /** Where areas report what they are catching up on (`/app/api/node/status`, the app's banner). */
+  readonly catchUp: CatchUpStatus;
   readonly #lock: DataLock;
   readonly #mempoolStore: MempoolStore;
   readonly #miningStreams: UpdateStreams | undefined;
@@ -286,10 +306,13 @@ export class WeftNode {
       index: ChainIndex;
     },
     appToken: string,
+    page: { recentLog: RecentLog; catchUp: CatchUpStatus },
     appBackups: AppBackups,
     p2p: PeerNetwork,
   ) {
     this.p2p = p2p;
+    this.recentLog = page.recentLog;
+    this.catchUp = page.catchUp;
     this.appToken = appToken;
     this.appBackups = appBackups;
     this.appTokenFile = appTokenPath(options);
@@ -315,6 +338,10 @@ export class WeftNode {
   /** Builds the node (stores open, server built, not listening). */
   static open(input: CreateNodeOptions): WeftNode {
     const options = resolveNodeOptions(input);
+    // Every line the node logs is also kept for the Node page's log view.
+    const recentLog = new RecentLog();
+    const logger = recentLog.wrap(input.logger);
+    const catchUp = new CatchUpStatus();
     const version = versionByName(options.network, "network");
     // Held while the node runs: a second node or a restore on this folder is refused.
     const lock = acquireDataLock(join(options.dataDir, options.network), "node");
@@ -329,7 +356,7 @@ export class WeftNode {
         nativeBinding: input.sqliteNativeBinding,
         now: input.now,
         genesisPayload: input.genesisPayload ?? ((chainId) => genesisPayloadOf(version, chainId)),
-        log: input.logger,
+        log: logger,
       });
     } catch (e) {
       lock.release();
@@ -359,7 +386,7 @@ export class WeftNode {
           runGenesis(version, chainId, storage);
         },
         genesisKey: `runGenesis/${version.name}`,
-        log: input.logger,
+        log: logger,
         spvProofDepth: input.spvProofDepth ?? options.spv.proofDepth,
       });
       const workers = input.executionWorkers ?? undefined;
@@ -372,7 +399,7 @@ export class WeftNode {
               blocksPath: blocksPath(options),
               nativeBinding: input.sqliteNativeBinding,
               workers,
-              log: input.logger,
+              log: logger,
               inlineLocalGasLimit: input.inlineLocalGasLimit,
             });
       mempoolStore = MempoolStore.open({
@@ -392,12 +419,12 @@ export class WeftNode {
       });
       // Commands a previous run accepted and did not mine (even if it was killed).
       const pending = commands.restorePending(mempoolStore);
-      if (pending.restored + pending.dropped > 0) input.logger?.info("mempool restored", pending);
+      if (pending.restored + pending.dropped > 0) logger?.info("mempool restored", pending);
       backup = backupService(
         options,
         version,
         { blocks, state: state.db, mempool: mempoolStore.db },
-        input.logger,
+        logger,
       );
       const parts = { blocks, executor, execution };
       // After the executor: on a cut change the state moves first, then the index.
@@ -405,7 +432,7 @@ export class WeftNode {
         path: indexPath(options),
         blocks,
         nativeBinding: input.sqliteNativeBinding,
-        log: input.logger,
+        log: logger,
       });
       const explorer = new Explorer({ index, blocks, state, mempool: commands.mempool });
       appBackups = new AppBackups({
@@ -419,14 +446,14 @@ export class WeftNode {
           state: state.db,
           mempool: mempoolStore.db,
         }),
-        log: input.logger,
+        log: logger,
       });
       service = new MiningService({
         chain: blocks,
         insertBlock: (block) => insertExecutedAhead(parts, block),
         payloadProvider: input.payloadProvider ?? commands.payloadFor,
         clock: input.now,
-        log: input.logger,
+        log: logger,
       });
       // New commands: work on their chain is refreshed (`Refreshed Block`), so
       // the built-in miner and `weft mine` include them without waiting for a block.
@@ -441,11 +468,22 @@ export class WeftNode {
             limit: options.mining.updateStreamLimit,
           })
         : undefined;
+      const mempool = commands.mempool;
+      const onDemandNetwork = ON_DEMAND_NETWORKS.includes(version.name);
       const miner = new BuiltInMiner({
         service,
         threads: options.mining.threads,
         minerInfo: configuredMiner(options),
-        log: input.logger,
+        log: logger,
+        // Mine on demand exists on the development networks only (docs/mining.md).
+        demand: onDemandNetwork
+          ? new MineOnDemand({
+              chain: blocks,
+              pending: (chainId) => mempool.size(chainId),
+              confirmations: options.mining.onDemandConfirmations,
+            })
+          : undefined,
+        demandMinerInfo: onDemandNetwork ? onDemandPayee() : undefined,
       });
       p2p = new PeerNetwork({
         version,
@@ -456,7 +494,7 @@ export class WeftNode {
         peers: options.p2p.peers,
         maxPeers: options.p2p.maxPeers,
         file: peersPath(options),
-        log: input.logger,
+        log: logger,
         pollIntervalMs: input.peerPollIntervalMs,
       });
       // The API asks for the node's origin at request time (config.json), once it listens.
@@ -468,7 +506,7 @@ export class WeftNode {
           packageVersion: packageVersion(),
           clock: input.now,
           serviceDate: NODE_SERVICE_DATE,
-          log: input.logger,
+          log: logger,
           miningApi: streams === undefined ? undefined : { service, streams },
           backup: options.backup.apiEnabled ? backup : undefined,
           appBackups,
@@ -481,6 +519,7 @@ export class WeftNode {
           appToken: token,
           walletDir: walletDirPath(options),
           origin: () => (self?.listening === true ? self.origin : undefined),
+          nodePage: { recentLog, catchUp, dataDir: options.dataDir, logFile: input.logFile },
           launchId: randomBytes(9).toString("base64url"),
           restart: input.restart,
           networkDir: join(options.dataDir, options.network),
@@ -497,11 +536,12 @@ export class WeftNode {
         api.server,
         api.base,
         { service, miner, streams },
-        input.logger,
+        logger,
         backup,
         lock,
         { state, executor, execution, commands, mempoolStore, index },
         token.value,
+        { recentLog, catchUp },
         appBackups,
         p2p,
       );
@@ -583,6 +623,14 @@ export class WeftNode {
     this.#log?.info("node listening", { baseUrl: this.baseUrl, network: this.version.name });
     await this.#startPeers();
     if (this.execution instanceof WorkerExecution) this.execution.warm();
+    if (this.options.mining.onDemand) {
+      try {
+        await this.miner.setOnDemand(true);
+      } catch (e) {
+        if (!isNodeError(e)) throw e;
+        this.#log?.warn("mine on demand did not start", { code: e.code, error: e.message });
+      }
+    }
     // Automatic backups run while the node runs; a time missed while it was stopped runs now.
     this.appBackups.startSchedule();
     if (this.options.mining.enabled) {

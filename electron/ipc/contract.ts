@@ -28,6 +28,10 @@ export type AppSettings = {
   readonly miningThreads: number;
   /** Absolute folder for one-click backups; null = not chosen yet. */
   readonly backupDir: string | null;
+  /** Serve the public mining API (`--enable-mining-api`); absent in older files: false. */
+  readonly miningApi: boolean;
+  /** Serve the public backup API (`--enable-backup-api`); absent in older files: false. */
+  readonly backupApi: boolean;
 };
 
 /** A change to the settings: any subset of the writable fields. */
@@ -38,6 +42,8 @@ export type SettingsPatch = {
   readonly miningOnStart?: boolean;
   readonly miningThreads?: number;
   readonly backupDir?: string | null;
+  readonly miningApi?: boolean;
+  readonly backupApi?: boolean;
 };
 
 export const defaultSettings: AppSettings = {
@@ -48,6 +54,8 @@ export const defaultSettings: AppSettings = {
   miningOnStart: false,
   miningThreads: 1,
   backupDir: null,
+  miningApi: false,
+  backupApi: false,
 };
 
 /** What the desktop shell tells the renderer about itself. */
@@ -193,7 +201,14 @@ const settingsKeys: readonly (keyof SettingsPatch)[] = [
   "miningOnStart",
   "miningThreads",
   "backupDir",
+  "miningApi",
+  "backupApi",
 ];
+
+/** Keys every settings file has (the later ones default when absent). */
+const requiredSettingsKeys: readonly (keyof SettingsPatch)[] = settingsKeys.filter(
+  (k) => k !== "miningApi" && k !== "backupApi",
+);
 
 /** Parses a settings change: an object with a subset of the writable fields, each valid. */
 export function parseSettingsPatch(raw: unknown): Parsed<SettingsPatch> {
@@ -219,6 +234,11 @@ export function parseSettingsPatch(raw: unknown): Parsed<SettingsPatch> {
   const backupDir = present(raw, "backupDir", (v) => parseDirOrNull(v, "backupDir"));
   if (!backupDir.ok) return fail(backupDir.reason);
   if (backupDir.value !== undefined) patch.backupDir = backupDir.value;
+  for (const key of ["miningApi", "backupApi"] as const) {
+    const on = present(raw, key, (v) => parseBool(v, key));
+    if (!on.ok) return fail(on.reason);
+    if (on.value !== undefined) patch[key] = on.value;
+  }
   return ok(patch);
 }
 
@@ -236,7 +256,7 @@ export function parseSettings(raw: unknown): Parsed<AppSettings> {
   if (!isRecord(raw)) return fail("settings must be an object");
   if (raw.version !== 1) return fail("unsupported settings version");
   const { version: _version, ...rest } = raw;
-  const missing = settingsKeys.filter((k) => !(k in rest));
+  const missing = requiredSettingsKeys.filter((k) => !(k in rest));
   if (missing.length > 0) return fail(`missing field(s): ${missing.join(", ")}`);
   const patch = parseSettingsPatch(rest);
   if (!patch.ok) return fail(patch.reason);

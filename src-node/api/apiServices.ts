@@ -15,8 +15,10 @@ import type { UpdateStreams } from "../mining/updateStreams.ts";
 import type { PeerNetwork } from "../p2p/peerNetwork.ts";
 import type { BlockDb } from "../store/blockDb.ts";
 import type { AppToken } from "./appToken.ts";
+import type { CatchUpStatus } from "./catchUpStatus.ts";
 import { API_VERSION } from "./nodeInfo.ts";
 import type { NodeRestarter } from "./nodeRestart.ts";
+import type { RecentLog } from "./recentLog.ts";
 
 export type ApiLog = {
   info(message: string, fields?: Record<string, unknown>): void;
@@ -62,6 +64,16 @@ export type ApiServices = {
    * (`/app/config.json` then names the origin of the request's Host).
    */
   readonly origin?: (() => string | undefined) | undefined;
+  /** What the Node page's app routes show (routes/appNodeRoutes.ts); absent: not served. */
+  readonly nodePage?:
+    | {
+        readonly recentLog: RecentLog;
+        readonly catchUp: CatchUpStatus;
+        readonly dataDir: string;
+        /** The host's log file, when it writes one (the desktop's). */
+        readonly logFile?: string | undefined;
+      }
+    | undefined;
   /** New for every start of the node (`GET /app/api/node/restart`: the UI sees a restart happen). */
   readonly launchId?: string | undefined;
   /** The host's restart (nodeRestart.ts); absent: the restart routes answer APP_RESTART_UNAVAILABLE. */

@@ -39,6 +39,7 @@ import { registerAppConfigRoute } from "./routes/appConfigRoute.ts";
 import { registerAppExplorerRoutes } from "./routes/appExplorerRoutes.ts";
 import { registerAppMiningRoutes } from "./routes/appMiningRoutes.ts";
 import { registerAppNodeRestartRoutes } from "./routes/appNodeRestartRoutes.ts";
+import { registerAppNodeRoutes } from "./routes/appNodeRoutes.ts";
 import { registerAppPeerRoutes } from "./routes/appPeerRoutes.ts";
 import { registerAppUiRoutes } from "./routes/appUiRoutes.ts";
 import { registerAppWalletRoutes } from "./routes/appWalletRoutes.ts";
@@ -65,6 +66,7 @@ const APP_API_ROUTES: readonly AppApiRoutes[] = [
   registerAppNodeRestartRoutes,
   registerAppBackupRoutes,
   registerAppPeerRoutes,
+  registerAppNodeRoutes,
 ];
 
 /** Largest request body (reference service API: 2 MB). */

@@ -113,6 +113,8 @@ export function parseConfigText(text: string, file: string): NodeOptionsInput {
     "public-keys",
     "predicate",
     "api",
+    "on-demand",
+    "on-demand-confirmations",
   ]);
   const miningApi = section(file, mining?.api, "mining.api", [
     "enabled",
@@ -139,6 +141,8 @@ export function parseConfigText(text: string, file: string): NodeOptionsInput {
             account: mining.account,
             publicKeys: mining["public-keys"],
             predicate: mining.predicate,
+            onDemand: mining["on-demand"],
+            onDemandConfirmations: mining["on-demand-confirmations"],
             apiEnabled: miningApi?.enabled,
             updateStreamTimeout: miningApi?.["update-stream-timeout"],
             updateStreamLimit: miningApi?.["update-stream-limit"],

@@ -14,6 +14,8 @@
  * | mining.enabled (built-in miner) | false; needs mining.account (+ publicKeys unless `k:`) |
  * | mining.threads | 1 |
  * | mining.predicate | keys-all |
+ * | mining.onDemand (`on-demand`: true, false or auto) | auto: on for `development` and `test-singleton` without mining.account, when the host asks for auto (the app); false otherwise |
+ * | mining.onDemandConfirmations (`on-demand-confirmations`) | 1 block on top of the one holding the commands |
  * | mining.apiEnabled (the spec's `mining.api.enabled`) | false |
  * | mining.updateStreamTimeout | 240 s (each stream ends after it, ±10 %) |
  * | mining.updateStreamLimit | 2000 concurrent update streams |
@@ -44,6 +46,10 @@ export type MiningOptions = {
   readonly predicate?: string | undefined;
   /** Serve `{base_url}/mining/*` (spec: `mining.api.enabled`). */
   readonly apiEnabled: boolean;
+  /** Mine on demand from the start (mining/mineOnDemand.ts). */
+  readonly onDemand: boolean;
+  /** Blocks mine on demand adds on top of the block holding the commands (default 1). */
+  readonly onDemandConfirmations: number;
   /** Seconds after which the node ends a `/mining/updates` stream (default 240). */
   readonly updateStreamTimeout?: number | undefined;
   /** Most concurrent `/mining/updates` streams (default 2000). */
@@ -119,6 +125,9 @@ export type NodeOptionsInput = {
         readonly account?: unknown;
         readonly publicKeys?: unknown;
         readonly predicate?: unknown;
+        /** true, false, or `auto` (on for development networks without an account). */
+        readonly onDemand?: unknown;
+        readonly onDemandConfirmations?: unknown;
         readonly apiEnabled?: unknown;
         readonly updateStreamTimeout?: unknown;
         readonly updateStreamLimit?: unknown;
@@ -245,6 +254,28 @@ function entityName(value: unknown): string {
   return name;
 }
 
+/** Networks on which `mining.onDemand: auto` turns mine on demand on. */
+export const ON_DEMAND_NETWORKS: readonly string[] = ["development", "test-singleton"];
+/** Blocks mine on demand adds on top of the block holding the commands. */
+export const DEFAULT_ON_DEMAND_CONFIRMATIONS = 1;
+
+/** `mining.on-demand`: true, false, or `auto` (on for a development network without a reward account). */
+function onDemand(value: unknown, network: string, hasAccount: boolean): boolean {
+  if (value === undefined) return false;
+  if (value === "auto") return ON_DEMAND_NETWORKS.includes(network) && !hasAccount;
+  if (typeof value === "boolean" || value === "true" || value === "false") {
+    const on = bool(value, "mining.on-demand");
+    if (on && !ON_DEMAND_NETWORKS.includes(network)) {
+      throw badValue(
+        "mining.on-demand",
+        `only on ${ON_DEMAND_NETWORKS.join(" and ")}, not on ${network}`,
+      );
+    }
+    return on;
+  }
+  throw badValue("mining.on-demand", `expected true, false or auto, got ${JSON.stringify(value)}`);
+}
+
 /**
  * Checks options and fills in defaults.
  * @param baseDir relative paths are resolved against it (default: the working directory).
@@ -292,6 +323,11 @@ export function resolveNodeOptions(input: NodeOptionsInput, baseDir = process.cw
         mining.predicate === undefined ? undefined : text(mining.predicate, "mining.predicate"),
       apiEnabled:
         mining.apiEnabled === undefined ? false : bool(mining.apiEnabled, "mining.api.enabled"),
+      onDemand: onDemand(mining.onDemand, network, mining.account !== undefined),
+      onDemandConfirmations:
+        mining.onDemandConfirmations === undefined
+          ? DEFAULT_ON_DEMAND_CONFIRMATIONS
+          : integer(mining.onDemandConfirmations, "mining.on-demand-confirmations", 0, 100),
       updateStreamTimeout:
         mining.updateStreamTimeout === undefined
           ? undefined
@@ -352,6 +388,11 @@ export function mergeNodeOptions(
       account: pick(file.mining?.account, flags.mining?.account),
       publicKeys: pick(file.mining?.publicKeys, flags.mining?.publicKeys),
       predicate: pick(file.mining?.predicate, flags.mining?.predicate),
+      onDemand: pick(file.mining?.onDemand, flags.mining?.onDemand),
+      onDemandConfirmations: pick(
+        file.mining?.onDemandConfirmations,
+        flags.mining?.onDemandConfirmations,
+      ),
       apiEnabled: pick(file.mining?.apiEnabled, flags.mining?.apiEnabled),
       updateStreamTimeout: pick(
         file.mining?.updateStreamTimeout,

@@ -4,7 +4,8 @@
  * `--config FILE.yaml`, `--enable-backup-api`,
  * `--backup-directory DIR` (the spec's backup flags), `--enable-mining-api`
  * (the spec's mining API), `--mine`, `--miner-threads N`, `--miner-account
- * NAME`, `--miner-key HEX[,HEX…]` (the built-in miner), `--listen-timeout
+ * NAME`, `--miner-key HEX[,HEX…]` (the built-in miner), `--mine-on-demand`,
+ * `--no-mine-on-demand`, `--on-demand-confirmations N` (mine on demand), `--listen-timeout
  * SECONDS` (how long `/listen` waits), `--spv-timeout SECONDS` (how long
  * `/spv` waits), `--spv-proof-depth N` (how deep a continuation's proof root
  * may be), `--peer HOST:PORT` (repeatable: a peer to connect to),
@@ -33,6 +34,7 @@ const VALUE_FLAGS = [
   "--miner-threads",
   "--miner-account",
   "--miner-key",
+  "--on-demand-confirmations",
   "--listen-timeout",
   "--spv-timeout",
   "--spv-proof-depth",
@@ -43,7 +45,15 @@ const VALUE_FLAGS = [
 ] as const;
 /** Value flags that may be given more than once (their values collect into a list). */
 const REPEATABLE = ["--peer"] as const;
-const SWITCHES = ["--enable-backup-api", "--enable-mining-api", "--mine", "--help", "-h"] as const;
+const SWITCHES = [
+  "--enable-backup-api",
+  "--enable-mining-api",
+  "--mine",
+  "--mine-on-demand",
+  "--no-mine-on-demand",
+  "--help",
+  "-h",
+] as const;
 
 function badFlag(flag: string, reason: string): ConfigError {
   return new ConfigError({ code: ConfigErrorCode.BadFlag, flag, reason }, `${flag}: ${reason}`);
@@ -87,7 +97,13 @@ export function parseNodeFlags(args: readonly string[]): NodeFlags {
     switches.has("--enable-mining-api") ||
     values.has("--miner-threads") ||
     values.has("--miner-account") ||
-    values.has("--miner-key");
+    values.has("--miner-key") ||
+    switches.has("--mine-on-demand") ||
+    switches.has("--no-mine-on-demand") ||
+    values.has("--on-demand-confirmations");
+  if (switches.has("--mine-on-demand") && switches.has("--no-mine-on-demand")) {
+    throw badFlag("--mine-on-demand", "given with --no-mine-on-demand");
+  }
   return {
     options: {
       network: values.get("--network"),
@@ -101,6 +117,12 @@ export function parseNodeFlags(args: readonly string[]): NodeFlags {
             threads: values.get("--miner-threads"),
             account: values.get("--miner-account"),
             publicKeys: values.get("--miner-key"),
+            onDemand: switches.has("--mine-on-demand")
+              ? true
+              : switches.has("--no-mine-on-demand")
+                ? false
+                : undefined,
+            onDemandConfirmations: values.get("--on-demand-confirmations"),
             apiEnabled: switches.has("--enable-mining-api") ? true : undefined,
           }
         : undefined,

@@ -8,6 +8,16 @@
  * runtime, can change its thread count and miner while running, and reports
  * its hash rate and the blocks it found. Used by `weft node --mine` and by
  * the desktop app's mining switch (app route `/app/api/mining`).
+ *
+ * Mine on demand (mineOnDemand.ts): with a {@link DemandSource} the miner can
+ * also run only while pending commands are owed blocks, on the chain the
+ * source names, and idle (threads stopped) otherwise; it then pays its miner,
+ * or the `demandMinerInfo` when none is set (the node passes a development
+ * account). Mining switched on (`start()`) mines every chain and wins over
+ * mine on demand; switched off, mine on demand (if on) takes over again.
+ *
+ * It keeps the last hour of its hash rate (one sample per
+ * {@link RATE_SAMPLE_MS}) and of the blocks it found, for the Node page's charts.
  * @module
  */
 import type { MinerInfo } from "../chain/minerData.ts";
@@ -21,6 +31,24 @@ import type { WorkUpdateKind } from "./workUpdates.ts";
 export const MAX_MINER_THREADS = 1024;
 /** Wait before asking again when the node has no work (or another failure), ms. */
 const RETRY_MS = 1000;
+/** How far back the history goes, ms. */
+export const HISTORY_MS = 3_600_000;
+/** At most one hash-rate sample per this many ms. */
+export const RATE_SAMPLE_MS = 10_000;
+
+/** Where mine on demand mines next: a chain, or undefined to idle. */
+export type DemandSource = { next(): number | undefined };
+
+export type MinerHistory = {
+  /** Hash-rate samples of the last hour, oldest first; `at` in ms since the UNIX epoch. */
+  readonly hashRate: readonly { readonly at: number; readonly rate: number }[];
+  /** Blocks this miner found in the last hour, oldest first. */
+  readonly blocks: readonly {
+    readonly at: number;
+    readonly chainId: number;
+    readonly height: number;
+  }[];
+};
 
 export type BuiltInMinerStatus = {
   readonly enabled: boolean;
@@ -31,6 +59,14 @@ export type BuiltInMinerStatus = {
   readonly hashRate: number;
   /** Blocks this miner found and the node stored since it was created. */
   readonly blocksFound: number;
+  /** Whether mine on demand is on (it mines only while Mining is off). */
+  readonly onDemand: boolean;
+  /** Whether this node offers mine on demand. */
+  readonly onDemandAvailable: boolean;
+  /** Threads are searching now (Mining on, or mine on demand with commands to confirm). */
+  readonly active: boolean;
+  /** When this miner last found a block, ms since the UNIX epoch; null if never. */
+  readonly lastBlockAt: number | null;
 };
 
 /** The part of {@link WorkerPool} the miner uses (tests may pass another). */
@@ -47,6 +83,10 @@ export type BuiltInMinerOptions = {
   readonly createPool?: ((options: WorkerPoolOptions) => MinerPool) | undefined;
   /** How often threads report their rate, ms (default 1000). */
   readonly progressIntervalMs?: number | undefined;
+  /** Makes mine on demand available (mineOnDemand.ts). */
+  readonly demand?: DemandSource | undefined;
+  /** Who mine on demand pays when no miner is set. */
+  readonly demandMinerInfo?: MinerInfo | undefined;
 };
 
 export type BuiltInMinerChange = {
@@ -80,7 +120,17 @@ export class BuiltInMiner {
   readonly #progressIntervalMs: number | undefined;
   #threads: number;
   #minerInfo: MinerInfo | undefined;
+  readonly #demand: DemandSource | undefined;
+  readonly #demandMinerInfo: MinerInfo | undefined;
+  /** The threads run (Mining on, or mine on demand on). */
   #enabled = false;
+  /** Mining switched on: every chain, all the time. */
+  #continuous = false;
+  #onDemand = false;
+  /** Running but stopped for lack of demand. */
+  #idle = false;
+  readonly #rates: { at: number; rate: number }[] = [];
+  readonly #found: { at: number; chainId: number; height: number }[] = [];
   #pool: MinerPool | undefined;
   #unsubscribe: (() => void) | undefined;
   #current: Current | undefined;
@@ -103,16 +153,34 @@ export class BuiltInMiner {
     this.#minerInfo = options.minerInfo;
     this.#progressIntervalMs = options.progressIntervalMs;
     this.#createPool = options.createPool ?? ((o) => new WorkerPool(o));
+    this.#demand = options.demand;
+    this.#demandMinerInfo = options.demandMinerInfo;
   }
 
   status(): BuiltInMinerStatus {
+    const active = this.#enabled && !this.#idle;
     return {
-      enabled: this.#enabled,
+      enabled: this.#continuous,
       threads: this.#threads,
       account: this.#minerInfo?.account ?? null,
-      hashRate: this.#enabled ? this.#hashRate : 0,
+      hashRate: active ? this.#hashRate : 0,
       blocksFound: this.#blocksFound,
+      onDemand: this.#onDemand,
+      onDemandAvailable: this.#demand !== undefined,
+      active,
+      lastBlockAt: this.#found.at(-1)?.at ?? null,
     };
+  }
+
+  /** The last hour of hash rates and found blocks. */
+  history(): MinerHistory {
+    this.#prune();
+    return { hashRate: [...this.#rates], blocks: [...this.#found] };
+  }
+
+  /** The account mine on demand pays now (the miner, else the development account). */
+  get payee(): MinerInfo | undefined {
+    return this.#continuous ? this.#minerInfo : (this.#minerInfo ?? this.#demandMinerInfo);
   }
 
   get minerInfo(): MinerInfo | undefined {
@@ -125,12 +193,63 @@ export class BuiltInMiner {
    *   MINING_WORKER_FAILED when a thread does not start, MINING_POOL_CLOSED after close().
    */
   start(): Promise<void> {
-    return this.#serial(() => this.#start());
+    return this.#serial(async () => {
+      if (this.#continuous) return;
+      this.#continuous = true;
+      try {
+        await this.#reconcile();
+      } catch (e) {
+        this.#continuous = false;
+        throw e;
+      }
+    });
   }
 
-  /** Stops mining; the threads stay loaded for a quick restart. */
+  /** Stops mining (mine on demand, if on, goes on); the threads stay loaded for a quick restart. */
   stop(): Promise<void> {
-    return this.#serial(async () => this.#stop());
+    return this.#serial(async () => {
+      this.#continuous = false;
+      await this.#reconcile();
+    });
+  }
+
+  /**
+   * Turns mine on demand on or off.
+   * @throws {MiningError} MINING_CANNOT_START when this node has no mine on
+   *   demand, or it is turned on with no account to pay.
+   */
+  setOnDemand(on: boolean): Promise<void> {
+    return this.#serial(async () => {
+      if (on && this.#demand === undefined) {
+        throw new MiningError(
+          { code: MiningErrorCode.CannotStart, reason: "no mine on demand" },
+          "mining cannot start: mine on demand is not available on this node",
+        );
+      }
+      if (this.#onDemand === on) return;
+      this.#onDemand = on;
+      try {
+        await this.#reconcile();
+      } catch (e) {
+        this.#onDemand = false;
+        throw e;
+      }
+    });
+  }
+
+  /** Runs or stops the threads as the two switches say; a running miner picks its next work. */
+  async #reconcile(): Promise<void> {
+    const want = this.#continuous || (this.#onDemand && this.#demand !== undefined);
+    if (want && !this.#enabled) await this.#start();
+    else if (!want && this.#enabled) this.#stop();
+    else if (this.#enabled) {
+      this.#current = undefined;
+      this.#fetchWork();
+    }
+  }
+
+  get #demanding(): boolean {
+    return !this.#continuous && this.#onDemand && this.#demand !== undefined;
   }
 
   /** Changes the thread count and/or the miner; a running miner goes on with the new settings. */
@@ -178,7 +297,7 @@ export class BuiltInMiner {
       throw new MiningError({ code: MiningErrorCode.PoolClosed }, "the built-in miner is closed");
     }
     if (this.#enabled) return;
-    if (this.#minerInfo === undefined) {
+    if (this.payee === undefined) {
       throw new MiningError(
         { code: MiningErrorCode.CannotStart, reason: "no miner account" },
         "mining cannot start: no reward account is set (give --miner-account and --miner-key or set mining.account in the configuration)",
@@ -186,6 +305,7 @@ export class BuiltInMiner {
     }
     this.#pool ??= this.#newPool();
     this.#enabled = true;
+    this.#idle = false;
     this.#hashRate = 0;
     this.#unsubscribe = this.#service.updates.subscribe((changed, kind) =>
       this.#onUpdates(changed, kind),
@@ -201,7 +321,8 @@ export class BuiltInMiner {
     }
     this.#log?.info("built-in miner started", {
       threads: this.#threads,
-      account: this.#minerInfo.account,
+      account: this.payee?.account,
+      onDemand: this.#demanding,
     });
     this.#fetchWork();
   }
@@ -209,6 +330,7 @@ export class BuiltInMiner {
   #stop(): void {
     if (!this.#enabled) return;
     this.#enabled = false;
+    this.#idle = false;
     this.#unsubscribe?.();
     this.#unsubscribe = undefined;
     this.#current = undefined;
@@ -226,7 +348,8 @@ export class BuiltInMiner {
       progressIntervalMs: this.#progressIntervalMs,
       onSolution: (s) => this.#onSolution(s),
       onHashRate: (rate) => {
-        if (this.#enabled) this.#hashRate = rate;
+        if (this.#enabled && !this.#idle) this.#hashRate = rate;
+        this.#sampleRate(this.#hashRate);
       },
       onError: (e) => this.#onPoolError(e),
     });
@@ -258,7 +381,15 @@ export class BuiltInMiner {
   async #accept(solution: MiningSolution): Promise<void> {
     try {
       const solved = await this.#service.accept(solution.header);
-      if (solved.status === "inserted") this.#blocksFound++;
+      if (solved.status === "inserted") {
+        this.#blocksFound++;
+        this.#found.push({
+          at: this.#nowMs(),
+          chainId: solved.header.chainId,
+          height: solved.header.height,
+        });
+        this.#prune();
+      }
     } catch (e) {
       this.#log?.warn("built-in miner: solution refused", describe(e));
     }
@@ -284,15 +415,55 @@ export class BuiltInMiner {
     });
   }
 
+  /** Nothing owed: the threads stop until an update brings demand. */
+  #goIdle(pool: MinerPool): void {
+    this.#current = undefined;
+    if (this.#idle) return;
+    this.#idle = true;
+    pool.stop();
+    this.#hashRate = 0;
+    this.#sampleRate(0);
+  }
+
+  #nowMs(): number {
+    return Math.floor(this.#service.now() / 1000);
+  }
+
+  #sampleRate(rate: number): void {
+    const at = this.#nowMs();
+    const last = this.#rates.at(-1);
+    if (last !== undefined && at - last.at < RATE_SAMPLE_MS) return;
+    this.#rates.push({ at, rate });
+    this.#prune();
+  }
+
+  #prune(): void {
+    const oldest = this.#nowMs() - HISTORY_MS;
+    while ((this.#rates[0]?.at ?? oldest) < oldest) this.#rates.shift();
+    while ((this.#found[0]?.at ?? oldest) < oldest) this.#found.shift();
+  }
+
   async #fetchLoop(): Promise<void> {
     do {
       this.#fetchAgain = false;
-      const info = this.#minerInfo;
+      const info = this.payee;
       const pool = this.#pool;
       if (!this.#enabled || info === undefined || pool === undefined) return;
       try {
-        const suggested = this.#suggestedChain;
+        let suggested = this.#suggestedChain;
         this.#suggestedChain = undefined;
+        if (this.#demanding) {
+          suggested = this.#demand?.next();
+          if (suggested === undefined) {
+            this.#goIdle(pool);
+            continue;
+          }
+        }
+        if (this.#idle) {
+          this.#idle = false;
+          await pool.start();
+          if (!this.#enabled || this.#pool !== pool) return;
+        }
         const work = await this.#service.work(info, suggested);
         if (!this.#enabled || this.#pool !== pool) return;
         const workId = String(++this.#workSeq);

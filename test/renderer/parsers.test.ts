@@ -6,8 +6,9 @@ import { describe, expect, it } from "vitest";
 import { parseAppConfig } from "../../renderer/src/api/appConfig.ts";
 import { parseCut } from "../../renderer/src/api/cut.ts";
 import { parseHeaderUpdate } from "../../renderer/src/api/headerUpdate.ts";
-import { parseMiningStatus } from "../../renderer/src/api/miningStatus.ts";
+import { parseMiningHistory, parseMiningStatus } from "../../renderer/src/api/miningStatus.ts";
 import { parseNodeInfo } from "../../renderer/src/api/nodeInfo.ts";
+import { parseNodeLog, parseNodeStatus } from "../../renderer/src/api/nodeStatus.ts";
 
 const H0 = "CNHrpXbArOLo_cgVHt2uxR9MfNtp_1XFmeQEwM9T-_k";
 const H1 = "PY1Vz7vpwsAzEnIr5Z_pOQGIRm-ZWuYv_u9_o1OLZ94";
@@ -151,9 +152,49 @@ describe("[renderer] header update events", () => {
 
 describe("[renderer] mining status", () => {
   it("parses the app route's reply", () => {
-    const s = { enabled: true, threads: 2, account: "k:abc", hashRate: 1534.5, blocksFound: 3 };
+    const s = {
+      enabled: false,
+      threads: 2,
+      account: "k:abc",
+      hashRate: 1534.5,
+      blocksFound: 3,
+      onDemand: true,
+      onDemandAvailable: true,
+      active: true,
+      lastBlockAt: 1_700_000_000_000,
+    };
     expect(parseMiningStatus(s)).toEqual({ ok: true, value: s });
-    expect(parseMiningStatus({ ...s, account: null }).ok).toBe(true);
+    expect(parseMiningStatus({ ...s, account: null, lastBlockAt: null }).ok).toBe(true);
+    expect(parseMiningStatus({ ...s, onDemand: "yes" }).ok).toBe(false);
+  });
+  it("reads a reply without the mine-on-demand fields (an older node) as mine on demand off", () => {
+    const s = { enabled: true, threads: 2, account: "k:abc", hashRate: 1, blocksFound: 3 };
+    expect(parseMiningStatus(s)).toEqual({
+      ok: true,
+      value: { ...s, onDemand: false, onDemandAvailable: false, active: true, lastBlockAt: null },
+    });
+  });
+  it("parses the miner's history, the node's status and its log lines", () => {
+    const h = { hashRate: [{ at: 1, rate: 2.5 }], blocks: [{ at: 2, chainId: 3, height: 4 }] };
+    expect(parseMiningHistory(h)).toEqual({ ok: true, value: h });
+    expect(parseMiningHistory({ ...h, blocks: [{ at: 2, chainId: -1, height: 4 }] }).ok).toBe(
+      false,
+    );
+    const st = {
+      network: "development",
+      dataDir: "/d",
+      logFile: null,
+      cpus: 4,
+      catchingUp: [{ what: "index", done: 1, total: 2, etaS: null }],
+    };
+    expect(parseNodeStatus(st)).toEqual({ ok: true, value: st });
+    expect(parseNodeStatus({ ...st, cpus: 0 }).ok).toBe(false);
+    const line = { seq: 1, at: 5, level: "warn", message: "m" };
+    expect(parseNodeLog({ lines: [line] })).toEqual({
+      ok: true,
+      value: [{ ...line, fields: null }],
+    });
+    expect(parseNodeLog({ lines: [{ ...line, level: "debug" }] }).ok).toBe(false);
   });
   it("rejects bad values", () => {
     const s = { enabled: true, threads: 2, account: "k:abc", hashRate: 1, blocksFound: 3 };

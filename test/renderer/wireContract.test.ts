@@ -137,7 +137,17 @@ describe("[renderer] wire contract with the real node", () => {
     const status = await c.mining();
     expect(status).toEqual({
       ok: true,
-      value: { enabled: false, threads: 1, account: null, hashRate: 0, blocksFound: 0 },
+      value: {
+        enabled: false,
+        threads: 1,
+        account: null,
+        hashRate: 0,
+        blocksFound: 0,
+        onDemand: false,
+        onDemandAvailable: true,
+        active: false,
+        lastBlockAt: null,
+      },
     });
     const refused = await c.setMining({ enabled: true });
     if (refused.ok) throw new Error("mining started without a reward account");

@@ -87,6 +87,14 @@ describe("[electron] bridge contract parsers", () => {
     expect(parseSettings({ ...defaultSettings, version: 2 }).ok).toBe(false);
   });
 
+  it("reads a settings file from before the public API switches as both off, and parses them", () => {
+    const { miningApi: _m, backupApi: _b, ...older } = defaultSettings;
+    expect(parseSettings(older)).toEqual({ ok: true, value: defaultSettings });
+    const on = parseSettings({ ...defaultSettings, miningApi: true, backupApi: true });
+    expect(on.ok && on.value.miningApi && on.value.backupApi).toBe(true);
+    expect(parseSettings({ ...defaultSettings, miningApi: "yes" }).ok).toBe(false);
+  });
+
   it("parses invoke envelopes", () => {
     expect(parseInvokeEnvelope({ ok: true, value: 3 })).toEqual({
       ok: true,

@@ -177,7 +177,9 @@ describe("[electron] main process", () => {
         dataDir: join(fake.state.userData, "data"),
         host: "127.0.0.1",
         port: 1848,
-        mining: { enabled: false, threads: 1 },
+        // Mine on demand is the app's default on development networks (docs/mining.md).
+        mining: { enabled: false, threads: 1, onDemand: "auto", apiEnabled: false },
+        backup: undefined,
         sqliteNativeBinding: join(
           fake.state.appRoot,
           "dist",
@@ -274,7 +276,9 @@ describe("[electron] main process", () => {
         port: 0,
         miningOnStart: true,
         miningThreads: 3,
-        backupDir: null,
+        backupDir: dataDir,
+        miningApi: true,
+        backupApi: true,
       }),
     );
     const startNode = vi.fn(async () => nodeHandle());
@@ -285,7 +289,9 @@ describe("[electron] main process", () => {
         network: "testnet04",
         dataDir,
         port: 0,
-        mining: { enabled: true, threads: 3 },
+        mining: { enabled: true, threads: 3, onDemand: "auto", apiEnabled: true },
+        backup: { apiEnabled: true, directory: dataDir },
+        logFile: expect.stringMatching(/weft\.log$/),
       }),
     );
   });

@@ -82,6 +82,10 @@ describe("[mining] built-in miner, worker threads, development difficulty", () =
       account: null,
       hashRate: 0,
       blocksFound: 0,
+      onDemand: false,
+      onDemandAvailable: true,
+      active: false,
+      lastBlockAt: null,
     });
     await miner.configure({ minerInfo: MINER });
     await miner.start();

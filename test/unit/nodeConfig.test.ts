@@ -234,3 +234,52 @@ describe("[config] YAML file", () => {
     expect(failure(() => loadConfigFile("/no/such/file.yaml")).code).toBe("CONFIG_BAD_FILE");
   });
 });
+
+describe("[config] mine on demand", () => {
+  it("is off by default; auto turns it on for development networks without a reward account", () => {
+    expect(resolveNodeOptions({}).mining).toMatchObject({
+      onDemand: false,
+      onDemandConfirmations: 1,
+    });
+    const auto = (network: string, account?: string) =>
+      resolveNodeOptions({ network, mining: { onDemand: "auto", account } }).mining.onDemand;
+    expect(auto("development")).toBe(true);
+    expect(auto("test-singleton")).toBe(true);
+    expect(auto("development", "k:abc")).toBe(false);
+    expect(auto("mainnet01")).toBe(false);
+  });
+
+  it("reads --mine-on-demand, --no-mine-on-demand, --on-demand-confirmations and the YAML keys", () => {
+    const flags = parseNodeFlags(["--mine-on-demand", "--on-demand-confirmations", "3"]);
+    expect(resolveNodeOptions(flags.options).mining).toMatchObject({
+      onDemand: true,
+      onDemandConfirmations: 3,
+    });
+    const off = parseNodeFlags(["--no-mine-on-demand"]);
+    expect(resolveNodeOptions(off.options).mining.onDemand).toBe(false);
+    const file = parseConfigText(
+      "mining:\n  on-demand: auto\n  on-demand-confirmations: 0\n",
+      "w.yaml",
+    );
+    expect(resolveNodeOptions(file).mining).toMatchObject({
+      onDemand: true,
+      onDemandConfirmations: 0,
+    });
+  });
+
+  it("names the key or flag of a bad value", () => {
+    expect(
+      failure(() => parseNodeFlags(["--mine-on-demand", "--no-mine-on-demand"])).message,
+    ).toMatch(/--mine-on-demand/);
+    expect(
+      failure(() => resolveNodeOptions({ mining: { onDemand: "sometimes" } })).message,
+    ).toMatch(/mining\.on-demand/);
+    expect(
+      failure(() => resolveNodeOptions({ network: "mainnet01", mining: { onDemand: true } }))
+        .message,
+    ).toMatch(/mining\.on-demand: only on development/);
+    expect(
+      failure(() => resolveNodeOptions({ mining: { onDemandConfirmations: 101 } })).message,
+    ).toMatch(/mining\.on-demand-confirmations/);
+  });
+});

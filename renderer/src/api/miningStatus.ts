@@ -4,6 +4,7 @@
  * @module
  */
 import {
+  array,
   boolean,
   type Decoded,
   decode,
@@ -23,6 +24,14 @@ export type MiningStatus = {
   readonly hashRate: number;
   /** Blocks this node has mined since it started. */
   readonly blocksFound: number;
+  /** Mine on demand is on (it mines only while `enabled` is off). */
+  readonly onDemand: boolean;
+  /** The node's network offers mine on demand (development networks). */
+  readonly onDemandAvailable: boolean;
+  /** Threads are searching now. */
+  readonly active: boolean;
+  /** When this miner last found a block, ms since the UNIX epoch. */
+  readonly lastBlockAt: number | null;
 };
 
 /** The body of `POST /app/api/mining`: any subset of the fields. */
@@ -30,7 +39,43 @@ export type MiningChange = {
   readonly enabled?: boolean;
   readonly threads?: number;
   readonly account?: string;
+  /** The account's public keys (hex); a `k:<key>` account needs none. */
+  readonly publicKeys?: readonly string[];
+  readonly onDemand?: boolean;
 };
+
+/** `GET /app/api/mining/history`: the last hour. */
+export type MiningHistory = {
+  readonly hashRate: readonly { readonly at: number; readonly rate: number }[];
+  readonly blocks: readonly {
+    readonly at: number;
+    readonly chainId: number;
+    readonly height: number;
+  }[];
+};
+
+export function parseMiningHistory(raw: unknown): Decoded<MiningHistory> {
+  return decode(raw, (x) => {
+    const o = record(x, "history");
+    return {
+      hashRate: array(o.hashRate, "hashRate").map((s, i) => {
+        const r = record(s, `hashRate.${i}`);
+        return {
+          at: natural(r.at, `hashRate.${i}.at`),
+          rate: nonNegative(r.rate, `hashRate.${i}.rate`),
+        };
+      }),
+      blocks: array(o.blocks, "blocks").map((b, i) => {
+        const r = record(b, `blocks.${i}`);
+        return {
+          at: natural(r.at, `blocks.${i}.at`),
+          chainId: natural(r.chainId, `blocks.${i}.chainId`),
+          height: natural(r.height, `blocks.${i}.height`),
+        };
+      }),
+    };
+  });
+}
 
 export function parseMiningStatus(raw: unknown): Decoded<MiningStatus> {
   return decode(raw, (x) => {
@@ -43,6 +88,16 @@ export function parseMiningStatus(raw: unknown): Decoded<MiningStatus> {
       account: o.account === null ? null : string(o.account, "account"),
       hashRate: nonNegative(o.hashRate, "hashRate"),
       blocksFound: natural(o.blocksFound, "blocksFound"),
+      onDemand: o.onDemand === undefined ? false : boolean(o.onDemand, "onDemand"),
+      onDemandAvailable:
+        o.onDemandAvailable === undefined
+          ? false
+          : boolean(o.onDemandAvailable, "onDemandAvailable"),
+      active: o.active === undefined ? boolean(o.enabled, "enabled") : boolean(o.active, "active"),
+      lastBlockAt:
+        o.lastBlockAt === undefined || o.lastBlockAt === null
+          ? null
+          : natural(o.lastBlockAt, "lastBlockAt"),
     };
   });
 }

@@ -9,8 +9,21 @@ import { type AppConfig, parseAppConfig } from "./appConfig.ts";
 import { ClientErrorCode, type ClientResult } from "./clientError.ts";
 import { type Cut, parseCut } from "./cut.ts";
 import { type Decoded, decode, record, reject } from "./decode.ts";
-import { type MiningChange, type MiningStatus, parseMiningStatus } from "./miningStatus.ts";
+import {
+  type MiningChange,
+  type MiningHistory,
+  type MiningStatus,
+  parseMiningHistory,
+  parseMiningStatus,
+} from "./miningStatus.ts";
 import { type NodeInfo, parseNodeInfo } from "./nodeInfo.ts";
+import {
+  type LogLevel,
+  type LogLine,
+  type NodeStatus,
+  parseNodeLog,
+  parseNodeStatus,
+} from "./nodeStatus.ts";
 import { type PeersStatus, parsePeersStatus } from "./peers.ts";
 
 /** The part of a fetch Response the client reads. */
@@ -73,6 +86,12 @@ export type NodeClient = {
   addPeer(address: string): Promise<ClientResult<string>>;
   /** `DELETE /app/api/peers/{address}` */
   removePeer(address: string): Promise<ClientResult<string>>;
+  /** `GET /app/api/mining/history`: the last hour of hash rates and blocks found. */
+  miningHistory(): Promise<ClientResult<MiningHistory>>;
+  /** `GET /app/api/node/status`: facts and what the node catches up on. */
+  nodeStatus(): Promise<ClientResult<NodeStatus>>;
+  /** `GET /app/api/node/log?level=…`: recent log lines at that level or above. */
+  nodeLog(level: LogLevel): Promise<ClientResult<readonly LogLine[]>>;
   /** The URL of `GET {base}/header/updates` (server-sent events). */
   readonly headerUpdatesUrl: string;
   /**
@@ -241,6 +260,10 @@ export function createNodeClient(options: NodeClientOptions): NodeClient {
     info: () => get(`${base}/info`, parseNodeInfo),
     cut: () => get(`${base}/cut`, parseCut),
     mining: () => get(miningUrl, parseMiningStatus),
+    miningHistory: () => get(`${miningUrl}/history`, parseMiningHistory),
+    nodeStatus: () => get(`${origin}/app/api/node/status`, parseNodeStatus),
+    nodeLog: (level) =>
+      get(`${origin}/app/api/node/log?level=${encodeURIComponent(level)}&limit=200`, parseNodeLog),
     setMining: (change) => post(miningUrl, change, parseMiningStatus),
     getJson: (path, parse, accept) => get(`${base}${path}`, parse, accept),
     getAppJson: (path, parse) => get(`${origin}${path}`, parse),

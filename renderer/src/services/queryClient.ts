@@ -13,6 +13,9 @@ export const queryKeys = {
   nodeHealth: ["node", "health"] as const,
   nodeInfo: ["node", "info"] as const,
   mining: ["app", "mining"] as const,
+  miningHistory: ["app", "mining", "history"] as const,
+  nodeStatus: ["app", "node", "status"] as const,
+  nodeLog: (level: string) => ["app", "node", "log", level] as const,
   chain: (chainId: number) => ["chain", chainId] as const,
   cut: ["cut"] as const,
 };

@@ -5,10 +5,14 @@
  * which guards it (loopback, Host, Origin, app token, JSON only, no CORS).
  *
  * POST body (its JSON schema below): any of `{"enabled": boolean, "threads":
- * integer, "account": string}`, plus Weft's optional `"publicKeys": [hex…]`
- * and `"predicate"` for accounts that are not `k:<key>` accounts. The answer
- * is the new status; 409 MINING_CANNOT_START when mining cannot start,
- * 400 MINING_BAD_ARGUMENT for threads outside 1..1024.
+ * integer, "account": string, "onDemand": boolean}`, plus Weft's optional
+ * `"publicKeys": [hex…]` and `"predicate"` for accounts that are not
+ * `k:<key>` accounts. The answer is the new status; 409 MINING_CANNOT_START
+ * when mining (or mine on demand) cannot start, 400 MINING_BAD_ARGUMENT for
+ * threads outside 1..1024, 400 MINING_BAD_MINER_INFO for a bad account or key.
+ *
+ * `GET /app/api/mining/history`: the last hour of hash rates and found
+ * blocks, for the Node page's charts (builtInMiner.ts `MinerHistory`).
  * @module
  */
 import type { FastifyInstance } from "fastify";
@@ -21,6 +25,7 @@ import { AppError, AppErrorCode } from "../errors.ts";
 import { type RouteContext, sendJson } from "../routeContext.ts";
 
 export const APP_MINING_PATH = "/app/api/mining";
+export const APP_MINING_HISTORY_PATH = "/app/api/mining/history";
 
 /** The POST body: checked by Fastify before the handler runs (appApi.ts answers APP_BAD_REQUEST). */
 export const minerChangeSchema = {
@@ -32,6 +37,7 @@ export const minerChangeSchema = {
     account: { type: "string" },
     publicKeys: { type: "array", items: { type: "string" } },
     predicate: { type: "string" },
+    onDemand: { type: "boolean" },
   },
 } as const;
 
@@ -41,6 +47,7 @@ type MinerChange = {
   account?: string;
   publicKeys?: string[];
   predicate?: string;
+  onDemand?: boolean;
 };
 
 /** The body Fastify checked against {@link minerChangeSchema}, and what the schema cannot say. */
@@ -76,9 +83,11 @@ async function apply(miner: BuiltInMiner, change: MinerChange): Promise<void> {
     await miner.configure({ threads: change.threads, minerInfo });
   }
   if (change.enabled === false) await miner.stop();
-  if (change.enabled === true) {
+  if (change.onDemand === false) await miner.setOnDemand(false);
+  if (change.enabled === true || change.onDemand === true) {
     try {
-      await miner.start();
+      if (change.onDemand === true) await miner.setOnDemand(true);
+      if (change.enabled === true) await miner.start();
     } catch (e) {
       if (isNodeError(e, MiningErrorCode.CannotStart)) throw e;
       throw new MiningError(
@@ -96,6 +105,9 @@ export function registerAppMiningRoutes(scope: FastifyInstance, ctx: RouteContex
   if (miner === undefined) return;
   scope.get(APP_MINING_PATH, (_request, reply) => {
     sendJson(reply, miner.status());
+  });
+  scope.get(APP_MINING_HISTORY_PATH, (_request, reply) => {
+    sendJson(reply, miner.history());
   });
   // An async handler must return the reply it sent: resolving to undefined
   // makes Fastify send a second time (ERR_HTTP_HEADERS_SENT).

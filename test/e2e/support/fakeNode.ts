@@ -407,6 +407,18 @@ export async function startFakeNode(options: FakeNodeOptions): Promise<FakeNode>
         }
         return json(res, 200, { keystore: walletKeystore });
       }
+      // The Node page's other app routes (docs/desktop.md §3.3): nothing mined, nothing logged.
+      if (path === "/app/api/mining/history") return json(res, 200, { hashRate: [], blocks: [] });
+      if (path === "/app/api/node/status") {
+        return json(res, 200, {
+          network: networkId,
+          dataDir: "/fake/data",
+          logFile: null,
+          cpus: 2,
+          catchingUp: [],
+        });
+      }
+      if (path === "/app/api/node/log") return json(res, 200, { lines: [] });
       if (path.startsWith("/app/")) return void serveApp(path, res);
       switch (path) {
         case `${basePath}/health-check`:

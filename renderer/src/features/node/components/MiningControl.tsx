@@ -1,25 +1,65 @@
 /**
- * Turns the node's built-in miner on and off and shows its hash rate. Uses the app-private
- * route /app/api/mining, which the node answers only for its own app on this computer.
- * A refusal (e.g. no reward account) stays beside the switch until a change succeeds or the
- * user dismisses it.
+ * The built-in miner: the reward account (a typed account and its keys; a `k:` account needs
+ * none), the "Mining" switch, "Mine on demand" on development networks, the threads, and the
+ * miner's figures. Uses the app-private route /app/api/mining, which the node answers only for
+ * its own app on this computer. A refusal (no reward account, a `k:` account with other keys)
+ * stays beside the switch until a change succeeds or the user dismisses it.
  * @module
  */
+import { useQuery } from "@tanstack/react-query";
+import { useEffect, useId, useState } from "react";
 import { clientErrorOf } from "../../../api/clientFailure.ts";
 import { formatHashRate, formatInteger } from "../../../format/number.ts";
+import { useServices } from "../../../services/services.tsx";
 import { Button } from "../../../ui/Button.tsx";
 import { ErrorNotice } from "../../../ui/ErrorNotice.tsx";
 import { LongValue } from "../../../ui/LongValue.tsx";
 import { Notice } from "../../../ui/Notice.tsx";
 import { Panel } from "../../../ui/Panel.tsx";
 import { Switch } from "../../../ui/Switch.tsx";
+import { TextField } from "../../../ui/TextField.tsx";
+import { nodeStatusQuery } from "../api.ts";
 import { useMining } from "../hooks/useMining.ts";
-import { isForbiddenHere } from "../model.ts";
+import { useNow } from "../hooks/useNow.ts";
+import {
+  isForbiddenHere,
+  minerStateText,
+  rewardAccountInput,
+  threadChoices,
+  timeSince,
+} from "../model.ts";
 
 export function MiningControl() {
-  const { status, setEnabled, busy, refusal, dismissRefusal } = useMining();
+  const { client } = useServices();
+  const mining = useMining();
+  const { status, busy, refusal, dismissRefusal } = mining;
+  const nodeStatus = useQuery(nodeStatusQuery(client));
+  const now = useNow(1000);
+  const threadsId = useId();
   const loadError = status.status === "error" ? clientErrorOf(status.error) : null;
   const s = status.data;
+
+  const [account, setAccount] = useState("");
+  const [keys, setKeys] = useState("");
+  const [formError, setFormError] = useState<{ field: "account" | "keys"; error: string } | null>(
+    null,
+  );
+  // The field starts with the node's account once it is known.
+  const nodeAccount = s?.account ?? null;
+  useEffect(() => {
+    if (nodeAccount !== null) setAccount((a) => (a === "" ? nodeAccount : a));
+  }, [nodeAccount]);
+
+  const submitAccount = () => {
+    const input = rewardAccountInput(account, keys);
+    if (!input.ok) {
+      setFormError({ field: input.field, error: input.error });
+      return;
+    }
+    setFormError(null);
+    mining.setAccount(input.account, input.publicKeys);
+  };
+
   return (
     <Panel id="mining" title="Mining">
       {s === undefined && loadError === null ? <p>Loading the miner's state…</p> : null}
@@ -36,18 +76,58 @@ export function MiningControl() {
       )}
       {s === undefined ? null : (
         <>
+          <form
+            className="reward-form"
+            onSubmit={(e) => {
+              e.preventDefault();
+              submitAccount();
+            }}
+          >
+            <TextField
+              label="Reward account"
+              value={account}
+              onChange={setAccount}
+              error={formError?.field === "account" ? formError.error : null}
+              hint="The account block rewards go to, e.g. k:<your public key>."
+            />
+            <TextField
+              label="Public keys"
+              value={keys}
+              onChange={setKeys}
+              error={formError?.field === "keys" ? formError.error : null}
+              hint="Only for an account that is not a k: account; separate keys with commas."
+            />
+            <Button type="submit" size="sm" isDisabled={busy}>
+              Set reward account
+            </Button>
+          </form>
           <div className="switch-row">
             <Switch
               label="Mining"
               isSelected={s.enabled}
               isReadOnly={busy}
-              onChange={setEnabled}
+              onChange={mining.setEnabled}
               aria-describedby={refusal === null ? "mining-help" : "mining-help mining-refusal"}
             />
-            <span className={s.enabled ? "state good" : "state"} data-testid="mining-state">
-              {s.enabled ? "On" : "Off"}
+            <span
+              className={s.active ? "state good" : "state"}
+              data-testid="mining-state"
+              role="status"
+            >
+              {minerStateText(s)}
             </span>
           </div>
+          {s.onDemandAvailable ? (
+            <div className="switch-row">
+              <Switch
+                label="Mine on demand"
+                isSelected={s.onDemand}
+                isReadOnly={busy}
+                onChange={mining.setOnDemand}
+                aria-describedby="on-demand-help"
+              />
+            </div>
+          ) : null}
           {refusal === null ? null : (
             <Notice tone="error" id="mining-refusal" testId="mining-refusal">
               <p>
@@ -61,13 +141,38 @@ export function MiningControl() {
           <p id="mining-help" className="hint">
             The built-in miner searches for blocks on this computer's processor.
           </p>
+          {s.onDemandAvailable ? (
+            <p id="on-demand-help" className="hint">
+              Mine on demand (development networks): blocks are mined only when a transaction waits,
+              until it is confirmed; without a reward account they pay the test account sender09.
+              Mining, when on, mines all the time instead.
+            </p>
+          ) : null}
+          <div className="field">
+            <label className="field-label" htmlFor={threadsId}>
+              Threads
+            </label>
+            <select
+              id={threadsId}
+              className="input"
+              value={s.threads}
+              disabled={busy}
+              onChange={(e) => mining.setThreads(Number(e.target.value))}
+            >
+              {threadChoices(nodeStatus.data?.cpus, s.threads).map((n) => (
+                <option key={n} value={n}>
+                  {n}
+                </option>
+              ))}
+            </select>
+          </div>
           <dl className="facts">
             <dt>Hash rate</dt>
             <dd data-testid="hash-rate">{formatHashRate(s.hashRate)}</dd>
-            <dt>Threads</dt>
-            <dd>{s.threads}</dd>
             <dt>Blocks found</dt>
             <dd data-testid="blocks-found">{formatInteger(s.blocksFound)}</dd>
+            <dt>Last block found</dt>
+            <dd data-testid="last-block">{timeSince(s.lastBlockAt, now)}</dd>
             <dt>Reward account</dt>
             <dd data-testid="reward-account">
               {s.account === null ? (

@@ -1,6 +1,7 @@
 /**
- * The built-in miner for the Node page: its polled state, and a change (on/off) whose
- * refusal stays until the next change succeeds or the user dismisses it.
+ * The built-in miner for the Node page: its polled state, and changes (on/off, mine on demand,
+ * threads, reward account) whose refusal stays until the next change succeeds or the user
+ * dismisses it.
  * @module
  */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
@@ -26,6 +27,10 @@ export function useMining() {
   return {
     status,
     setEnabled: (enabled: boolean) => change.mutate({ enabled }),
+    setOnDemand: (onDemand: boolean) => change.mutate({ onDemand }),
+    setThreads: (threads: number) => change.mutate({ threads }),
+    setAccount: (account: string, publicKeys: readonly string[]) =>
+      change.mutate(publicKeys.length === 0 ? { account } : { account, publicKeys }),
     busy: change.isPending,
     refusal,
     dismissRefusal: change.reset,

@@ -1,0 +1,97 @@
+/**
+ * Small charts of the built-in miner's last hour (`/app/api/mining/history`): its hash rate
+ * over time and the blocks it found per chain, drawn with recharts (SVG).
+ * @module
+ */
+import { useQuery } from "@tanstack/react-query";
+import { Bar, BarChart, CartesianGrid, Line, LineChart, Tooltip, XAxis, YAxis } from "recharts";
+import { clientErrorOf } from "../../../api/clientFailure.ts";
+import { formatHashRate } from "../../../format/number.ts";
+import { useServices } from "../../../services/services.tsx";
+import { ErrorNotice } from "../../../ui/ErrorNotice.tsx";
+import { Panel } from "../../../ui/Panel.tsx";
+import { infoQuery, miningHistoryQuery } from "../api.ts";
+import { blocksPerChain } from "../model.ts";
+
+// A fixed size: a chart that follows its container's width can make the page's grid relayout
+// in a loop (each size change of the chart changes the row), and nothing on it stays still.
+const CHART_WIDTH = 320;
+const CHART_HEIGHT = 140;
+
+const clock = (ms: number) =>
+  new Date(ms).toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit" });
+
+export function MiningCharts() {
+  const { client } = useServices();
+  // Not the live heights: re-drawing the charts on every new block would keep the page busy.
+  const info = useQuery(infoQuery(client));
+  const history = useQuery(miningHistoryQuery(client));
+  const h = history.data;
+  const chainCount = Math.max(
+    info.data?.nodeNumberOfChains ?? 0,
+    ...(h?.blocks.map((b) => b.chainId + 1) ?? []),
+  );
+  const perChain = h === undefined ? [] : blocksPerChain(h.blocks, chainCount);
+  return (
+    <Panel id="mining-charts" title="Last hour">
+      {history.status === "error" ? (
+        <ErrorNotice
+          error={clientErrorOf(history.error)}
+          what="the miner's history"
+          onRetry={() => void history.refetch()}
+        />
+      ) : null}
+      {h === undefined ? null : (
+        <div className="charts">
+          <figure className="chart" aria-labelledby="hash-rate-chart-title">
+            <figcaption id="hash-rate-chart-title">Hash rate</figcaption>
+            {h.hashRate.length === 0 ? (
+              <p className="hint">No samples yet: the miner has not run in the last hour.</p>
+            ) : (
+              <LineChart
+                width={CHART_WIDTH}
+                height={CHART_HEIGHT}
+                data={[...h.hashRate]}
+                margin={{ top: 4, right: 8, bottom: 0, left: 0 }}
+              >
+                <CartesianGrid strokeDasharray="3 3" />
+                <XAxis
+                  dataKey="at"
+                  type="number"
+                  domain={["dataMin", "dataMax"]}
+                  tickFormatter={clock}
+                />
+                <YAxis width={70} tickFormatter={(v: number) => formatHashRate(v)} />
+                <Tooltip
+                  labelFormatter={(v) => clock(Number(v))}
+                  formatter={(v) => [formatHashRate(Number(v)), "hash rate"]}
+                />
+                <Line type="monotone" dataKey="rate" dot={false} isAnimationActive={false} />
+              </LineChart>
+            )}
+          </figure>
+          <figure className="chart" aria-labelledby="blocks-chart-title">
+            <figcaption id="blocks-chart-title">
+              Blocks found per chain ({h.blocks.length} in the last hour)
+            </figcaption>
+            <BarChart
+              width={CHART_WIDTH}
+              height={CHART_HEIGHT}
+              data={perChain}
+              margin={{ top: 4, right: 8, bottom: 0, left: 0 }}
+            >
+              <CartesianGrid strokeDasharray="3 3" />
+              <XAxis dataKey="chain" />
+              <YAxis width={30} allowDecimals={false} />
+              <Tooltip
+                formatter={(v) => [String(v), "blocks"]}
+                labelFormatter={(c) => `chain ${c}`}
+              />
+              <Bar dataKey="blocks" isAnimationActive={false} />
+            </BarChart>
+          </figure>
+        </div>
+      )}
+    </Panel>
+  );
+}

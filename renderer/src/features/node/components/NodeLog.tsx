@@ -1,0 +1,126 @@
+/**
+ * The node's recent log lines (`/app/api/node/log`) with a level filter, and where the log
+ * file is: "Open log folder" in the desktop app, the path (or a note) in a browser.
+ * @module
+ */
+import { useQuery } from "@tanstack/react-query";
+import { useEffect, useId, useState } from "react";
+import type { BridgeError } from "../../../../../electron/ipc/contract.ts";
+import { clientErrorOf } from "../../../api/clientFailure.ts";
+import { LOG_LEVELS, type LogLevel } from "../../../api/nodeStatus.ts";
+import { useServices } from "../../../services/services.tsx";
+import { Button } from "../../../ui/Button.tsx";
+import { ErrorNotice } from "../../../ui/ErrorNotice.tsx";
+import { LongValue } from "../../../ui/LongValue.tsx";
+import { Notice } from "../../../ui/Notice.tsx";
+import { Panel } from "../../../ui/Panel.tsx";
+import { nodeLogQuery, nodeStatusQuery } from "../api.ts";
+import { folderOf } from "../model.ts";
+
+/** Lines shown (the node keeps more). */
+const SHOWN = 200;
+
+export function NodeLog() {
+  const { client, desktop } = useServices();
+  const [level, setLevel] = useState<LogLevel>("info");
+  const levelId = useId();
+  const log = useQuery(nodeLogQuery(client, level));
+  const status = useQuery(nodeStatusQuery(client));
+  const [desktopLog, setDesktopLog] = useState<string | null>(null);
+  const [openError, setOpenError] = useState<BridgeError | null>(null);
+
+  useEffect(() => {
+    if (desktop === null) return;
+    let live = true;
+    void desktop.appInfo().then((r) => {
+      if (live && r.ok) setDesktopLog(r.value.logFile);
+    });
+    return () => {
+      live = false;
+    };
+  }, [desktop]);
+
+  const logFile = desktopLog ?? status.data?.logFile ?? null;
+  const lines = (log.data ?? []).slice(-SHOWN).reverse();
+  return (
+    <Panel
+      id="log"
+      title="Log"
+      actions={
+        desktop !== null && logFile !== null ? (
+          <Button
+            size="sm"
+            onPress={() =>
+              void desktop
+                .openFolder(folderOf(logFile))
+                .then((r) => setOpenError(r.ok ? null : r.error))
+            }
+          >
+            Open log folder
+          </Button>
+        ) : undefined
+      }
+    >
+      <div className="field">
+        <label className="field-label" htmlFor={levelId}>
+          Level
+        </label>
+        <select
+          id={levelId}
+          className="input"
+          value={level}
+          onChange={(e) => setLevel(e.target.value as LogLevel)}
+        >
+          {LOG_LEVELS.map((l) => (
+            <option key={l} value={l}>
+              {l === "info" ? "everything" : l === "warn" ? "warnings and errors" : "errors"}
+            </option>
+          ))}
+        </select>
+      </div>
+      {desktop === null ? (
+        <p className="hint" data-testid="log-file">
+          {logFile === null ? (
+            "This node writes no log file: its log goes to the terminal that started it. Recent lines:"
+          ) : (
+            <>
+              Log file: <LongValue value={logFile} what="log file path" />
+            </>
+          )}
+        </p>
+      ) : null}
+      {openError === null ? null : (
+        <Notice tone="error">
+          <p>{openError.message}</p>
+        </Notice>
+      )}
+      {log.status === "error" ? (
+        <ErrorNotice
+          error={clientErrorOf(log.error)}
+          what="the node's log"
+          onRetry={() => void log.refetch()}
+        />
+      ) : null}
+      {log.data !== undefined && lines.length === 0 ? <p>No lines at this level.</p> : null}
+      {lines.length === 0 ? null : (
+        <ol
+          className="log-lines"
+          aria-label="Recent log lines, newest first"
+          data-testid="log-lines"
+        >
+          {lines.map((l) => (
+            <li key={l.seq} className={`log-line log-${l.level}`}>
+              <time dateTime={new Date(l.at).toISOString()}>
+                {new Date(l.at).toLocaleTimeString()}
+              </time>{" "}
+              <span className="log-level">{l.level}</span> {l.message}
+              {l.fields === null ? null : (
+                <span className="log-fields"> {JSON.stringify(l.fields)}</span>
+              )}
+            </li>
+          ))}
+        </ol>
+      )}
+    </Panel>
+  );
+}

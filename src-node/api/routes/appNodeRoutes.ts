@@ -1,0 +1,63 @@
+/**
+ * The Node page's app routes (docs/desktop.md §3.3; not part of the ledger
+ * spec), registered inside the guarded app API plugin (appApi.ts):
+ *
+ * - `GET /app/api/node/status`: `{network, dataDir, logFile, cpus,
+ *   catchingUp: [{what, done, total, etaS}]}`: what the catching-up banner
+ *   shows (catchUpStatus.ts) and the facts the page's settings and threads
+ *   choice need (`cpus`: the processor count the threads select goes up to).
+ * - `GET /app/api/node/log?level=info|warn|error&limit=1..1000`: the
+ *   node's recent log lines at that level or above, oldest first
+ *   (recentLog.ts); 400 APP_BAD_REQUEST naming a bad parameter.
+ * @module
+ */
+import { availableParallelism } from "node:os";
+import type { FastifyInstance } from "fastify";
+import { AppError, AppErrorCode } from "../errors.ts";
+import { LOG_LEVELS, type LogLevel, RECENT_LOG_LINES } from "../recentLog.ts";
+import { type RouteContext, sendJson } from "../routeContext.ts";
+
+export const APP_NODE_STATUS_PATH = "/app/api/node/status";
+export const APP_NODE_LOG_PATH = "/app/api/node/log";
+
+function badQuery(field: string, reason: string): AppError {
+  return new AppError({ code: AppErrorCode.BadRequest, field, reason }, `${field}: ${reason}`);
+}
+
+/** `level` and `limit` of the log route's query. */
+function logQuery(query: unknown): { level: LogLevel; limit: number } {
+  const q = (typeof query === "object" && query !== null ? query : {}) as Record<string, unknown>;
+  for (const k of Object.keys(q)) {
+    if (k !== "level" && k !== "limit") throw badQuery(k, "unknown parameter (level, limit)");
+  }
+  const level = q.level ?? "info";
+  if (typeof level !== "string" || !(LOG_LEVELS as readonly string[]).includes(level)) {
+    throw badQuery("level", `expected one of ${LOG_LEVELS.join(", ")}`);
+  }
+  const limitText = q.limit ?? String(RECENT_LOG_LINES);
+  const limit =
+    typeof limitText === "string" && /^[0-9]{1,4}$/.test(limitText) ? Number(limitText) : 0;
+  if (limit < 1 || limit > RECENT_LOG_LINES) {
+    throw badQuery("limit", `expected an integer from 1 to ${RECENT_LOG_LINES}`);
+  }
+  return { level: level as LogLevel, limit };
+}
+
+/** The routes, for the app API plugin (buildServer.ts). */
+export function registerAppNodeRoutes(scope: FastifyInstance, ctx: RouteContext): void {
+  const page = ctx.node.nodePage;
+  if (page === undefined) return;
+  scope.get(APP_NODE_STATUS_PATH, (_request, reply) => {
+    sendJson(reply, {
+      network: ctx.node.version.name,
+      dataDir: page.dataDir,
+      logFile: page.logFile ?? null,
+      cpus: availableParallelism(),
+      catchingUp: page.catchUp.items(),
+    });
+  });
+  scope.get(APP_NODE_LOG_PATH, (request, reply) => {
+    const { level, limit } = logQuery(request.query);
+    sendJson(reply, { lines: page.recentLog.lines(level, limit) });
+  });
+}
