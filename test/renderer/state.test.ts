@@ -198,6 +198,7 @@ describe("[renderer] routes", () => {
       "/wallet",
       "/wallet/account/$name",
       "/wallet/send",
+      "/wallet/sign",
       "/backup",
       "/explorer",
       "/explorer/chain/$chain",
