@@ -197,6 +197,7 @@ describe("[renderer] routes", () => {
       "/node",
       "/wallet",
       "/wallet/account/$name",
+      "/wallet/finish/$requestKey",
       "/wallet/send",
       "/wallet/sign",
       "/backup",
@@ -206,6 +207,7 @@ describe("[renderer] routes", () => {
       "/explorer/tx/$requestKey",
       "/explorer/account/$name",
       "/explorer/module/$name",
+      "/explorer/search/$query",
     ]);
   });
 
