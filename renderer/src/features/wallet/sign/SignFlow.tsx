@@ -230,7 +230,7 @@ export function SignFlow({ accounts, sign }: SignFlowProps) {
   const blocked = networkDiffers && !confirmNetwork;
   return (
     <>
-      <Panel id="sign-input" title="Transaction">
+      <Panel id="sign-input" title="Paste or open">
         <div className="field">
           <label className="field-label" htmlFor={textId}>
             Transaction
