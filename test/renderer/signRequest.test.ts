@@ -13,6 +13,7 @@ import {
   parseSignRequest,
   type SignRequest,
   serializeSignRequest,
+  unsignedSigData,
   withSignature,
 } from "../../renderer/src/features/wallet/sign/signRequest.ts";
 import { detachedYaml, readDetachedTx, unsignedTx } from "../../src-node/cli/detachedTx.ts";
@@ -158,6 +159,24 @@ describe("[renderer] sign a transaction: accepted forms", () => {
     expect(withHash.form).toBe("sigdata");
     expect(JSON.parse(serializeSignRequest(withHash)).hash).toBe(unsigned.hash);
     expect(accepted(serializeSignRequest(withHash))).toEqual(withHash);
+  });
+});
+
+describe("[renderer] prepare for others to sign", () => {
+  it("writes unsigned SigData naming every signer, which Sign a transaction reads back", () => {
+    const text = serializeSignRequest(unsignedSigData(unsigned.cmd, unsigned.hash, payload));
+    expect(JSON.parse(text)).toEqual({
+      cmd: unsigned.cmd,
+      hash: unsigned.hash,
+      sigs: [
+        { pubKey: A.publicKey, sig: null },
+        { pubKey: B.publicKey, sig: null },
+      ],
+    });
+    const r = accepted(text);
+    expect(r.form).toBe("sigdata");
+    expect(r.sigs).toEqual([null, null]);
+    nodeCommands.verifyCommandSignatures(nodeCommands.parseCommand(commandOf(signBoth(r))));
   });
 });
 

@@ -259,3 +259,18 @@ export function serializeSignRequest(r: SignRequest): string {
 export function fileNameOf(r: SignRequest): string {
   return `tx-${r.hash.slice(0, 8)}.${r.form === "weft-yaml" ? "yaml" : "json"}`;
 }
+
+/**
+ * A command nobody has signed yet, as SigData naming its signers (`{cmd, hash, sigs: [{pubKey,
+ * sig: null}]}`): what "Prepare for others to sign" hands out.
+ */
+export function unsignedSigData(cmd: string, hash: string, payload: CommandPayload): SignRequest {
+  return {
+    form: "sigdata",
+    cmd,
+    hash,
+    payload,
+    sigs: payload.signers.map(() => null),
+    withHash: true,
+  };
+}
