@@ -11,7 +11,8 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { Browser, Page } from "playwright-core";
+import { AxeBuilder } from "@axe-core/playwright";
+import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
 import { parse } from "yaml";
 import { createPactClient, type PactClient } from "../../renderer/src/api/pactClient.ts";
@@ -34,6 +35,7 @@ let dataDir: string;
 let node: WeftNode;
 let pact: PactClient;
 let browser: Browser;
+let context: BrowserContext;
 let page: Page;
 let problems: string[];
 
@@ -56,7 +58,9 @@ afterAll(async () => {
   if (dataDir !== undefined) rmSync(dataDir, { recursive: true, force: true });
 });
 beforeEach(async () => {
-  page = await browser.newPage();
+  // A context of its own: axe opens a page beside the one under test.
+  context = await browser.newContext();
+  page = await context.newPage();
   problems = [];
   page.on("console", (m) => {
     if (m.type() === "error") problems.push(m.text());
@@ -64,7 +68,7 @@ beforeEach(async () => {
   page.on("pageerror", (e) => problems.push(e.message));
 });
 afterEach(async () => {
-  await page?.close();
+  await context?.close();
 });
 
 /** `weft -u FILE` in-process: the unsigned transaction's YAML. */
@@ -167,6 +171,13 @@ describe("[e2e] sign a transaction prepared with weft -u", () => {
     expect(await page.getByTestId("sign-hash").textContent()).toBe(hash);
     expect(await page.getByRole("button", { name: "Send", exact: true }).isDisabled()).toBe(true);
     await saveScreenshot(page, "wallet-sign-review");
+    // The review screen meets WCAG A/AA (as every page does, test/e2e/accessibility.e2e.ts).
+    const axe = await new AxeBuilder({ page })
+      .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
+      .analyze();
+    expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(" ")}`)).toEqual(
+      [],
+    );
 
     await page.getByRole("button", { name: "Sign", exact: true }).click();
     await expect
