@@ -20,6 +20,7 @@ import { detachedYaml, readDetachedTx, unsignedTx } from "../../src-node/cli/det
 import { finalCommand } from "../../src-node/cli/emitTx.ts";
 import { parseYamlText } from "../../src-node/cli/yamlValue.ts";
 import type { CommandPayload } from "../../src-node/command/commandTypes.ts";
+import { referenceRequestKeyOf } from "../../src-node/command/requestKeyCheck.ts";
 import { nodeCommands } from "../../src-node/exec/nodeCommands.ts";
 import { DEV_ACCOUNT_KEYS } from "../../src-node/genesis/devAccountKeys.ts";
 
@@ -159,6 +160,35 @@ describe("[renderer] sign a transaction: accepted forms", () => {
     expect(withHash.form).toBe("sigdata");
     expect(JSON.parse(serializeSignRequest(withHash)).hash).toBe(unsigned.hash);
     expect(accepted(serializeSignRequest(withHash))).toEqual(withHash);
+  });
+});
+
+describe("[renderer] sign a transaction: the reference's request key", () => {
+  it("keeps a Blake2b request key from the ecosystem's tools and checks signatures over it", () => {
+    const refHash = referenceRequestKeyOf(unsigned.cmd);
+    const refSig = nodeCommands.signRequestKey(refHash, A.secretKey).sig;
+    const r = accepted(
+      JSON.stringify({
+        cmd: unsigned.cmd,
+        hash: refHash,
+        sigs: [
+          { pubKey: A.publicKey, sig: refSig },
+          { pubKey: B.publicKey, sig: null },
+        ],
+      }),
+    );
+    expect(r.hash).toBe(refHash);
+    expect(r.sigs[0]).toBe(refSig);
+    // A signature of Weft's key is not one of this hash.
+    expect(
+      refusal(
+        JSON.stringify({
+          cmd: unsigned.cmd,
+          hash: refHash,
+          sigs: [{ pubKey: A.publicKey, sig: sigOf(A.secretKey) }],
+        }),
+      ),
+    ).toMatch(/does not verify/);
   });
 });
 

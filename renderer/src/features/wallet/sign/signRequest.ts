@@ -12,6 +12,7 @@ import { parseDocument, stringify } from "yaml";
 import { commandModel } from "../../../../../src-node/command/commandModel.ts";
 import type { Command, CommandPayload } from "../../../../../src-node/command/commandTypes.ts";
 import { CommandError } from "../../../../../src-node/command/errors.ts";
+import { requestKeyBytes } from "../../../../../src-node/command/requestKeyBytes.ts";
 
 /** The form a transaction came in, and is written back in. */
 export type TxForm = "weft-yaml" | "weft-json" | "command" | "sigdata";
@@ -178,7 +179,8 @@ function parseValue(value: unknown, json: boolean): SignRequest {
     sigs,
     withHash: value.hash !== undefined,
   };
-  const message = commandModel.requestKeyBytesOf(request.cmd);
+  // The given hash's bytes: a reference (Blake2b) request key is signed as it is.
+  const message = requestKeyBytes(hash);
   sigs.forEach((sig, i) => {
     const key = keys[i];
     if (sig !== null && key !== undefined && !commandModel.crypto.verify(message, sig, key)) {
