@@ -197,7 +197,9 @@ describe("[renderer] routes", () => {
       "/node",
       "/wallet",
       "/wallet/account/$name",
+      "/wallet/finish/$requestKey",
       "/wallet/send",
+      "/wallet/sign",
       "/backup",
       "/explorer",
       "/explorer/chain/$chain",
@@ -205,6 +207,7 @@ describe("[renderer] routes", () => {
       "/explorer/tx/$requestKey",
       "/explorer/account/$name",
       "/explorer/module/$name",
+      "/explorer/search/$query",
     ]);
   });
 

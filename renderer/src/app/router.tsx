@@ -25,6 +25,7 @@ import { TransactionPage } from "../features/explorer/pages/TransactionPage.tsx"
 import { NodePage } from "../features/node/pages/NodePage.tsx";
 import { WalletAccountPage } from "../features/wallet/accounts/WalletAccountPage.tsx";
 import { WalletPage } from "../features/wallet/pages/WalletPage.tsx";
+import { SignPage } from "../features/wallet/sign/SignPage.tsx";
 import { SendPage } from "../features/wallet/transfer/SendPage.tsx";
 import { AppShell } from "./AppShell.tsx";
 import { NotFoundPage } from "./NotFoundPage.tsx";
@@ -47,6 +48,7 @@ const routeTree = rootRoute.addChildren([
   page(routePaths.wallet, WalletPage),
   page(routePaths.walletAccount, WalletAccountPage),
   page(routePaths.walletSend, SendPage),
+  page(routePaths.walletSign, SignPage),
   page(routePaths.backup, BackupPage),
   page(routePaths.explorer, ExplorerPage),
   page(routePaths.explorerChain, ChainPage),

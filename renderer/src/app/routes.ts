@@ -12,6 +12,8 @@ export const routePaths = {
   /** Finishing a cross-chain transfer whose second step is missing (the wallet's page comes later). */
   walletFinish: "/wallet/finish/$requestKey",
   walletSend: "/wallet/send",
+  /** Signing a transaction prepared elsewhere (docs/wallet.md "Sign what others prepared"). */
+  walletSign: "/wallet/sign",
   backup: "/backup",
   explorer: "/explorer",
   explorerChain: "/explorer/chain/$chain",

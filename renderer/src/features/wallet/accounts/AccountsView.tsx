@@ -63,9 +63,14 @@ export function AccountsView({ own, watchOnly, onWatchOnlyChange }: AccountsView
         id="wallet-accounts"
         title="Your accounts"
         actions={
-          <Button tone="primary" onPress={() => void navigate({ to: "/wallet/send" })}>
-            Send
-          </Button>
+          <>
+            <Button tone="primary" onPress={() => void navigate({ to: "/wallet/send" })}>
+              Send
+            </Button>
+            <Button onPress={() => void navigate({ to: "/wallet/sign" })}>
+              Sign a transaction
+            </Button>
+          </>
         }
       >
         {failed === undefined ? null : (

@@ -21,6 +21,7 @@ import { TextField } from "../../../ui/TextField.tsx";
 import { describeGuard } from "../accounts/accountDetails.ts";
 import { readAccounts } from "../accounts/readAccounts.ts";
 import { useAccountsOnChains, usePactClient, walletKeys } from "../accounts/useAccountsOnChains.ts";
+import { PreparedForOthers } from "../sign/PreparedForOthers.tsx";
 import { TransferStatus } from "./TransferStatus.tsx";
 import {
   capabilityText,
@@ -75,6 +76,7 @@ function ReviewPanel({
   const pact = usePactClient();
   const [busy, setBusy] = useState<string | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
+  const [prepared, setPrepared] = useState(false);
   const { plan, unsigned } = review;
   const payload = transferPayload(plan);
   const caps = payload.signers[0]?.clist ?? [];
@@ -164,7 +166,11 @@ function ReviewPanel({
         <Button tone="primary" onPress={() => void signAndSend()} isDisabled={busy !== null}>
           Sign and send
         </Button>
+        <Button onPress={() => setPrepared(true)} isDisabled={busy !== null}>
+          Prepare for others to sign
+        </Button>
       </div>
+      {prepared ? <PreparedForOthers unsigned={unsigned} payload={payload} /> : null}
     </Panel>
   );
 }

@@ -1,0 +1,326 @@
+/**
+ * Signing a transaction prepared elsewhere: paste it ("Transaction") or open a file; it is
+ * read strictly (`signRequest.ts`) and shown in full — network, chain, sender, code, every
+ * signer with its capabilities and whether this wallet holds its key, gas, time to live,
+ * expiry, nonce — before anything can be signed. A network other than the node's must be
+ * confirmed. "Sign" signs with every key held here; "Copy" / "Save" give the result in the
+ * form it came in; "Send" (every signature present) runs the `/local` preflight, `/send`, then
+ * the transfer page's status.
+ * @module
+ */
+import { useId, useState } from "react";
+import type { CommandPayload } from "../../../../../src-node/command/commandTypes.ts";
+import { describeClientError } from "../../../api/clientError.ts";
+import { useServices } from "../../../services/services.tsx";
+import { Button } from "../../../ui/Button.tsx";
+import { Notice } from "../../../ui/Notice.tsx";
+import { Panel } from "../../../ui/Panel.tsx";
+import { showToast } from "../../../ui/toasts.tsx";
+import { usePactClient } from "../accounts/useAccountsOnChains.ts";
+import type { SigningAccount } from "../transfer/TransferFlow.tsx";
+import { TransferStatus } from "../transfer/TransferStatus.tsx";
+import { capabilityText } from "../transfer/transferCommand.ts";
+import {
+  commandOf,
+  fileNameOf,
+  isComplete,
+  parseSignRequest,
+  type SignRequest,
+  serializeSignRequest,
+  withSignature,
+} from "./signRequest.ts";
+
+export type SignFlowProps = {
+  readonly accounts: readonly SigningAccount[];
+  readonly sign: (keyId: string, requestKey: string) => Promise<string>;
+};
+
+function codeOf(payload: CommandPayload): string {
+  const p = payload.payload;
+  if ("exec" in p) return p.exec.code;
+  return `continuation of ${p.cont.pactId}, step ${p.cont.step}${p.cont.rollback ? " (rollback)" : ""}${p.cont.proof === null ? "" : ", with a proof"}`;
+}
+
+function dataOf(payload: CommandPayload): string | null {
+  const p = payload.payload;
+  const data = "exec" in p ? p.exec.data : p.cont.data;
+  return data === null || Object.keys(data).length === 0 ? null : JSON.stringify(data, null, 2);
+}
+
+function Review({
+  request,
+  accounts,
+}: {
+  readonly request: SignRequest;
+  readonly accounts: readonly SigningAccount[];
+}) {
+  const { payload } = request;
+  const { meta } = payload;
+  const data = dataOf(payload);
+  const expiry = new Date((meta.creationTime + meta.ttl) * 1000);
+  return (
+    <dl className="facts" data-testid="sign-review">
+      <dt>Network</dt>
+      <dd data-testid="sign-network">{payload.networkId ?? "none (network-less)"}</dd>
+      <dt>Chain</dt>
+      <dd data-testid="sign-chain">{meta.chainId}</dd>
+      <dt>Sender (pays gas)</dt>
+      <dd data-testid="sign-sender">{meta.sender === "" ? "—" : meta.sender}</dd>
+      <dt>Code</dt>
+      <dd>
+        <pre className="code" data-testid="sign-code">
+          {codeOf(payload)}
+        </pre>
+      </dd>
+      {data === null ? null : (
+        <>
+          <dt>Data</dt>
+          <dd>
+            <pre className="code">{data}</pre>
+          </dd>
+        </>
+      )}
+      <dt>Signers</dt>
+      <dd>
+        <ol data-testid="sign-signers">
+          {payload.signers.map((s, i) => {
+            const held = accounts.find((a) => a.publicKey === s.pubKey.toLowerCase());
+            return (
+              // biome-ignore lint/suspicious/noArrayIndexKey: signers are positional
+              <li key={i}>
+                <code>{s.pubKey}</code>{" "}
+                <strong>
+                  {held === undefined ? "not held by this wallet" : `held here (${held.label})`}
+                </strong>
+                {request.sigs[i] === null ? ", not signed yet" : ", signed"}
+                {s.clist.length === 0 ? (
+                  <p>Unrestricted: this signature allows anything the code does with this key.</p>
+                ) : (
+                  <ul>
+                    {s.clist.map((c, j) => (
+                      // biome-ignore lint/suspicious/noArrayIndexKey: capabilities are positional
+                      <li key={j}>
+                        <code>{capabilityText(c)}</code>
+                      </li>
+                    ))}
+                  </ul>
+                )}
+              </li>
+            );
+          })}
+        </ol>
+      </dd>
+      <dt>Gas</dt>
+      <dd data-testid="sign-gas">
+        limit {meta.gasLimit.toLocaleString("en")} × price {meta.gasPrice}
+      </dd>
+      <dt>Time to live</dt>
+      <dd>{meta.ttl.toLocaleString("en")} s</dd>
+      <dt>Created</dt>
+      <dd>{new Date(meta.creationTime * 1000).toISOString()}</dd>
+      <dt>Expires</dt>
+      <dd data-testid="sign-expiry">
+        {expiry.toISOString()}
+        {expiry.getTime() < Date.now() ? " (expired: the node will refuse it)" : ""}
+      </dd>
+      <dt>Nonce</dt>
+      <dd>{payload.nonce}</dd>
+      <dt>Request key</dt>
+      <dd>
+        <code data-testid="sign-hash">{request.hash}</code>
+      </dd>
+    </dl>
+  );
+}
+
+export function SignFlow({ accounts, sign }: SignFlowProps) {
+  const { config } = useServices();
+  const pact = usePactClient();
+  const textId = useId();
+  const fileId = useId();
+  const [text, setText] = useState("");
+  const [signed, setSigned] = useState<SignRequest | null>(null);
+  const [confirmNetwork, setConfirmNetwork] = useState(false);
+  const [busy, setBusy] = useState<string | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+  const [sent, setSent] = useState<{ chainId: number; requestKey: string } | null>(null);
+
+  const parsed = text.trim() === "" ? null : parseSignRequest(text);
+  const request = signed ?? (parsed?.ok ? parsed.request : null);
+  const networkDiffers = request !== null && request.payload.networkId !== config.networkId;
+  const mine =
+    request === null
+      ? []
+      : accounts.filter((a) =>
+          request.payload.signers.some((s, i) => {
+            return s.pubKey.toLowerCase() === a.publicKey && request.sigs[i] === null;
+          }),
+        );
+  const output = request === null ? "" : serializeSignRequest(request);
+
+  const onText = (value: string) => {
+    setText(value);
+    setSigned(null);
+    setConfirmNetwork(false);
+    setFailure(null);
+  };
+
+  const onFile = async (file: File | undefined) => {
+    if (file === undefined) return;
+    onText(await file.text());
+  };
+
+  const onSign = async () => {
+    if (request === null) return;
+    setFailure(null);
+    setBusy("Signing…");
+    try {
+      let next = request;
+      for (const a of mine) next = withSignature(next, a.publicKey, await sign(a.keyId, next.hash));
+      setSigned(next);
+    } catch (e) {
+      setFailure(e instanceof Error ? e.message : String(e));
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const onCopy = () => {
+    void navigator.clipboard.writeText(output).then(
+      () => showToast("Copied the transaction."),
+      () => showToast("Could not copy: the browser refused the clipboard.", "error"),
+    );
+  };
+
+  const onSave = () => {
+    if (request === null) return;
+    const url = URL.createObjectURL(new Blob([output], { type: "text/plain" }));
+    const a = document.createElement("a");
+    a.href = url;
+    a.download = fileNameOf(request);
+    a.click();
+    URL.revokeObjectURL(url);
+  };
+
+  const onSend = async () => {
+    if (request === null || !isComplete(request)) return;
+    setFailure(null);
+    const chainId = Number(request.payload.meta.chainId);
+    try {
+      const command = commandOf(request);
+      setBusy("Checking with the node (preflight)…");
+      const pre = await pact.preflight(chainId, command);
+      if (!pre.ok) return setFailure(describeClientError(pre.error));
+      if (!pre.value.result.outcome.ok) {
+        return setFailure(`The node's preflight refused it: ${pre.value.result.outcome.message}`);
+      }
+      setBusy("Sending…");
+      const result = await pact.send(chainId, [command]);
+      if (!result.ok) return setFailure(describeClientError(result.error));
+      setSent({ chainId, requestKey: request.hash });
+    } catch (e) {
+      setFailure(e instanceof Error ? e.message : String(e));
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  if (sent !== null) return <TransferStatus chainId={sent.chainId} requestKey={sent.requestKey} />;
+
+  const blocked = networkDiffers && !confirmNetwork;
+  return (
+    <>
+      <Panel id="sign-input" title="Paste or open">
+        <div className="field">
+          <label className="field-label" htmlFor={textId}>
+            Transaction
+          </label>
+          <textarea
+            id={textId}
+            className="input"
+            rows={8}
+            spellCheck={false}
+            value={text}
+            onChange={(e) => onText(e.target.value)}
+            placeholder="hash: …  sigs: …  cmd: …   or   {&quot;cmd&quot;: …, &quot;sigs&quot;: […]}"
+          />
+        </div>
+        <div className="field">
+          <label className="field-label" htmlFor={fileId}>
+            Or open a file
+          </label>
+          <input
+            id={fileId}
+            type="file"
+            accept=".yaml,.yml,.json,.txt"
+            onChange={(e) => void onFile(e.target.files?.[0])}
+          />
+        </div>
+        {parsed !== null && !parsed.ok ? (
+          <Notice tone="error" testId="sign-problem">
+            <p>{parsed.problem}</p>
+          </Notice>
+        ) : null}
+      </Panel>
+      {request === null ? null : (
+        <Panel id="sign-review-panel" title="What is signed">
+          <Review request={request} accounts={accounts} />
+          {networkDiffers ? (
+            <Notice tone="warning" testId="sign-network-warning">
+              <p>
+                This transaction is for the network{" "}
+                <strong>{request.payload.networkId ?? "none"}</strong>, but this node runs{" "}
+                <strong>{config.networkId}</strong>.
+              </p>
+              <label>
+                <input
+                  type="checkbox"
+                  checked={confirmNetwork}
+                  onChange={(e) => setConfirmNetwork(e.target.checked)}
+                />{" "}
+                Sign for {request.payload.networkId ?? "no network"} anyway
+              </label>
+            </Notice>
+          ) : null}
+          <p data-testid="sign-summary">
+            {isComplete(request)
+              ? "Every signature is present: it can be sent."
+              : mine.length > 0
+                ? `This wallet holds ${mine.length} of the missing keys.`
+                : "This wallet holds none of the missing keys: pass it on to the other signers."}
+          </p>
+          {failure === null ? null : (
+            <Notice tone="error" testId="sign-failure">
+              <p>{failure}</p>
+            </Notice>
+          )}
+          {busy === null ? null : <p role="status">{busy}</p>}
+          <div className="dialog-actions">
+            <Button
+              tone="primary"
+              onPress={() => void onSign()}
+              isDisabled={busy !== null || mine.length === 0 || blocked}
+            >
+              Sign
+            </Button>
+            <Button onPress={onCopy}>Copy</Button>
+            <Button onPress={onSave}>Save</Button>
+            <Button
+              tone="primary"
+              onPress={() => void onSend()}
+              isDisabled={busy !== null || !isComplete(request) || blocked}
+            >
+              Send
+            </Button>
+          </div>
+          <details>
+            <summary>The transaction as it will be copied or saved</summary>
+            <pre className="code" data-testid="sign-output">
+              {output}
+            </pre>
+          </details>
+        </Panel>
+      )}
+    </>
+  );
+}
