@@ -24,6 +24,7 @@ import { SearchPage } from "../features/explorer/pages/SearchPage.tsx";
 import { TransactionPage } from "../features/explorer/pages/TransactionPage.tsx";
 import { NodePage } from "../features/node/pages/NodePage.tsx";
 import { WalletAccountPage } from "../features/wallet/accounts/WalletAccountPage.tsx";
+import { FinishPage } from "../features/wallet/crosschain/FinishPage.tsx";
 import { WalletPage } from "../features/wallet/pages/WalletPage.tsx";
 import { SendPage } from "../features/wallet/transfer/SendPage.tsx";
 import { AppShell } from "./AppShell.tsx";
@@ -47,6 +48,7 @@ const routeTree = rootRoute.addChildren([
   page(routePaths.wallet, WalletPage),
   page(routePaths.walletAccount, WalletAccountPage),
   page(routePaths.walletSend, SendPage),
+  page(routePaths.walletFinish, FinishPage),
   page(routePaths.backup, BackupPage),
   page(routePaths.explorer, ExplorerPage),
   page(routePaths.explorerChain, ChainPage),
