@@ -23,7 +23,6 @@ import { describeGuard } from "../accounts/accountDetails.ts";
 import { readAccounts } from "../accounts/readAccounts.ts";
 import { useAccountsOnChains, usePactClient, walletKeys } from "../accounts/useAccountsOnChains.ts";
 import { usePendingTransfers } from "../crosschain/PendingProvider.tsx";
-import { PendingTransferState } from "../crosschain/PendingTransfers.tsx";
 import { newPending } from "../crosschain/pendingTransfer.ts";
 import { TransferStatus } from "./TransferStatus.tsx";
 import {
@@ -263,7 +262,11 @@ export function TransferFlow({ accounts, sign }: TransferFlowProps) {
     return (
       <>
         <Panel id="transfer-status" title="Status">
-          <PendingTransferState transfer={sentTransfer} />
+          <p>
+            Step 1 is sent on chain {sentTransfer.sourceChain}. The wallet finishes the transfer on
+            chain {sentTransfer.targetChain} by itself, even after a restart; its state is under
+            "Cross-chain transfers" below.
+          </p>
         </Panel>
         <Button
           onPress={() => {
