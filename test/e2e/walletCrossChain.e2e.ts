@@ -24,7 +24,8 @@ const S0 = DEV_ACCOUNT_KEYS[0];
 const S1 = DEV_ACCOUNT_KEYS[1];
 if (S0 === undefined || S1 === undefined) throw new Error("no test accounts");
 const FROM = `k:${S0.publicKey}`;
-const TO = `k:${S1.publicKey}`;
+const TO_KEY = S1.publicKey;
+const TO = `k:${TO_KEY}`;
 
 let dataDir: string;
 let node: WeftNode;
@@ -123,7 +124,7 @@ async function sendCrossChain(amount: string): Promise<string> {
   await page.getByLabel("Receiver", { exact: true }).fill(TO);
   await expect
     .poll(() => page.getByTestId("receiver-guard").textContent(), { timeout: 20_000 })
-    .toContain(`Guard on chain 3: keys-all of 1 key: ${S1.publicKey}`);
+    .toContain(`Guard on chain 3: keys-all of 1 key: ${TO_KEY}`);
   await page.getByLabel("Amount", { exact: true }).fill(amount);
   await page.getByRole("button", { name: "Review" }).click();
   await page.getByRole("region", { name: "Review" }).waitFor();
