@@ -20,6 +20,8 @@ export type CommandResultView = {
   /** The block that holds the command (`/poll`); null for `/local`. */
   readonly blockHeight: number | null;
   readonly blockHash: string | null;
+  /** The defpact state of a command that started or continued one (`continuation`), as sent. */
+  readonly continuation: JsonValue | null;
 };
 
 /** `/local?preflight=true`: the result and the node's warnings. */
@@ -70,6 +72,7 @@ function readResult(x: JsonValue | undefined, path: string): CommandResultView {
     blockHeight: height == null ? null : jsonNatural(height, `${path}.metaData.blockHeight`),
     blockHash:
       meta?.blockHash === undefined ? null : str(meta.blockHash, `${path}.metaData.blockHash`),
+    continuation: o.continuation ?? null,
   };
 }
 

@@ -76,6 +76,13 @@ export type NodeClient = {
   /** `PUT /app/api/wallet/keystore`: replaces the stored keystore file. */
   saveWalletKeystore(keystore: unknown): Promise<ClientResult<{ readonly saved: true }>>;
   /**
+   * `GET /app/api/wallet/pending`: the stored pending cross-chain transfers' file as JSON
+   * (`{pending: null}` before the first); features/wallet/crosschain/pendingFile.ts parses it.
+   */
+  walletPending(): Promise<ClientResult<unknown>>;
+  /** `PUT /app/api/wallet/pending`: replaces the stored pending cross-chain transfers' file. */
+  saveWalletPending(file: unknown): Promise<ClientResult<{ readonly saved: true }>>;
+  /**
    * `POST {base}/chain/{chain}/pact/api/v1/local?signatureVerification=false`: a command run
    * without effect; the answer's JSON as it came (the caller parses it for what it asked).
    */
@@ -224,6 +231,23 @@ export function createNodeClient(options: NodeClientOptions): NodeClient {
   const base = `${origin}${options.config.basePath}`;
   const miningUrl = `${origin}/app/api/mining`;
   const keystoreUrl = `${origin}/app/api/wallet/keystore`;
+  const pendingUrl = `${origin}/app/api/wallet/pending`;
+  const put = (url: string, body: unknown) =>
+    fetchJson(
+      options.fetch,
+      url,
+      {
+        method: "PUT",
+        headers: { "content-type": "application/json", accept: "application/json" },
+        body: JSON.stringify(body),
+      },
+      timeoutMs,
+      (raw) =>
+        decode(raw, (x) => {
+          if (record(x, "answer").saved !== true) reject("answer.saved", "true");
+          return { saved: true as const };
+        }),
+    );
   const get = <T>(url: string, parse: (raw: unknown) => Decoded<T>, accept = "application/json") =>
     fetchJson(options.fetch, url, { method: "GET", headers: { accept } }, timeoutMs, parse);
   const post = <T>(url: string, body: unknown, parse: (raw: unknown) => Decoded<T>) =>
@@ -300,22 +324,9 @@ export function createNodeClient(options: NodeClientOptions): NodeClient {
         (raw) => ({ ok: true, value: raw }),
       ),
     walletKeystore: () => get(keystoreUrl, parseKeystoreAnswer),
-    saveWalletKeystore: (keystore) =>
-      fetchJson(
-        options.fetch,
-        keystoreUrl,
-        {
-          method: "PUT",
-          headers: { "content-type": "application/json", accept: "application/json" },
-          body: JSON.stringify(keystore),
-        },
-        timeoutMs,
-        (raw) =>
-          decode(raw, (x) => {
-            if (record(x, "answer").saved !== true) reject("answer.saved", "true");
-            return { saved: true as const };
-          }),
-      ),
+    saveWalletKeystore: (keystore) => put(keystoreUrl, keystore),
+    walletPending: () => get(pendingUrl, (raw) => ({ ok: true, value: raw })),
+    saveWalletPending: (file) => put(pendingUrl, file),
   };
 }
 

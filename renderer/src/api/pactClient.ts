@@ -31,6 +31,17 @@ export type PactClient = {
     chainId: number,
     requestKeys: readonly string[],
   ): Promise<ClientResult<ReadonlyMap<string, CommandResultView>>>;
+  /**
+   * `POST …/spv` on the source chain: the proof (a base64url string) that the command of
+   * `requestKey` ran, for `targetChainId`. The node may wait for the target chain to grow,
+   * so this call waits up to `timeoutMs` (default 60 s).
+   */
+  spv(
+    chainId: number,
+    requestKey: string,
+    targetChainId: number,
+    timeoutMs?: number,
+  ): Promise<ClientResult<string>>;
 };
 
 export type PactClientOptions = {
@@ -49,6 +60,7 @@ export function createPactClient(options: PactClientOptions): PactClient {
     target: string,
     body: unknown,
     parse: (raw: JsonValue) => Decoded<T>,
+    waitMs = timeoutMs,
   ): Promise<ClientResult<T>> => {
     const text = await fetchText(
       options.fetch,
@@ -58,7 +70,7 @@ export function createPactClient(options: PactClientOptions): PactClient {
         headers: { "content-type": "application/json", accept: "application/json" },
         body: JSON.stringify(body),
       },
-      timeoutMs,
+      waitMs,
     );
     if (!text.ok) return text;
     const json = readJsonExact(text.value);
@@ -81,5 +93,15 @@ export function createPactClient(options: PactClientOptions): PactClient {
       ),
     send: (chainId, commands) => post(url(chainId, "send"), { cmds: commands }, parseRequestKeys),
     poll: (chainId, requestKeys) => post(url(chainId, "poll"), { requestKeys }, parsePollResults),
+    spv: (chainId, requestKey, targetChainId, waitMs = 60_000) =>
+      post(
+        url(chainId, "spv"),
+        { requestKey, targetChainId: String(targetChainId) },
+        (raw) =>
+          typeof raw === "string" && raw !== ""
+            ? { ok: true, value: raw }
+            : { ok: false, reason: "the proof is not a string" },
+        waitMs,
+      ),
   };
 }

@@ -24,6 +24,7 @@ import { SearchPage } from "../features/explorer/pages/SearchPage.tsx";
 import { TransactionPage } from "../features/explorer/pages/TransactionPage.tsx";
 import { NodePage } from "../features/node/pages/NodePage.tsx";
 import { WalletAccountPage } from "../features/wallet/accounts/WalletAccountPage.tsx";
+import { FinishPage } from "../features/wallet/crosschain/FinishPage.tsx";
 import { WalletPage } from "../features/wallet/pages/WalletPage.tsx";
 import { SignPage } from "../features/wallet/sign/SignPage.tsx";
 import { SendPage } from "../features/wallet/transfer/SendPage.tsx";
@@ -49,6 +50,7 @@ const routeTree = rootRoute.addChildren([
   page(routePaths.walletAccount, WalletAccountPage),
   page(routePaths.walletSend, SendPage),
   page(routePaths.walletSign, SignPage),
+  page(routePaths.walletFinish, FinishPage),
   page(routePaths.backup, BackupPage),
   page(routePaths.explorer, ExplorerPage),
   page(routePaths.explorerChain, ChainPage),

@@ -9,7 +9,7 @@ export const routePaths = {
   node: "/node",
   wallet: "/wallet",
   walletAccount: "/wallet/account/$name",
-  /** Finishing a cross-chain transfer whose second step is missing (the wallet's page comes later). */
+  /** Finishing a cross-chain transfer whose second step is missing (`-`: no key yet). */
   walletFinish: "/wallet/finish/$requestKey",
   walletSend: "/wallet/send",
   /** Signing a transaction prepared elsewhere (docs/wallet.md "Sign what others prepared"). */

@@ -1,4 +1,7 @@
 /**
+ * `GET/PUT /app/api/wallet/pending`: the wallet's pending cross-chain transfers,
+ * `<dataDir>/<network>/wallet/pending.json`, with the same guard, atomic write and answers.
+ *
  * `GET/PUT /app/api/wallet/keystore`: the wallet's encrypted keystore, stored by the node as
  * an opaque file `<dataDir>/<network>/wallet/keystore.json` (docs/wallet.md). The UI encrypts
  * and decrypts it; the node only checks its shape (the JSON schema below, the same limits as
@@ -97,6 +100,91 @@ export const keystoreSchema = {
   },
 } as const;
 
+export const APP_WALLET_PENDING_PATH = "/app/api/wallet/pending";
+
+/** The pending cross-chain transfers' file name inside the network's `wallet/` folder. */
+export const PENDING_FILE = "pending.json";
+
+/** Largest pending-transfers body: 1 MiB (200 transfers with their continuation and proof). */
+export const PENDING_BODY_LIMIT = 1024 * 1024;
+
+const NULLABLE_TEXT = { type: ["string", "null"], maxLength: 300 } as const;
+const PHASE = { enum: ["sent", "proof", "finishing", "done", "attention"] } as const;
+const CHAIN = { type: "integer", minimum: 0, maximum: 999 } as const;
+
+/**
+ * The pending cross-chain transfers' file (docs/wallet.md "Cross-chain transfers"; the
+ * renderer's parser is `renderer/src/features/wallet/crosschain/pendingFile.ts`).
+ */
+export const pendingSchema = {
+  type: "object",
+  additionalProperties: false,
+  required: ["format", "version", "transfers"],
+  properties: {
+    format: { const: "weft-pending" },
+    version: { const: 1 },
+    transfers: {
+      type: "array",
+      maxItems: 200,
+      items: {
+        type: "object",
+        additionalProperties: false,
+        required: [
+          "requestKey",
+          "sourceChain",
+          "targetChain",
+          "sender",
+          "receiver",
+          "amount",
+          "phase",
+          "reason",
+          "retryPhase",
+          "continuation",
+          "continuationSent",
+          "createdAt",
+        ],
+        properties: {
+          requestKey: { type: "string", pattern: "^[A-Za-z0-9_-]{43}$" },
+          sourceChain: CHAIN,
+          targetChain: CHAIN,
+          sender: NULLABLE_TEXT,
+          receiver: NULLABLE_TEXT,
+          amount: { type: ["string", "null"], maxLength: 60 },
+          phase: PHASE,
+          reason: { type: ["string", "null"], maxLength: 2000 },
+          retryPhase: { anyOf: [PHASE, { type: "null" }] },
+          continuation: {
+            anyOf: [
+              { type: "null" },
+              {
+                type: "object",
+                additionalProperties: false,
+                required: ["cmd", "hash", "sigs"],
+                properties: {
+                  cmd: { type: "string", maxLength: 100_000 },
+                  hash: { type: "string", pattern: "^[A-Za-z0-9_-]{43}$" },
+                  sigs: {
+                    type: "array",
+                    maxItems: 1,
+                    items: {
+                      type: "object",
+                      additionalProperties: false,
+                      required: ["sig"],
+                      properties: { sig: { type: "string", pattern: HEX(64) } },
+                    },
+                  },
+                },
+              },
+            ],
+          },
+          continuationSent: { type: "boolean" },
+          createdAt: { type: "integer", minimum: 0 },
+        },
+      },
+    },
+  },
+} as const;
+
 /** The routes, for the app API plugin (buildServer.ts); absent without a wallet folder. */
 export function registerAppWalletRoutes(scope: FastifyInstance, ctx: RouteContext): void {
   const dir = ctx.node.walletDir;
@@ -124,6 +212,30 @@ export function registerAppWalletRoutes(scope: FastifyInstance, ctx: RouteContex
     { schema: { body: keystoreSchema }, bodyLimit: KEYSTORE_BODY_LIMIT },
     (request, reply) => {
       writeFileAtomic(file, `${JSON.stringify(request.body)}\n`);
+      sendJson(reply, { saved: true });
+    },
+  );
+  const pendingFile = join(dir, PENDING_FILE);
+  scope.get(APP_WALLET_PENDING_PATH, (_request, reply) => {
+    const text = readFileIfExists(pendingFile);
+    let pending: unknown = null;
+    if (text !== undefined) {
+      try {
+        pending = JSON.parse(text);
+      } catch {
+        throw new AppError(
+          { code: AppErrorCode.KeystoreUnreadable, file: `wallet/${PENDING_FILE}` },
+          `wallet/${PENDING_FILE} in the node's data folder is not JSON: remove it (only the list of pending cross-chain transfers is lost; "Finish a transfer" finishes any of them by request key)`,
+        );
+      }
+    }
+    sendJson(reply, { pending });
+  });
+  scope.put(
+    APP_WALLET_PENDING_PATH,
+    { schema: { body: pendingSchema }, bodyLimit: PENDING_BODY_LIMIT },
+    (request, reply) => {
+      writeFileAtomic(pendingFile, `${JSON.stringify(request.body)}\n`);
       sendJson(reply, { saved: true });
     },
   );

@@ -419,6 +419,10 @@ export async function startFakeNode(options: FakeNodeOptions): Promise<FakeNode>
         });
       }
       if (path === "/app/api/node/log") return json(res, 200, { lines: [] });
+      // The wallet's pending cross-chain transfers: none, and saves accepted.
+      if (path === "/app/api/wallet/pending") {
+        return json(res, 200, req.method === "PUT" ? { saved: true } : { pending: null });
+      }
       if (path.startsWith("/app/")) return void serveApp(path, res);
       switch (path) {
         case `${basePath}/health-check`:

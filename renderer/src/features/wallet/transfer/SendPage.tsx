@@ -1,12 +1,14 @@
 /**
  * Sending coins (`#/wallet/send`): the transfer flow with the unlocked vault's keys as the
  * accounts that can send; while the wallet is locked or not set up, a pointer to the
- * wallet page (where it is unlocked or created).
+ * wallet page (where it is unlocked or created). Below, the cross-chain transfers and their
+ * states (`../crosschain/`).
  * @module
  */
 import { Link } from "@tanstack/react-router";
 import { Notice } from "../../../ui/Notice.tsx";
 import { PageTitle } from "../../../ui/PageTitle.tsx";
+import { PendingTransfers } from "../crosschain/PendingTransfers.tsx";
 import { useVault } from "../vault/useVault.ts";
 import { TransferFlow } from "./TransferFlow.tsx";
 
@@ -17,8 +19,9 @@ export function SendPage() {
     <>
       <PageTitle>Send</PageTitle>
       <p className="lead">
-        Send coins from one of your accounts to another account on the same chain. You review
-        exactly what your key signs before it is sent.
+        Send coins from one of your accounts to another account, on the same chain or to another
+        chain (the wallet finishes a cross-chain transfer by itself). You review exactly what your
+        key signs before it is sent.
       </p>
       {state.status === "unlocked" ? (
         <TransferFlow
@@ -42,6 +45,8 @@ export function SendPage() {
           </p>
         </Notice>
       )}
+      {/* Shown locked or not: finishing a transfer needs no key. */}
+      <PendingTransfers />
     </>
   );
 }

@@ -1,6 +1,7 @@
 /**
- * Sending coins on one chain: the form (from, chain or "pick the chain with enough funds",
- * receiver with its guard read on that chain, amount and "Max", gas limit and price with
+ * Sending coins: the form (from, chain or "pick the chain with enough funds", target chain
+ * (another chain: a cross-chain transfer, `../crosschain/`), receiver with its guard read on
+ * the target chain, amount and "Max", gas limit and price with
  * the fee in the coin), the review of exactly what is signed, then "Sign and send" (the
  * vault signs the request key; a `/local` preflight, then `/send`) and the status.
  * Nothing is signed before every rule of `transferRules.ts` passes.
@@ -21,10 +22,13 @@ import { TextField } from "../../../ui/TextField.tsx";
 import { describeGuard } from "../accounts/accountDetails.ts";
 import { readAccounts } from "../accounts/readAccounts.ts";
 import { useAccountsOnChains, usePactClient, walletKeys } from "../accounts/useAccountsOnChains.ts";
+import { usePendingTransfers } from "../crosschain/PendingProvider.tsx";
+import { newPending } from "../crosschain/pendingTransfer.ts";
 import { PreparedForOthers } from "../sign/PreparedForOthers.tsx";
 import { TransferStatus } from "./TransferStatus.tsx";
 import {
   capabilityText,
+  isCrossChain,
   type TransferPlan,
   transferCode,
   transferPayload,
@@ -80,6 +84,7 @@ function ReviewPanel({
   const { plan, unsigned } = review;
   const payload = transferPayload(plan);
   const caps = payload.signers[0]?.clist ?? [];
+  const crossChain = isCrossChain(plan);
   const expiry = new Date((plan.creationTime + plan.ttl) * 1000);
 
   const signAndSend = async () => {
@@ -113,6 +118,15 @@ function ReviewPanel({
         <dd data-testid="review-network">{plan.networkId}</dd>
         <dt>Chain</dt>
         <dd data-testid="review-chain">{plan.chainId}</dd>
+        {crossChain ? (
+          <>
+            <dt>Target chain</dt>
+            <dd data-testid="review-target-chain">
+              {plan.targetChainId} (the wallet finishes the transfer there by itself; the gas
+              station pays that step's gas)
+            </dd>
+          </>
+        ) : null}
         <dt>From</dt>
         <dd>{plan.sender}</dd>
         <dt>To</dt>
@@ -125,7 +139,7 @@ function ReviewPanel({
         </dd>
         {plan.createGuard === null ? null : (
           <>
-            <dt>New account's guard</dt>
+            <dt>{crossChain ? "Receiver's guard" : "New account's guard"}</dt>
             <dd>{describeGuard({ kind: "keyset", ...plan.createGuard })}</dd>
           </>
         )}
@@ -192,6 +206,8 @@ export function TransferFlow({ accounts, sign }: TransferFlowProps) {
   const [showErrors, setShowErrors] = useState(false);
   const [review, setReview] = useState<Review | null>(null);
   const [sent, setSent] = useState<{ chainId: number; requestKey: string } | null>(null);
+  const [targetText, setTargetText] = useState<string | null>(null);
+  const pending = usePendingTransfers();
 
   const from = accounts.find((a) => a.keyId === fromKey) ?? accounts[0];
   const chains = heights.heads.map((h) => h.chainId);
@@ -209,6 +225,16 @@ export function TransferFlow({ accounts, sign }: TransferFlowProps) {
       ? `Enter a chain of this network (0 to ${Math.max(0, chains.length - 1)}).`
       : null;
   const balance = chainId === null ? undefined : senderBalances.get(chainId);
+  // The target chain follows the chain until the user types another one.
+  const targetShown = targetText ?? chainText;
+  const targetId = /^\d{1,3}$/.test(targetShown.trim()) ? Number(targetShown.trim()) : null;
+  const targetProblem =
+    targetId === null || (heights.loaded && !chains.includes(targetId))
+      ? `Enter a chain of this network (0 to ${Math.max(0, chains.length - 1)}).`
+      : null;
+  const crossChain = targetId !== null && chainId !== null && targetId !== chainId;
+  // The receiver is read where the coins arrive.
+  const receiverChain = crossChain ? targetId : chainId;
   const gasLimit = checkGasLimit(gasLimitText);
   const gasPrice = checkGasPrice(gasPriceText);
   const gasOk = gasLimit.ok && gasPrice.ok;
@@ -219,16 +245,47 @@ export function TransferFlow({ accounts, sign }: TransferFlowProps) {
   const receiverName = receiver.trim();
   const receiverNameOk = accountNameProblem(receiverName) === null;
   const receiverRead = useQuery({
-    queryKey: walletKeys.details(chainId ?? -1, [receiverName]),
-    queryFn: () => readAccounts(pact, config.networkId, chainId ?? 0, [receiverName]),
-    enabled: receiverNameOk && chainProblem === null,
+    queryKey: walletKeys.details(receiverChain ?? -1, [receiverName]),
+    queryFn: () => readAccounts(pact, config.networkId, receiverChain ?? 0, [receiverName]),
+    enabled: receiverNameOk && chainProblem === null && targetProblem === null,
   });
   const receiverOn = receiverRead.data?.[0];
   const receiverCheck =
     from === undefined || receiverOn === undefined
       ? null
-      : checkReceiver(from.account, receiverName, receiverOn, newKey);
+      : // Moving one's own coins to another chain is a cross-chain transfer's common use.
+        checkReceiver(crossChain ? "" : from.account, receiverName, receiverOn, newKey);
+  // A cross-chain transfer always names the receiver's guard; an existing one must be a keyset.
+  const crossGuard =
+    receiverCheck?.kind === "create"
+      ? receiverCheck.guard
+      : receiverCheck?.kind === "transfer" && receiverCheck.on.guard.kind === "keyset"
+        ? { keys: receiverCheck.on.guard.keys, pred: receiverCheck.on.guard.pred }
+        : null;
 
+  const sentTransfer = pending.transfers.find((t) => t.requestKey === sent?.requestKey);
+  if (sent !== null && sentTransfer !== undefined) {
+    return (
+      <>
+        <Panel id="transfer-status" title="Status">
+          <p>
+            Step 1 is sent on chain {sentTransfer.sourceChain}. The wallet finishes the transfer on
+            chain {sentTransfer.targetChain} by itself, even after a restart; its state is under
+            "Cross-chain transfers" below.
+          </p>
+        </Panel>
+        <Button
+          onPress={() => {
+            setSent(null);
+            setReview(null);
+            setAmountText("");
+          }}
+        >
+          Send another
+        </Button>
+      </>
+    );
+  }
   if (sent !== null) {
     return (
       <>
@@ -251,7 +308,23 @@ export function TransferFlow({ accounts, sign }: TransferFlowProps) {
         review={review}
         sign={sign}
         onBack={() => setReview(null)}
-        onSent={(requestKey) => setSent({ chainId: review.plan.chainId, requestKey })}
+        onSent={(requestKey) => {
+          const p = review.plan;
+          if (isCrossChain(p) && p.targetChainId !== undefined) {
+            pending.add(
+              newPending({
+                requestKey,
+                sourceChain: p.chainId,
+                targetChain: p.targetChainId,
+                sender: p.sender,
+                receiver: p.receiver,
+                amount: formatAmount(p.amount, COIN_DECIMALS, { group: false }),
+                createdAt: Date.now(),
+              }),
+            );
+          }
+          setSent({ chainId: p.chainId, requestKey });
+        }}
       />
     );
   }
@@ -263,13 +336,15 @@ export function TransferFlow({ accounts, sign }: TransferFlowProps) {
         ? accountNameProblem(receiverName)
         : receiverCheck?.kind === "refused"
           ? receiverCheck.message
-          : receiverCheck?.kind === "needs-key"
-            ? "This account does not exist on this chain: give the public key that will guard it."
-            : receiverCheck?.kind === "create" && !confirmGuard
-              ? "Confirm the new account's guard."
-              : receiverCheck === null
-                ? "Reading the receiver on this chain…"
-                : null;
+          : crossChain && receiverCheck?.kind === "transfer" && crossGuard === null
+            ? `The receiver's guard on chain ${targetId} is not a keyset: the wallet cannot name it for a cross-chain transfer.`
+            : receiverCheck?.kind === "needs-key"
+              ? "This account does not exist on this chain: give the public key that will guard it."
+              : receiverCheck?.kind === "create" && !confirmGuard
+                ? "Confirm the new account's guard."
+                : receiverCheck === null
+                  ? "Reading the receiver on this chain…"
+                  : null;
 
   const onMax = () => {
     if (!gasOk || balance == null) return;
@@ -296,6 +371,9 @@ export function TransferFlow({ accounts, sign }: TransferFlowProps) {
       from === undefined ||
       chainId === null ||
       chainProblem !== null ||
+      targetProblem !== null ||
+      targetId === null ||
+      (crossChain && crossGuard === null) ||
       !gasLimit.ok ||
       !gasPrice.ok ||
       amount === null ||
@@ -309,10 +387,15 @@ export function TransferFlow({ accounts, sign }: TransferFlowProps) {
     const plan: TransferPlan = {
       networkId: config.networkId,
       chainId,
+      ...(crossChain ? { targetChainId: targetId } : {}),
       sender: from.account,
       signerPublicKey: from.publicKey,
       receiver: receiverName,
-      createGuard: receiverCheck.kind === "create" ? receiverCheck.guard : null,
+      createGuard: crossChain
+        ? crossGuard
+        : receiverCheck.kind === "create"
+          ? receiverCheck.guard
+          : null,
       amount: amount.value,
       gasLimit: gasLimit.value,
       gasPrice: gasPrice.value,
@@ -338,7 +421,7 @@ export function TransferFlow({ accounts, sign }: TransferFlowProps) {
 
   const fee = gasOk ? maxGasFee(gasLimit.value, gasPrice.value) : null;
   return (
-    <Panel id="transfer-form" title="Send on one chain">
+    <Panel id="transfer-form" title="Send">
       <form
         onSubmit={(e) => {
           e.preventDefault();
@@ -380,6 +463,18 @@ export function TransferFlow({ accounts, sign }: TransferFlowProps) {
           <Button onPress={onPick}>Pick the chain with enough funds</Button>
         </div>
         <TextField
+          label="Target chain"
+          value={targetShown}
+          onChange={(v) => setTargetText(v)}
+          inputMode="numeric"
+          error={targetProblem}
+          hint={
+            crossChain
+              ? `A cross-chain transfer: the coins leave chain ${chainId} and arrive on chain ${targetId}; the wallet finishes it there by itself (the gas station pays that step).`
+              : "The same chain, or another for a cross-chain transfer."
+          }
+        />
+        <TextField
           label="Receiver"
           value={receiver}
           onChange={(v) => {
@@ -391,7 +486,7 @@ export function TransferFlow({ accounts, sign }: TransferFlowProps) {
         />
         {receiverCheck?.kind === "transfer" ? (
           <p data-testid="receiver-guard">
-            Guard on chain {chainId}: {describeGuard(receiverCheck.on.guard)}
+            Guard on chain {receiverChain}: {describeGuard(receiverCheck.on.guard)}
           </p>
         ) : null}
         {receiverCheck?.kind === "needs-key" ||
@@ -408,9 +503,9 @@ export function TransferFlow({ accounts, sign }: TransferFlowProps) {
         {receiverCheck?.kind === "create" ? (
           <Notice tone="warning" testId="create-guard">
             <p>
-              {receiverName} does not exist on chain {chainId}. The transfer creates it, guarded by{" "}
-              {describeGuard({ kind: "keyset", ...receiverCheck.guard })}. Whoever holds that key
-              owns the coins.
+              {receiverName} does not exist on chain {receiverChain}. The transfer creates it,
+              guarded by {describeGuard({ kind: "keyset", ...receiverCheck.guard })}. Whoever holds
+              that key owns the coins.
             </p>
             <label>
               <input

@@ -3,7 +3,9 @@
  * `coin.transfer` to an existing receiver, or `coin.transfer-create` with the receiver's
  * guard (a keyset in the command's data) for one that does not exist yet; one signer, the
  * sender's key, scoped to `(coin.TRANSFER sender receiver amount)` and `(coin.GAS)`; the
- * sender pays the gas. Amounts are written as Pact decimals from exact base units.
+ * sender pays the gas. Step 1 of a cross-chain transfer is the same with
+ * `coin.transfer-crosschain` (the receiver's guard always in the data) and
+ * `(coin.TRANSFER_XCHAIN sender receiver amount "target")`. Amounts are written as Pact decimals from exact base units.
  * @module
  */
 import type { Capability, CommandPayload } from "../../../../../src-node/command/commandTypes.ts";
@@ -19,6 +21,12 @@ export type KeysetGuard = { readonly keys: readonly string[]; readonly pred: str
 export type TransferPlan = {
   readonly networkId: string;
   readonly chainId: number;
+  /**
+   * Set and different from `chainId` for a cross-chain transfer (step 1,
+   * `coin.transfer-crosschain`, `crosschain/`); then `createGuard` is the receiver's guard on
+   * the target chain (its existing keyset, or the new account's).
+   */
+  readonly targetChainId?: number;
   readonly sender: string;
   /** The sender's key that signs (64 hex). */
   readonly signerPublicKey: string;
@@ -37,11 +45,20 @@ export type TransferPlan = {
   readonly nonce: string;
 };
 
+/** Whether the plan is step 1 of a cross-chain transfer. */
+export function isCrossChain(plan: TransferPlan): boolean {
+  return plan.targetChainId !== undefined && plan.targetChainId !== plan.chainId;
+}
+
 /** The contract code of the transfer. */
 export function transferCode(plan: TransferPlan): string {
   const from = pactString(plan.sender);
   const to = pactString(plan.receiver);
   const amount = pactDecimal(plan.amount);
+  if (isCrossChain(plan)) {
+    if (plan.createGuard === null) throw new RangeError("a cross-chain transfer needs the guard");
+    return `(coin.transfer-crosschain ${from} ${to} (read-keyset ${pactString(RECEIVER_GUARD_KEY)}) ${pactString(String(plan.targetChainId))} ${amount})`;
+  }
   return plan.createGuard === null
     ? `(coin.transfer ${from} ${to} ${amount})`
     : `(coin.transfer-create ${from} ${to} (read-keyset ${pactString(RECEIVER_GUARD_KEY)}) ${amount})`;
@@ -51,6 +68,15 @@ export function transferCode(plan: TransferPlan): string {
 export function transferCapabilities(plan: TransferPlan): readonly Capability[] {
   const amount = JsonNumber.of(pactDecimal(plan.amount));
   if (amount === undefined) throw new RangeError(`not an amount: ${plan.amount}`);
+  if (isCrossChain(plan)) {
+    return [
+      {
+        name: "coin.TRANSFER_XCHAIN",
+        args: [plan.sender, plan.receiver, amount, String(plan.targetChainId)],
+      },
+      { name: "coin.GAS", args: [] },
+    ];
+  }
   return [
     { name: "coin.TRANSFER", args: [plan.sender, plan.receiver, amount] },
     { name: "coin.GAS", args: [] },

@@ -1,0 +1,166 @@
+/**
+ * The wallet's pending cross-chain transfers for every page: loaded from the node's
+ * `wallet/pending.json` when the app starts, driven forward without the user (one step of
+ * each unfinished transfer every few seconds, `advancePending.ts`), and saved after every
+ * change, saves running one after another. So a transfer resumes by itself after the app or
+ * the node restarts: the file says where it stood, and every step is safe to repeat.
+ * Mounted once in `app/AppShell.tsx`.
+ * @module
+ */
+import {
+  createContext,
+  type ReactNode,
+  useCallback,
+  useContext,
+  useEffect,
+  useRef,
+  useState,
+} from "react";
+import { describeClientError } from "../../../api/clientError.ts";
+import { useServices } from "../../../services/services.tsx";
+import { usePactClient } from "../accounts/useAccountsOnChains.ts";
+import { type AdvanceDeps, advanceWithNode } from "./advancePending.ts";
+import { parsePendingAnswer, pendingFileOf } from "./pendingFile.ts";
+import { advance, isActive, type PendingTransfer } from "./pendingTransfer.ts";
+
+const TICK_MS = 3000;
+
+export type PendingApi = {
+  /** Newest first. */
+  readonly transfers: readonly PendingTransfer[];
+  readonly loaded: boolean;
+  /** Loading or saving the file failed (shown; the transfers still advance in memory). */
+  readonly problem: string | null;
+  /** Adds (or replaces, by request key) a transfer and starts driving it. */
+  add(transfer: PendingTransfer): void;
+  /** Retry of a transfer that needs attention. */
+  retry(requestKey: string): void;
+};
+
+const PendingContext = createContext<PendingApi | null>(null);
+
+export function usePendingTransfers(): PendingApi {
+  const api = useContext(PendingContext);
+  if (api === null) throw new Error("usePendingTransfers outside PendingProvider");
+  return api;
+}
+
+function randomSecret(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(32));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+export function PendingProvider({ children }: { readonly children: ReactNode }) {
+  const { client, config } = useServices();
+  const pact = usePactClient();
+  const [transfers, setTransfers] = useState<readonly PendingTransfer[]>([]);
+  const [loaded, setLoaded] = useState(false);
+  const [problem, setProblem] = useState<string | null>(null);
+  // The list the loop and the saves work from (state follows it).
+  const list = useRef<readonly PendingTransfer[]>([]);
+  const saving = useRef<Promise<void>>(Promise.resolve());
+  const busy = useRef(false);
+  const wake = useRef<() => void>(() => {});
+
+  const commit = useCallback(
+    (next: readonly PendingTransfer[]) => {
+      list.current = pendingFileOf(next).transfers;
+      setTransfers(list.current);
+      const file = pendingFileOf(list.current);
+      saving.current = saving.current.then(async () => {
+        const r = await client.saveWalletPending(file);
+        setProblem(
+          r.ok ? null : `Saving the pending transfers failed: ${describeClientError(r.error)}`,
+        );
+      });
+    },
+    [client],
+  );
+
+  useEffect(() => {
+    let stopped = false;
+    void (async () => {
+      const r = await client.walletPending();
+      if (stopped) return;
+      if (!r.ok) {
+        setProblem(`Reading the pending transfers failed: ${describeClientError(r.error)}`);
+      } else {
+        const parsed = parsePendingAnswer(r.value);
+        if (parsed.ok) {
+          // Transfers added meanwhile (a send during the load) are kept.
+          const added = list.current;
+          const keys = new Set(added.map((t) => t.requestKey));
+          const merged = [...added, ...parsed.value.filter((t) => !keys.has(t.requestKey))];
+          if (added.length > 0) commit(merged);
+          else {
+            list.current = merged;
+            setTransfers(pendingFileOf(merged).transfers);
+          }
+        } else {
+          setProblem(`The stored pending transfers are unreadable (${parsed.reason}).`);
+        }
+      }
+      setLoaded(true);
+    })();
+    return () => {
+      stopped = true;
+    };
+  }, [client, commit]);
+
+  useEffect(() => {
+    if (!loaded) return;
+    const deps: AdvanceDeps = {
+      pact,
+      networkId: config.networkId,
+      nowSeconds: () => Math.floor(Date.now() / 1000),
+      randomSecret,
+    };
+    let stopped = false;
+    const tick = async () => {
+      if (busy.current || stopped) return;
+      busy.current = true;
+      try {
+        for (const t of list.current.filter(isActive)) {
+          const next = await advanceWithNode(t, deps);
+          if (stopped) return;
+          if (next !== t) {
+            commit(list.current.map((x) => (x.requestKey === t.requestKey ? next : x)));
+          }
+        }
+      } finally {
+        busy.current = false;
+      }
+    };
+    wake.current = () => void tick();
+    void tick();
+    const timer = setInterval(() => void tick(), TICK_MS);
+    return () => {
+      stopped = true;
+      clearInterval(timer);
+      wake.current = () => {};
+    };
+  }, [loaded, pact, config.networkId, commit]);
+
+  const add = useCallback(
+    (transfer: PendingTransfer) => {
+      commit([transfer, ...list.current.filter((t) => t.requestKey !== transfer.requestKey)]);
+      wake.current();
+    },
+    [commit],
+  );
+  const retry = useCallback(
+    (requestKey: string) => {
+      commit(
+        list.current.map((t) => (t.requestKey === requestKey ? advance(t, { kind: "retry" }) : t)),
+      );
+      wake.current();
+    },
+    [commit],
+  );
+
+  return (
+    <PendingContext.Provider value={{ transfers, loaded, problem, add, retry }}>
+      {children}
+    </PendingContext.Provider>
+  );
+}
