@@ -27,7 +27,15 @@ const REQUIRED: Record<string, readonly string[]> = {
   backup: ["blocks_s_per_gb", "state_s_per_gb"],
   startup: ["cli_help_ms", "node_ready_ms"],
   hostile: ["max_us_per_gas"],
-  storage: ["bytes_per_tx", "stored_bytes_per_tx", "state_bytes_per_block", "mempool_adds_per_s"],
+  storage: [
+    "bytes_per_tx",
+    "stored_bytes_per_tx",
+    "state_bytes_per_block",
+    "mempool_adds_per_s",
+    "rss_mb_after_10k_mined",
+  ],
+  // second_half_growth_pct is printed too, but may be zero or negative.
+  soak: ["blocks", "rss_mb_mid", "rss_mb_end"],
   index: ["blocks_per_s", "txs_per_s", "search_ms", "account_page_ms"],
   wallet: ["unlock_ms"],
   "wallet-balances": ["balances_ms"],
@@ -42,6 +50,8 @@ const TINY = {
   WEFT_BENCH_ROUNDS: "1",
   WEFT_BENCH_CONNECTIONS: "2",
   WEFT_BENCH_INDEX_TXS: "2000",
+  WEFT_BENCH_MINED: "20",
+  WEFT_BENCH_SOAK_SECONDS: "3",
 };
 
 function runBench(name: string): Promise<{ code: number | null; out: string; err: string }> {
