@@ -21,7 +21,7 @@ const names = readdirSync(benchDir)
 /** The figures the issues name, per benchmark (comparison baselines included). */
 const REQUIRED: Record<string, readonly string[]> = {
   mining: ["nonces_per_s_per_thread", "node_crypto_blake2s_per_s"],
-  headers: ["pages_per_s", "raw_pages_per_s"],
+  headers: ["pages_per_s", "raw_pages_per_s", "updates_fanout_ms"],
   contract: ["fold_per_s", "fold_ts_per_s", "format_per_s", "format_ts_per_s", "object_per_s"],
   exec: ["transfers_per_s", "local_rps", "bare_rps", "health_p99_ms_under_load"],
   backup: ["blocks_s_per_gb", "state_s_per_gb"],
@@ -52,6 +52,7 @@ const TINY = {
   WEFT_BENCH_INDEX_TXS: "2000",
   WEFT_BENCH_MINED: "20",
   WEFT_BENCH_SOAK_SECONDS: "3",
+  WEFT_BENCH_SUBSCRIBERS: "20",
 };
 
 function runBench(name: string): Promise<{ code: number | null; out: string; err: string }> {
