@@ -11,8 +11,19 @@ import type { FastifyReply, FastifyRequest } from "fastify";
 
 const HEARTBEAT_MS = 25_000;
 
+/**
+ * One event as the bytes a stream writes: a stream fanned out to many
+ * clients is encoded once and the same buffer written to each.
+ */
+export function eventFrame(event: string, data: string): Buffer {
+  // SSE data lines cannot hold newlines; JSON text never does unless pretty-printed.
+  return Buffer.from(`event:${event}\ndata:${data.replace(/\n/g, "\ndata:")}\n\n`);
+}
+
 export type EventStream = {
   send(event: string, data: string): void;
+  /** An event encoded by {@link eventFrame}. */
+  sendFrame(frame: Buffer): void;
   /** An event with a name and no data: `event:<name>\n\n` (mining updates). */
   sendEvent(event: string): void;
   end(): void;
@@ -57,9 +68,10 @@ export class EventStreams {
     };
     const stream: EventStream = {
       send(event, data) {
-        if (ended) return;
-        // SSE data lines cannot hold newlines; JSON text never does unless pretty-printed.
-        res.write(`event:${event}\ndata:${data.replace(/\n/g, "\ndata:")}\n\n`);
+        if (!ended) res.write(eventFrame(event, data));
+      },
+      sendFrame(frame) {
+        if (!ended) res.write(frame);
       },
       sendEvent(event) {
         if (!ended) res.write(`event:${event}\n\n`);

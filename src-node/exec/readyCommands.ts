@@ -3,26 +3,39 @@
  * by the text a block carries them as: validating the block that holds them
  * then skips parsing `cmd` and reading its contract inputs again. Both are
  * pure functions of that text, so a hit gives what parsing would.
- * Least recently remembered entries go first.
+ * Least recently used entries go first.
+ *
+ * Bounded by count: an entry (a coin transfer's parsed command and contract
+ * input) holds about 6.4 KB of heap, and the node keeps one cache on its
+ * thread and one per execution worker. At 16,384 entries each that was
+ * about 100 MB a cache, filled in some 14 minutes at 20 transfers a second —
+ * most of the growth issue 23 measured (`npm run bench -- soak`). 4,096
+ * still covers a mempool's worth of candidates between /send and the block.
  * @module
  */
 import { blockTransactionText } from "./blockTransaction.ts";
 import type { ReadyCommand } from "./chainExecutor.ts";
 
-/** As many as the signature cache remembers (crypto/ed25519.ts and verifySignatures.ts). */
-const DEFAULT_SIZE = 16_384;
+/** About 26 MB of parsed coin transfers. */
+export const READY_COMMANDS_SIZE = 4096;
 
 export class ReadyCommands {
   readonly #byText = new Map<string, ReadyCommand>();
   readonly #size: number;
 
-  constructor(size = DEFAULT_SIZE) {
+  constructor(size = READY_COMMANDS_SIZE) {
     this.#size = size;
   }
 
   /** The command whose block form is `text`, when remembered. */
   get(text: string): ReadyCommand | undefined {
-    return this.#byText.get(text);
+    const hit = this.#byText.get(text);
+    if (hit !== undefined) {
+      // Most recently used last: candidates offered to every payload stay.
+      this.#byText.delete(text);
+      this.#byText.set(text, hit);
+    }
+    return hit;
   }
 
   remember(ready: ReadyCommand): void {

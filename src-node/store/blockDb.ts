@@ -208,6 +208,11 @@ export class BlockDb {
     return this.store.ancestorAt(header, height);
   }
 
+  /** How many cut listeners are registered (a stream that ended must not leave one behind). */
+  get cutListenerCount(): number {
+    return this.#listeners.size;
+  }
+
   /** Subscribes to changes of the best cut; returns the unsubscribe function. */
   onCutChange(listener: (change: CutChange) => void): () => void {
     this.#listeners.add(listener);

@@ -5,7 +5,7 @@
  * stream.
  */
 import { get, type IncomingMessage } from "node:http";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { blockHeaderToObject } from "../../src-node/chain/blockHeaderObject.ts";
 import { powHash, powHashHex } from "../../src-node/chain/pow.ts";
 import { testSingletonVersion } from "../../src-node/chain/versions.ts";
@@ -27,6 +27,7 @@ function subscribe(url: string) {
   let buffer = "";
   let response: IncomingMessage | undefined;
   let waiters: { n: number; resolve: () => void }[] = [];
+  let close = () => {};
   const ended = new Promise<void>((resolveEnd) => {
     const req = get(url, (res) => {
       response = res;
@@ -53,6 +54,7 @@ function subscribe(url: string) {
       res.on("close", () => resolveEnd());
     });
     req.on("error", () => resolveEnd());
+    close = () => req.destroy();
   });
   const connected = new Promise<IncomingMessage>((resolve) => {
     const poll = () => (response !== undefined ? resolve(response) : setTimeout(poll, 5));
@@ -62,6 +64,7 @@ function subscribe(url: string) {
     events,
     connected,
     ended,
+    close: () => close(),
     waitFor: (n: number) =>
       new Promise<void>((resolve) => {
         if (events.length >= n) resolve();
@@ -126,6 +129,50 @@ describe("[api] GET /header/updates", () => {
     const announced = s.events.map((e) => (e.data.header as { hash: string }).hash);
     expect(announced.slice(0, m.length)).toEqual(m.map((x) => x.header.hash));
     expect([...announced.slice(m.length)].sort()).toEqual(sb.map((x) => x.header.hash).sort());
+  });
+
+  it("sends every subscriber the same events through one cut listener, dropped with the last stream", async () => {
+    t = await openTestNode();
+    const base = await t.node.start();
+    const idle = t.node.blocks.cutListenerCount;
+    const subs = [0, 1, 2].map(() => subscribe(`${base}/header/updates`));
+    await Promise.all(subs.map((s) => s.connected));
+    expect(t.node.blocks.cutListenerCount).toBe(idle + 1);
+    const b = ChainBuilder.create(
+      testSingletonVersion,
+      "main",
+      t.node.blocks.genesis,
+      executingPayloads(t.node.blocks),
+    );
+    const first = b.round();
+    for (const x of first) t.node.blocks.insertBlock(x);
+    await Promise.all(subs.map((s) => s.waitFor(first.length)));
+    const [a, gone, c] = subs as [(typeof subs)[0], (typeof subs)[0], (typeof subs)[0]];
+    gone.close();
+    await gone.ended;
+    const second = b.round();
+    for (const x of second) t.node.blocks.insertBlock(x);
+    const all = first.length + second.length;
+    await Promise.all([a.waitFor(all), c.waitFor(all)]);
+    expect(a.events).toEqual(c.events);
+    expect(a.events.map((e) => (e.data.header as { hash: string }).hash)).toEqual(
+      [...first, ...second].map((x) => x.header.hash),
+    );
+    expect(gone.events.length).toBe(first.length);
+    a.close();
+    c.close();
+    await Promise.all([a.ended, c.ended]);
+    // The server notices the closed sockets on its own schedule.
+    await vi.waitFor(() => expect(t?.node.blocks.cutListenerCount).toBe(idle));
+    // A later subscriber is served again.
+    const late = subscribe(`${base}/header/updates`);
+    await late.connected;
+    const third = b.round();
+    for (const x of third) t.node.blocks.insertBlock(x);
+    await late.waitFor(third.length);
+    expect(late.events.map((e) => (e.data.header as { hash: string }).hash)).toEqual(
+      third.map((x) => x.header.hash),
+    );
   });
 
   it("ends the stream when the node closes", async () => {

@@ -12,8 +12,16 @@
  * store directly in large transactions (validation is measured elsewhere),
  * and served by the node's API server (`buildServer`) without the contract
  * state: header pages do not touch it.
+ *
+ * `updates_fanout_ms`: `WEFT_BENCH_SUBSCRIBERS` (default 1,000) clients hold
+ * `GET {base_url}/header/updates` streams open over sockets; a block is
+ * inserted and the time until every client has read its event is taken, the
+ * slowest of `FANOUT_BLOCKS` blocks reported (goal ≤ 50 ms), beside
+ * `updates_fanout_median_ms`. A fresh database (genesis only) in the same
+ * process as the clients, so their reading counts too.
  */
 import { rmSync } from "node:fs";
+import { Agent, get } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { basePath } from "../../src-node/api/apiServices.ts";
@@ -28,6 +36,8 @@ const HEIGHT = Number(process.env.WEFT_BENCH_HEIGHT ?? 10_000);
 const PAGE = 360;
 const SECONDS = Number(process.env.WEFT_BENCH_SECONDS ?? 5);
 const OBJECT = "application/json;blockheader-encoding=object";
+const SUBSCRIBERS = Number(process.env.WEFT_BENCH_SUBSCRIBERS ?? 1000);
+const FANOUT_BLOCKS = 20;
 
 function report(metric: string, value: number, unit = "1/s"): void {
   console.log(`BENCH headers ${metric}=${Math.round(value)} ${unit}`);
@@ -158,6 +168,77 @@ try {
   report("pages_per_s", perSecond);
   report("headers_per_page", items / pagesOverHttp, "headers");
   await node.close();
+
+  // ---- the header update stream fanned out to many subscribers
+  const fanoutDir = join(dir, "fanout");
+  const live = BlockDb.open({ path: join(fanoutDir, "blocks.sqlite"), version });
+  const liveServer = buildServer({
+    version,
+    blocks: live,
+    packageVersion: "bench",
+    serviceDate: new Date(0).toISOString(),
+  });
+  await liveServer.listen({ host: "127.0.0.1", port: 0 });
+  const livePort = (liveServer.server.address() as AddressInfo).port;
+  const agent = new Agent({ keepAlive: false, maxSockets: Number.POSITIVE_INFINITY });
+  const counts: number[] = new Array(SUBSCRIBERS).fill(0);
+  let expected = 0;
+  let delivered = 0;
+  let onAll: (() => void) | null = null;
+  const requests = await Promise.all(
+    counts.map(
+      (_, i) =>
+        new Promise<ReturnType<typeof get>>((resolve, reject) => {
+          const req = get(
+            {
+              host: "127.0.0.1",
+              port: livePort,
+              path: `${basePath(version)}/header/updates`,
+              agent,
+            },
+            (res) => {
+              res.setEncoding("utf8");
+              res.on("data", (chunk: string) => {
+                for (let at = chunk.indexOf("event:BlockHeader"); at >= 0; ) {
+                  counts[i] = (counts[i] as number) + 1;
+                  if (counts[i] === expected && ++delivered === SUBSCRIBERS) onAll?.();
+                  at = chunk.indexOf("event:BlockHeader", at + 1);
+                }
+              });
+              resolve(req);
+            },
+          );
+          req.on("error", reject);
+        }),
+    ),
+  );
+  const liveBuilder = ChainBuilder.create(version, "main", live.genesis);
+  const times: number[] = [];
+  // Blocks in braiding order (a round has one per chain), each announced alone.
+  const queue = liveBuilder.rounds(Math.ceil(FANOUT_BLOCKS / version.chainIds.length) + 1, {
+    transactions: 0,
+  });
+  for (let k = 0; k < FANOUT_BLOCKS; k++) {
+    const block = queue[k];
+    if (block === undefined) throw new Error("no block");
+    expected++;
+    delivered = 0;
+    const all = new Promise<void>((resolve) => {
+      onAll = resolve;
+    });
+    const start = performance.now();
+    live.insertBlock(block);
+    await all;
+    times.push(performance.now() - start);
+  }
+  times.sort((a, b) => a - b);
+  report("updates_subscribers", SUBSCRIBERS, "streams");
+  report("updates_fanout_ms", times[times.length - 1] as number, "ms");
+  report("updates_fanout_median_ms", times[Math.floor(times.length / 2)] as number, "ms");
+  for (const r of requests) r.destroy();
+  agent.destroy();
+  await liveServer.close();
+  live.close();
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

@@ -13,9 +13,16 @@
  * - `mempool_adds_per_s` (one command per add, written to mempool.sqlite
  *   before returning, as /send does) beside `mempool_adds_memory_per_s`
  *   (the mempool without its store).
+ * - `rss_mb_after_10k_mined`: the process's resident memory (after a
+ *   garbage collection) once a node (test-singleton, one execution worker)
+ *   has mined `WEFT_BENCH_MINED` blocks (default 10,000) through its mining
+ *   service, beside `rss_mb_before_mining` (the same process before the node
+ *   opened) and `heap_mb_after_mined`; `mined_blocks` says how many.
  */
 import { rmSync } from "node:fs";
 import { join } from "node:path";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import { extendableChains } from "../../src-node/chain/cutExtension.ts";
 import type { ReadyCommand } from "../../src-node/exec/chainExecutor.ts";
 import { Mempool } from "../../src-node/mempool/mempool.ts";
@@ -23,11 +30,16 @@ import { databaseSpace } from "../../src-node/store/databaseSpace.ts";
 import { MempoolStore } from "../../src-node/store/mempoolStore.ts";
 import type { SqlDatabase } from "../../src-node/store/sqlDatabase.ts";
 import { type ExecChain, openExecChain } from "../support/execChain.ts";
-import { tempDir } from "../support/testNode.ts";
+import { mineOn } from "../support/nodeMining.ts";
+import { openTestNode, tempDir } from "../support/testNode.ts";
 import { transferBlock } from "./support/transferBlock.ts";
 
 const BLOCKS = Number(process.env.WEFT_BENCH_BLOCKS ?? "20");
 const EMPTY = Number(process.env.WEFT_BENCH_HEIGHT ?? "300");
+const MINED = Number(process.env.WEFT_BENCH_MINED ?? "10000");
+
+setFlagsFromString("--expose-gc");
+const gc = runInNewContext("gc") as () => void;
 
 function report(metric: string, value: number, unit = ""): void {
   const v = Math.abs(value) >= 100 ? Math.round(value) : Math.round(value * 100) / 100;
@@ -93,4 +105,27 @@ try {
   }
 } finally {
   x.close();
+}
+
+// ---- memory after mining through a node
+{
+  gc();
+  report("rss_mb_before_mining", process.memoryUsage().rss / 2 ** 20, "MB");
+  const t = await openTestNode({ executionWorkers: 1 });
+  try {
+    const { node } = t;
+    for (let b = 0; b < MINED; b++) {
+      const chainId = extendableChains(node.blocks.cut(), node.version, (h) =>
+        node.blocks.header(h.parent),
+      )[0] as number;
+      await mineOn(node, chainId);
+    }
+    gc();
+    const m = process.memoryUsage();
+    report("mined_blocks", MINED);
+    report("rss_mb_after_10k_mined", m.rss / 2 ** 20, "MB");
+    report("heap_mb_after_mined", m.heapUsed / 2 ** 20, "MB");
+  } finally {
+    await t.cleanup();
+  }
 }

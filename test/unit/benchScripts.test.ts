@@ -21,13 +21,21 @@ const names = readdirSync(benchDir)
 /** The figures the issues name, per benchmark (comparison baselines included). */
 const REQUIRED: Record<string, readonly string[]> = {
   mining: ["nonces_per_s_per_thread", "node_crypto_blake2s_per_s"],
-  headers: ["pages_per_s", "raw_pages_per_s"],
+  headers: ["pages_per_s", "raw_pages_per_s", "updates_fanout_ms"],
   contract: ["fold_per_s", "fold_ts_per_s", "format_per_s", "format_ts_per_s", "object_per_s"],
   exec: ["transfers_per_s", "local_rps", "bare_rps", "health_p99_ms_under_load"],
   backup: ["blocks_s_per_gb", "state_s_per_gb"],
   startup: ["cli_help_ms", "node_ready_ms"],
   hostile: ["max_us_per_gas"],
-  storage: ["bytes_per_tx", "stored_bytes_per_tx", "state_bytes_per_block", "mempool_adds_per_s"],
+  storage: [
+    "bytes_per_tx",
+    "stored_bytes_per_tx",
+    "state_bytes_per_block",
+    "mempool_adds_per_s",
+    "rss_mb_after_10k_mined",
+  ],
+  // second_half_growth_pct is printed too, but may be zero or negative.
+  soak: ["blocks", "rss_mb_mid", "rss_mb_end"],
   index: ["blocks_per_s", "txs_per_s", "search_ms", "account_page_ms"],
   wallet: ["unlock_ms"],
   "wallet-balances": ["balances_ms"],
@@ -43,6 +51,9 @@ const TINY = {
   WEFT_BENCH_ROUNDS: "1",
   WEFT_BENCH_CONNECTIONS: "2",
   WEFT_BENCH_INDEX_TXS: "2000",
+  WEFT_BENCH_MINED: "20",
+  WEFT_BENCH_SOAK_SECONDS: "3",
+  WEFT_BENCH_SUBSCRIBERS: "20",
 };
 
 function runBench(name: string): Promise<{ code: number | null; out: string; err: string }> {

@@ -11,7 +11,7 @@ import {
 } from "../../src-node/exec/blockTransaction.ts";
 import { contractInputOf } from "../../src-node/exec/contractInput.ts";
 import { nodeCommands } from "../../src-node/exec/nodeCommands.ts";
-import { ReadyCommands } from "../../src-node/exec/readyCommands.ts";
+import { READY_COMMANDS_SIZE, ReadyCommands } from "../../src-node/exec/readyCommands.ts";
 import { signedCommand } from "../support/execChain.ts";
 
 const { parseCommand } = nodeCommands;
@@ -43,6 +43,29 @@ describe("[exec] ReadyCommands", () => {
     expect(cache.get(text(a))).toBeUndefined();
     expect(cache.get(text(b))).toBe(b);
     expect(cache.get(text(c))).toBe(c);
+  });
+
+  it("forgets the least recently used first", () => {
+    const cache = new ReadyCommands(2);
+    const [a, b, c] = [ready("1"), ready("2"), ready("3")];
+    const text = (r: typeof a) => blockTransactionTextOf(blockTransactionBytes(r.command), "t");
+    cache.remember(a);
+    cache.remember(b);
+    expect(cache.get(text(a))).toBe(a);
+    cache.remember(c);
+    expect(cache.get(text(b))).toBeUndefined();
+    expect(cache.get(text(a))).toBe(a);
+    expect(cache.get(text(c))).toBe(c);
+  });
+
+  it("never holds more than its default size after many inserts", () => {
+    const cache = new ReadyCommands();
+    const r = ready("(+ 1 2)");
+    for (let i = 0; i < READY_COMMANDS_SIZE + 500; i++) {
+      // Distinct block texts without signing each: the text carries the hash.
+      cache.remember({ command: { ...r.command, hash: `h${i}` }, input: r.input });
+    }
+    expect(cache.size).toBe(READY_COMMANDS_SIZE);
   });
 
   it("refuses bytes that are not UTF-8 (CMD_BAD_JSON)", () => {
