@@ -131,7 +131,7 @@ describe("[api] /app/api/backup", () => {
     expect((job.bytes as number) > 0).toBe(true);
     expect(job.cutHeight).toBe(0);
     const names = (job.databases as { name: string }[]).map((d) => d.name);
-    expect(names).toEqual(["state", "blocks", "wallet/keystore.json"]);
+    expect(names).toEqual(["state", "mempool", "blocks", "wallet/keystore.json"]);
     const id = job.id as string;
     expect(readFileSync(join(dir, id, "wallet", "keystore.json"), "utf8")).toBe(
       '{"encrypted":"first"}\n',
@@ -169,7 +169,7 @@ describe("[api] /app/api/backup", () => {
       id: job.id,
       network: "test-singleton",
       cutHeight: 0,
-      contents: ["state", "blocks"],
+      contents: ["state", "mempool", "blocks"],
     });
     const elsewhere = await post(t, "/check", { folder: join(dir, job.id as string) });
     expect(elsewhere.body.id).toBe(job.id);

@@ -442,6 +442,10 @@ describe("[api] /app/api/mining (built-in miner control, loopback only)", () => 
       account: null,
       hashRate: 0,
       blocksFound: 0,
+      active: false,
+      lastBlockAt: null,
+      onDemand: false,
+      onDemandAvailable: true,
     });
     appError(await app(t, "POST", { enabled: true }), 409, "MINING_CANNOT_START");
     const set = await app(t, "POST", { threads: 2, account: `k:${KEY}` });

@@ -58,7 +58,7 @@ afterAll(async () => {
 type Probe = {
   /** The route it asks: method and URL pattern after `{base_url}`. */
   readonly route: string;
-  readonly method: "GET" | "POST";
+  readonly method: "GET" | "POST" | "PUT";
   /** The path after `{base_url}`, with the query. */
   readonly path: string;
   readonly body?: unknown;
@@ -197,6 +197,8 @@ function probes(): Probe[] {
     { route: "GET /check-backup/*", method: "GET", path: "/check-backup/no-such-job" },
     { route: "GET /check-backup/*", method: "GET", path: "/check-backup/bad%20id" },
     { route: "GET /header/updates", method: "GET", path: "/header/updates", varies: true },
+    { route: "GET /cut/peer", method: "GET", path: "/cut/peer" },
+    { route: "PUT /cut", method: "PUT", path: "/cut", body: { hashes: "x" } },
     { route: "(none)", method: "GET", path: "/no/such/route" },
     { route: "(none)", method: "POST", path: "/cut" },
   ];

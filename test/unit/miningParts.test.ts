@@ -301,6 +301,8 @@ describe("[mining] configuration", () => {
       apiEnabled: true,
       updateStreamTimeout: undefined,
       updateStreamLimit: undefined,
+      onDemand: false,
+      onDemandConfirmations: 1,
     });
     expect(resolveNodeOptions({}).mining).toMatchObject({ enabled: false, apiEnabled: false });
   });
@@ -332,6 +334,8 @@ describe("[mining] configuration", () => {
         apiEnabled: true,
         updateStreamTimeout: 60,
         updateStreamLimit: 10,
+        onDemand: false,
+        onDemandConfirmations: 1,
       });
       writeFileSync(file, "mining:\n  api:\n    limit: 3\n");
       expect(fieldOf(() => loadConfigFile(file))).toBe("CONFIG_UNKNOWN_KEY");
