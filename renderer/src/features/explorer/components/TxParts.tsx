@@ -16,7 +16,7 @@ export function AccountLink({
   short = false,
 }: {
   readonly name: string;
-  /** Shorten a long name ("k:3688…3cca"; the full name in the tooltip and the link's name). */
+  /** Shorten a long name ("k:3688…3cca"; the full name in the tooltip). */
   readonly short?: boolean;
 }) {
   if (name.length < 3) return <code>{name === "" ? "(none)" : name}</code>;
@@ -27,7 +27,6 @@ export function AccountLink({
       params={{ name }}
       className="account-link"
       title={shown === name ? undefined : name}
-      aria-label={shown === name ? undefined : name}
     >
       <code>{shown}</code>
     </Link>

@@ -88,7 +88,6 @@ function ChainBlocks({ chainId }: { readonly chainId: number }) {
                 <Link
                   to="/explorer/chain/$chain/block/$hash"
                   params={{ chain: String(chainId), hash: b.header.hash }}
-                  aria-label={`Block ${formatInteger(b.header.height)} on chain ${chainId}`}
                 >
                   <LongValue value={b.header.hash} what="block hash" short copy={false} />
                 </Link>

@@ -59,7 +59,6 @@ function ResultItem({ r }: { readonly r: SearchResult }) {
                 <Link
                   to="/explorer/chain/$chain/block/$hash"
                   params={{ chain: String(b.chain), hash: b.hash }}
-                  aria-label={`Block ${formatInteger(b.height)} on chain ${b.chain}`}
                 >
                   Chain {b.chain}: <code>{shortHash(b.hash, 6)}</code>
                 </Link>
