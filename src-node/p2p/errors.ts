@@ -26,7 +26,8 @@ export type P2pErrorType =
   | { code: typeof P2pErrorCode.PeerBanned; peer: string; until: number }
   | { code: typeof P2pErrorCode.UnknownPeer; peer: string }
   | { code: typeof P2pErrorCode.PeerMisbehaved; peer: string; reason: string }
-  | { code: typeof P2pErrorCode.PeerUnreachable; peer: string; reason: string }
+  /** `status`: the HTTP status the peer answered with, when it answered. */
+  | { code: typeof P2pErrorCode.PeerUnreachable; peer: string; reason: string; status?: number }
   | { code: typeof P2pErrorCode.Disabled };
 
 export class P2pError extends NodeError<P2pErrorType> {}

@@ -44,9 +44,14 @@ export class PeerClient {
     this.#timeoutMs = timeoutMs;
   }
 
-  #unreachable(reason: string): P2pError {
+  #unreachable(reason: string, status?: number): P2pError {
     return new P2pError(
-      { code: P2pErrorCode.PeerUnreachable, peer: this.key, reason },
+      {
+        code: P2pErrorCode.PeerUnreachable,
+        peer: this.key,
+        reason,
+        ...(status === undefined ? {} : { status }),
+      },
       `peer ${this.key}: ${reason}`,
     );
   }
@@ -71,7 +76,9 @@ export class PeerClient {
   async #json(url: string, init: RequestInit = {}): Promise<unknown> {
     const res = await this.#request(url, init);
     const text = await res.text().catch(() => "");
-    if (!res.ok) throw this.#unreachable(`${res.status} from ${url}: ${text.slice(0, 200)}`);
+    if (!res.ok) {
+      throw this.#unreachable(`${res.status} from ${url}: ${text.slice(0, 200)}`, res.status);
+    }
     try {
       return JSON.parse(text) as unknown;
     } catch {
@@ -85,6 +92,16 @@ export class PeerClient {
     const v = (info as { nodeVersion?: unknown } | null)?.nodeVersion;
     if (typeof v !== "string") throw this.#unreachable("/info has no nodeVersion");
     return v;
+  }
+
+  /** Whether the peer stores the block `hash` of `chainId` (`GET …/header/{hash}`: 200 or 404). */
+  async knows(chainId: number, hash: string): Promise<boolean> {
+    const url = `${this.#base}/chain/${chainId}/header/${hash}`;
+    const res = await this.#request(url, { headers: { accept: "application/json" } });
+    await res.arrayBuffer().catch(() => undefined);
+    if (res.status === 404) return false;
+    if (!res.ok) throw this.#unreachable(`${res.status} from ${url}`, res.status);
+    return true;
   }
 
   /** The peer's best cut. */

@@ -20,6 +20,7 @@ import { ChainErrorCode } from "../chain/errors.ts";
 import type { Hash32 } from "../encoding/hash32.ts";
 import { isNodeError } from "../errors/nodeError.ts";
 import type { Block, BlockDb, InsertResult } from "../store/blockDb.ts";
+import { P2pError, P2pErrorCode } from "./errors.ts";
 import type { PeerClient } from "./peerClient.ts";
 import type { PeerCut } from "./peerCut.ts";
 
@@ -69,6 +70,14 @@ function locator(blocks: BlockDb, head: BlockHeader): Hash32[] {
   return out;
 }
 
+/** The newest hash of `locator` the peer holds (genesis, the last, when none is asked). */
+async function knownLower(peer: PeerClient, chainId: number, locator: Hash32[]): Promise<Hash32[]> {
+  for (const hash of locator.slice(0, -1)) {
+    if (await peer.knows(chainId, hash)) return [hash];
+  }
+  return locator.slice(-1);
+}
+
 /** All blocks of `chainId` on the peer up to `maxHeight` above the fork point with our chain. */
 async function fetchChain(
   blocks: BlockDb,
@@ -78,17 +87,28 @@ async function fetchChain(
   maxHeight: number,
 ): Promise<Block[]> {
   const head = blocks.cut().get(chainId) ?? blocks.genesis.get(chainId);
-  const lower = head === undefined ? [] : locator(blocks, head);
+  let lower = head === undefined ? [] : locator(blocks, head);
   const out: Block[] = [];
   let next: string | undefined;
   do {
-    const page = await peer.branchBlocks(chainId, {
-      upper: [upper],
-      lower,
-      maxHeight,
-      limit: PAGE,
-      next,
-    });
+    let page: { blocks: Block[]; next: string | undefined };
+    try {
+      page = await peer.branchBlocks(chainId, {
+        upper: [upper],
+        lower,
+        maxHeight,
+        limit: PAGE,
+        next,
+      });
+    } catch (e) {
+      // A lower key the peer does not hold (our own fork's blocks) is refused with 404:
+      // ask again with the newest locator hash it holds, the fork point it knows.
+      const t = e instanceof P2pError ? e.type : undefined;
+      const refused = t?.code === P2pErrorCode.PeerUnreachable && t.status === 404;
+      if (!refused || next !== undefined || lower.length <= 1) throw e;
+      lower = await knownLower(peer, chainId, lower);
+      continue;
+    }
     out.push(...page.blocks);
     next = page.next;
   } while (next !== undefined);

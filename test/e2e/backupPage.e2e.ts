@@ -109,6 +109,7 @@ describe("[e2e] backup page with the real node", () => {
     expect(readdirSync(join(backups, id)).sort()).toEqual([
       "blocks.sqlite",
       "manifest.json",
+      "mempool.sqlite",
       "state.sqlite",
     ]);
 

@@ -81,7 +81,13 @@ describe("[e2e] addresses and navigation", () => {
       const text = (await page.locator("main").textContent()) ?? "";
       // An explanation in words, not just a heading.
       expect(text.length).toBeGreaterThan(a.h1.length + 40);
-      if (a.shows !== null) expect(text).toContain(a.shows);
+      // The parameter shows once the page's data has loaded (a block's page reads the node first).
+      const shows = a.shows;
+      if (shows !== null) {
+        await expect
+          .poll(async () => (await page.locator("main").textContent()) ?? "")
+          .toContain(shows);
+      }
     }
     // The start address leads to the Node page.
     await page.goto(node.appUrl);

@@ -419,6 +419,37 @@ export async function startFakeNode(options: FakeNodeOptions): Promise<FakeNode>
         });
       }
       if (path === "/app/api/node/log") return json(res, 200, { lines: [] });
+      // The Backup page (docs/desktop.md §3.5): the default folder, no backups yet.
+      if (path === "/app/api/backup") {
+        return json(res, 200, {
+          directory: "/fake/backups",
+          defaultDirectory: "/fake/backups",
+          chosen: false,
+          includeState: true,
+          schedule: { every: "off", hour: 3, weekday: 0, keep: 7 },
+          nextAutomatic: null,
+          runningId: null,
+          estimate: { bytes: 0, seconds: 0, bytesWithoutState: 0, secondsWithoutState: 0 },
+          freshBackupDue: false,
+          lastRestore: null,
+          restartable: false,
+        });
+      }
+      if (path === "/app/api/backup/list") return json(res, 200, { backups: [] });
+      // The Node page's peers panel (docs/p2p.md): a node alone.
+      if (path === "/app/api/peers") {
+        return json(res, 200, {
+          peers: [],
+          sync: {
+            state: "alone",
+            cutHeight: 0,
+            peerCutHeight: null,
+            blocksLeft: 0,
+            blocksPerSecond: 0,
+            secondsLeft: null,
+          },
+        });
+      }
       // The wallet's pending cross-chain transfers: none, and saves accepted.
       if (path === "/app/api/wallet/pending") {
         return json(res, 200, req.method === "PUT" ? { saved: true } : { pending: null });
