@@ -33,6 +33,8 @@ describe("[api] /app/api/node/status", () => {
     expect(s.cpus).toBeGreaterThanOrEqual(1);
 
     const task = t.node.catchUp.begin("explorer index", 200);
+    // The time left is a rate: it needs some time to have passed since the start.
+    await new Promise((r) => setTimeout(r, 20));
     task.progress(50);
     const busy = await t.request("GET", "/app/api/node/status", { headers: headers(t) });
     const items = (JSON.parse(busy.body) as { catchingUp: unknown[] }).catchingUp;
