@@ -163,7 +163,12 @@ describe("[e2e] npm start -- --headless (a real process)", () => {
       },
       30_000,
     );
-    expect(p.output()).toContain(`Weft node restarted on ${p.appUrl}`);
+    // The new launch answers before the launcher has printed its line: wait for the line too.
+    await until(
+      "the restarted line",
+      async () => p.output().includes(`Weft node restarted on ${p.appUrl}`),
+      10_000,
+    );
     expect((await fetch(`${p.baseUrl}/health-check`)).status).toBe(200);
     const exit = await p.stop("SIGTERM");
     expect(exit, p.output()).toEqual({ code: 0, signal: null });
