@@ -163,6 +163,16 @@ export function stringifyJson(value: JsonWritable): string {
 // Exact parsing
 
 const BAD: unique symbol = Symbol("bad");
+
+/**
+ * The parser's objects: their prototype is an empty object without a
+ * prototype, so no member name (`__proto__`, `constructor`, `toString`)
+ * reaches Object.prototype, while V8 keeps them in its fast object layout
+ * (`Object.create(null)` objects are dictionaries: every command's fields
+ * would be read through hash lookups).
+ */
+const ParsedObject = function ParsedObject() {} as unknown as new () => object;
+ParsedObject.prototype = Object.create(null);
 /** Objects and arrays nest at most this deep (bounds the parser's recursion). */
 const MAX_DEPTH = 512;
 /** A number's text is bounded (100,000 characters), as decimals are. */
@@ -221,11 +231,11 @@ class ExactJsonParser {
     const c = text[this.pos];
     if (c === "{") {
       this.pos++;
-      const out: { [k: string]: JsonValue } = Object.create(null);
+      const out = new ParsedObject() as { [k: string]: JsonValue };
       this.ws();
       if (text[this.pos] === "}") {
         this.pos++;
-        return { ...out };
+        return out;
       }
       while (true) {
         this.ws();

@@ -7,6 +7,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
   JsonNumber,
+  type JsonObject,
   jsonString,
   parseJsonExact,
   RawJson,
@@ -76,6 +77,20 @@ describe("[command] exact JSON", () => {
     expect(readJsonMembers("{}")?.size).toBe(0);
     for (const bad of ["[1]", '{"a":1', '{"a":1} x', '{"a" 1}', "", '{"a":01}']) {
       expect(readJsonMembers(bad), bad).toBeNull();
+    }
+  });
+
+  it("keeps __proto__, constructor and toString as own members, inheriting nothing", () => {
+    const v = parseJsonExact('{"__proto__":{"a":1},"constructor":2,"x":{}}') as Record<
+      string,
+      unknown
+    >;
+    expect(Object.keys(v)).toEqual(["__proto__", "constructor", "x"]);
+    expect(Object.hasOwn(v, "__proto__")).toBe(true);
+    expect(stringifyJson(v as JsonObject)).toBe('{"__proto__":{"a":1},"constructor":2,"x":{}}');
+    for (const o of [v, v.x as object]) {
+      expect("toString" in o).toBe(false);
+      expect("hasOwnProperty" in o).toBe(false);
     }
   });
 });
