@@ -13,7 +13,7 @@
 import type { NetworkVersion } from "../chain/networkVersion.ts";
 import type { PublicMeta } from "../command/commandTypes.ts";
 import { commandInvariant } from "../command/errors.ts";
-import { JsonNumber, type JsonObject } from "../command/exactJson.ts";
+import { JsonNumber, jsonString, RawJson, stringifyJson } from "../command/exactJson.ts";
 import type { ChainData, NamespacePolicy, SpvSupport } from "../contract/eval/runtimeContext.ts";
 import type { ContractStorage } from "../contract/storage/contractStorage.ts";
 import { decimalOfText } from "./gasMath.ts";
@@ -61,23 +61,17 @@ export function chainDataOf(env: BlockEnv, meta: PublicMeta | null): ChainData {
 }
 
 /** The public data `/local` answers as `metaData`: `{publicMeta, blockTime, prevBlockHash, blockHeight}`. */
-export function publicDataJson(env: BlockEnv, meta: PublicMeta): JsonObject {
+export function publicDataJson(env: BlockEnv, meta: PublicMeta): RawJson {
   // gasPrice is canonical decimal text: written as a JSON number with exactly that text.
   const gasPrice = JsonNumber.of(meta.gasPrice);
   if (gasPrice === undefined) {
     throw commandInvariant("meta.gasPrice", `not JSON number text: ${meta.gasPrice}`);
   }
-  return {
-    publicMeta: {
-      chainId: meta.chainId,
-      sender: meta.sender,
-      gasLimit: meta.gasLimit,
-      gasPrice,
-      ttl: meta.ttl,
-      creationTime: meta.creationTime,
-    },
-    blockTime: env.parent.creationTime,
-    prevBlockHash: env.parent.hash,
-    blockHeight: env.parent.height + 1,
-  };
+  // Concatenated in the reference's key order (every /local answer carries it);
+  // numbers go through stringifyJson, which refuses a non-finite one.
+  const publicMeta = `{"chainId":${jsonString(meta.chainId)},"sender":${jsonString(meta.sender)},"gasLimit":${stringifyJson(meta.gasLimit)},"gasPrice":${gasPrice.text},"ttl":${stringifyJson(meta.ttl)},"creationTime":${stringifyJson(meta.creationTime)}}`;
+  const p = env.parent;
+  return new RawJson(
+    `{"publicMeta":${publicMeta},"blockTime":${stringifyJson(p.creationTime)},"prevBlockHash":${jsonString(p.hash)},"blockHeight":${stringifyJson(p.height + 1)}}`,
+  );
 }

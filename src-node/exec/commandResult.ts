@@ -26,7 +26,6 @@
 
 import {
   type JsonObject,
-  type JsonWritable,
   jsonString,
   parseJsonExact,
   RawJson,
@@ -135,17 +134,14 @@ export function commandResultJson(p: CommandResultParts): CommandResult {
 
 /** The one writer of command result JSON text. */
 export function writeCommandResult(r: CommandResult): string {
-  const json: { readonly [key: string]: JsonWritable | undefined } = {
-    gas: r.gas,
-    result: r.result,
-    reqKey: r.reqKey,
-    logs: r.logs,
-    events: r.events ?? undefined,
-    metaData: r.metaData,
-    continuation: r.continuation,
-    txId: r.txId,
-  };
-  return stringifyJson(json);
+  // Written part by part in the fixed key order rather than through stringifyJson's
+  // generic walk: every /local answer and every block output passes here.
+  let out = `{"gas":${stringifyJson(r.gas)},"result":${r.result.text},"reqKey":${jsonString(r.reqKey)},"logs":${r.logs === null ? "null" : jsonString(r.logs)}`;
+  if (r.events !== null) out += `,"events":${r.events.text}`;
+  const meta = r.metaData;
+  out += `,"metaData":${meta === null ? "null" : meta instanceof RawJson ? meta.text : stringifyJson(meta)}`;
+  out += `,"continuation":${r.continuation === null ? "null" : r.continuation.text}`;
+  return `${out},"txId":${r.txId === null ? "null" : stringifyJson(r.txId)}}`;
 }
 
 /** The command result's JSON text. */
