@@ -53,5 +53,14 @@ export function timedEnvOf(
   parent: BlockHeader,
   storage: ContractStorage,
 ): BlockEnv {
-  return { ...blockEnvOf(ctx, chainId, parent, storage), timeLimitMs: ctx.commandTimeLimitMs };
+  // One literal, not a spread of blockEnvOf's: /local builds one per command.
+  return {
+    version: ctx.version,
+    chainId,
+    parent,
+    storage,
+    namespacePolicy: ctx.namespacePolicy,
+    spv: spvVerifier({ blocks: ctx.headers, chainId, parent, maxDepth: ctx.spvProofDepth }),
+    timeLimitMs: ctx.commandTimeLimitMs,
+  };
 }
