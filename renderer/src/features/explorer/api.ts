@@ -160,21 +160,22 @@ export type ChainBlocksPage = {
   readonly next: string | null;
 };
 
-/** A page of a chain's best branch, newest first: from the live head, or from a cursor. */
+/**
+ * A page of a chain's best branch, newest first: from the live head (`head`, the chain's
+ * newest block; undefined until the live cut has loaded: the query waits), or from a cursor.
+ */
 export function chainBlocksQuery(
   client: NodeClient,
-  chain: ChainStore,
   chainId: number,
   from: { readonly upper: string; readonly next: string } | null,
+  head: string | undefined,
 ) {
+  const upper = from?.upper ?? head;
   return queryOptions({
-    queryKey:
-      from === null
-        ? [...queryKeys.chain(chainId), "explorer", "blocks"]
-        : ["explorer", "blocks", chainId, from.upper, from.next],
+    // The first page is keyed by the head it starts from: a page opened before the live
+    // cut loaded is fetched once the head is known, and each new block refreshes it.
+    queryKey: ["explorer", "blocks", chainId, upper ?? null, from?.next ?? null],
     queryFn: async (): Promise<ChainBlocksPage | null> => {
-      const upper =
-        from?.upper ?? chain.getSnapshot().heights.heads.find((x) => x.chainId === chainId)?.hash;
       if (upper === undefined) return null;
       const cursor = from === null ? "" : `&next=${encodeURIComponent(from.next)}`;
       const page = await unwrap(
@@ -186,6 +187,7 @@ export function chainBlocksQuery(
       );
       return { upper, blocks: page.items, next: page.next };
     },
+    enabled: upper !== undefined,
     placeholderData: (previous) => previous,
     ...(from === null ? {} : { staleTime: Number.POSITIVE_INFINITY }),
   });

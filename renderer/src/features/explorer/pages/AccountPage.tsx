@@ -7,7 +7,6 @@
  */
 import { useQueries, useQuery } from "@tanstack/react-query";
 import { getRouteApi, Link } from "@tanstack/react-router";
-import { useState } from "react";
 import { clientErrorOf } from "../../../api/clientFailure.ts";
 import { accountNameProblem } from "../../../format/accountName.ts";
 import { formatInteger } from "../../../format/number.ts";
@@ -21,6 +20,7 @@ import { Panel } from "../../../ui/Panel.tsx";
 import { accountQuery, balanceQuery, transfersQuery } from "../api.ts";
 import { ExplorerFrame } from "../components/ExplorerFrame.tsx";
 import { AccountLink } from "../components/TxParts.tsx";
+import { usePageCursors } from "../hooks/usePageCursors.ts";
 import { formatBlockTime, totalBalance } from "../model.ts";
 import type { Transfer } from "../wire/index.ts";
 
@@ -91,9 +91,11 @@ function Balances({ account }: { readonly account: string }) {
   );
 }
 
+const parseCursor = (x: unknown): string | null => (typeof x === "string" && x !== "" ? x : null);
+
 function Transfers({ account }: { readonly account: string }) {
   const { client } = useServices();
-  const [cursors, setCursors] = useState<readonly string[]>([]);
+  const { cursors, older, newer } = usePageCursors(parseCursor);
   const page = useQuery(transfersQuery(client, account, cursors.at(-1) ?? null));
   const data = page.data;
   return (
@@ -104,11 +106,7 @@ function Transfers({ account }: { readonly account: string }) {
       }
       actions={
         <>
-          <Button
-            size="sm"
-            isDisabled={cursors.length === 0}
-            onPress={() => setCursors((c) => c.slice(0, -1))}
-          >
+          <Button size="sm" isDisabled={cursors.length === 0} onPress={newer}>
             Newer
           </Button>
           <Button
@@ -116,7 +114,7 @@ function Transfers({ account }: { readonly account: string }) {
             isDisabled={data?.next == null}
             onPress={() => {
               const next = data?.next;
-              if (next != null) setCursors((c) => [...c, next]);
+              if (next != null) older(next);
             }}
           >
             Older

@@ -6,7 +6,6 @@
  */
 import { useQuery } from "@tanstack/react-query";
 import { getRouteApi, Link } from "@tanstack/react-router";
-import { useState } from "react";
 import { clientErrorOf } from "../../../api/clientFailure.ts";
 import { formatInteger } from "../../../format/number.ts";
 import { useLiveChain, useServices } from "../../../services/services.tsx";
@@ -21,6 +20,7 @@ import { CHAIN_PAGE_SIZE, chainBlocksQuery } from "../api.ts";
 import { ExplorerFrame } from "../components/ExplorerFrame.tsx";
 import { AccountLink } from "../components/TxParts.tsx";
 import { useChainParam } from "../hooks/useChainParam.ts";
+import { usePageCursors } from "../hooks/usePageCursors.ts";
 import { formatBlockTime } from "../model.ts";
 import type { FullBlock } from "../wire/blocks.ts";
 
@@ -28,12 +28,20 @@ const route = getRouteApi("/explorer/chain/$chain");
 
 type Cursor = { readonly upper: string; readonly next: string };
 
+function parseCursor(x: unknown): Cursor | null {
+  if (typeof x !== "object" || x === null) return null;
+  const { upper, next } = x as Record<string, unknown>;
+  return typeof upper === "string" && typeof next === "string" ? { upper, next } : null;
+}
+
 function ChainBlocks({ chainId }: { readonly chainId: number }) {
-  const { client, chain } = useServices();
-  // Cursors of the pages after the first; empty: the first (live) page.
-  const [cursors, setCursors] = useState<readonly Cursor[]>([]);
+  const { client } = useServices();
+  const { heights } = useLiveChain();
+  const head = heights.heads.find((h) => h.chainId === chainId)?.hash;
+  // Cursors of the pages after the first, from the address; empty: the first (live) page.
+  const { cursors, older, newer } = usePageCursors(parseCursor);
   const from = cursors.at(-1) ?? null;
-  const page = useQuery(chainBlocksQuery(client, chain, chainId, from));
+  const page = useQuery(chainBlocksQuery(client, chainId, from, head));
   const pageNo = cursors.length + 1;
   const data = page.data;
   return (
@@ -42,21 +50,14 @@ function ChainBlocks({ chainId }: { readonly chainId: number }) {
       title={pageNo === 1 ? "Newest blocks" : `Blocks, page ${pageNo}`}
       actions={
         <>
-          <Button
-            size="sm"
-            isDisabled={cursors.length === 0}
-            onPress={() => setCursors((c) => c.slice(0, -1))}
-          >
+          <Button size="sm" isDisabled={cursors.length === 0} onPress={newer}>
             Newer
           </Button>
           <Button
             size="sm"
             isDisabled={data?.next == null}
             onPress={() => {
-              if (data?.next != null) {
-                const next = { upper: data.upper, next: data.next };
-                setCursors((c) => [...c, next]);
-              }
+              if (data?.next != null) older({ upper: data.upper, next: data.next });
             }}
           >
             Older
