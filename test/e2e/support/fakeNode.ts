@@ -415,6 +415,7 @@ export async function startFakeNode(options: FakeNodeOptions): Promise<FakeNode>
           dataDir: "/fake/data",
           logFile: null,
           cpus: 2,
+          publicApis: { mining: false, backup: false },
           catchingUp: [],
         });
       }
