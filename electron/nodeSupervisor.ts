@@ -5,7 +5,8 @@
  * restart closes the node (server, miner, databases, the data folder's lock), runs the
  * request's step while it is stopped (a restore replaces the databases then), and starts
  * it again with the options read again (`reload`: the host's saved settings, so settings
- * saved on the Node page apply on "Restart node"; without it the same options), on the
+ * saved on the Node page apply on "Restart node"; without it, and after a restore, the same
+ * options), on the
  * same address (the port it actually listened on, also when the first start asked for
  * port 0, unless the saved port changed) and with the same app token, so the page that
  * asked reconnects by itself. Closing waits for a restart under way.
@@ -25,7 +26,8 @@ export type NodeSupervisorOptions = {
   /**
    * The options a restart starts with: the host's saved settings read again (the
    * desktop's settings.json, the headless launcher's `--settings` file). Default: the
-   * first start's options. When it throws, the restart keeps the running node's options.
+   * first start's options. When it throws, the restart keeps the running node's options;
+   * a restore (whose step wrote into the running node's data folder) keeps them too.
    */
   readonly reload?: (() => HostedNodeOptions) | undefined;
   /** Starts a node (default nodeHost.ts's `startNode`; tests pass their own). */
@@ -120,7 +122,9 @@ export class NodeSupervisor {
   async #restart(old: HostedNode, request: NodeRestartRequest): Promise<void> {
     const log = this.#opts.log;
     log?.info("restarting the node", { reason: request.reason, baseUrl: old.baseUrl });
-    const next = this.#reload();
+    // A restore wrote into the running node's data folder, checked against its network:
+    // the node starts again on those; settings saved meanwhile wait for the next restart.
+    const next = request.reason === "restore" ? this.#launched : this.#reload();
     // The same address unless the saved port changed (port 0 listened on some port: kept).
     const port = next.port === this.#launched.port ? portOf(old) : next.port;
     const options: HostedNodeOptions = this.#withRestart({

@@ -139,10 +139,13 @@ describe("[electron] node supervisor", () => {
       mining: { apiEnabled: true },
       appToken: first.appToken,
     });
-    // A new saved port: the node moves there.
-    saved = { ...saved, port: 18_555 };
+    // A restore wrote into the running node's data folder: it starts on the same options.
+    saved = { ...saved, port: 18_555, dataDir: "/tmp/elsewhere" };
+    await s.restart({ reason: "restore" });
+    expect(host.started[2]?.options).toMatchObject({ port: portOf(first), dataDir: "/tmp/x" });
+    // A new saved port: the node moves there (and to the new data folder).
     await s.restart({ reason: "restart" });
-    expect(host.started[2]?.options.port).toBe(18_555);
+    expect(host.started[3]?.options).toMatchObject({ port: 18_555, dataDir: "/tmp/elsewhere" });
     expect(s.node?.appUrl).toBe("http://127.0.0.1:18555/app/");
     // Settings that cannot be read: the running node's options again.
     const t = new NodeSupervisor({
@@ -154,7 +157,7 @@ describe("[electron] node supervisor", () => {
     });
     await t.start();
     await t.restart({ reason: "restart" });
-    expect(host.started[4]?.options).toMatchObject({ port: 18_555, mining: { apiEnabled: true } });
+    expect(host.started[5]?.options).toMatchObject({ port: 18_555, mining: { apiEnabled: true } });
     await t.close();
     await s.close();
   });
