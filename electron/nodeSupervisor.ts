@@ -177,9 +177,9 @@ export class NodeSupervisor {
     if (reload === undefined) return this.#launched;
     try {
       const next = reload();
-      const changed = (
-        ["network", "dataDir", "port", "mining", "backup"] as const
-      ).filter((k) => JSON.stringify(next[k]) !== JSON.stringify(this.#launched[k]));
+      const changed = (["network", "dataDir", "port", "mining", "backup"] as const).filter(
+        (k) => JSON.stringify(next[k]) !== JSON.stringify(this.#launched[k]),
+      );
       if (changed.length > 0) this.#opts.log?.info("restarting with changed settings", { changed });
       return next;
     } catch (e) {

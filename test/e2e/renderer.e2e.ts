@@ -265,7 +265,9 @@ describe("[e2e] renderer against a fake node", () => {
   });
 
   it("shows what the node catches up on in a banner, with progress and time left; Hide hides it", async () => {
-    node.setCatchingUp([{ what: "Rebuilding the explorer index", done: 250, total: 1000, etaS: 90 }]);
+    node.setCatchingUp([
+      { what: "Rebuilding the explorer index", done: 250, total: 1000, etaS: 90 },
+    ]);
     await openNodePage();
     const banner = page.getByRole("region", { name: "Catching up" });
     await banner.waitFor({ timeout: 15_000 });
@@ -274,7 +276,9 @@ describe("[e2e] renderer against a fake node", () => {
     expect(await banner.locator("progress").getAttribute("value")).toBe("250");
     await saveScreenshot(page, "node-page-catching-up");
     // Progress follows the node's status.
-    node.setCatchingUp([{ what: "Rebuilding the explorer index", done: 750, total: 1000, etaS: 20 }]);
+    node.setCatchingUp([
+      { what: "Rebuilding the explorer index", done: 750, total: 1000, etaS: 20 },
+    ]);
     await expect
       .poll(() => banner.textContent(), { timeout: 15_000 })
       .toContain("75 %, about 20 s left");

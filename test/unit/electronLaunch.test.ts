@@ -62,7 +62,9 @@ describe("[electron] launcher", () => {
         rendererDir: "/tmp/ui",
       },
     });
-    expect(parseLaunchArgs(["--headless", "--settings", "/tmp/s.json", "--data-dir", "/d"])).toEqual({
+    expect(
+      parseLaunchArgs(["--headless", "--settings", "/tmp/s.json", "--data-dir", "/d"]),
+    ).toEqual({
       ok: true,
       options: {
         headless: true,

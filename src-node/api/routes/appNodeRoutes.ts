@@ -55,7 +55,10 @@ export function registerAppNodeRoutes(scope: FastifyInstance, ctx: RouteContext)
       dataDir: page.dataDir,
       logFile: page.logFile ?? null,
       cpus: availableParallelism(),
-      publicApis: { mining: ctx.node.miningApi !== undefined, backup: ctx.node.backup !== undefined },
+      publicApis: {
+        mining: ctx.node.miningApi !== undefined,
+        backup: ctx.node.backup !== undefined,
+      },
       catchingUp: page.catchUp.items(),
     });
   });
