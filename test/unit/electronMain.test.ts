@@ -297,8 +297,9 @@ describe("[electron] main process", () => {
   });
 
   it("restarts the node with the settings saved meanwhile; the window follows a new port", async () => {
-    const startNode = vi.fn(async (options: { port: number }) => {
-      const port = options.port === 1848 ? 41234 : options.port;
+    const startNode = vi.fn(async (...args: unknown[]) => {
+      const asked = (args[0] as { port: number }).port;
+      const port = asked === 1848 ? 41234 : asked;
       return {
         baseUrl: `http://127.0.0.1:${port}/ledger/0.0/development`,
         appUrl: `http://127.0.0.1:${port}/app/`,
