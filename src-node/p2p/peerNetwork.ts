@@ -271,6 +271,7 @@ export class PeerNetwork {
         const entry = this.book.get(key);
         if (entry === undefined || this.book.isBanned(key)) continue;
         if (cut.weight <= cutWeight(this.#blocks.cut())) continue;
+        this.#catchUp?.update(this.status());
         try {
           await syncFromPeer({
             blocks: this.#blocks,
