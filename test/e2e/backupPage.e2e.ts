@@ -234,5 +234,5 @@ describe("[e2e] backup page with the real node", () => {
     await page.getByRole("alertdialog").getByRole("button", { name: "Delete" }).click();
     await page.getByText("No backups in this folder yet.").waitFor({ timeout: 20_000 });
     expect(existsSync(join(backups, id))).toBe(false);
-  });
+  }, 240_000);
 });

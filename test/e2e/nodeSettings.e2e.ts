@@ -90,7 +90,7 @@ describe("[e2e] node settings apply on Restart node", () => {
     const miningApi = settings.getByRole("switch", { name: "Public mining API" });
     await miningApi.waitFor();
     expect(await miningApi.isChecked()).toBe(false);
-    await settings.locator("label.switch", { has: miningApi }).click();
+    await settings.locator("label.switch", { hasText: "Public mining API" }).click();
     await expect.poll(() => miningApi.isChecked()).toBe(true);
     await settings.getByRole("button", { name: "Save settings" }).click();
     await p.getByTestId("settings-pending").waitFor({ timeout: 15_000 });
