@@ -163,7 +163,12 @@ describe("[e2e] npm start -- --headless (a real process)", () => {
       },
       30_000,
     );
-    expect(p.output()).toContain(`Weft node restarted on ${p.appUrl}`);
+    // The node answers as soon as it listens; the launcher prints once its start has finished.
+    await until(
+      "the launcher to say it restarted",
+      async () => p.output().includes(`Weft node restarted on ${p.appUrl}`),
+      30_000,
+    );
     expect((await fetch(`${p.baseUrl}/health-check`)).status).toBe(200);
     const exit = await p.stop("SIGTERM");
     expect(exit, p.output()).toEqual({ code: 0, signal: null });
