@@ -12,8 +12,13 @@
  * `electron/entry.js`).
  *
  * Usage: node dist/electron/launch.js | tsx electron/launch.ts [--headless] [--network NAME] [--data-dir DIR] [--port N]
- *          [--renderer-dir DIR]
+ *          [--renderer-dir DIR] [--settings FILE]
  *
+ * `--settings FILE` (headless only) takes the node's settings from an app settings file (the
+ * desktop's settings.json format: network, port, data folder, mining, the public mining and
+ * backup APIs) instead of `--network` and `--port`, and reads it again on every restart, so
+ * a setting changed there applies on "Restart node" (`--data-dir` is then the data folder
+ * when the file names none).
  * `--renderer-dir` (headless only) serves another build of the UI than dist/renderer (tests).
  * Headless, the node runs under a supervisor (nodeSupervisor.ts): the app can restart it on
  * the same address (docs/desktop.md §3.4).
@@ -22,7 +27,7 @@ import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { NodeNetwork } from "./nodeHost.ts";
+import type { HostedNodeOptions, NodeNetwork } from "./nodeHost.ts";
 
 /** The Electron executable installed in node_modules, or null when there is none. */
 export function findElectronBinary(repoRoot: string): string | null {
@@ -43,6 +48,8 @@ export type LaunchOptions = {
   readonly port: number;
   /** Headless only; default `<repo>/dist/renderer` (the node's own default). */
   readonly rendererDir?: string;
+  /** Headless only: the app settings file the node's settings come from, read on every start. */
+  readonly settingsFile?: string;
 };
 
 export type ParsedLaunch = { ok: true; options: LaunchOptions } | { ok: false; message: string };
@@ -61,9 +68,12 @@ export function parseLaunchArgs(argv: readonly string[]): ParsedLaunch {
   let dataDir: string | null = null;
   let port = 1848;
   let rendererDir: string | undefined;
+  let settingsFile: string | undefined;
+  const given = new Set<string>();
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     const value = argv[i + 1];
+    if (arg !== undefined) given.add(arg);
     switch (arg) {
       case "--headless":
         headless = true;
@@ -98,28 +108,66 @@ export function parseLaunchArgs(argv: readonly string[]): ParsedLaunch {
         rendererDir = resolve(value);
         i++;
         break;
+      case "--settings":
+        if (value === undefined || value === "")
+          return { ok: false, message: "--settings takes a settings file" };
+        settingsFile = resolve(value);
+        i++;
+        break;
       default:
         return { ok: false, message: `unknown option ${arg}` };
     }
   }
-  const options: LaunchOptions = { headless, network, dataDir, port };
-  return { ok: true, options: rendererDir === undefined ? options : { ...options, rendererDir } };
+  if (settingsFile !== undefined && (given.has("--network") || given.has("--port"))) {
+    return {
+      ok: false,
+      message: "--settings FILE holds the network and the port: leave out --network and --port",
+    };
+  }
+  const options: LaunchOptions = {
+    headless,
+    network,
+    dataDir,
+    port,
+    ...(rendererDir === undefined ? {} : { rendererDir }),
+    ...(settingsFile === undefined ? {} : { settingsFile }),
+  };
+  return { ok: true, options };
 }
 
 async function runHeadless(repoRoot: string, options: LaunchOptions): Promise<number> {
   const { NodeSupervisor } = await import("./nodeSupervisor.ts");
-  const network = options.network;
-  let failed: ((e: unknown) => void) | null = null;
-  const supervisor = new NodeSupervisor({
-    options: {
-      network,
-      dataDir: options.dataDir ?? join(repoRoot, ".weft"),
+  const dataDir = options.dataDir ?? join(repoRoot, ".weft");
+  const file = options.settingsFile;
+  let nodeOptions: () => HostedNodeOptions;
+  if (file === undefined) {
+    const fixed: HostedNodeOptions = {
+      network: options.network,
+      dataDir,
       host: "127.0.0.1",
       port: options.port,
       rendererDir: options.rendererDir,
       // Mine on demand is the app's default on development networks (docs/mining.md).
       mining: { enabled: false, onDemand: "auto" },
-    },
+    };
+    nodeOptions = () => fixed;
+  } else {
+    const { readSettingsFile } = await import("./settings/settingsStore.ts");
+    const { nodeOptionsOfSettings } = await import("./settings/nodeOptionsOfSettings.ts");
+    // Read again on every restart: the file's changes apply on "Restart node".
+    nodeOptions = () =>
+      nodeOptionsOfSettings(readSettingsFile(file), {
+        defaultDataDir: dataDir,
+        host: "127.0.0.1",
+        rendererDir: options.rendererDir,
+      });
+  }
+  const first = nodeOptions();
+  const network = first.network;
+  let failed: ((e: unknown) => void) | null = null;
+  const supervisor = new NodeSupervisor({
+    options: first,
+    reload: file === undefined ? undefined : nodeOptions,
     onRestarted: (node) => console.log(`Weft node restarted on ${node.appUrl}`),
     onRestartFailed: (e) => failed?.(e),
   });

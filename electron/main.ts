@@ -23,6 +23,7 @@ import { NodeSupervisor } from "./nodeSupervisor.ts";
 import { type DesktopPaths, desktopPaths } from "./paths.ts";
 import { injectAppToken, newDesktopAppToken } from "./security/appToken.ts";
 import { hardenContents, hardenSession, isAppUrl } from "./security/hardening.ts";
+import { nodeOptionsOfSettings } from "./settings/nodeOptionsOfSettings.ts";
 import { SettingsStore } from "./settings/settingsStore.ts";
 import { createShutdown, type Shutdown } from "./shutdown.ts";
 import { mainWindowOptions } from "./window.ts";
@@ -152,7 +153,15 @@ async function onReady(state: DesktopState): Promise<void> {
   try {
     const supervisor = await startConfiguredNode(settings, paths, log, appToken, {
       onRestarted: (restarted) => {
+        const before = state.node?.appUrl;
         state.node = restarted;
+        // Saved settings applied on restart may move the node (another port or network):
+        // the window follows it; on the same address the page reconnects by itself.
+        state.appOrigin = new URL(restarted.appUrl).origin;
+        const w = state.window;
+        if (restarted.appUrl !== before && w !== null && !w.isDestroyed()) {
+          void w.loadURL(restarted.appUrl);
+        }
       },
       onRestartFailed: (e) => {
         state.node = null;
@@ -227,37 +236,25 @@ async function startConfiguredNode(
         "In a checkout, run `npm run build:native` once; a packaged app is damaged and needs reinstalling.",
     );
   }
-  const s = settings.read();
-  const options = {
-    network: s.network,
-    dataDir: s.dataDir ?? paths.defaultDataDir,
-    host: "127.0.0.1",
-    port: s.port,
-    // Mine on demand is the app's default on development networks without a reward account.
-    mining: {
-      enabled: s.miningOnStart,
-      threads: s.miningThreads,
-      onDemand: "auto" as const,
-      apiEnabled: s.miningApi,
-    },
-    // The public backup API needs a folder: the one chosen for the app's backups.
-    backup:
-      s.backupApi && s.backupDir !== null
-        ? { apiEnabled: true, directory: s.backupDir }
-        : undefined,
-    sqliteNativeBinding: paths.sqliteNativeBinding,
-    logger: log,
-    logFile: paths.logFile,
-    // The window sends the token as a header; loading /app/ hands it to no one.
-    appToken,
-    appTokenCookie: false,
-  };
+  // Read again on every restart: settings saved on the Node page apply on "Restart node".
+  const optionsNow = () =>
+    nodeOptionsOfSettings(settings.read(), {
+      defaultDataDir: paths.defaultDataDir,
+      host: "127.0.0.1",
+      sqliteNativeBinding: paths.sqliteNativeBinding,
+      logger: log,
+      logFile: paths.logFile,
+      // The window sends the token as a header; loading /app/ hands it to no one.
+      appToken,
+      appTokenCookie: false,
+    });
+  const options = optionsNow();
   log.info("Starting the node", {
     network: options.network,
     dataDir: options.dataDir,
-    port: s.port,
+    port: options.port,
   });
-  const supervisor = new NodeSupervisor({ options, log, ...events });
+  const supervisor = new NodeSupervisor({ options, reload: optionsNow, log, ...events });
   try {
     await supervisor.start();
     return supervisor;

@@ -4,9 +4,12 @@
  * (`POST /app/api/node/restart`, the backup page's restore; docs/desktop.md §3.4). A
  * restart closes the node (server, miner, databases, the data folder's lock), runs the
  * request's step while it is stopped (a restore replaces the databases then), and starts
- * it again with the same options on the same address (the port it actually listened on,
- * also when the first start asked for port 0) and with the same app token, so the page
- * that asked reconnects by itself. Closing waits for a restart under way.
+ * it again with the options read again (`reload`: the host's saved settings, so settings
+ * saved on the Node page apply on "Restart node"; without it, and after a restore, the same
+ * options), on the
+ * same address (the port it actually listened on, also when the first start asked for
+ * port 0, unless the saved port changed) and with the same app token, so the page that
+ * asked reconnects by itself. Closing waits for a restart under way.
  * @module
  */
 import {
@@ -20,6 +23,13 @@ import {
 export type NodeSupervisorOptions = {
   /** The node's options (the supervisor adds `restart`, and on a restart the port and token). */
   readonly options: HostedNodeOptions;
+  /**
+   * The options a restart starts with: the host's saved settings read again (the
+   * desktop's settings.json, the headless launcher's `--settings` file). Default: the
+   * first start's options. When it throws, the restart keeps the running node's options;
+   * a restore (whose step wrote into the running node's data folder) keeps them too.
+   */
+  readonly reload?: (() => HostedNodeOptions) | undefined;
   /** Starts a node (default nodeHost.ts's `startNode`; tests pass their own). */
   readonly start?: ((options: HostedNodeOptions) => Promise<HostedNode>) | undefined;
   readonly log?: NodeLogger | undefined;
@@ -54,12 +64,15 @@ export class NodeSupervisor {
   readonly #opts: NodeSupervisorOptions;
   readonly #start: (options: HostedNodeOptions) => Promise<HostedNode>;
   #node: HostedNode | null = null;
+  /** The options the running node was started with (before the supervisor's port and token). */
+  #launched: HostedNodeOptions;
   #restarting: Promise<void> | null = null;
   #closing: Promise<void> | null = null;
 
   constructor(options: NodeSupervisorOptions) {
     this.#opts = options;
     this.#start = options.start ?? startNode;
+    this.#launched = options.options;
   }
 
   /** The running node; null before the first start, during a restart and after close. */
@@ -77,7 +90,7 @@ export class NodeSupervisor {
    * @throws whatever `startNode` rejects with.
    */
   async start(): Promise<HostedNode> {
-    const node = await this.#start(this.#withRestart(this.#opts.options));
+    const node = await this.#start(this.#withRestart(this.#launched));
     this.#node = node;
     return node;
   }
@@ -109,11 +122,17 @@ export class NodeSupervisor {
   async #restart(old: HostedNode, request: NodeRestartRequest): Promise<void> {
     const log = this.#opts.log;
     log?.info("restarting the node", { reason: request.reason, baseUrl: old.baseUrl });
+    // A restore wrote into the running node's data folder, checked against its network:
+    // the node starts again on those; settings saved meanwhile wait for the next restart.
+    const next = request.reason === "restore" ? this.#launched : this.#reload();
+    // The same address unless the saved port changed (port 0 listened on some port: kept).
+    const port = next.port === this.#launched.port ? portOf(old) : next.port;
     const options: HostedNodeOptions = this.#withRestart({
-      ...this.#opts.options,
-      port: portOf(old),
-      appToken: old.appToken ?? this.#opts.options.appToken,
+      ...next,
+      port,
+      appToken: old.appToken ?? next.appToken,
     });
+    this.#launched = next;
     this.#node = null;
     try {
       await old.close();
@@ -149,6 +168,26 @@ export class NodeSupervisor {
         }
         await new Promise((done) => setTimeout(done, delay));
       }
+    }
+  }
+
+  /** The options for the next start: `reload`'s, or the running node's when there is none or it fails. */
+  #reload(): HostedNodeOptions {
+    const reload = this.#opts.reload;
+    if (reload === undefined) return this.#launched;
+    try {
+      const next = reload();
+      const changed = (["network", "dataDir", "port", "mining", "backup"] as const).filter(
+        (k) => JSON.stringify(next[k]) !== JSON.stringify(this.#launched[k]),
+      );
+      if (changed.length > 0) this.#opts.log?.info("restarting with changed settings", { changed });
+      return next;
+    } catch (e) {
+      this.#opts.log?.error("the saved settings could not be read; restarting with the same ones", {
+        code: codeOf(e),
+        error: messageOf(e),
+      });
+      return this.#launched;
     }
   }
 

@@ -144,6 +144,8 @@ export type CreateNodeOptions = NodeOptionsInput & {
   readonly restart?: NodeRestarter | undefined;
   /** How often the peer network reads each peer's cut, ms (default 1,000; docs/p2p.md). */
   readonly peerPollIntervalMs?: number | undefined;
+  /** Blocks per step of the explorer index's catching up (default 256; index/chainIndex.ts). */
+  readonly indexStepBlocks?: number | undefined;
 };
 
 /** `dataDir/<network>/peers.json`: the peers the node knows, and bans (docs/p2p.md). */
@@ -433,6 +435,8 @@ export class WeftNode {
         blocks,
         nativeBinding: input.sqliteNativeBinding,
         log: logger,
+        stepBlocks: input.indexStepBlocks,
+        catchUp,
       });
       const explorer = new Explorer({ index, blocks, state, mempool: commands.mempool });
       appBackups = new AppBackups({
@@ -496,6 +500,7 @@ export class WeftNode {
         file: peersPath(options),
         log: logger,
         pollIntervalMs: input.peerPollIntervalMs,
+        catchUp,
       });
       // The API asks for the node's origin at request time (config.json), once it listens.
       let self: WeftNode | undefined;

@@ -96,6 +96,36 @@ export class SettingsStore {
   }
 }
 
+/**
+ * The settings a file holds, read now (the headless launcher's `--settings FILE`, read
+ * again on every restart); a missing file holds the defaults.
+ * @throws DesktopError `DESKTOP_SETTINGS_INVALID` naming the file and what is wrong.
+ */
+export function readSettingsFile(file: string): AppSettings {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch (e) {
+    if (isNotFound(e)) return defaultSettings;
+    throw invalidFile(file, e instanceof Error ? e.message : String(e));
+  }
+  let parsed: ReturnType<typeof parseSettings>;
+  try {
+    parsed = parseSettings(JSON.parse(text));
+  } catch (e) {
+    throw invalidFile(file, e instanceof Error ? e.message : String(e));
+  }
+  if (!parsed.ok) throw invalidFile(file, parsed.reason);
+  return parsed.value;
+}
+
+function invalidFile(file: string, reason: string): DesktopError {
+  return new DesktopError(
+    { code: DesktopErrorCode.SettingsInvalid, file, reason },
+    `The settings file ${file} is invalid (${reason}).`,
+  );
+}
+
 function isNotFound(e: unknown): boolean {
   return e instanceof Error && "code" in e && e.code === "ENOENT";
 }

@@ -19,7 +19,8 @@
  *     write, or the blocks were restored): per chain, from the highest
  *     height where the index's best block is the block database's, up to
  *     the cut.
- * {@link ChainIndex.status} reports "catching up, N of M blocks".
+ * {@link ChainIndex.status} reports "catching up, N of M blocks", and each pass
+ * is reported to the node's catching-up status (the app's banner) as it runs.
  * A failure while applying a cut change is logged and answered with a
  * resume, so the index never stays behind silently.
  * @module
@@ -56,6 +57,16 @@ export type ChainIndexLog = {
   warn(message: string, fields?: Record<string, unknown>): void;
 };
 
+/** A task of the node's catching-up status (api/catchUpStatus.ts declares the same shape). */
+export type IndexCatchUpTask = { progress(done: number, total?: number): void; end(): void };
+
+/** Where the index reports a pass while it runs (the node's `catchUp`). */
+export type IndexCatchUpReporter = { begin(what: string, total: number): IndexCatchUpTask };
+
+/** What a pass is called in the catching-up banner. */
+export const INDEX_REBUILD_TASK = "Rebuilding the explorer index";
+export const INDEX_RESUME_TASK = "Updating the explorer index";
+
 export type ChainIndexOptions = OpenDatabaseOptions & {
   /** The index.sqlite file (beside blocks.sqlite). */
   readonly path: string;
@@ -63,6 +74,7 @@ export type ChainIndexOptions = OpenDatabaseOptions & {
   /** Blocks per catch-up step (default 256). */
   readonly stepBlocks?: number | undefined;
   readonly log?: ChainIndexLog | undefined;
+  readonly catchUp?: IndexCatchUpReporter | undefined;
 };
 
 type ResumeRange = { readonly chainId: number; next: number; readonly top: number };
@@ -108,6 +120,8 @@ export class ChainIndex {
   readonly #blocks: BlockDb;
   readonly #stepBlocks: number;
   readonly #log: ChainIndexLog | undefined;
+  readonly #catchUp: IndexCatchUpReporter | undefined;
+  #task: IndexCatchUpTask | undefined;
   readonly #queue: CutChange[] = [];
   readonly #waiters: (() => void)[] = [];
   #unsubscribe: (() => void) | undefined;
@@ -123,6 +137,7 @@ export class ChainIndex {
     this.#blocks = options.blocks;
     this.#stepBlocks = Math.max(1, options.stepBlocks ?? DEFAULT_STEP_BLOCKS);
     this.#log = options.log;
+    this.#catchUp = options.catchUp;
     this.#blockCount = store.blockCount();
   }
 
@@ -178,6 +193,7 @@ export class ChainIndex {
     this.#unsubscribe?.();
     this.#pass = undefined;
     this.#queue.length = 0;
+    this.#endTask();
     this.store.close();
     for (const w of this.#waiters.splice(0)) w();
   }
@@ -260,7 +276,17 @@ export class ChainIndex {
     this.#passDone = 0;
     this.#passTotal = total;
     this.#log?.info?.("explorer index catching up", { kind: pass.kind, blocks: total });
+    this.#task?.end();
+    this.#task = this.#catchUp?.begin(
+      pass.kind === "rebuild" ? INDEX_REBUILD_TASK : INDEX_RESUME_TASK,
+      total,
+    );
     this.#schedule();
+  }
+
+  #endTask(): void {
+    this.#task?.end();
+    this.#task = undefined;
   }
 
   #schedule(): void {
@@ -282,12 +308,14 @@ export class ChainIndex {
         const finished = this.store.transaction(() =>
           pass.kind === "rebuild" ? this.#rebuildStep(pass) : this.#resumeStep(pass),
         );
+        this.#task?.progress(this.#passDone, Math.max(this.#passTotal, this.#passDone));
         if (!finished) {
           this.#schedule();
           return;
         }
         if (pass.kind === "rebuild") this.store.setMeta(META_COMPLETE, "1");
         this.#pass = undefined;
+        this.#endTask();
       }
       // The cut changes queued meanwhile, in order; then live.
       while (this.#queue.length > 0 && this.#pass === undefined) {
@@ -353,6 +381,7 @@ export class ChainIndex {
     });
     this.#pass = undefined;
     this.#queue.length = 0;
+    this.#endTask();
     if (this.#closed) return;
     try {
       this.#plan();

@@ -31,6 +31,7 @@ import { type PeerAddress, parsePeerAddress, peerKey } from "./peerAddress.ts";
 import { PeerBook, type PeerEntry, type PeerView } from "./peerBook.ts";
 import { PeerClient } from "./peerClient.ts";
 import { type PeerCut, parsePeerCut, publishedCut } from "./peerCut.ts";
+import { SyncCatchUp, type SyncCatchUpReporter } from "./syncCatchUp.ts";
 import { type SyncOptions, syncFromPeer } from "./syncFromPeer.ts";
 import { SyncProgress, type SyncStatus } from "./syncProgress.ts";
 
@@ -56,6 +57,8 @@ export type PeerNetworkOptions = {
   readonly log?: PeerNetworkLog | undefined;
   /** How often each peer's cut is read, ms (default 1,000). */
   readonly pollIntervalMs?: number | undefined;
+  /** Where catching up with peers is reported (the app's banner; syncCatchUp.ts). */
+  readonly catchUp?: SyncCatchUpReporter | undefined;
   /** How often each peer's peers are asked for, ms (default 30,000). */
   readonly exchangeIntervalMs?: number | undefined;
   /** Request timeout, ms (default 10,000). */
@@ -101,6 +104,7 @@ export class PeerNetwork {
   readonly #gossiped = new Map<number, Set<string>>();
   readonly #gossipChains = new Set<number>();
   readonly #progress = new SyncProgress();
+  readonly #catchUp: SyncCatchUp | undefined;
   readonly #unsubscribe: (() => void)[] = [];
   #self: PeerAddress | undefined;
   #timer: NodeJS.Timeout | undefined;
@@ -120,6 +124,7 @@ export class PeerNetwork {
     this.#pollIntervalMs = options.pollIntervalMs ?? 1_000;
     this.#exchangeIntervalMs = options.exchangeIntervalMs ?? 30_000;
     this.#timeoutMs = options.requestTimeoutMs;
+    this.#catchUp = options.catchUp === undefined ? undefined : new SyncCatchUp(options.catchUp);
     this.book = new PeerBook({ file: options.file, maxPeers: options.maxPeers });
     this.book.load();
     options.peers.forEach((text, i) => {
@@ -151,6 +156,7 @@ export class PeerNetwork {
 
   close(): void {
     this.#closed = true;
+    this.#catchUp?.end();
     if (this.#timer !== undefined) clearInterval(this.#timer);
     for (const u of this.#unsubscribe.splice(0)) u();
   }
@@ -265,6 +271,7 @@ export class PeerNetwork {
         const entry = this.book.get(key);
         if (entry === undefined || this.book.isBanned(key)) continue;
         if (cut.weight <= cutWeight(this.#blocks.cut())) continue;
+        this.#catchUp?.update(this.status());
         try {
           await syncFromPeer({
             blocks: this.#blocks,
@@ -281,6 +288,7 @@ export class PeerNetwork {
     } finally {
       this.#syncing = false;
       this.#updateHold();
+      if (this.#blocks.isOpen) this.#catchUp?.update(this.status());
     }
   }
 
@@ -290,6 +298,7 @@ export class PeerNetwork {
     this.#progress.sample(now, cutHeight(this.#blocks.cut()));
     this.#updateHold();
     const s = this.status();
+    this.#catchUp?.update(s);
     if (s.state === "catching-up" && now - this.#lastProgressLog >= PROGRESS_LOG_MS) {
       this.#lastProgressLog = now;
       this.#log?.info(

@@ -3,10 +3,14 @@
  * `/app/api/node/status` (facts and what the node catches up on, with the
  * time left) and `/app/api/node/log` (recent lines, level filter, bounded).
  */
+import { rmSync } from "node:fs";
+import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { CatchUpStatus } from "../../src-node/api/catchUpStatus.ts";
 import { RecentLog } from "../../src-node/api/recentLog.ts";
-import { openTestNode, type TestNode } from "../support/testNode.ts";
+import { INDEX_REBUILD_TASK } from "../../src-node/index/chainIndex.ts";
+import { minerInfoOf } from "../../src-node/mining/minerInfo.ts";
+import { openTestNode, type TestNode, tempDir } from "../support/testNode.ts";
 
 let t: TestNode | undefined;
 afterEach(async () => {
@@ -21,6 +25,8 @@ function headers(node: TestNode) {
 describe("[api] /app/api/node/status", () => {
   it("names the network, data folder, processors, and what the node catches up on", async () => {
     t = await openTestNode({ logFile: "/var/log/weft/node.log" });
+    // A new data folder's index is built from the genesis blocks first (a task while it runs).
+    await t.node.index.caughtUp();
     const empty = await t.request("GET", "/app/api/node/status", { headers: headers(t) });
     expect(empty.statusCode, empty.body).toBe(200);
     const s = JSON.parse(empty.body) as Record<string, unknown>;
@@ -44,6 +50,52 @@ describe("[api] /app/api/node/status", () => {
     task.end();
     const done = await t.request("GET", "/app/api/node/status", { headers: headers(t) });
     expect(JSON.parse(done.body)).toMatchObject({ catchingUp: [] });
+  });
+
+  it("shows the explorer index rebuilding while it runs (blocks stored, no index)", async () => {
+    const dir = tempDir("weft-catchup-");
+    try {
+      // A data folder with blocks: mined on a test-singleton node (any nonce is valid there).
+      const miner = minerInfoOf(`k:${"c".repeat(64)}`);
+      const first = await openTestNode({ dir });
+      for (let i = 0; i < 60; i++) {
+        const work = await first.node.mining.work(miner);
+        first.node.mining.submit(work.bytes.slice(36));
+      }
+      const blocks = first.node.blocks.store.headerCount();
+      expect(blocks).toBeGreaterThan(60);
+      await first.cleanup();
+      for (const side of ["", "-wal", "-shm"]) {
+        rmSync(join(dir, "test-singleton", `index.sqlite${side}`), { force: true });
+      }
+
+      // Opened again without the index: it rebuilds in small steps while the node serves.
+      t = await openTestNode({ dir, indexStepBlocks: 4 });
+      type Item = { what: string; done: number; total: number; etaS: number | null };
+      const seen: Item[] = [];
+      for (let i = 0; i < 1000; i++) {
+        const r = await t.request("GET", "/app/api/node/status", { headers: headers(t) });
+        expect(r.statusCode, r.body).toBe(200);
+        const items = (JSON.parse(r.body) as { catchingUp: Item[] }).catchingUp;
+        if (items.length === 0) break;
+        seen.push(...items);
+        // inject() answers without the event loop turning: let a step of the rebuild run.
+        await new Promise((done) => setImmediate(done));
+      }
+      expect(seen.length).toBeGreaterThan(0);
+      for (const item of seen) {
+        expect(item).toMatchObject({ what: INDEX_REBUILD_TASK, total: blocks });
+        expect(item.done).toBeLessThan(blocks);
+      }
+      // It advanced while it was shown, and it is gone once the index is complete.
+      expect(Math.max(...seen.map((s) => s.done))).toBeGreaterThan(0);
+      expect(t.node.index.status()).toMatchObject({ state: "ready", indexedBlocks: blocks });
+      expect(t.node.catchUp.items()).toEqual([]);
+    } finally {
+      await t?.cleanup();
+      t = undefined;
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("is guarded like every app route (no token: 403)", async () => {

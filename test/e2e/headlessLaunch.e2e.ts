@@ -163,11 +163,11 @@ describe("[e2e] npm start -- --headless (a real process)", () => {
       },
       30_000,
     );
-    // The new launch answers before the launcher has printed its line: wait for the line too.
+    // The node answers as soon as it listens; the launcher prints once its start has finished.
     await until(
-      "the restarted line",
+      "the launcher to say it restarted",
       async () => p.output().includes(`Weft node restarted on ${p.appUrl}`),
-      10_000,
+      30_000,
     );
     expect((await fetch(`${p.baseUrl}/health-check`)).status).toBe(200);
     const exit = await p.stop("SIGTERM");

@@ -2,7 +2,8 @@
  * The built UI in headless Chromium against the fake node (test/e2e/support/fakeNode.ts):
  * the Node page, live chain heights, the mining switch and its refusals, keyboard-only use of
  * the Node page (skip link, navigation, the switch, a dialog that traps focus), the
- * Content-Security-Policy, and clear messages when the node is unreachable.
+ * catching-up banner, the Content-Security-Policy, and clear messages when the node is
+ * unreachable.
  */
 import type { Browser, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
@@ -261,6 +262,40 @@ describe("[e2e] renderer against a fake node", () => {
     expect(await page.evaluate("window.__inlineRan === undefined")).toBe(true);
     expect(blocked).toEqual([]);
     expect(node.requests.every((r) => r.split(" ")[1]?.startsWith("/"))).toBe(true);
+  });
+
+  it("shows what the node catches up on in a banner, with progress and time left; Hide hides it", async () => {
+    node.setCatchingUp([
+      { what: "Rebuilding the explorer index", done: 250, total: 1000, etaS: 90 },
+    ]);
+    await openNodePage();
+    const banner = page.getByRole("region", { name: "Catching up" });
+    await banner.waitFor({ timeout: 15_000 });
+    expect(await banner.textContent()).toContain("Rebuilding the explorer index");
+    expect(await banner.textContent()).toContain("25 %, about 2 min left");
+    expect(await banner.locator("progress").getAttribute("value")).toBe("250");
+    await saveScreenshot(page, "node-page-catching-up");
+    // Progress follows the node's status.
+    node.setCatchingUp([
+      { what: "Rebuilding the explorer index", done: 750, total: 1000, etaS: 20 },
+    ]);
+    await expect
+      .poll(() => banner.textContent(), { timeout: 15_000 })
+      .toContain("75 %, about 20 s left");
+    // Hidden until the list of tasks changes: a new task brings it back.
+    await banner.getByRole("button", { name: "Hide" }).click();
+    await banner.waitFor({ state: "detached" });
+    node.setCatchingUp([
+      { what: "Rebuilding the explorer index", done: 900, total: 1000, etaS: 5 },
+      { what: "Syncing blocks from peers", done: 0, total: 400, etaS: null },
+    ]);
+    await banner.waitFor({ timeout: 15_000 });
+    expect(await banner.textContent()).toContain("Syncing blocks from peers");
+    expect(await banner.textContent()).toContain("time left unknown");
+    // Caught up: the banner goes.
+    node.setCatchingUp([]);
+    await banner.waitFor({ state: "detached", timeout: 15_000 });
+    expect(problems).toEqual([]);
   });
 
   it("says clearly when the node stops answering", async () => {

@@ -185,10 +185,12 @@ describe("[renderer] mining status", () => {
       dataDir: "/d",
       logFile: null,
       cpus: 4,
+      publicApis: { mining: true, backup: false },
       catchingUp: [{ what: "index", done: 1, total: 2, etaS: null }],
     };
     expect(parseNodeStatus(st)).toEqual({ ok: true, value: st });
     expect(parseNodeStatus({ ...st, cpus: 0 }).ok).toBe(false);
+    expect(parseNodeStatus({ ...st, publicApis: { mining: 1, backup: false } }).ok).toBe(false);
     const line = { seq: 1, at: 5, level: "warn", message: "m" };
     expect(parseNodeLog({ lines: [line] })).toEqual({
       ok: true,

@@ -62,7 +62,22 @@ describe("[electron] launcher", () => {
         rendererDir: "/tmp/ui",
       },
     });
+    expect(
+      parseLaunchArgs(["--headless", "--settings", "/tmp/s.json", "--data-dir", "/d"]),
+    ).toEqual({
+      ok: true,
+      options: {
+        headless: true,
+        network: "development",
+        dataDir: "/d",
+        port: 1848,
+        settingsFile: "/tmp/s.json",
+      },
+    });
     for (const bad of [
+      ["--settings"],
+      ["--settings", "/tmp/s.json", "--port", "0"],
+      ["--network", "testnet04", "--settings", "/tmp/s.json"],
       ["--renderer-dir"],
       ["--network", "moon"],
       ["--port", "70000"],

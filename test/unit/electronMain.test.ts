@@ -296,6 +296,46 @@ describe("[electron] main process", () => {
     );
   });
 
+  it("restarts the node with the settings saved meanwhile; the window follows a new port", async () => {
+    const startNode = vi.fn(async (...args: unknown[]) => {
+      const asked = (args[0] as { port: number }).port;
+      const port = asked === 1848 ? 41234 : asked;
+      return {
+        baseUrl: `http://127.0.0.1:${port}/ledger/0.0/development`,
+        appUrl: `http://127.0.0.1:${port}/app/`,
+        close: vi.fn(async () => {}),
+      };
+    });
+    fake.startNode = startNode;
+    await startDesktop();
+    const write = fake.state.ipc.get("settings/write");
+    await expect(
+      write?.({ senderFrame: { url: APP_URL } }, { port: 41999, miningApi: true }),
+    ).resolves.toMatchObject({ ok: true });
+    // Saved, not applied: the running node keeps its options until it restarts.
+    expect(startNode).toHaveBeenCalledTimes(1);
+    const first = (startNode.mock.calls[0] as unknown[])[0] as {
+      restart: (request: { reason: "restart" }) => void;
+    };
+    first.restart({ reason: "restart" });
+    await vi.waitFor(() => expect(startNode).toHaveBeenCalledTimes(2));
+    expect((startNode.mock.calls[1] as unknown[])[0]).toMatchObject({
+      port: 41999,
+      mining: { apiEnabled: true },
+    });
+    await vi.waitFor(() =>
+      expect(fake.FakeWindow.all[0]?.loaded.at(-1)).toBe("http://127.0.0.1:41999/app/"),
+    );
+    // The bridge now answers the node's new origin only.
+    const info = fake.state.ipc.get("app/info");
+    await expect(
+      info?.({ senderFrame: { url: "http://127.0.0.1:41999/app/" } }, null),
+    ).resolves.toMatchObject({ ok: true });
+    await expect(info?.({ senderFrame: { url: APP_URL } }, null)).resolves.toMatchObject({
+      ok: false,
+    });
+  });
+
   it("shows the reason and the log file when the node cannot start", async () => {
     const failure = Object.assign(
       new Error("listen EADDRINUSE: address already in use 127.0.0.1:1848"),

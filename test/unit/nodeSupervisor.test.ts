@@ -1,16 +1,21 @@
 /**
  * The node's supervisor (electron/nodeSupervisor.ts; docs/desktop.md §3.4): with fake nodes,
  * the order close → step → start, the same port and app token, a step that fails, retries
- * while the address is busy, a restart that cannot start, close during a restart; with the
- * real node, the app's `POST /app/api/node/restart` brings it back on the same port (asked
- * for as port 0) with the same token, as the headless launcher and the desktop run it.
+ * while the address is busy, a restart that cannot start, close during a restart, the saved
+ * settings read again on a restart (another port only when the saved one changed; unreadable
+ * settings keep the running ones); with the real node, the app's `POST /app/api/node/restart`
+ * brings it back on the same port (asked for as port 0) with the same token, as the headless
+ * launcher and the desktop run it, and with the settings saved meanwhile applied.
  */
 import { mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import type { HostedNode, HostedNodeOptions, NodeRestartRequest } from "../../electron/nodeHost.ts";
 import { NodeSupervisor, portOf } from "../../electron/nodeSupervisor.ts";
+import { nodeOptionsOfSettings } from "../../electron/settings/nodeOptionsOfSettings.ts";
+import { readSettingsFile, SettingsStore } from "../../electron/settings/settingsStore.ts";
 
 type Started = { options: HostedNodeOptions; node: HostedNode };
 
@@ -120,6 +125,42 @@ describe("[electron] node supervisor", () => {
     expect(t.node).toBeNull();
     await t.close();
   });
+
+  it("starts again with the settings read again: another port only when the saved port changed", async () => {
+    const host = fakeHost();
+    let saved: HostedNodeOptions = { ...base, port: 0 };
+    const s = new NodeSupervisor({ options: saved, reload: () => saved, start: host.start });
+    const first = await s.start();
+    // Another setting, the same saved port (0): the port the node listened on is kept.
+    saved = { ...saved, mining: { enabled: false, apiEnabled: true } };
+    await s.restart({ reason: "restart" });
+    expect(host.started[1]?.options).toMatchObject({
+      port: portOf(first),
+      mining: { apiEnabled: true },
+      appToken: first.appToken,
+    });
+    // A restore wrote into the running node's data folder: it starts on the same options.
+    saved = { ...saved, port: 18_555, dataDir: "/tmp/elsewhere" };
+    await s.restart({ reason: "restore" });
+    expect(host.started[2]?.options).toMatchObject({ port: portOf(first), dataDir: "/tmp/x" });
+    // A new saved port: the node moves there (and to the new data folder).
+    await s.restart({ reason: "restart" });
+    expect(host.started[3]?.options).toMatchObject({ port: 18_555, dataDir: "/tmp/elsewhere" });
+    expect(s.node?.appUrl).toBe("http://127.0.0.1:18555/app/");
+    // Settings that cannot be read: the running node's options again.
+    const t = new NodeSupervisor({
+      options: saved,
+      reload: () => {
+        throw new Error("settings.json: bad JSON");
+      },
+      start: host.start,
+    });
+    await t.start();
+    await t.restart({ reason: "restart" });
+    expect(host.started[5]?.options).toMatchObject({ port: 18_555, mining: { apiEnabled: true } });
+    await t.close();
+    await s.close();
+  });
 });
 
 const dataDir = mkdtempSync(join(tmpdir(), "weft-supervisor-"));
@@ -168,4 +209,68 @@ describe("[electron] node supervisor with the real node", () => {
     }
     await expect(fetch(`${first.baseUrl}/health-check`)).rejects.toThrow();
   });
+
+  it("applies settings saved while it runs on Restart node (public APIs, port)", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "weft-supervisor-settings-"));
+    const file = join(dir, "settings.json");
+    // As the desktop saves them (SettingsStore) and the launcher's --settings reads them.
+    const store = new SettingsStore(file, { warn: () => {} });
+    store.write({ network: "development", dataDir: join(dir, "data"), port: 0 });
+    const optionsNow = () =>
+      nodeOptionsOfSettings(readSettingsFile(file), { defaultDataDir: join(dir, "unused") });
+    const s = new NodeSupervisor({ options: optionsNow(), reload: optionsNow });
+    const first = await s.start();
+    try {
+      const status = async (node: HostedNode) => {
+        const r = await fetch(`${new URL(node.baseUrl).origin}/app/api/node/status`, {
+          headers: { "x-weft-app-token": node.appToken },
+        });
+        return (await r.json()) as { publicApis: { mining: boolean; backup: boolean } };
+      };
+      const solved = (node: HostedNode) =>
+        fetch(`${node.baseUrl}/mining/solved`, {
+          method: "POST",
+          headers: { "content-type": "application/octet-stream" },
+          body: new Uint8Array(1),
+        });
+      expect((await status(first)).publicApis).toEqual({ mining: false, backup: false });
+      expect((await solved(first)).status).toBe(404);
+
+      // Saved while it runs: nothing changes until the restart.
+      store.write({ miningApi: true, backupApi: true, backupDir: join(dir, "backups") });
+      expect((await status(first)).publicApis).toEqual({ mining: false, backup: false });
+      await s.restart({ reason: "restart" });
+      const second = s.node as HostedNode;
+      expect(second.baseUrl).toBe(first.baseUrl);
+      expect((await status(second)).publicApis).toEqual({ mining: true, backup: true });
+      // The public mining API is served: a short solution is refused as such, not unknown.
+      expect((await solved(second)).status).toBe(400);
+
+      // A new port: the node moves there, same token.
+      const port = await freePort();
+      store.write({ port });
+      await s.restart({ reason: "restart" });
+      const third = s.node as HostedNode;
+      expect(portOf(third)).toBe(port);
+      expect(third.appToken).toBe(first.appToken);
+      expect((await fetch(`${third.baseUrl}/health-check`)).status).toBe(200);
+      await expect(fetch(`${first.baseUrl}/health-check`)).rejects.toThrow();
+    } finally {
+      await s.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });
+
+/** A port free a moment ago (the OS picks it). */
+function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const server = createServer();
+    server.once("error", fail);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      const port = typeof address === "object" && address !== null ? address.port : 0;
+      server.close(() => done(port));
+    });
+  });
+}

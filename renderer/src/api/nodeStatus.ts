@@ -7,6 +7,7 @@
  */
 import {
   array,
+  boolean,
   type Decoded,
   decode,
   natural,
@@ -30,6 +31,8 @@ export type NodeStatus = {
   readonly logFile: string | null;
   /** Processors of the node's computer: the most threads worth choosing. */
   readonly cpus: number;
+  /** Whether this launch of the node serves the public mining and backup APIs. */
+  readonly publicApis: { readonly mining: boolean; readonly backup: boolean };
   readonly catchingUp: readonly CatchUpItem[];
 };
 
@@ -54,6 +57,13 @@ export function parseNodeStatus(raw: unknown): Decoded<NodeStatus> {
       dataDir: string(o.dataDir, "dataDir"),
       logFile: o.logFile === null ? null : string(o.logFile, "logFile"),
       cpus,
+      publicApis: (() => {
+        const p = record(o.publicApis, "publicApis");
+        return {
+          mining: boolean(p.mining, "publicApis.mining"),
+          backup: boolean(p.backup, "publicApis.backup"),
+        };
+      })(),
       catchingUp: array(o.catchingUp, "catchingUp").map((item, i) => {
         const r = record(item, `catchingUp.${i}`);
         return {

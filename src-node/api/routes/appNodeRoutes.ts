@@ -3,9 +3,11 @@
  * spec), registered inside the guarded app API plugin (appApi.ts):
  *
  * - `GET /app/api/node/status`: `{network, dataDir, logFile, cpus,
- *   catchingUp: [{what, done, total, etaS}]}`: what the catching-up banner
- *   shows (catchUpStatus.ts) and the facts the page's settings and threads
- *   choice need (`cpus`: the processor count the threads select goes up to).
+ *   publicApis: {mining, backup}, catchingUp: [{what, done, total, etaS}]}`:
+ *   what the catching-up banner shows (catchUpStatus.ts) and the facts the
+ *   page's settings and threads choice need (`cpus`: the processor count the
+ *   threads select goes up to; `publicApis`: whether this launch serves the
+ *   public mining and backup APIs, the settings a restart applies).
  * - `GET /app/api/node/log?level=info|warn|error&limit=1..1000`: the
  *   node's recent log lines at that level or above, oldest first
  *   (recentLog.ts); 400 APP_BAD_REQUEST naming a bad parameter.
@@ -53,6 +55,10 @@ export function registerAppNodeRoutes(scope: FastifyInstance, ctx: RouteContext)
       dataDir: page.dataDir,
       logFile: page.logFile ?? null,
       cpus: availableParallelism(),
+      publicApis: {
+        mining: ctx.node.miningApi !== undefined,
+        backup: ctx.node.backup !== undefined,
+      },
       catchingUp: page.catchUp.items(),
     });
   });

@@ -28,6 +28,14 @@ export type FakeMining = {
   blocksFound: number;
 };
 
+/** A task of `/app/api/node/status`'s `catchingUp`. */
+export type CatchUpTaskJson = {
+  readonly what: string;
+  readonly done: number;
+  readonly total: number;
+  readonly etaS: number | null;
+};
+
 export type FakeNodeOptions = {
   /** A built renderer (index.html + assets/). */
   readonly rendererDir: string;
@@ -55,6 +63,8 @@ export type FakeNode = {
   setHealthy(healthy: boolean): void;
   /** Makes /app/config.json answer 503 (false) or 200 (true). */
   setConfigAvailable(available: boolean): void;
+  /** What `/app/api/node/status` lists as catching up (the banner's tasks). */
+  setCatchingUp(items: readonly CatchUpTaskJson[]): void;
   /** Open header streams. */
   streamCount(): number;
   close(): Promise<void>;
@@ -90,6 +100,7 @@ export async function startFakeNode(options: FakeNodeOptions): Promise<FakeNode>
   const streams = new Set<ServerResponse>();
   let healthy = true;
   let configAvailable = true;
+  let catchingUp: readonly CatchUpTaskJson[] = [];
   let origin = "";
   const basePath = `/ledger/0.0/${networkId}`;
 
@@ -415,7 +426,8 @@ export async function startFakeNode(options: FakeNodeOptions): Promise<FakeNode>
           dataDir: "/fake/data",
           logFile: null,
           cpus: 2,
-          catchingUp: [],
+          publicApis: { mining: false, backup: false },
+          catchingUp,
         });
       }
       if (path === "/app/api/node/log") return json(res, 200, { lines: [] });
@@ -540,6 +552,9 @@ export async function startFakeNode(options: FakeNodeOptions): Promise<FakeNode>
     },
     setConfigAvailable(a) {
       configAvailable = a;
+    },
+    setCatchingUp(items) {
+      catchingUp = items;
     },
     streamCount: () => streams.size,
     close: () =>

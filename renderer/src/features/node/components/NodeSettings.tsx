@@ -2,9 +2,11 @@
  * The node's settings: network, port, data folder, and the public mining and backup APIs.
  * In the desktop app they are saved in the app's settings (through the desktop bridge,
  * `<userData>/settings.json`) and apply when the node starts again: the panel says so and
- * offers "Restart node" (`POST /app/api/node/restart`, docs/desktop.md §3.4). A node run
- * headless takes its settings from its command line (docs/user-guide.md): the panel shows
- * them and how to change them. "Restart node" is offered in both.
+ * offers "Restart node" (`POST /app/api/node/restart`, docs/desktop.md §3.4): the app's
+ * supervisor reads the saved settings again when it restarts the node. A node run headless
+ * takes its settings from its command line or its `--settings` file, read again on restart
+ * (docs/user-guide.md): the panel shows the running ones and how to change them. "Restart
+ * node" is offered in both.
  * @module
  */
 import { useQuery } from "@tanstack/react-query";
@@ -79,14 +81,18 @@ function HeadlessSettings() {
           <dd>
             <LongValue value={s.dataDir} what="data folder" />
           </dd>
+          <dt>Public mining API</dt>
+          <dd data-testid="public-mining-api">{s.publicApis.mining ? "On" : "Off"}</dd>
+          <dt>Public backup API</dt>
+          <dd data-testid="public-backup-api">{s.publicApis.backup ? "On" : "Off"}</dd>
         </dl>
       )}
       <p className="hint">
         This node runs without the desktop app: its settings are the options it was started with (
-        <code>npm start -- --headless --network … --port … --data-dir …</code>, plus{" "}
-        <code>--enable-mining-api</code>, <code>--enable-backup-api</code>), or its configuration
-        file. Change them there and start it again; "Restart node" starts it again with the same
-        options.
+        <code>npm start -- --headless --network … --port … --data-dir …</code>), or the settings
+        file it was started with (<code>npm start -- --headless --settings FILE</code>, the desktop
+        app's <code>settings.json</code> format). Changes to that file apply on "Restart node";
+        other options need the node started again by hand.
       </p>
     </>
   );
@@ -102,6 +108,7 @@ function DesktopSettings({ desktop }: { readonly desktop: DesktopApi }) {
   const [backupApi, setBackupApi] = useState(false);
   const [error, setError] = useState<BridgeError | string | null>(null);
   const networkId = useId();
+  const phase = useRestartPhase();
 
   const show = useCallback((s: AppSettings) => {
     setSaved(s);
@@ -124,6 +131,19 @@ function DesktopSettings({ desktop }: { readonly desktop: DesktopApi }) {
       live = false;
     };
   }, [desktop, show]);
+
+  // Back from a restart: the node runs the settings saved until then (the supervisor read them).
+  const back = phase.kind === "back";
+  useEffect(() => {
+    if (!back) return;
+    let live = true;
+    void desktop.readSettings().then((r) => {
+      if (live && r.ok) setRunning(r.value);
+    });
+    return () => {
+      live = false;
+    };
+  }, [back, desktop]);
 
   const save = () => {
     const patch = settingsPatchOf({ network, port, dataDir, miningApi, backupApi });

@@ -1,7 +1,8 @@
 /**
  * The Node page (`#/node`): the catching-up banner, status and health, the miner (reward
  * account, switches, threads) and its last hour, (in the desktop app) the data folder, the
- * live height of every chain, and the node's log.
+ * peers, the node's settings with "Restart node", the live height of every chain, and the
+ * node's log.
  * @module
  */
 import { lazy, Suspense } from "react";
@@ -12,6 +13,7 @@ import { ChainTable } from "../components/ChainTable.tsx";
 import { DesktopFolders } from "../components/DesktopFolders.tsx";
 import { MiningControl } from "../components/MiningControl.tsx";
 import { NodeLog } from "../components/NodeLog.tsx";
+import { NodeSettings } from "../components/NodeSettings.tsx";
 import { NodeStatus } from "../components/NodeStatus.tsx";
 import { PeersPanel } from "../components/PeersPanel.tsx";
 
@@ -34,6 +36,7 @@ export function NodePage() {
         </Suspense>
         {desktop === null ? null : <DesktopFolders desktop={desktop} />}
         <PeersPanel />
+        <NodeSettings />
       </div>
       <ChainTable />
       <NodeLog />

@@ -3,12 +3,13 @@
  * so moving between pages keeps the wallet unlocked until Lock or the idle time-out): loads
  * the file from the node, keeps its non-secret part in React state, sends each action to the
  * worker and saves the file the worker seals. User activity (keys, pointer) is passed to the
- * worker at most every 15 s to reset its idle timer.
+ * worker at most every 15 s to reset its idle timer. A restore from a backup replaces the
+ * keystore on disk: once the node is back, the file is read again and the wallet locked.
  * @module
  */
 import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { describeClientError } from "../../../api/clientError.ts";
-import { useServices } from "../../../services/services.tsx";
+import { useRestartPhase, useServices } from "../../../services/services.tsx";
 import { DISCOVERY_KEYS, discoverAccounts } from "../discovery/accountDiscovery.ts";
 import {
   DEFAULT_SETTINGS,
@@ -43,6 +44,13 @@ export function VaultProvider({
   const [loadError, setLoadError] = useState<string | null>(null);
   const vaultRef = useRef<VaultClient | null>(null);
   const keystoreRef = useRef<KeystoreFile | null>(null);
+  // Counts restores the page has seen come back: each one reads the keystore file again.
+  const [restores, setRestores] = useState(0);
+  const restart = useRestartPhase();
+  const restored = restart.kind === "back" && restart.reason === "restore";
+  useEffect(() => {
+    if (restored) setRestores((n) => n + 1);
+  }, [restored]);
   // Set with the state, never from it in render: a render with an older state must not
   // undo a save that has not reached React yet.
 
@@ -57,6 +65,10 @@ export function VaultProvider({
 
   useEffect(() => {
     let live = true;
+    if (restores > 0) {
+      // What was unlocked belongs to the keystore the restore replaced.
+      void vaultRef.current?.request({ op: "lock" }).catch(() => {});
+    }
     void client.walletKeystore().then((r) => {
       if (!live) return;
       if (!r.ok) {
@@ -64,6 +76,9 @@ export function VaultProvider({
         return;
       }
       if (r.value.keystore === null) {
+        // (After a restore: a backup made before the wallet existed holds none.)
+        keystoreRef.current = null;
+        setKeystore(null);
         setPhase("none");
         return;
       }
@@ -79,7 +94,7 @@ export function VaultProvider({
     return () => {
       live = false;
     };
-  }, [client]);
+  }, [client, restores]);
 
   // Activity resets the worker's idle timer.
   useEffect(() => {

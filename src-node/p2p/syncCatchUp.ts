@@ -1,0 +1,51 @@
+/**
+ * Peer sync as a task of the node's catching-up status (the app's banner,
+ * api/catchUpStatus.ts, which declares the same reporter shape): a task runs
+ * while the sync status says `catching-up`, its total the blocks there were
+ * to fetch when it began (raised if a peer announces more), its progress the
+ * blocks fetched since.
+ * @module
+ */
+import type { SyncStatus } from "./syncProgress.ts";
+
+export type SyncCatchUpTask = { progress(done: number, total?: number): void; end(): void };
+
+/** Where the sync reports (the node's `catchUp`). */
+export type SyncCatchUpReporter = { begin(what: string, total: number): SyncCatchUpTask };
+
+/** What the sync is called in the catching-up banner. */
+export const PEER_SYNC_TASK = "Syncing blocks from peers";
+
+export class SyncCatchUp {
+  readonly #reporter: SyncCatchUpReporter;
+  #task: { readonly handle: SyncCatchUpTask; readonly from: number; total: number } | undefined;
+
+  constructor(reporter: SyncCatchUpReporter) {
+    this.#reporter = reporter;
+  }
+
+  /** Begins, advances or ends the task after a change of the sync status. */
+  update(status: SyncStatus): void {
+    if (status.state !== "catching-up") {
+      this.end();
+      return;
+    }
+    const target = status.cutHeight + status.blocksLeft;
+    if (this.#task === undefined) {
+      this.#task = {
+        handle: this.#reporter.begin(PEER_SYNC_TASK, status.blocksLeft),
+        from: status.cutHeight,
+        total: status.blocksLeft,
+      };
+      return;
+    }
+    const t = this.#task;
+    t.total = Math.max(t.total, target - t.from);
+    t.handle.progress(Math.max(0, status.cutHeight - t.from), t.total);
+  }
+
+  end(): void {
+    this.#task?.handle.end();
+    this.#task = undefined;
+  }
+}
