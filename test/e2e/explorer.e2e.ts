@@ -15,11 +15,11 @@ import { devKey, signedCommand, transferCaps } from "../support/execChain.ts";
 import { mineOn } from "../support/nodeMining.ts";
 import { saveScreenshot } from "./support/browser.ts";
 import { saveGuideScreenshot } from "./support/guideScreenshot.ts";
-import { useRealNodePage } from "./support/realNodePage.ts";
+import { setUpRealNodePage } from "./support/realNodePage.ts";
 
 const CHAINS = 10;
 
-const env = useRealNodePage({
+const env = setUpRealNodePage({
   name: "explorer",
   mining: { enabled: false, threads: 1 },
   // A 404 the page expects (an unknown transaction) is logged by the browser, not the app.

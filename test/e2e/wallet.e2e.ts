@@ -19,7 +19,7 @@ import { mineOn } from "../support/nodeMining.ts";
 import { postJson } from "../support/postJson.ts";
 import { saveScreenshot } from "./support/browser.ts";
 import { saveGuideScreenshot } from "./support/guideScreenshot.ts";
-import { useRealNodePage } from "./support/realNodePage.ts";
+import { setUpRealNodePage } from "./support/realNodePage.ts";
 import {
   askWords,
   choosePassword,
@@ -32,7 +32,7 @@ import {
   unlockIfLocked,
 } from "./support/walletSetup.ts";
 
-const env = useRealNodePage({
+const env = setUpRealNodePage({
   name: "wallet",
   mining: { enabled: false, threads: 1, account: `k:${"ef".repeat(32)}` },
 });
@@ -91,9 +91,9 @@ describe("[e2e] wallet keys against the real node", () => {
     await openWallet(page, node);
     const notice = page.getByTestId("wallet-backup-due");
     // Shown while locked too: the keystore is what a backup must hold.
-    await expect.poll(() => notice.textContent(), { timeout: 20_000 }).toContain(
-      "A fresh backup is due",
-    );
+    await expect
+      .poll(() => notice.textContent(), { timeout: 20_000 })
+      .toContain("A fresh backup is due");
     await unlockIfLocked(page);
     await notice.getByRole("link", { name: "Back up on the Backup page" }).click();
     await page.getByRole("heading", { level: 1, name: "Backup" }).waitFor();

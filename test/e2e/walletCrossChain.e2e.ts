@@ -12,7 +12,7 @@ import { describe, expect, it } from "vitest";
 import { readAccounts } from "../../renderer/src/features/wallet/accounts/readAccounts.ts";
 import { DEV_ACCOUNT_KEYS } from "../../src-node/genesis/devAccountKeys.ts";
 import { saveScreenshot } from "./support/browser.ts";
-import { useRealNodePage } from "./support/realNodePage.ts";
+import { setUpRealNodePage } from "./support/realNodePage.ts";
 import { createWallet, importTestAccount, unlockIfLocked } from "./support/walletSetup.ts";
 
 const ONE = 10n ** 12n;
@@ -23,7 +23,7 @@ const FROM = `k:${S0.publicKey}`;
 const TO_KEY = S1.publicKey;
 const TO = `k:${TO_KEY}`;
 
-const env = useRealNodePage({
+const env = setUpRealNodePage({
   name: "xchain",
   mining: { enabled: false, threads: 1, account: `k:${"ef".repeat(32)}` },
 });

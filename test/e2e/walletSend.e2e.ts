@@ -15,7 +15,7 @@ import { formatAmount } from "../../renderer/src/format/amount.ts";
 import { DEV_ACCOUNT_KEYS } from "../../src-node/genesis/devAccountKeys.ts";
 import { saveScreenshot } from "./support/browser.ts";
 import { saveGuideScreenshot } from "./support/guideScreenshot.ts";
-import { useRealNodePage } from "./support/realNodePage.ts";
+import { setUpRealNodePage } from "./support/realNodePage.ts";
 import {
   createWallet,
   importTestAccount,
@@ -30,7 +30,7 @@ if (S0 === undefined || S1 === undefined) throw new Error("no test accounts");
 const FROM = `k:${S0.publicKey}`;
 const TO = `k:${S1.publicKey}`;
 
-const env = useRealNodePage({
+const env = setUpRealNodePage({
   name: "send",
   mining: { enabled: false, threads: 1, account: `k:${"ef".repeat(32)}` },
 });

@@ -19,7 +19,7 @@ import { main } from "../../src-node/cli/main.ts";
 import { DEV_ACCOUNT_KEYS } from "../../src-node/genesis/devAccountKeys.ts";
 import { saveScreenshot } from "./support/browser.ts";
 import { saveGuideScreenshot } from "./support/guideScreenshot.ts";
-import { useRealNodePage } from "./support/realNodePage.ts";
+import { setUpRealNodePage } from "./support/realNodePage.ts";
 import {
   createWallet,
   importTestAccount,
@@ -35,7 +35,7 @@ const FROM = `k:${S0.publicKey}`;
 const TO = `k:${S1.publicKey}`;
 
 // Each test's page has a context of its own: axe opens a page beside the one under test.
-const env = useRealNodePage({
+const env = setUpRealNodePage({
   name: "sign",
   mining: { enabled: true, threads: 1, account: `k:${"ef".repeat(32)}` },
 });

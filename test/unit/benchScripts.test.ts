@@ -95,22 +95,26 @@ describe("[bench] every benchmark runs and prints BENCH lines", () => {
   });
 
   for (const name of names) {
-    it(`${name}`, async () => {
-      const { code, out, err } = await runBench(name);
-      expect(code, err).toBe(0);
-      const lines = out.split("\n").filter((l) => l.startsWith("BENCH"));
-      expect(lines.length).toBeGreaterThan(0);
-      const metrics = new Map<string, number>();
-      for (const l of lines) {
-        const m = LINE.exec(l);
-        expect(m, l).not.toBeNull();
-        expect(m?.[1], l).toBe(name);
-        metrics.set(m?.[2] as string, Number(m?.[3]));
-      }
-      for (const metric of REQUIRED[name] ?? []) {
-        expect(metrics.has(metric), `${name} prints ${metric}`).toBe(true);
-        expect(metrics.get(metric), `${name} ${metric}`).toBeGreaterThan(0);
-      }
-    }, SLOW[name] ?? 120_000);
+    it(
+      `${name}`,
+      async () => {
+        const { code, out, err } = await runBench(name);
+        expect(code, err).toBe(0);
+        const lines = out.split("\n").filter((l) => l.startsWith("BENCH"));
+        expect(lines.length).toBeGreaterThan(0);
+        const metrics = new Map<string, number>();
+        for (const l of lines) {
+          const m = LINE.exec(l);
+          expect(m, l).not.toBeNull();
+          expect(m?.[1], l).toBe(name);
+          metrics.set(m?.[2] as string, Number(m?.[3]));
+        }
+        for (const metric of REQUIRED[name] ?? []) {
+          expect(metrics.has(metric), `${name} prints ${metric}`).toBe(true);
+          expect(metrics.get(metric), `${name} ${metric}`).toBeGreaterThan(0);
+        }
+      },
+      SLOW[name] ?? 120_000,
+    );
   }
 });

@@ -90,9 +90,7 @@ describe("[docs] the user guide's screenshots", () => {
       expect(l.alt.trim(), `${where} has alternative text`).not.toBe("");
       const bytes = readFileSync(path);
       expect(pngSize(bytes), where).toEqual(GUIDE_VIEWPORT);
-      expect(bytes.length, `${where} is at most ${MAX_BYTES} bytes`).toBeLessThanOrEqual(
-        MAX_BYTES,
-      );
+      expect(bytes.length, `${where} is at most ${MAX_BYTES} bytes`).toBeLessThanOrEqual(MAX_BYTES);
     }
   });
 

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Page } from "playwright-core";
 
-/** The viewport of every guide screenshot (and of the pages `useRealNodePage` opens). */
+/** The viewport of every guide screenshot (and of the pages `setUpRealNodePage` opens). */
 export const GUIDE_VIEWPORT = { width: 1280, height: 720 } as const;
 
 export const guideImagesDir = fileURLToPath(

@@ -3,7 +3,7 @@
  * port 0, a temporary data folder, the UI built by globalSetup), one headless Chromium, and
  * for every test a fresh page in a context of its own (so axe may open a page beside it)
  * whose console errors and page errors are collected in `problems`. Each data folder is
- * `data/` inside a temporary folder, so app backups (made beside the data folder) stay in it. `useRealNodePage`
+ * `data/` inside a temporary folder, so app backups (made beside the data folder) stay in it. `setUpRealNodePage`
  * registers the vitest hooks and returns live accessors; nodes started later (the same
  * folder again, or another node on an empty folder) are closed by the same hooks.
  */
@@ -50,7 +50,7 @@ export type RealNodePage = {
   freshNode(extra?: Partial<CreateNodeOptions>): Promise<WeftNode>;
 };
 
-export function useRealNodePage(options: RealNodePageOptions): RealNodePage {
+export function setUpRealNodePage(options: RealNodePageOptions): RealNodePage {
   const network = options.network ?? "test-singleton";
   let root: string | undefined;
   let dataDir: string | undefined;

@@ -29,8 +29,8 @@ export function BackupDueNotice() {
   return (
     <Notice tone="warning" testId="wallet-backup-due">
       <p>
-        A fresh backup is due: this wallet was created, restored or its keys changed since the
-        last backup. <Link to="/backup">Back up on the Backup page</Link>.
+        A fresh backup is due: this wallet was created, restored or its keys changed since the last
+        backup. <Link to="/backup">Back up on the Backup page</Link>.
       </p>
     </Notice>
   );
