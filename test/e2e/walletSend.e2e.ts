@@ -30,6 +30,9 @@ if (S0 === undefined || S1 === undefined) throw new Error("no test accounts");
 const FROM = `k:${S0.publicKey}`;
 const TO = `k:${S1.publicKey}`;
 
+/** A real node mining and confirming on a busy machine: more than the 60 s default. */
+const LONG_TEST_MS = 120_000;
+
 const env = setUpRealNodePage({
   name: "send",
   mining: { enabled: false, threads: 1, account: `k:${"ef".repeat(32)}` },
@@ -47,79 +50,83 @@ async function createWalletWithTestAccount(page: Page): Promise<void> {
 }
 
 describe("[e2e] accounts and a transfer against the real node", () => {
-  it("shows balances, sends on one chain, confirms after mining, moves exactly amount and fee", async () => {
-    const { page, node, pact } = env;
-    await createWalletWithTestAccount(page);
-    // The home lists the account's balance on every chain (10 on test-singleton).
-    for (const c of [0, 9]) {
+  it(
+    "shows balances, sends on one chain, confirms after mining, moves exactly amount and fee",
+    async () => {
+      const { page, node, pact } = env;
+      await createWalletWithTestAccount(page);
+      // The home lists the account's balance on every chain (10 on test-singleton).
+      for (const c of [0, 9]) {
+        await expect
+          .poll(() => page.getByTestId(`balance-${FROM}-${c}`).textContent(), { timeout: 20_000 })
+          .toBe("1,000,000");
+      }
+      await expect.poll(() => page.getByTestId(`total-${FROM}`).textContent()).toBe("10,000,000");
+      await saveGuideScreenshot(page, "wallet-accounts", { top: true });
+
+      const [fromBefore = 0n, toBefore = 0n] = await balancesOnNode(0);
+      await page.getByRole("button", { name: "Send", exact: true }).click();
+      await page.getByRole("heading", { level: 1, name: "Send" }).waitFor();
+      expect(new URL(page.url()).hash).toBe("#/wallet/send");
+      await page.getByLabel("From", { exact: true }).selectOption({ label: `sender00 — ${FROM}` });
+      await page.getByLabel("Chain", { exact: true }).fill("0");
+      await page.getByLabel("Receiver", { exact: true }).fill(TO);
       await expect
-        .poll(() => page.getByTestId(`balance-${FROM}-${c}`).textContent(), { timeout: 20_000 })
-        .toBe("1,000,000");
-    }
-    await expect.poll(() => page.getByTestId(`total-${FROM}`).textContent()).toBe("10,000,000");
-    await saveGuideScreenshot(page, "wallet-accounts");
+        .poll(() => page.getByTestId("receiver-guard").textContent(), { timeout: 20_000 })
+        .toContain(`keys-all of 1 key: ${S1.publicKey}`);
+      await page.getByLabel("Amount", { exact: true }).fill("12.5");
+      await page.getByRole("button", { name: "Review" }).click();
 
-    const [fromBefore = 0n, toBefore = 0n] = await balancesOnNode(0);
-    await page.getByRole("button", { name: "Send", exact: true }).click();
-    await page.getByRole("heading", { level: 1, name: "Send" }).waitFor();
-    expect(new URL(page.url()).hash).toBe("#/wallet/send");
-    await page.getByLabel("From", { exact: true }).selectOption({ label: `sender00 — ${FROM}` });
-    await page.getByLabel("Chain", { exact: true }).fill("0");
-    await page.getByLabel("Receiver", { exact: true }).fill(TO);
-    await expect
-      .poll(() => page.getByTestId("receiver-guard").textContent(), { timeout: 20_000 })
-      .toContain(`keys-all of 1 key: ${S1.publicKey}`);
-    await page.getByLabel("Amount", { exact: true }).fill("12.5");
-    await page.getByRole("button", { name: "Review" }).click();
+      await page.getByRole("region", { name: "Review" }).waitFor();
+      expect(await page.getByTestId("review-network").textContent()).toBe("test-singleton");
+      expect(await page.getByTestId("review-chain").textContent()).toBe("0");
+      expect(await page.getByTestId("review-code").textContent()).toBe(
+        `(coin.transfer "${FROM}" "${TO}" 12.5)`,
+      );
+      expect(
+        await page.getByTestId("review-capabilities").getByRole("listitem").allTextContents(),
+      ).toEqual([`(coin.TRANSFER "${FROM}" "${TO}" 12.5)`, "(coin.GAS)"]);
+      expect(await page.getByTestId("review-gas").textContent()).toContain("2,500 × 0.00000001");
+      await saveScreenshot(page, "wallet-send-review");
+      await saveGuideScreenshot(page, "wallet-send-review");
+      await page.getByRole("button", { name: "Sign and send" }).click();
 
-    await page.getByRole("region", { name: "Review" }).waitFor();
-    expect(await page.getByTestId("review-network").textContent()).toBe("test-singleton");
-    expect(await page.getByTestId("review-chain").textContent()).toBe("0");
-    expect(await page.getByTestId("review-code").textContent()).toBe(
-      `(coin.transfer "${FROM}" "${TO}" 12.5)`,
-    );
-    expect(
-      await page.getByTestId("review-capabilities").getByRole("listitem").allTextContents(),
-    ).toEqual([`(coin.TRANSFER "${FROM}" "${TO}" 12.5)`, "(coin.GAS)"]);
-    expect(await page.getByTestId("review-gas").textContent()).toContain("2,500 × 0.00000001");
-    await saveScreenshot(page, "wallet-send-review");
-    await saveGuideScreenshot(page, "wallet-send-review");
-    await page.getByRole("button", { name: "Sign and send" }).click();
+      const status = page.getByTestId("transfer-status");
+      await expect.poll(() => status.textContent(), { timeout: 20_000 }).toMatch(/^Pending/);
+      const requestKey = (await page.getByTestId("request-key").textContent())?.trim();
+      await page.getByRole("button", { name: "Turn mining on" }).click();
+      await expect
+        .poll(() => status.textContent(), { timeout: 60_000 })
+        .toMatch(/^Confirmed in block \d+ of chain 0$/);
+      node.miner.stop();
+      await saveScreenshot(page, "wallet-send-confirmed");
+      await saveGuideScreenshot(page, "wallet-send-confirmed");
+      expect(
+        await page
+          .getByRole("link", { name: "See the transaction in the explorer" })
+          .getAttribute("href"),
+      ).toBe(`/app/#/explorer/tx/${requestKey}`);
 
-    const status = page.getByTestId("transfer-status");
-    await expect.poll(() => status.textContent(), { timeout: 20_000 }).toMatch(/^Pending/);
-    const requestKey = (await page.getByTestId("request-key").textContent())?.trim();
-    await page.getByRole("button", { name: "Turn mining on" }).click();
-    await expect
-      .poll(() => status.textContent(), { timeout: 60_000 })
-      .toMatch(/^Confirmed in block \d+ of chain 0$/);
-    node.miner.stop();
-    await saveScreenshot(page, "wallet-send-confirmed");
-    await saveGuideScreenshot(page, "wallet-send-confirmed");
-    expect(
-      await page
-        .getByRole("link", { name: "See the transaction in the explorer" })
-        .getAttribute("href"),
-    ).toBe(`/app/#/explorer/tx/${requestKey}`);
+      // Exactly the amount and the fee, read from the node.
+      const polled = await pact.poll(0, [requestKey ?? ""]);
+      if (!polled.ok) throw new Error(JSON.stringify(polled.error));
+      const result = polled.value.get(requestKey ?? "");
+      expect(result?.outcome.ok).toBe(true);
+      const fee = BigInt(result?.gas ?? 0) * 10_000n;
+      expect(fee > 0n).toBe(true);
+      const amount = 12n * ONE + ONE / 2n;
+      expect(await balancesOnNode(0)).toEqual([fromBefore - amount - fee, toBefore + amount]);
 
-    // Exactly the amount and the fee, read from the node.
-    const polled = await pact.poll(0, [requestKey ?? ""]);
-    if (!polled.ok) throw new Error(JSON.stringify(polled.error));
-    const result = polled.value.get(requestKey ?? "");
-    expect(result?.outcome.ok).toBe(true);
-    const fee = BigInt(result?.gas ?? 0) * 10_000n;
-    expect(fee > 0n).toBe(true);
-    const amount = 12n * ONE + ONE / 2n;
-    expect(await balancesOnNode(0)).toEqual([fromBefore - amount - fee, toBefore + amount]);
-
-    // And the wallet's home shows the sender's new balance.
-    await openWallet(page, node);
-    await unlockIfLocked(page);
-    await expect
-      .poll(() => page.getByTestId(`balance-${FROM}-0`).textContent(), { timeout: 20_000 })
-      .toBe(formatAmount(fromBefore - amount - fee, 12));
-    expect(env.problems).toEqual([]);
-  });
+      // And the wallet's home shows the sender's new balance.
+      await openWallet(page, node);
+      await unlockIfLocked(page);
+      await expect
+        .poll(() => page.getByTestId(`balance-${FROM}-0`).textContent(), { timeout: 20_000 })
+        .toBe(formatAmount(fromBefore - amount - fee, 12));
+      expect(env.problems).toEqual([]);
+    },
+    LONG_TEST_MS,
+  );
 
   it("refuses an amount beyond the balance before signing; Max leaves the most gas can cost", async () => {
     const { page, node } = env;

@@ -34,6 +34,9 @@ if (S0 === undefined || S1 === undefined) throw new Error("no test accounts");
 const FROM = `k:${S0.publicKey}`;
 const TO = `k:${S1.publicKey}`;
 
+/** A real node mining and confirming on a busy machine: more than the 60 s default. */
+const LONG_TEST_MS = 120_000;
+
 // Each test's page has a context of its own: axe opens a page beside the one under test.
 const env = setUpRealNodePage({
   name: "sign",
@@ -58,102 +61,106 @@ async function weftUnsigned(requestYaml: string): Promise<string> {
 }
 
 describe("[e2e] sign a transaction prepared with weft -u", () => {
-  it("pastes, reviews, signs, sends and confirms it; refuses a hash that does not match", async () => {
-    const { page, node, pact } = env;
-    await createWallet(page, node);
-    await importTestAccount(page, FROM);
-    const creationTime = Math.floor(Date.now() / 1000) - 30;
-    const unsigned = await weftUnsigned(
-      [
-        `code: (coin.transfer "${FROM}" "${TO}" 2.25)`,
-        "signers:",
-        `  - public: ${S0.publicKey}`,
-        "    caps:",
-        "      - name: coin.GAS",
-        "        args: []",
-        "      - name: coin.TRANSFER",
-        `        args: ["${FROM}", "${TO}", 2.25]`,
-        "nonce: e2e-sign-1",
-        "networkId: test-singleton",
-        "publicMeta:",
-        '  chainId: "0"',
-        `  sender: ${FROM}`,
-        "  gasLimit: 2500",
-        `  creationTime: ${creationTime}`,
-        "",
-      ].join("\n"),
-    );
-    const hash = (parse(unsigned) as { hash: string }).hash;
-    expect(hash).toHaveLength(43);
+  it(
+    "pastes, reviews, signs, sends and confirms it; refuses a hash that does not match",
+    async () => {
+      const { page, node, pact } = env;
+      await createWallet(page, node);
+      await importTestAccount(page, FROM);
+      const creationTime = Math.floor(Date.now() / 1000) - 30;
+      const unsigned = await weftUnsigned(
+        [
+          `code: (coin.transfer "${FROM}" "${TO}" 2.25)`,
+          "signers:",
+          `  - public: ${S0.publicKey}`,
+          "    caps:",
+          "      - name: coin.GAS",
+          "        args: []",
+          "      - name: coin.TRANSFER",
+          `        args: ["${FROM}", "${TO}", 2.25]`,
+          "nonce: e2e-sign-1",
+          "networkId: test-singleton",
+          "publicMeta:",
+          '  chainId: "0"',
+          `  sender: ${FROM}`,
+          "  gasLimit: 2500",
+          `  creationTime: ${creationTime}`,
+          "",
+        ].join("\n"),
+      );
+      const hash = (parse(unsigned) as { hash: string }).hash;
+      expect(hash).toHaveLength(43);
 
-    const before = await readAccounts(pact, "test-singleton", 0, [FROM, TO]);
-    await page.getByRole("button", { name: "Sign a transaction" }).click();
-    await page.getByRole("heading", { level: 1, name: "Sign a transaction" }).waitFor();
-    expect(new URL(page.url()).hash).toBe("#/wallet/sign");
+      const before = await readAccounts(pact, "test-singleton", 0, [FROM, TO]);
+      await page.getByRole("button", { name: "Sign a transaction" }).click();
+      await page.getByRole("heading", { level: 1, name: "Sign a transaction" }).waitFor();
+      expect(new URL(page.url()).hash).toBe("#/wallet/sign");
 
-    // A copy with another request key is refused, naming the right one.
-    const wrongHash = `${hash[0] === "A" ? "B" : "A"}${hash.slice(1)}`;
-    await page.getByLabel("Transaction", { exact: true }).fill(unsigned.replace(hash, wrongHash));
-    await expect
-      .poll(() => page.getByTestId("sign-problem").textContent())
-      .toContain(`hash does not match cmd: the request key of cmd is ${hash}`);
-    expect(await page.getByRole("button", { name: "Sign", exact: true }).count()).toBe(0);
+      // A copy with another request key is refused, naming the right one.
+      const wrongHash = `${hash[0] === "A" ? "B" : "A"}${hash.slice(1)}`;
+      await page.getByLabel("Transaction", { exact: true }).fill(unsigned.replace(hash, wrongHash));
+      await expect
+        .poll(() => page.getByTestId("sign-problem").textContent())
+        .toContain(`hash does not match cmd: the request key of cmd is ${hash}`);
+      expect(await page.getByRole("button", { name: "Sign", exact: true }).count()).toBe(0);
 
-    await page.getByLabel("Transaction", { exact: true }).fill(unsigned);
-    await page.getByTestId("sign-review").waitFor();
-    expect(await page.getByTestId("sign-network").textContent()).toBe("test-singleton");
-    expect(await page.getByTestId("sign-chain").textContent()).toBe("0");
-    expect(await page.getByTestId("sign-sender").textContent()).toBe(FROM);
-    expect(await page.getByTestId("sign-code").textContent()).toBe(
-      `(coin.transfer "${FROM}" "${TO}" 2.25)`,
-    );
-    const signers = page.getByTestId("sign-signers");
-    expect(await signers.textContent()).toContain("held here (sender00)");
-    expect(await signers.textContent()).toContain(`(coin.TRANSFER "${FROM}" "${TO}" 2.25)`);
-    expect(await page.getByTestId("sign-gas").textContent()).toContain("2,500");
-    expect(await page.getByTestId("sign-hash").textContent()).toBe(hash);
-    expect(await page.getByRole("button", { name: "Send", exact: true }).isDisabled()).toBe(true);
-    await saveScreenshot(page, "wallet-sign-review");
-    await saveGuideScreenshot(page, "wallet-sign-review");
-    // The review screen meets WCAG A/AA (as every page does, test/e2e/accessibility.e2e.ts).
-    const axe = await new AxeBuilder({ page })
-      .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
-      .analyze();
-    expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(" ")}`)).toEqual(
-      [],
-    );
+      await page.getByLabel("Transaction", { exact: true }).fill(unsigned);
+      await page.getByTestId("sign-review").waitFor();
+      expect(await page.getByTestId("sign-network").textContent()).toBe("test-singleton");
+      expect(await page.getByTestId("sign-chain").textContent()).toBe("0");
+      expect(await page.getByTestId("sign-sender").textContent()).toBe(FROM);
+      expect(await page.getByTestId("sign-code").textContent()).toBe(
+        `(coin.transfer "${FROM}" "${TO}" 2.25)`,
+      );
+      const signers = page.getByTestId("sign-signers");
+      expect(await signers.textContent()).toContain("held here (sender00)");
+      expect(await signers.textContent()).toContain(`(coin.TRANSFER "${FROM}" "${TO}" 2.25)`);
+      expect(await page.getByTestId("sign-gas").textContent()).toContain("2,500");
+      expect(await page.getByTestId("sign-hash").textContent()).toBe(hash);
+      expect(await page.getByRole("button", { name: "Send", exact: true }).isDisabled()).toBe(true);
+      await saveScreenshot(page, "wallet-sign-review");
+      await saveGuideScreenshot(page, "wallet-sign-review");
+      // The review screen meets WCAG A/AA (as every page does, test/e2e/accessibility.e2e.ts).
+      const axe = await new AxeBuilder({ page })
+        .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
+        .analyze();
+      expect(
+        axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(" ")}`),
+      ).toEqual([]);
 
-    await page.getByRole("button", { name: "Sign", exact: true }).click();
-    await expect
-      .poll(() => page.getByTestId("sign-summary").textContent(), { timeout: 20_000 })
-      .toContain("Every signature is present");
-    // The signed copy is in the form it came in: weft -u YAML with the signature filled in.
-    const output = (await page.getByTestId("sign-output").textContent()) ?? "";
-    const signedTx = parse(output) as { hash: string; sigs: Record<string, string>; cmd: string };
-    expect(Object.keys(signedTx)).toEqual(["hash", "sigs", "cmd"]);
-    expect(signedTx.hash).toBe(hash);
-    expect(signedTx.sigs[S0.publicKey]).toMatch(/^[0-9a-f]{128}$/);
+      await page.getByRole("button", { name: "Sign", exact: true }).click();
+      await expect
+        .poll(() => page.getByTestId("sign-summary").textContent(), { timeout: 20_000 })
+        .toContain("Every signature is present");
+      // The signed copy is in the form it came in: weft -u YAML with the signature filled in.
+      const output = (await page.getByTestId("sign-output").textContent()) ?? "";
+      const signedTx = parse(output) as { hash: string; sigs: Record<string, string>; cmd: string };
+      expect(Object.keys(signedTx)).toEqual(["hash", "sigs", "cmd"]);
+      expect(signedTx.hash).toBe(hash);
+      expect(signedTx.sigs[S0.publicKey]).toMatch(/^[0-9a-f]{128}$/);
 
-    await page.getByRole("button", { name: "Send", exact: true }).click();
-    const status = page.getByTestId("transfer-status");
-    await expect
-      .poll(() => status.textContent(), { timeout: 90_000 })
-      .toMatch(/^Confirmed in block \d+ of chain 0$/);
-    await saveScreenshot(page, "wallet-sign-confirmed");
+      await page.getByRole("button", { name: "Send", exact: true }).click();
+      const status = page.getByTestId("transfer-status");
+      await expect
+        .poll(() => status.textContent(), { timeout: 90_000 })
+        .toMatch(/^Confirmed in block \d+ of chain 0$/);
+      await saveScreenshot(page, "wallet-sign-confirmed");
 
-    const polled = await pact.poll(0, [hash]);
-    if (!polled.ok) throw new Error(JSON.stringify(polled.error));
-    const result = polled.value.get(hash);
-    expect(result?.outcome.ok).toBe(true);
-    const fee = BigInt(result?.gas ?? 0) * 10_000n;
-    const amount = 2n * ONE + ONE / 4n;
-    const after = await readAccounts(pact, "test-singleton", 0, [FROM, TO]);
-    const bal = (a: (typeof after)[number] | undefined) => (a?.exists ? a.balance : -1n);
-    // Mining credits the miner's account, not these two: the change is exact.
-    expect(bal(after[0])).toBe(bal(before[0]) - amount - fee);
-    expect(bal(after[1])).toBe(bal(before[1]) + amount);
-    expect(env.problems).toEqual([]);
-  });
+      const polled = await pact.poll(0, [hash]);
+      if (!polled.ok) throw new Error(JSON.stringify(polled.error));
+      const result = polled.value.get(hash);
+      expect(result?.outcome.ok).toBe(true);
+      const fee = BigInt(result?.gas ?? 0) * 10_000n;
+      const amount = 2n * ONE + ONE / 4n;
+      const after = await readAccounts(pact, "test-singleton", 0, [FROM, TO]);
+      const bal = (a: (typeof after)[number] | undefined) => (a?.exists ? a.balance : -1n);
+      // Mining credits the miner's account, not these two: the change is exact.
+      expect(bal(after[0])).toBe(bal(before[0]) - amount - fee);
+      expect(bal(after[1])).toBe(bal(before[1]) + amount);
+      expect(env.problems).toEqual([]);
+    },
+    LONG_TEST_MS,
+  );
 
   it("prepares a transfer for others to sign, and the sign page signs and sends it; another network needs confirming", async () => {
     const { page, node } = env;

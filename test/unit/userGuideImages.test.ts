@@ -63,7 +63,7 @@ function namesTakenByTests(): Set<string> {
   const names = new Set<string>();
   for (const f of readdirSync(dir).filter((n) => n.endsWith(".e2e.ts"))) {
     const text = readFileSync(join(dir, f), "utf8");
-    for (const m of text.matchAll(/saveGuideScreenshot\(\s*\w+\s*,\s*"([^"]+)"\s*\)/g)) {
+    for (const m of text.matchAll(/saveGuideScreenshot\(\s*\w+\s*,\s*"([^"]+)"/g)) {
       names.add(m[1] as string);
     }
   }

@@ -22,9 +22,14 @@ const NAME = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
 /**
  * Saves what `page` shows as docs/guide/images/<name>.png (GUIDE_VIEWPORT, dark theme), then
- * gives the page back its viewport and colour scheme; returns the file's path.
+ * gives the page back its viewport and colour scheme; returns the file's path. `top`: scroll
+ * to the top of the page first (a test's last click may have scrolled it down).
  */
-export async function saveGuideScreenshot(page: Page, name: string): Promise<string> {
+export async function saveGuideScreenshot(
+  page: Page,
+  name: string,
+  options: { readonly top?: boolean } = {},
+): Promise<string> {
   if (!NAME.test(name)) throw new Error(`guide screenshot name ${JSON.stringify(name)}`);
   mkdirSync(guideImagesDir, { recursive: true });
   const path = join(guideImagesDir, `${name}.png`);
@@ -35,6 +40,7 @@ export async function saveGuideScreenshot(page: Page, name: string): Promise<str
     viewport.height !== GUIDE_VIEWPORT.height;
   if (resize) await page.setViewportSize(GUIDE_VIEWPORT);
   await page.emulateMedia({ colorScheme: "dark" });
+  if (options.top === true) await page.evaluate("window.scrollTo(0, 0)");
   try {
     // The caret blinks and animations move: neither belongs in a picture compared by eye.
     await page.screenshot({ path, animations: "disabled", caret: "hide", scale: "css" });
