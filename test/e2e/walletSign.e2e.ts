@@ -216,5 +216,5 @@ describe("[e2e] sign a transaction prepared with weft -u", () => {
       .poll(() => page.getByTestId("transfer-status").textContent(), { timeout: 90_000 })
       .toMatch(/^Confirmed in block \d+ of chain 0$/);
     expect(env.problems).toEqual([]);
-  });
+  }, LONG_TEST_MS);
 });
