@@ -8,64 +8,31 @@
  * transfer"; a command waiting in the mempool says "pending", an unknown key "not found",
  * and a search for nothing says what was searched for. Screenshots: test/e2e/artifacts/.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Command } from "../../src-node/command/commandTypes.ts";
-import { createNode, type WeftNode } from "../../src-node/node.ts";
 import { crossChainTransfer } from "../support/crossChain.ts";
 import { devKey, signedCommand, transferCaps } from "../support/execChain.ts";
 import { mineOn } from "../support/nodeMining.ts";
-import { launchChromium, saveScreenshot } from "./support/browser.ts";
+import { saveScreenshot } from "./support/browser.ts";
+import { saveGuideScreenshot } from "./support/guideScreenshot.ts";
+import { setUpRealNodePage } from "./support/realNodePage.ts";
 
 const CHAINS = 10;
 
-let dataDir: string;
-let node: WeftNode;
-let browser: Browser;
-let page: Page;
-let problems: string[];
-
-beforeAll(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), "weft-e2e-explorer-"));
-  node = await createNode({
-    network: "test-singleton",
-    dataDir,
-    host: "127.0.0.1",
-    port: 0,
-    rendererDir: inject("rendererDir"),
-    mining: { enabled: false, threads: 1 },
-  });
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-  await node?.close();
-  if (dataDir !== undefined) rmSync(dataDir, { recursive: true, force: true });
-});
-
-beforeEach(async () => {
-  page = await browser.newPage();
-  problems = [];
-  page.on("console", (m) => {
-    // A 404 the page expects (an unknown transaction) is logged by the browser, not the app.
-    if (m.type() === "error" && !m.text().includes("404 (Not Found)")) problems.push(m.text());
-  });
-  page.on("pageerror", (e) => problems.push(e.message));
-});
-afterEach(async () => {
-  await page?.close();
+const env = setUpRealNodePage({
+  name: "explorer",
+  mining: { enabled: false, threads: 1 },
+  // A 404 the page expects (an unknown transaction) is logged by the browser, not the app.
+  ignoreConsole: (text) => text.includes("404 (Not Found)"),
 });
 
 /** One block on every chain. */
 async function mineRound(): Promise<void> {
-  for (let c = 0; c < CHAINS; c++) await mineOn(node, c);
+  for (let c = 0; c < CHAINS; c++) await mineOn(env.node, c);
 }
 
 async function send(chain: number, cmd: Command): Promise<string> {
-  const res = await fetch(`${node.baseUrl}/chain/${chain}/pact/api/v1/send`, {
+  const res = await fetch(`${env.node.baseUrl}/chain/${chain}/pact/api/v1/send`, {
     method: "POST",
     headers: { "content-type": "application/json" },
     body: JSON.stringify({ cmds: [cmd] }),
@@ -76,12 +43,12 @@ async function send(chain: number, cmd: Command): Promise<string> {
 }
 
 function h1(name: string | RegExp) {
-  return page.getByRole("heading", { level: 1, name });
+  return env.page.getByRole("heading", { level: 1, name });
 }
 
 /** The highest height the braid shows. */
 async function braidTop(): Promise<number> {
-  const ids = await page.evaluate<string[]>(
+  const ids = await env.page.evaluate<string[]>(
     `[...document.querySelectorAll("[data-testid^='braid-block-']")].map((e) => e.dataset.testid)`,
   );
   return Math.max(-1, ...ids.map((id) => Number(id.split("-").at(-1))));
@@ -89,6 +56,7 @@ async function braidTop(): Promise<number> {
 
 describe("[e2e] explorer against a real node", () => {
   it("draws the braid of all chains and shows new blocks arriving without a reload", async () => {
+    const { page, node } = env;
     await mineRound();
     await mineRound();
     await page.goto(`${node.appUrl}#/explorer`);
@@ -112,16 +80,18 @@ describe("[e2e] explorer against a real node", () => {
     // Links between adjacent chains are drawn (three per block on the Petersen graph).
     expect(await page.locator(".braid-link-adjacent").count()).toBeGreaterThanOrEqual(CHAINS * 3);
     await saveScreenshot(page, "explorer-braid-after");
+    await saveGuideScreenshot(page, "explorer-braid");
     // A block of the braid opens its page.
     await page.getByRole("link", { name: `Block ${before + 2} on chain 4` }).click();
     await h1(/^Block/).waitFor();
     expect(await page.getByTestId("block-height").textContent()).toBe(String(before + 2));
     await page.goBack();
     await h1("Braid").waitFor();
-    expect(problems).toEqual([]);
+    expect(env.problems).toEqual([]);
   });
 
   it("finds a transfer by request key from the search box, opens its block and its sender", async () => {
+    const { page, node } = env;
     const receiver = `k:${devKey(1).publicKey}`;
     const key = await send(
       2,
@@ -152,6 +122,7 @@ describe("[e2e] explorer against a real node", () => {
     );
     expect(await page.getByTestId("tx-code").textContent()).toContain("coin.transfer");
     await saveScreenshot(page, "explorer-transaction");
+    await saveGuideScreenshot(page, "explorer-transaction");
 
     await page.getByTestId("tx-block").click();
     await h1(/^Block/).waitFor();
@@ -175,10 +146,11 @@ describe("[e2e] explorer against a real node", () => {
       await page.getByRole("table", { name: /Transfers to and from/ }).textContent(),
     ).toContain("1.5");
     await saveScreenshot(page, "explorer-account");
-    expect(problems).toEqual([]);
+    expect(env.problems).toEqual([]);
   });
 
   it("offers to finish a cross-chain transfer whose second step is missing", async () => {
+    const { page, node } = env;
     const receiver = `k:${devKey(3).publicKey}`;
     const key = await send(
       0,
@@ -199,10 +171,11 @@ describe("[e2e] explorer against a real node", () => {
     expect(await finish.getAttribute("href")).toBe(`#/wallet/finish/${key}`);
     expect(await page.getByTestId("xchain-step-1").textContent()).toContain("missing");
     await saveScreenshot(page, "explorer-crosschain");
-    expect(problems).toEqual([]);
+    expect(env.problems).toEqual([]);
   });
 
   it("says pending, not found and nothing found in words", async () => {
+    const { page, node } = env;
     const waiting = await send(
       1,
       signedCommand({ code: "(+ 1 2)", chainId: 1, nonce: `pending-${Date.now()}` }),
@@ -228,6 +201,6 @@ describe("[e2e] explorer against a real node", () => {
     await expect
       .poll(() => page.getByTestId("tx-status").textContent(), { timeout: 15_000 })
       .toContain("Confirmed");
-    expect(problems).toEqual([]);
+    expect(env.problems).toEqual([]);
   });
 });

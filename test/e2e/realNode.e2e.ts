@@ -15,6 +15,7 @@ import { rendererCspHeader } from "../../electron/security/csp.ts";
 import { cutHeight } from "../../src-node/chain/cut.ts";
 import { createNode, type WeftNode } from "../../src-node/node.ts";
 import { launchChromium, saveScreenshot } from "./support/browser.ts";
+import { saveGuideScreenshot } from "./support/guideScreenshot.ts";
 
 const KEY = "ef".repeat(32);
 const CHAINS = 10;
@@ -175,6 +176,7 @@ describe("[e2e] renderer against the real node", () => {
       .poll(() => page.getByTestId("hash-rate").textContent(), { timeout: 10_000 })
       .not.toBe("0 H/s");
     await saveScreenshot(page, "real-node-mining");
+    await saveGuideScreenshot(page, "node-page-mining");
 
     // Off with the keyboard.
     await toggle.focus();

@@ -8,19 +8,21 @@
  * beyond the balance is refused before signing and "Max" fills balance minus the most gas
  * can cost.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
-import { createPactClient, type PactClient } from "../../renderer/src/api/pactClient.ts";
+import type { Page } from "playwright-core";
+import { describe, expect, it } from "vitest";
 import { readAccounts } from "../../renderer/src/features/wallet/accounts/readAccounts.ts";
 import { formatAmount } from "../../renderer/src/format/amount.ts";
 import { DEV_ACCOUNT_KEYS } from "../../src-node/genesis/devAccountKeys.ts";
-import { createNode, type WeftNode } from "../../src-node/node.ts";
-import { launchChromium, saveScreenshot } from "./support/browser.ts";
+import { saveScreenshot } from "./support/browser.ts";
+import { saveGuideScreenshot } from "./support/guideScreenshot.ts";
+import { setUpRealNodePage } from "./support/realNodePage.ts";
+import {
+  createWallet,
+  importTestAccount,
+  openWallet,
+  unlockIfLocked,
+} from "./support/walletSetup.ts";
 
-const PASSWORD = "a long password";
 const ONE = 10n ** 12n;
 const S0 = DEV_ACCOUNT_KEYS[0];
 const S1 = DEV_ACCOUNT_KEYS[1];
@@ -28,164 +30,108 @@ if (S0 === undefined || S1 === undefined) throw new Error("no test accounts");
 const FROM = `k:${S0.publicKey}`;
 const TO = `k:${S1.publicKey}`;
 
-let dataDir: string;
-let node: WeftNode;
-let pact: PactClient;
-let browser: Browser;
-let page: Page;
-let problems: string[];
+/** A real node mining and confirming on a busy machine: more than the 60 s default. */
+const LONG_TEST_MS = 120_000;
 
-beforeAll(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), "weft-e2e-send-"));
-  node = await createNode({
-    network: "test-singleton",
-    dataDir,
-    host: "127.0.0.1",
-    port: 0,
-    rendererDir: inject("rendererDir"),
-    mining: { enabled: false, threads: 1, account: `k:${"ef".repeat(32)}` },
-  });
-  pact = createPactClient({ baseUrl: node.baseUrl, fetch: (url, init) => fetch(url, init) });
-  browser = await launchChromium();
+const env = setUpRealNodePage({
+  name: "send",
+  mining: { enabled: false, threads: 1, account: `k:${"ef".repeat(32)}` },
 });
-afterAll(async () => {
-  await browser?.close();
-  await node?.close();
-  if (dataDir !== undefined) rmSync(dataDir, { recursive: true, force: true });
-});
-beforeEach(async () => {
-  page = await browser.newPage();
-  problems = [];
-  page.on("console", (m) => {
-    if (m.type() === "error") problems.push(m.text());
-  });
-  page.on("pageerror", (e) => problems.push(e.message));
-});
-afterEach(async () => {
-  await page?.close();
-});
-
-const password = () => page.getByLabel("Password", { exact: true });
 
 async function balancesOnNode(chainId: number): Promise<bigint[]> {
-  const read = await readAccounts(pact, "test-singleton", chainId, [FROM, TO]);
+  const read = await readAccounts(env.pact, "test-singleton", chainId, [FROM, TO]);
   return read.map((a) => (a.exists ? a.balance : -1n));
 }
 
 /** Creates a wallet through the first-run pages and imports sender00. */
-async function createWalletWithTestAccount(): Promise<void> {
-  await page.goto(`${node.appUrl}#/wallet`);
-  await page.getByRole("heading", { level: 1, name: "Wallet" }).waitFor();
-  await page.getByRole("button", { name: "Create a wallet" }).click();
-  const list = page.getByRole("list", { name: "Recovery phrase" });
-  await list.waitFor();
-  const phrase = (await list.getByRole("listitem").allTextContents()).map((w) => w.trim());
-  await page.getByRole("button", { name: "I have written them down" }).click();
-  const wordInputs = page.getByLabel(/^Word \d+$/);
-  await wordInputs.first().waitFor();
-  for (let i = 0; i < (await wordInputs.count()); i++) {
-    const input = wordInputs.nth(i);
-    const label = await page
-      .locator(`label[for="${await input.getAttribute("id")}"]`)
-      .textContent();
-    await input.fill(phrase[Number(label?.replace("Word ", "")) - 1] ?? "");
-  }
-  await page.getByRole("button", { name: "Confirm words" }).click();
-  await password().fill(PASSWORD);
-  await page.getByLabel("Confirm", { exact: true }).fill(PASSWORD);
-  await page.getByRole("button", { name: "Create the wallet" }).click();
-  await page.getByRole("button", { name: "Lock" }).waitFor({ timeout: 30_000 });
-  await page.getByRole("button", { name: "Import a test account" }).click();
-  await expect
-    .poll(() => page.getByRole("region", { name: "Keys" }).textContent(), { timeout: 20_000 })
-    .toContain(FROM);
-}
-
-async function unlockIfLocked(): Promise<void> {
-  const unlock = page.getByRole("button", { name: "Unlock" });
-  const lock = page.getByRole("button", { name: "Lock" });
-  await Promise.race([unlock.waitFor(), lock.waitFor()]);
-  if (await unlock.isVisible()) {
-    await password().fill(PASSWORD);
-    await unlock.click();
-    await lock.waitFor({ timeout: 30_000 });
-  }
+async function createWalletWithTestAccount(page: Page): Promise<void> {
+  await createWallet(page, env.node);
+  await importTestAccount(page, FROM);
 }
 
 describe("[e2e] accounts and a transfer against the real node", () => {
-  it("shows balances, sends on one chain, confirms after mining, moves exactly amount and fee", async () => {
-    await createWalletWithTestAccount();
-    // The home lists the account's balance on every chain (10 on test-singleton).
-    for (const c of [0, 9]) {
+  it(
+    "shows balances, sends on one chain, confirms after mining, moves exactly amount and fee",
+    async () => {
+      const { page, node, pact } = env;
+      await createWalletWithTestAccount(page);
+      // The home lists the account's balance on every chain (10 on test-singleton).
+      for (const c of [0, 9]) {
+        await expect
+          .poll(() => page.getByTestId(`balance-${FROM}-${c}`).textContent(), { timeout: 20_000 })
+          .toBe("1,000,000");
+      }
+      await expect.poll(() => page.getByTestId(`total-${FROM}`).textContent()).toBe("10,000,000");
+      await saveGuideScreenshot(page, "wallet-accounts", { top: true });
+
+      const [fromBefore = 0n, toBefore = 0n] = await balancesOnNode(0);
+      await page.getByRole("button", { name: "Send", exact: true }).click();
+      await page.getByRole("heading", { level: 1, name: "Send" }).waitFor();
+      expect(new URL(page.url()).hash).toBe("#/wallet/send");
+      await page.getByLabel("From", { exact: true }).selectOption({ label: `sender00 — ${FROM}` });
+      await page.getByLabel("Chain", { exact: true }).fill("0");
+      await page.getByLabel("Receiver", { exact: true }).fill(TO);
       await expect
-        .poll(() => page.getByTestId(`balance-${FROM}-${c}`).textContent(), { timeout: 20_000 })
-        .toBe("1,000,000");
-    }
-    await expect.poll(() => page.getByTestId(`total-${FROM}`).textContent()).toBe("10,000,000");
+        .poll(() => page.getByTestId("receiver-guard").textContent(), { timeout: 20_000 })
+        .toContain(`keys-all of 1 key: ${S1.publicKey}`);
+      await page.getByLabel("Amount", { exact: true }).fill("12.5");
+      await page.getByRole("button", { name: "Review" }).click();
 
-    const [fromBefore = 0n, toBefore = 0n] = await balancesOnNode(0);
-    await page.getByRole("button", { name: "Send", exact: true }).click();
-    await page.getByRole("heading", { level: 1, name: "Send" }).waitFor();
-    expect(new URL(page.url()).hash).toBe("#/wallet/send");
-    await page.getByLabel("From", { exact: true }).selectOption({ label: `sender00 — ${FROM}` });
-    await page.getByLabel("Chain", { exact: true }).fill("0");
-    await page.getByLabel("Receiver", { exact: true }).fill(TO);
-    await expect
-      .poll(() => page.getByTestId("receiver-guard").textContent(), { timeout: 20_000 })
-      .toContain(`keys-all of 1 key: ${S1.publicKey}`);
-    await page.getByLabel("Amount", { exact: true }).fill("12.5");
-    await page.getByRole("button", { name: "Review" }).click();
+      await page.getByRole("region", { name: "Review" }).waitFor();
+      expect(await page.getByTestId("review-network").textContent()).toBe("test-singleton");
+      expect(await page.getByTestId("review-chain").textContent()).toBe("0");
+      expect(await page.getByTestId("review-code").textContent()).toBe(
+        `(coin.transfer "${FROM}" "${TO}" 12.5)`,
+      );
+      expect(
+        await page.getByTestId("review-capabilities").getByRole("listitem").allTextContents(),
+      ).toEqual([`(coin.TRANSFER "${FROM}" "${TO}" 12.5)`, "(coin.GAS)"]);
+      expect(await page.getByTestId("review-gas").textContent()).toContain("2,500 × 0.00000001");
+      await saveScreenshot(page, "wallet-send-review");
+      await saveGuideScreenshot(page, "wallet-send-review");
+      await page.getByRole("button", { name: "Sign and send" }).click();
 
-    await page.getByRole("region", { name: "Review" }).waitFor();
-    expect(await page.getByTestId("review-network").textContent()).toBe("test-singleton");
-    expect(await page.getByTestId("review-chain").textContent()).toBe("0");
-    expect(await page.getByTestId("review-code").textContent()).toBe(
-      `(coin.transfer "${FROM}" "${TO}" 12.5)`,
-    );
-    expect(
-      await page.getByTestId("review-capabilities").getByRole("listitem").allTextContents(),
-    ).toEqual([`(coin.TRANSFER "${FROM}" "${TO}" 12.5)`, "(coin.GAS)"]);
-    expect(await page.getByTestId("review-gas").textContent()).toContain("2,500 × 0.00000001");
-    await saveScreenshot(page, "wallet-send-review");
-    await page.getByRole("button", { name: "Sign and send" }).click();
+      const status = page.getByTestId("transfer-status");
+      await expect.poll(() => status.textContent(), { timeout: 20_000 }).toMatch(/^Pending/);
+      const requestKey = (await page.getByTestId("request-key").textContent())?.trim();
+      await page.getByRole("button", { name: "Turn mining on" }).click();
+      await expect
+        .poll(() => status.textContent(), { timeout: 60_000 })
+        .toMatch(/^Confirmed in block \d+ of chain 0$/);
+      node.miner.stop();
+      await saveScreenshot(page, "wallet-send-confirmed");
+      await saveGuideScreenshot(page, "wallet-send-confirmed");
+      expect(
+        await page
+          .getByRole("link", { name: "See the transaction in the explorer" })
+          .getAttribute("href"),
+      ).toBe(`/app/#/explorer/tx/${requestKey}`);
 
-    const status = page.getByTestId("transfer-status");
-    await expect.poll(() => status.textContent(), { timeout: 20_000 }).toMatch(/^Pending/);
-    const requestKey = (await page.getByTestId("request-key").textContent())?.trim();
-    await page.getByRole("button", { name: "Turn mining on" }).click();
-    await expect
-      .poll(() => status.textContent(), { timeout: 60_000 })
-      .toMatch(/^Confirmed in block \d+ of chain 0$/);
-    node.miner.stop();
-    await saveScreenshot(page, "wallet-send-confirmed");
-    expect(
-      await page
-        .getByRole("link", { name: "See the transaction in the explorer" })
-        .getAttribute("href"),
-    ).toBe(`/app/#/explorer/tx/${requestKey}`);
+      // Exactly the amount and the fee, read from the node.
+      const polled = await pact.poll(0, [requestKey ?? ""]);
+      if (!polled.ok) throw new Error(JSON.stringify(polled.error));
+      const result = polled.value.get(requestKey ?? "");
+      expect(result?.outcome.ok).toBe(true);
+      const fee = BigInt(result?.gas ?? 0) * 10_000n;
+      expect(fee > 0n).toBe(true);
+      const amount = 12n * ONE + ONE / 2n;
+      expect(await balancesOnNode(0)).toEqual([fromBefore - amount - fee, toBefore + amount]);
 
-    // Exactly the amount and the fee, read from the node.
-    const polled = await pact.poll(0, [requestKey ?? ""]);
-    if (!polled.ok) throw new Error(JSON.stringify(polled.error));
-    const result = polled.value.get(requestKey ?? "");
-    expect(result?.outcome.ok).toBe(true);
-    const fee = BigInt(result?.gas ?? 0) * 10_000n;
-    expect(fee > 0n).toBe(true);
-    const amount = 12n * ONE + ONE / 2n;
-    expect(await balancesOnNode(0)).toEqual([fromBefore - amount - fee, toBefore + amount]);
-
-    // And the wallet's home shows the sender's new balance.
-    await page.goto(`${node.appUrl}#/wallet`);
-    await unlockIfLocked();
-    await expect
-      .poll(() => page.getByTestId(`balance-${FROM}-0`).textContent(), { timeout: 20_000 })
-      .toBe(formatAmount(fromBefore - amount - fee, 12));
-    expect(problems).toEqual([]);
-  });
+      // And the wallet's home shows the sender's new balance.
+      await openWallet(page, node);
+      await unlockIfLocked(page);
+      await expect
+        .poll(() => page.getByTestId(`balance-${FROM}-0`).textContent(), { timeout: 20_000 })
+        .toBe(formatAmount(fromBefore - amount - fee, 12));
+      expect(env.problems).toEqual([]);
+    },
+    LONG_TEST_MS,
+  );
 
   it("refuses an amount beyond the balance before signing; Max leaves the most gas can cost", async () => {
+    const { page, node } = env;
     await page.goto(`${node.appUrl}#/wallet`);
-    await unlockIfLocked();
+    await unlockIfLocked(page);
     await page.getByRole("button", { name: "Send", exact: true }).click();
     await page.getByRole("heading", { level: 1, name: "Send" }).waitFor();
     await page.getByLabel("From", { exact: true }).selectOption({ label: `sender00 — ${FROM}` });
@@ -204,6 +150,6 @@ describe("[e2e] accounts and a transfer against the real node", () => {
     await page.getByRole("button", { name: "Review" }).click();
     await page.getByRole("region", { name: "Review" }).waitFor();
     expect(await page.getByTestId("review-amount").textContent()).toBe("999,999.999975");
-    expect(problems).toEqual([]);
+    expect(env.problems).toEqual([]);
   });
 });

@@ -8,22 +8,25 @@
  * on the transfer review gives unsigned SigData that the sign page signs and sends; a transaction
  * for another network waits for the user's confirmation.
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { AxeBuilder } from "@axe-core/playwright";
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
-import { createPactClient, type PactClient } from "../../renderer/src/api/pactClient.ts";
 import { readAccounts } from "../../renderer/src/features/wallet/accounts/readAccounts.ts";
 import type { CliIo } from "../../src-node/cli/io.ts";
 import { main } from "../../src-node/cli/main.ts";
 import { DEV_ACCOUNT_KEYS } from "../../src-node/genesis/devAccountKeys.ts";
-import { createNode, type WeftNode } from "../../src-node/node.ts";
-import { launchChromium, saveScreenshot } from "./support/browser.ts";
+import { saveScreenshot } from "./support/browser.ts";
+import { saveGuideScreenshot } from "./support/guideScreenshot.ts";
+import { setUpRealNodePage } from "./support/realNodePage.ts";
+import {
+  createWallet,
+  importTestAccount,
+  openWallet,
+  unlockIfLocked,
+} from "./support/walletSetup.ts";
 
-const PASSWORD = "a long password";
 const ONE = 10n ** 12n;
 const S0 = DEV_ACCOUNT_KEYS[0];
 const S1 = DEV_ACCOUNT_KEYS[1];
@@ -31,49 +34,18 @@ if (S0 === undefined || S1 === undefined) throw new Error("no test accounts");
 const FROM = `k:${S0.publicKey}`;
 const TO = `k:${S1.publicKey}`;
 
-let dataDir: string;
-let node: WeftNode;
-let pact: PactClient;
-let browser: Browser;
-let context: BrowserContext;
-let page: Page;
-let problems: string[];
+/** A real node mining and confirming on a busy machine: more than the 60 s default. */
+const LONG_TEST_MS = 120_000;
 
-beforeAll(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), "weft-e2e-sign-"));
-  node = await createNode({
-    network: "test-singleton",
-    dataDir,
-    host: "127.0.0.1",
-    port: 0,
-    rendererDir: inject("rendererDir"),
-    mining: { enabled: true, threads: 1, account: `k:${"ef".repeat(32)}` },
-  });
-  pact = createPactClient({ baseUrl: node.baseUrl, fetch: (url, init) => fetch(url, init) });
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  await browser?.close();
-  await node?.close();
-  if (dataDir !== undefined) rmSync(dataDir, { recursive: true, force: true });
-});
-beforeEach(async () => {
-  // A context of its own: axe opens a page beside the one under test.
-  context = await browser.newContext();
-  page = await context.newPage();
-  problems = [];
-  page.on("console", (m) => {
-    if (m.type() === "error") problems.push(m.text());
-  });
-  page.on("pageerror", (e) => problems.push(e.message));
-});
-afterEach(async () => {
-  await context?.close();
+// Each test's page has a context of its own: axe opens a page beside the one under test.
+const env = setUpRealNodePage({
+  name: "sign",
+  mining: { enabled: true, threads: 1, account: `k:${"ef".repeat(32)}` },
 });
 
 /** `weft -u FILE` in-process: the unsigned transaction's YAML. */
 async function weftUnsigned(requestYaml: string): Promise<string> {
-  const file = join(dataDir, "transfer.yaml");
+  const file = join(env.dataDir, "transfer.yaml");
   writeFileSync(file, requestYaml);
   let stdout = "";
   let stderr = "";
@@ -88,139 +60,112 @@ async function weftUnsigned(requestYaml: string): Promise<string> {
   return stdout;
 }
 
-async function createWalletWithSender00(): Promise<void> {
-  await page.goto(`${node.appUrl}#/wallet`);
-  await page.getByRole("heading", { level: 1, name: "Wallet" }).waitFor();
-  await page.getByRole("button", { name: "Create a wallet" }).click();
-  const list = page.getByRole("list", { name: "Recovery phrase" });
-  await list.waitFor();
-  const phrase = (await list.getByRole("listitem").allTextContents()).map((w) => w.trim());
-  await page.getByRole("button", { name: "I have written them down" }).click();
-  const wordInputs = page.getByLabel(/^Word \d+$/);
-  await wordInputs.first().waitFor();
-  for (let i = 0; i < (await wordInputs.count()); i++) {
-    const input = wordInputs.nth(i);
-    const label = await page
-      .locator(`label[for="${await input.getAttribute("id")}"]`)
-      .textContent();
-    await input.fill(phrase[Number(label?.replace("Word ", "")) - 1] ?? "");
-  }
-  await page.getByRole("button", { name: "Confirm words" }).click();
-  await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
-  await page.getByLabel("Confirm", { exact: true }).fill(PASSWORD);
-  await page.getByRole("button", { name: "Create the wallet" }).click();
-  await page.getByRole("button", { name: "Lock" }).waitFor({ timeout: 30_000 });
-  await page.getByRole("button", { name: "Import a test account" }).click();
-  await expect
-    .poll(() => page.getByRole("region", { name: "Keys" }).textContent(), { timeout: 20_000 })
-    .toContain(FROM);
-}
-
 describe("[e2e] sign a transaction prepared with weft -u", () => {
-  it("pastes, reviews, signs, sends and confirms it; refuses a hash that does not match", async () => {
-    await createWalletWithSender00();
-    const creationTime = Math.floor(Date.now() / 1000) - 30;
-    const unsigned = await weftUnsigned(
-      [
-        `code: (coin.transfer "${FROM}" "${TO}" 2.25)`,
-        "signers:",
-        `  - public: ${S0.publicKey}`,
-        "    caps:",
-        "      - name: coin.GAS",
-        "        args: []",
-        "      - name: coin.TRANSFER",
-        `        args: ["${FROM}", "${TO}", 2.25]`,
-        "nonce: e2e-sign-1",
-        "networkId: test-singleton",
-        "publicMeta:",
-        '  chainId: "0"',
-        `  sender: ${FROM}`,
-        "  gasLimit: 2500",
-        `  creationTime: ${creationTime}`,
-        "",
-      ].join("\n"),
-    );
-    const hash = (parse(unsigned) as { hash: string }).hash;
-    expect(hash).toHaveLength(43);
+  it(
+    "pastes, reviews, signs, sends and confirms it; refuses a hash that does not match",
+    async () => {
+      const { page, node, pact } = env;
+      await createWallet(page, node);
+      await importTestAccount(page, FROM);
+      const creationTime = Math.floor(Date.now() / 1000) - 30;
+      const unsigned = await weftUnsigned(
+        [
+          `code: (coin.transfer "${FROM}" "${TO}" 2.25)`,
+          "signers:",
+          `  - public: ${S0.publicKey}`,
+          "    caps:",
+          "      - name: coin.GAS",
+          "        args: []",
+          "      - name: coin.TRANSFER",
+          `        args: ["${FROM}", "${TO}", 2.25]`,
+          "nonce: e2e-sign-1",
+          "networkId: test-singleton",
+          "publicMeta:",
+          '  chainId: "0"',
+          `  sender: ${FROM}`,
+          "  gasLimit: 2500",
+          `  creationTime: ${creationTime}`,
+          "",
+        ].join("\n"),
+      );
+      const hash = (parse(unsigned) as { hash: string }).hash;
+      expect(hash).toHaveLength(43);
 
-    const before = await readAccounts(pact, "test-singleton", 0, [FROM, TO]);
-    await page.getByRole("button", { name: "Sign a transaction" }).click();
-    await page.getByRole("heading", { level: 1, name: "Sign a transaction" }).waitFor();
-    expect(new URL(page.url()).hash).toBe("#/wallet/sign");
+      const before = await readAccounts(pact, "test-singleton", 0, [FROM, TO]);
+      await page.getByRole("button", { name: "Sign a transaction" }).click();
+      await page.getByRole("heading", { level: 1, name: "Sign a transaction" }).waitFor();
+      expect(new URL(page.url()).hash).toBe("#/wallet/sign");
 
-    // A copy with another request key is refused, naming the right one.
-    const wrongHash = `${hash[0] === "A" ? "B" : "A"}${hash.slice(1)}`;
-    await page.getByLabel("Transaction", { exact: true }).fill(unsigned.replace(hash, wrongHash));
-    await expect
-      .poll(() => page.getByTestId("sign-problem").textContent())
-      .toContain(`hash does not match cmd: the request key of cmd is ${hash}`);
-    expect(await page.getByRole("button", { name: "Sign", exact: true }).count()).toBe(0);
+      // A copy with another request key is refused, naming the right one.
+      const wrongHash = `${hash[0] === "A" ? "B" : "A"}${hash.slice(1)}`;
+      await page.getByLabel("Transaction", { exact: true }).fill(unsigned.replace(hash, wrongHash));
+      await expect
+        .poll(() => page.getByTestId("sign-problem").textContent())
+        .toContain(`hash does not match cmd: the request key of cmd is ${hash}`);
+      expect(await page.getByRole("button", { name: "Sign", exact: true }).count()).toBe(0);
 
-    await page.getByLabel("Transaction", { exact: true }).fill(unsigned);
-    await page.getByTestId("sign-review").waitFor();
-    expect(await page.getByTestId("sign-network").textContent()).toBe("test-singleton");
-    expect(await page.getByTestId("sign-chain").textContent()).toBe("0");
-    expect(await page.getByTestId("sign-sender").textContent()).toBe(FROM);
-    expect(await page.getByTestId("sign-code").textContent()).toBe(
-      `(coin.transfer "${FROM}" "${TO}" 2.25)`,
-    );
-    const signers = page.getByTestId("sign-signers");
-    expect(await signers.textContent()).toContain("held here (sender00)");
-    expect(await signers.textContent()).toContain(`(coin.TRANSFER "${FROM}" "${TO}" 2.25)`);
-    expect(await page.getByTestId("sign-gas").textContent()).toContain("2,500");
-    expect(await page.getByTestId("sign-hash").textContent()).toBe(hash);
-    expect(await page.getByRole("button", { name: "Send", exact: true }).isDisabled()).toBe(true);
-    await saveScreenshot(page, "wallet-sign-review");
-    // The review screen meets WCAG A/AA (as every page does, test/e2e/accessibility.e2e.ts).
-    const axe = await new AxeBuilder({ page })
-      .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
-      .analyze();
-    expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(" ")}`)).toEqual(
-      [],
-    );
+      await page.getByLabel("Transaction", { exact: true }).fill(unsigned);
+      await page.getByTestId("sign-review").waitFor();
+      expect(await page.getByTestId("sign-network").textContent()).toBe("test-singleton");
+      expect(await page.getByTestId("sign-chain").textContent()).toBe("0");
+      expect(await page.getByTestId("sign-sender").textContent()).toBe(FROM);
+      expect(await page.getByTestId("sign-code").textContent()).toBe(
+        `(coin.transfer "${FROM}" "${TO}" 2.25)`,
+      );
+      const signers = page.getByTestId("sign-signers");
+      expect(await signers.textContent()).toContain("held here (sender00)");
+      expect(await signers.textContent()).toContain(`(coin.TRANSFER "${FROM}" "${TO}" 2.25)`);
+      expect(await page.getByTestId("sign-gas").textContent()).toContain("2,500");
+      expect(await page.getByTestId("sign-hash").textContent()).toBe(hash);
+      expect(await page.getByRole("button", { name: "Send", exact: true }).isDisabled()).toBe(true);
+      await saveScreenshot(page, "wallet-sign-review");
+      await saveGuideScreenshot(page, "wallet-sign-review");
+      // The review screen meets WCAG A/AA (as every page does, test/e2e/accessibility.e2e.ts).
+      const axe = await new AxeBuilder({ page })
+        .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
+        .analyze();
+      expect(
+        axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(" ")}`),
+      ).toEqual([]);
 
-    await page.getByRole("button", { name: "Sign", exact: true }).click();
-    await expect
-      .poll(() => page.getByTestId("sign-summary").textContent(), { timeout: 20_000 })
-      .toContain("Every signature is present");
-    // The signed copy is in the form it came in: weft -u YAML with the signature filled in.
-    const output = (await page.getByTestId("sign-output").textContent()) ?? "";
-    const signedTx = parse(output) as { hash: string; sigs: Record<string, string>; cmd: string };
-    expect(Object.keys(signedTx)).toEqual(["hash", "sigs", "cmd"]);
-    expect(signedTx.hash).toBe(hash);
-    expect(signedTx.sigs[S0.publicKey]).toMatch(/^[0-9a-f]{128}$/);
+      await page.getByRole("button", { name: "Sign", exact: true }).click();
+      await expect
+        .poll(() => page.getByTestId("sign-summary").textContent(), { timeout: 20_000 })
+        .toContain("Every signature is present");
+      // The signed copy is in the form it came in: weft -u YAML with the signature filled in.
+      const output = (await page.getByTestId("sign-output").textContent()) ?? "";
+      const signedTx = parse(output) as { hash: string; sigs: Record<string, string>; cmd: string };
+      expect(Object.keys(signedTx)).toEqual(["hash", "sigs", "cmd"]);
+      expect(signedTx.hash).toBe(hash);
+      expect(signedTx.sigs[S0.publicKey]).toMatch(/^[0-9a-f]{128}$/);
 
-    await page.getByRole("button", { name: "Send", exact: true }).click();
-    const status = page.getByTestId("transfer-status");
-    await expect
-      .poll(() => status.textContent(), { timeout: 90_000 })
-      .toMatch(/^Confirmed in block \d+ of chain 0$/);
-    await saveScreenshot(page, "wallet-sign-confirmed");
+      await page.getByRole("button", { name: "Send", exact: true }).click();
+      const status = page.getByTestId("transfer-status");
+      await expect
+        .poll(() => status.textContent(), { timeout: 90_000 })
+        .toMatch(/^Confirmed in block \d+ of chain 0$/);
+      await saveScreenshot(page, "wallet-sign-confirmed");
 
-    const polled = await pact.poll(0, [hash]);
-    if (!polled.ok) throw new Error(JSON.stringify(polled.error));
-    const result = polled.value.get(hash);
-    expect(result?.outcome.ok).toBe(true);
-    const fee = BigInt(result?.gas ?? 0) * 10_000n;
-    const amount = 2n * ONE + ONE / 4n;
-    const after = await readAccounts(pact, "test-singleton", 0, [FROM, TO]);
-    const bal = (a: (typeof after)[number] | undefined) => (a?.exists ? a.balance : -1n);
-    // Mining credits the miner's account, not these two: the change is exact.
-    expect(bal(after[0])).toBe(bal(before[0]) - amount - fee);
-    expect(bal(after[1])).toBe(bal(before[1]) + amount);
-    expect(problems).toEqual([]);
-  });
+      const polled = await pact.poll(0, [hash]);
+      if (!polled.ok) throw new Error(JSON.stringify(polled.error));
+      const result = polled.value.get(hash);
+      expect(result?.outcome.ok).toBe(true);
+      const fee = BigInt(result?.gas ?? 0) * 10_000n;
+      const amount = 2n * ONE + ONE / 4n;
+      const after = await readAccounts(pact, "test-singleton", 0, [FROM, TO]);
+      const bal = (a: (typeof after)[number] | undefined) => (a?.exists ? a.balance : -1n);
+      // Mining credits the miner's account, not these two: the change is exact.
+      expect(bal(after[0])).toBe(bal(before[0]) - amount - fee);
+      expect(bal(after[1])).toBe(bal(before[1]) + amount);
+      expect(env.problems).toEqual([]);
+    },
+    LONG_TEST_MS,
+  );
 
   it("prepares a transfer for others to sign, and the sign page signs and sends it; another network needs confirming", async () => {
-    await page.goto(`${node.appUrl}#/wallet`);
-    const unlock = page.getByRole("button", { name: "Unlock" });
-    const lock = page.getByRole("button", { name: "Lock" });
-    await Promise.race([unlock.waitFor(), lock.waitFor()]);
-    if (await unlock.isVisible()) {
-      await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
-      await unlock.click();
-      await lock.waitFor({ timeout: 30_000 });
-    }
+    const { page, node } = env;
+    await openWallet(page, node);
+    await unlockIfLocked(page);
     await page.getByRole("button", { name: "Send", exact: true }).click();
     await page.getByLabel("From", { exact: true }).selectOption({ label: `sender00 — ${FROM}` });
     await page.getByLabel("Chain", { exact: true }).fill("0");
@@ -270,6 +215,6 @@ describe("[e2e] sign a transaction prepared with weft -u", () => {
     await expect
       .poll(() => page.getByTestId("transfer-status").textContent(), { timeout: 90_000 })
       .toMatch(/^Confirmed in block \d+ of chain 0$/);
-    expect(problems).toEqual([]);
-  });
+    expect(env.problems).toEqual([]);
+  }, LONG_TEST_MS);
 });

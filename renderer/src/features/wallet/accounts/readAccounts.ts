@@ -2,7 +2,7 @@
  * Reads accounts on one chain with one `/local` (the batched command of
  * `accountDetails.ts`), throwing a `ClientFailure` for the query cache when the node
  * cannot answer or the read fails. Plain (no React): the wallet's hooks and the
- * `wallet-balances` benchmark call it.
+ * `wallet` benchmark call it.
  * @module
  */
 import { commandModel } from "../../../../../src-node/command/commandModel.ts";

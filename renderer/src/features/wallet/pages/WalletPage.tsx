@@ -1,11 +1,13 @@
 /**
  * The wallet (`#/wallet`), by the vault's state: the first-run choice (create or restore),
- * the unlock form, or the accounts and the keys.
+ * the unlock form, or the accounts and the keys; above them, once a wallet exists, whether
+ * a fresh backup is due.
  * @module
  */
 import { Notice } from "../../../ui/Notice.tsx";
 import { PageTitle } from "../../../ui/PageTitle.tsx";
 import { AccountsHome } from "../accounts/AccountsHome.tsx";
+import { BackupDueNotice } from "../backup/BackupDueNotice.tsx";
 import { FirstRun } from "../components/FirstRun.tsx";
 import { KeysPanel } from "../components/KeysPanel.tsx";
 import { UnlockForm } from "../components/UnlockForm.tsx";
@@ -25,6 +27,9 @@ export function WalletPage() {
           <p>The wallet could not be loaded: {vault.loadError}</p>
         </Notice>
       )}
+      {vault.state.status === "locked" || vault.state.status === "unlocked" ? (
+        <BackupDueNotice />
+      ) : null}
       {vault.state.status === "loading" ? (
         vault.loadError === null ? (
           <p>Loading the wallet…</p>

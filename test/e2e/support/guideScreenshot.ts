@@ -1,0 +1,52 @@
+/**
+ * The user guide's screenshots (docs/guide/images/<name>.png), taken by the e2e tests while
+ * they run so the guide shows the app as it is: the visible part of the page at one fixed
+ * viewport, in the dark theme, whatever the test's page uses otherwise. The PNGs are
+ * committed; `test/unit/userGuideImages.test.ts` checks that every image the guide links
+ * exists, has this size and stays small.
+ */
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { Page } from "playwright-core";
+
+/** The viewport of every guide screenshot (and of the pages `setUpRealNodePage` opens). */
+export const GUIDE_VIEWPORT = { width: 1280, height: 720 } as const;
+
+export const guideImagesDir = fileURLToPath(
+  new URL("../../../docs/guide/images/", import.meta.url),
+);
+
+/** Names are the files' names: lower case words joined by `-`. */
+const NAME = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+
+/**
+ * Saves what `page` shows as docs/guide/images/<name>.png (GUIDE_VIEWPORT, dark theme), then
+ * gives the page back its viewport and colour scheme; returns the file's path. `top`: scroll
+ * to the top of the page first (a test's last click may have scrolled it down).
+ */
+export async function saveGuideScreenshot(
+  page: Page,
+  name: string,
+  options: { readonly top?: boolean } = {},
+): Promise<string> {
+  if (!NAME.test(name)) throw new Error(`guide screenshot name ${JSON.stringify(name)}`);
+  mkdirSync(guideImagesDir, { recursive: true });
+  const path = join(guideImagesDir, `${name}.png`);
+  const viewport = page.viewportSize();
+  const resize =
+    viewport === null ||
+    viewport.width !== GUIDE_VIEWPORT.width ||
+    viewport.height !== GUIDE_VIEWPORT.height;
+  if (resize) await page.setViewportSize(GUIDE_VIEWPORT);
+  await page.emulateMedia({ colorScheme: "dark" });
+  if (options.top === true) await page.evaluate("window.scrollTo(0, 0)");
+  try {
+    // The caret blinks and animations move: neither belongs in a picture compared by eye.
+    await page.screenshot({ path, animations: "disabled", caret: "hide", scale: "css" });
+  } finally {
+    await page.emulateMedia({ colorScheme: null });
+    if (resize && viewport !== null) await page.setViewportSize(viewport);
+  }
+  return path;
+}
