@@ -9,6 +9,7 @@ import { AccountsHome } from "../accounts/AccountsHome.tsx";
 import { FirstRun } from "../components/FirstRun.tsx";
 import { KeysPanel } from "../components/KeysPanel.tsx";
 import { UnlockForm } from "../components/UnlockForm.tsx";
+import { DappSigningSetting } from "../dapp/DappSigningSetting.tsx";
 import { useVault } from "../vault/useVault.ts";
 
 export function WalletPage() {
@@ -37,6 +38,7 @@ export function WalletPage() {
         <>
           <AccountsHome />
           <KeysPanel />
+          <DappSigningSetting />
         </>
       )}
     </>
