@@ -149,7 +149,8 @@ describe("[e2e] signing requests from dapps (Chainweaver's signing API)", () => 
 
     const port = await freePort();
     await page.getByLabel("Signing API port", { exact: true }).fill(String(port));
-    await page.getByRole("switch", { name: "Answer dapps' signing requests" }).click();
+    const toggle = page.getByRole("switch", { name: "Answer dapps' signing requests" });
+    await page.locator("label.switch", { has: toggle }).click();
     await expect
       .poll(() => page.getByTestId("dapp-signing-state").textContent(), { timeout: 10_000 })
       .toBe(`On: listening at http://127.0.0.1:${port}`);
