@@ -33,6 +33,7 @@ import type { ApiLog } from "./api/apiServices.ts";
 import { type AppToken, newAppToken } from "./api/appToken.ts";
 import { buildApi } from "./api/buildServer.ts";
 import { CatchUpStatus } from "./api/catchUpStatus.ts";
+import { DappSigning } from "./api/dappSigning/dappSigning.ts";
 import { ApiError, ApiErrorCode } from "./api/errors.ts";
 import type { NodeRestarter } from "./api/nodeRestart.ts";
 import { RecentLog } from "./api/recentLog.ts";
@@ -146,6 +147,8 @@ export type CreateNodeOptions = NodeOptionsInput & {
   readonly peerPollIntervalMs?: number | undefined;
   /** Blocks per step of the explorer index's catching up (default 256; index/chainIndex.ts). */
   readonly indexStepBlocks?: number | undefined;
+  /** How long a dapp's signing request waits for the user, ms (default 5 minutes; docs/dapp-signing.md). */
+  readonly signRequestTimeoutMs?: number | undefined;
 };
 
 /** `dataDir/<network>/peers.json`: the peers the node knows, and bans (docs/p2p.md). */
@@ -279,6 +282,8 @@ export class WeftNode {
   readonly appTokenFile: string;
   /** The last lines the node logged (the Node page's log view, `/app/api/node/log`). */
   readonly recentLog: RecentLog;
+  /** Chainweaver's local signing API for dapps, off by default (docs/dapp-signing.md). */
+  readonly dappSigning: DappSigning;
   /** Where areas report what they are catching up on (`/app/api/node/status`, the app's banner). */
   readonly catchUp: CatchUpStatus;
   readonly #lock: DataLock;
@@ -311,8 +316,10 @@ export class WeftNode {
     page: { recentLog: RecentLog; catchUp: CatchUpStatus },
     appBackups: AppBackups,
     p2p: PeerNetwork,
+    dappSigning: DappSigning,
   ) {
     this.p2p = p2p;
+    this.dappSigning = dappSigning;
     this.recentLog = page.recentLog;
     this.catchUp = page.catchUp;
     this.appToken = appToken;
@@ -502,6 +509,11 @@ export class WeftNode {
         pollIntervalMs: input.peerPollIntervalMs,
         catchUp,
       });
+      const dappSigning = new DappSigning({
+        walletDir: walletDirPath(options),
+        timeoutMs: input.signRequestTimeoutMs,
+        log: logger,
+      });
       // The API asks for the node's origin at request time (config.json), once it listens.
       let self: WeftNode | undefined;
       const api = buildApi(
@@ -528,6 +540,7 @@ export class WeftNode {
           launchId: randomBytes(9).toString("base64url"),
           restart: input.restart,
           networkDir: join(options.dataDir, options.network),
+          dappSigning,
         },
         {
           bodyLimit: input.bodyLimit,
@@ -549,6 +562,7 @@ export class WeftNode {
         { recentLog, catchUp },
         appBackups,
         p2p,
+        dappSigning,
       );
       writePrivateFile(self.appTokenFile, `${token.value}\n`);
       return self;
@@ -638,6 +652,8 @@ export class WeftNode {
     }
     // Automatic backups run while the node runs; a time missed while it was stopped runs now.
     this.appBackups.startSchedule();
+    // The dapp signing API listens when the wallet's setting says so (a busy port is logged).
+    await this.dappSigning.start();
     if (this.options.mining.enabled) {
       // A miner that cannot start (no reward account, a thread failed) leaves the node running.
       try {
@@ -695,6 +711,8 @@ export class WeftNode {
           await new Promise<void>((resolve) => p2pServer.close(() => resolve()));
         }
         await this.miner.close();
+        // Held signing requests and the page's long-polls end before the servers close.
+        await this.dappSigning.close();
         this.#miningStreams?.close();
         // Waiting /listen requests end (503) so that the server can close.
         this.commands.close();

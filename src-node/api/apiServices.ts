@@ -15,6 +15,7 @@ import type { UpdateStreams } from "../mining/updateStreams.ts";
 import type { PeerNetwork } from "../p2p/peerNetwork.ts";
 import type { BlockDb } from "../store/blockDb.ts";
 import type { AppToken } from "./appToken.ts";
+import type { DappSigning } from "./dappSigning/dappSigning.ts";
 import type { CatchUpStatus } from "./catchUpStatus.ts";
 import { API_VERSION } from "./nodeInfo.ts";
 import type { NodeRestarter } from "./nodeRestart.ts";
@@ -84,6 +85,8 @@ export type ApiServices = {
   readonly dataDir?: string | undefined;
   /** The app's backups (`/app/api/backup/*`); absent: those routes are not served. */
   readonly appBackups?: AppBackups | undefined;
+  /** The dapp signing API (`/app/api/wallet/dapp-signing`, `…/sign-requests`); absent: not served. */
+  readonly dappSigning?: DappSigning | undefined;
 };
 
 /** `/ledger/{apiVersion}/{network}`: the path of `{base_url}`. */

@@ -36,6 +36,7 @@ import { referencePathRewriter } from "./referencePath.ts";
 import type { PageLimits, RouteContext } from "./routeContext.ts";
 import { registerAppBackupRoutes } from "./routes/appBackupRoutes.ts";
 import { registerAppConfigRoute } from "./routes/appConfigRoute.ts";
+import { registerAppDappSigningRoutes } from "./routes/appDappSigningRoutes.ts";
 import { registerAppExplorerRoutes } from "./routes/appExplorerRoutes.ts";
 import { registerAppMiningRoutes } from "./routes/appMiningRoutes.ts";
 import { registerAppNodeRestartRoutes } from "./routes/appNodeRestartRoutes.ts";
@@ -67,6 +68,7 @@ const APP_API_ROUTES: readonly AppApiRoutes[] = [
   registerAppBackupRoutes,
   registerAppPeerRoutes,
   registerAppNodeRoutes,
+  registerAppDappSigningRoutes,
 ];
 
 /** Largest request body (reference service API: 2 MB). */

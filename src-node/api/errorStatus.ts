@@ -52,6 +52,8 @@ const appStatus: Record<AppErrorCodeValue, number> = {
   [AppErrorCode.Internal]: 500,
   [AppErrorCode.KeystoreUnreadable]: 409,
   [AppErrorCode.RestartUnavailable]: 409,
+  [AppErrorCode.SignRequestGone]: 404,
+  [AppErrorCode.DappPortUnavailable]: 409,
 };
 
 const storeStatus: Record<StoreErrorCodeValue, number> = {

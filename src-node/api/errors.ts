@@ -63,6 +63,8 @@ export const AppErrorCode = {
   Internal: "APP_INTERNAL",
   KeystoreUnreadable: "APP_KEYSTORE_UNREADABLE",
   RestartUnavailable: "APP_RESTART_UNAVAILABLE",
+  SignRequestGone: "APP_SIGN_REQUEST_GONE",
+  DappPortUnavailable: "APP_DAPP_PORT_UNAVAILABLE",
 } as const;
 
 export type AppErrorCodeValue = (typeof AppErrorCode)[keyof typeof AppErrorCode];
@@ -77,6 +79,10 @@ export type AppErrorType =
   /** The stored `wallet/keystore.json` is not JSON (changed outside the app). */
   | { code: typeof AppErrorCode.KeystoreUnreadable; file: string }
   /** The node's host cannot restart it (`weft node`: no supervisor; nodeRestart.ts). */
-  | { code: typeof AppErrorCode.RestartUnavailable };
+  | { code: typeof AppErrorCode.RestartUnavailable }
+  /** A dapp's signing request answered that is no longer waiting (dappSigning/). */
+  | { code: typeof AppErrorCode.SignRequestGone; id: string }
+  /** The dapp signing API cannot listen on the port asked for (in use, no permission). */
+  | { code: typeof AppErrorCode.DappPortUnavailable; port: number; reason: string };
 
 export class AppError extends NodeError<AppErrorType> {}

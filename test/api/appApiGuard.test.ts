@@ -63,6 +63,7 @@ function apiOf(t: TestNode) {
     launchId: "test",
     networkDir: t.dir,
     dataDir: t.dir,
+    dappSigning: t.node.dappSigning,
   });
 }
 
@@ -96,6 +97,10 @@ describe("[api] every /app/api/* route is behind the guard", () => {
         ["POST", "/app/api/backup/start"],
         ["GET", "/app/api/explorer/search"],
         ["POST", "/app/api/peers"],
+        ["GET", "/app/api/wallet/dapp-signing"],
+        ["POST", "/app/api/wallet/dapp-signing"],
+        ["GET", "/app/api/wallet/sign-requests"],
+        ["POST", "/app/api/wallet/sign-requests/:id"],
       ]) {
         expect(routes).toContainEqual(r);
       }

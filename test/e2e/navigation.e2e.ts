@@ -59,6 +59,7 @@ const addresses = [
   { hash: "#/node", h1: "Node", shows: null },
   { hash: "#/wallet", h1: "Wallet", shows: null },
   { hash: `#/wallet/account/k:${KEY}`, h1: "Wallet account", shows: `k:${KEY}` },
+  { hash: "#/wallet/dapp", h1: "Signing request", shows: "No dapp is waiting" },
   { hash: "#/backup", h1: "Backup", shows: null },
   { hash: "#/explorer", h1: "Braid", shows: null },
   { hash: "#/explorer/chain/3", h1: "Chain 3", shows: null },

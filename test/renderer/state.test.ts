@@ -200,6 +200,7 @@ describe("[renderer] routes", () => {
       "/wallet/finish/$requestKey",
       "/wallet/send",
       "/wallet/sign",
+      "/wallet/dapp",
       "/backup",
       "/explorer",
       "/explorer/chain/$chain",

@@ -2,14 +2,16 @@
  * The app's frame: a skip link, the header (app icon, name, network, live cut height,
  * "About"), the main navigation and the current page. After each navigation, focus moves
  * to the new page's heading (not on the first page, which keeps the browser's start point).
- * The wallet's vault (its worker holding the unlocked keys) and its pending cross-chain
- * transfers (driven forward whatever page is open) are mounted here, once.
+ * The wallet's vault (its worker holding the unlocked keys), its pending cross-chain
+ * transfers (driven forward whatever page is open) and the dapps' signing requests (their
+ * review opens whatever page is open) are mounted here, once.
  * @module
  */
 import { Link, Outlet, useRouter } from "@tanstack/react-router";
 import { useEffect, useRef } from "react";
 import iconUrl from "../assets/icon.png";
 import { PendingProvider } from "../features/wallet/crosschain/PendingProvider.tsx";
+import { DappRequestsProvider } from "../features/wallet/dapp/DappRequestsProvider.tsx";
 import { VaultProvider } from "../features/wallet/vault/VaultProvider.tsx";
 import { formatInteger } from "../format/number.ts";
 import { useLiveChain, useRestartPhase, useServices } from "../services/services.tsx";
@@ -124,7 +126,10 @@ export function AppShell() {
         <VaultProvider>
           {/* Pending cross-chain transfers advance whatever page is open. */}
           <PendingProvider>
-            <Outlet />
+            {/* Dapps' signing requests open their review whatever page is open. */}
+            <DappRequestsProvider>
+              <Outlet />
+            </DappRequestsProvider>
           </PendingProvider>
         </VaultProvider>
       </main>

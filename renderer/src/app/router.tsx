@@ -25,6 +25,7 @@ import { TransactionPage } from "../features/explorer/pages/TransactionPage.tsx"
 import { NodePage } from "../features/node/pages/NodePage.tsx";
 import { WalletAccountPage } from "../features/wallet/accounts/WalletAccountPage.tsx";
 import { FinishPage } from "../features/wallet/crosschain/FinishPage.tsx";
+import { DappSignPage } from "../features/wallet/dapp/DappSignPage.tsx";
 import { WalletPage } from "../features/wallet/pages/WalletPage.tsx";
 import { SignPage } from "../features/wallet/sign/SignPage.tsx";
 import { SendPage } from "../features/wallet/transfer/SendPage.tsx";
@@ -50,6 +51,7 @@ const routeTree = rootRoute.addChildren([
   page(routePaths.walletAccount, WalletAccountPage),
   page(routePaths.walletSend, SendPage),
   page(routePaths.walletSign, SignPage),
+  page(routePaths.walletDapp, DappSignPage),
   page(routePaths.walletFinish, FinishPage),
   page(routePaths.backup, BackupPage),
   page(routePaths.explorer, ExplorerPage),

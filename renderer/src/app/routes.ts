@@ -14,6 +14,8 @@ export const routePaths = {
   walletSend: "/wallet/send",
   /** Signing a transaction prepared elsewhere (docs/wallet.md "Sign what others prepared"). */
   walletSign: "/wallet/sign",
+  /** Dapps' signing requests waiting for the user (docs/dapp-signing.md). */
+  walletDapp: "/wallet/dapp",
   backup: "/backup",
   explorer: "/explorer",
   explorerChain: "/explorer/chain/$chain",

@@ -466,6 +466,23 @@ export async function startFakeNode(options: FakeNodeOptions): Promise<FakeNode>
       if (path === "/app/api/wallet/pending") {
         return json(res, 200, req.method === "PUT" ? { saved: true } : { pending: null });
       }
+      // The dapp signing API (docs/dapp-signing.md): off, nobody asks; a long-poll waits first.
+      if (path === "/app/api/wallet/dapp-signing") {
+        return json(res, 200, {
+          enabled: false,
+          port: 9467,
+          listening: false,
+          problem: null,
+          timeoutSeconds: 300,
+        });
+      }
+      if (path === "/app/api/wallet/sign-requests") {
+        const answer = () => json(res, 200, { version: 0, requests: [] });
+        if (new URL(req.url ?? "/", "http://x").searchParams.get("since") === null) return answer();
+        const wait = setTimeout(answer, 3000);
+        res.once("close", () => clearTimeout(wait));
+        return;
+      }
       if (path.startsWith("/app/")) return void serveApp(path, res);
       switch (path) {
         case `${basePath}/health-check`:

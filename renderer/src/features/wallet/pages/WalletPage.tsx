@@ -11,6 +11,7 @@ import { BackupDueNotice } from "../backup/BackupDueNotice.tsx";
 import { FirstRun } from "../components/FirstRun.tsx";
 import { KeysPanel } from "../components/KeysPanel.tsx";
 import { UnlockForm } from "../components/UnlockForm.tsx";
+import { DappSigningSetting } from "../dapp/DappSigningSetting.tsx";
 import { useVault } from "../vault/useVault.ts";
 
 export function WalletPage() {
@@ -42,6 +43,7 @@ export function WalletPage() {
         <>
           <AccountsHome />
           <KeysPanel />
+          <DappSigningSetting />
         </>
       )}
     </>

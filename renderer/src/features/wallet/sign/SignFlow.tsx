@@ -47,7 +47,8 @@ function dataOf(payload: CommandPayload): string | null {
   return data === null || Object.keys(data).length === 0 ? null : JSON.stringify(data, null, 2);
 }
 
-function Review({
+/** Everything a transaction does, as signed (also the review of dapps' requests, dapp/). */
+export function Review({
   request,
   accounts,
 }: {

@@ -1,0 +1,236 @@
+/**
+ * A dapp's signing request (`#/wallet/dapp`, opened by `DappRequestsProvider` when one
+ * arrives; docs/dapp-signing.md): who asks (its web origin), and each transaction in the
+ * review of "Sign a transaction" (`sign/SignFlow.tsx`'s `Review`). Nothing is signed before
+ * the user presses "Sign", with the wallet unlocked (the unlock form is shown while it is
+ * locked); "Refuse" answers the dapp with the API's refusal. A network other than the node's
+ * must be confirmed first. Requests are answered oldest first.
+ * @module
+ */
+import { Link } from "@tanstack/react-router";
+import { useMemo, useState } from "react";
+import { useServices } from "../../../services/services.tsx";
+import { Button } from "../../../ui/Button.tsx";
+import { Notice } from "../../../ui/Notice.tsx";
+import { PageTitle } from "../../../ui/PageTitle.tsx";
+import { Panel } from "../../../ui/Panel.tsx";
+import { showToast } from "../../../ui/toasts.tsx";
+import { UnlockForm } from "../components/UnlockForm.tsx";
+import { Review } from "../sign/SignFlow.tsx";
+import { type SignRequest, withSignature } from "../sign/signRequest.ts";
+import type { SigningAccount } from "../transfer/TransferFlow.tsx";
+import { useVault } from "../vault/useVault.ts";
+import { useDappRequests } from "./DappRequestsProvider.tsx";
+import { type DappRequest, originText, prepareRequest, signedAnswer } from "./dappRequests.ts";
+
+function missingHeld(t: SignRequest, accounts: readonly SigningAccount[]): SigningAccount[] {
+  return accounts.filter((a) =>
+    t.payload.signers.some((s, i) => s.pubKey.toLowerCase() === a.publicKey && t.sigs[i] === null),
+  );
+}
+
+function RequestReview({
+  request,
+  accounts,
+  sign,
+  answer,
+}: {
+  readonly request: DappRequest;
+  readonly accounts: readonly SigningAccount[];
+  readonly sign: (keyId: string, requestKey: string) => Promise<string>;
+  readonly answer: (body: unknown) => Promise<void>;
+}) {
+  const { config } = useServices();
+  const [confirmNetwork, setConfirmNetwork] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [failure, setFailure] = useState<string | null>(null);
+  // Built once per request: a /v1/sign command's creation time and nonce must not change under the user.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: one command per request (keys do not change while it is shown)
+  const prepared = useMemo(
+    () =>
+      prepareRequest(request, {
+        networkId: config.networkId,
+        publicKeys: accounts.map((a) => a.publicKey),
+        now: Math.floor(Date.now() / 1000),
+        nonce: `weft-dapp:${new Date().toISOString()}`,
+      }),
+    [request.id],
+  );
+  if (!prepared.ok) {
+    return (
+      <Notice tone="error" testId="dapp-problem">
+        <p>This request cannot be signed: {prepared.problem}</p>
+      </Notice>
+    );
+  }
+  const transactions = prepared.transactions;
+  const otherNetwork = transactions.find((t) => t.payload.networkId !== config.networkId);
+  const blocked = otherNetwork !== undefined && !confirmNetwork;
+  const held = transactions.map((t) => missingHeld(t, accounts));
+  // /v1/sign answers a complete command: every signer must be held here.
+  const complete =
+    request.kind === "quicksign" ||
+    transactions.every((t, i) => held[i]?.length === t.sigs.filter((s) => s === null).length);
+  const canSign = held.some((h) => h.length > 0) && complete;
+
+  const onSign = async () => {
+    setBusy(true);
+    setFailure(null);
+    try {
+      const signed: SignRequest[] = [];
+      for (const [i, t] of transactions.entries()) {
+        let next = t;
+        for (const a of held[i] ?? [])
+          next = withSignature(next, a.publicKey, await sign(a.keyId, next.hash));
+        signed.push(next);
+      }
+      await answer(signedAnswer(request, signed));
+    } catch (e) {
+      setFailure(e instanceof Error ? e.message : String(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <>
+      {transactions.map((t, i) => (
+        <Panel
+          key={t.hash}
+          id={`dapp-tx-${i}`}
+          title={
+            transactions.length === 1
+              ? "What is signed"
+              : `Transaction ${i + 1} of ${transactions.length}`
+          }
+        >
+          <Review request={t} accounts={accounts} />
+        </Panel>
+      ))}
+      {otherNetwork === undefined ? null : (
+        <Notice tone="warning" testId="dapp-network-warning">
+          <p>
+            The dapp asks to sign for the network{" "}
+            <strong>{otherNetwork.payload.networkId ?? "none"}</strong>, but this node runs{" "}
+            <strong>{config.networkId}</strong>.
+          </p>
+          <label>
+            <input
+              type="checkbox"
+              checked={confirmNetwork}
+              onChange={(e) => setConfirmNetwork(e.target.checked)}
+            />{" "}
+            Sign for {otherNetwork.payload.networkId ?? "no network"} anyway
+          </label>
+        </Notice>
+      )}
+      {canSign ? null : (
+        <Notice tone="info" testId="dapp-not-held">
+          <p>
+            {complete
+              ? "This wallet holds none of the keys this request asks to sign with: refuse it."
+              : "This wallet does not hold every signer's key, and this dapp asks for a complete command: refuse it."}
+          </p>
+        </Notice>
+      )}
+      {failure === null ? null : (
+        <Notice tone="error" testId="dapp-failure">
+          <p>{failure}</p>
+        </Notice>
+      )}
+      {busy ? <p role="status">Signing…</p> : null}
+      <div className="dialog-actions">
+        <Button
+          tone="primary"
+          onPress={() => void onSign()}
+          isDisabled={busy || !canSign || blocked}
+        >
+          Sign
+        </Button>
+        <Button onPress={() => void answer({ answer: "refused" })} isDisabled={busy}>
+          Refuse
+        </Button>
+      </div>
+    </>
+  );
+}
+
+export function DappSignPage() {
+  const { requests, answer } = useDappRequests();
+  const vault = useVault();
+  const [problem, setProblem] = useState<string | null>(null);
+  const first = requests[0];
+
+  const reply = async (id: string, body: unknown) => {
+    setProblem(null);
+    const refused = (body as { answer?: string }).answer === "refused";
+    const why = await answer(id, body);
+    if (why !== null) {
+      setProblem(`The answer did not reach the dapp: ${why}`);
+      return;
+    }
+    showToast(refused ? "Refused: the dapp was told." : "Signed: the dapp has its signatures.");
+  };
+
+  return (
+    <>
+      <PageTitle>Signing request</PageTitle>
+      <p className="lead">
+        A dapp asks this wallet to sign, through the signing API it talks to on this computer. Check
+        who asks and what it does; nothing is signed until you press Sign.
+      </p>
+      {problem === null ? null : (
+        <Notice tone="error" testId="dapp-answer-problem">
+          <p>{problem}</p>
+        </Notice>
+      )}
+      {first === undefined ? (
+        <p data-testid="dapp-none">
+          No dapp is waiting for a signature. <Link to="/wallet">Back to the wallet</Link>
+        </p>
+      ) : (
+        <>
+          <Notice tone="info" testId="dapp-request">
+            <p>
+              Request from <strong data-testid="dapp-origin">{originText(first.origin)}</strong> (
+              {first.kind === "quicksign" ? "quicksign" : "sign"}). Unanswered, it is refused at{" "}
+              {new Date(first.expiresAt).toLocaleTimeString("en-GB")}.
+              {requests.length > 1 ? ` ${requests.length - 1} more wait after it.` : ""}
+            </p>
+          </Notice>
+          {vault.state.status === "unlocked" ? (
+            <RequestReview
+              key={first.id}
+              request={first}
+              accounts={vault.state.keys.map((k) => ({
+                keyId: k.id,
+                account: k.account,
+                publicKey: k.publicKey,
+                label: k.label,
+              }))}
+              sign={(keyId, requestKey) => vault.sign(keyId, requestKey)}
+              answer={(body) => reply(first.id, body)}
+            />
+          ) : (
+            <>
+              {vault.state.status === "locked" ? (
+                <UnlockForm />
+              ) : (
+                <Notice tone="info">
+                  <p>
+                    {vault.state.status === "loading"
+                      ? "Loading the wallet…"
+                      : "There is no wallet yet: create or restore one to sign."}
+                  </p>
+                </Notice>
+              )}
+              <div className="dialog-actions">
+                <Button onPress={() => void reply(first.id, { answer: "refused" })}>Refuse</Button>
+              </div>
+            </>
+          )}
+        </>
+      )}
+    </>
+  );
+}

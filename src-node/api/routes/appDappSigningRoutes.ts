@@ -1,0 +1,98 @@
+/**
+ * The wallet page's side of the dapp signing API (docs/dapp-signing.md), inside the app API
+ * plugin (appApi.ts), which guards it:
+ * - `GET /app/api/wallet/dapp-signing`: `{enabled, port, listening, problem, timeoutSeconds}`;
+ *   `POST` the same path `{enabled, port}` switches the API on (listening first: 409
+ *   APP_DAPP_PORT_UNAVAILABLE when the port is taken) or off, and saves the setting.
+ * - `GET /app/api/wallet/sign-requests?since=N`: the requests waiting for the user
+ *   `{version, requests: [{id, kind, origin, receivedAt, expiresAt, body}]}`; when `since` is the
+ *   current version it waits (up to 8 s) for a change first: the page long-polls it.
+ * - `POST /app/api/wallet/sign-requests/:id` `{answer: "refused"}` or `{answer: "signed", sigs,
+ *   cmd?}`: the user's answer, handed to the waiting dapp (`{answered: true}`); 404
+ *   APP_SIGN_REQUEST_GONE when it no longer waits, 400 when the signatures do not fit it.
+ * @module
+ */
+import type { FastifyInstance } from "fastify";
+import type { SignerAnswer } from "../dappSigning/signRequestQueue.ts";
+import { parseNaturalParam, propertyOf } from "../params.ts";
+import { type RouteContext, sendJson } from "../routeContext.ts";
+
+export const APP_DAPP_SIGNING_PATH = "/app/api/wallet/dapp-signing";
+export const APP_SIGN_REQUESTS_PATH = "/app/api/wallet/sign-requests";
+
+/** How long a long-poll waits for a change (under the page client's 10 s timeout). */
+export const SIGN_REQUESTS_WAIT_MS = 8000;
+
+const settingsSchema = {
+  type: "object",
+  additionalProperties: false,
+  required: ["enabled", "port"],
+  properties: {
+    enabled: { type: "boolean" },
+    port: { type: "integer", minimum: 1024, maximum: 65535 },
+  },
+} as const;
+
+const SIG_OR_NULL = {
+  anyOf: [{ type: "null" }, { type: "string", pattern: "^[0-9a-fA-F]{128}$" }],
+} as const;
+
+const answerSchema = {
+  type: "object",
+  additionalProperties: false,
+  required: ["answer"],
+  properties: {
+    answer: { enum: ["signed", "refused"] },
+    cmd: { type: "string", maxLength: 500_000 },
+    sigs: {
+      type: "array",
+      maxItems: 100,
+      items: { anyOf: [SIG_OR_NULL, { type: "array", maxItems: 100, items: SIG_OR_NULL }] },
+    },
+  },
+} as const;
+
+export function registerAppDappSigningRoutes(scope: FastifyInstance, ctx: RouteContext): void {
+  const dapp = ctx.node.dappSigning;
+  if (dapp === undefined) return;
+  scope.get(APP_DAPP_SIGNING_PATH, (_request, reply) => {
+    sendJson(reply, dapp.status());
+  });
+  scope.post(
+    APP_DAPP_SIGNING_PATH,
+    { schema: { body: settingsSchema } },
+    async (request, reply) => {
+      const body = request.body as { enabled: boolean; port: number };
+      sendJson(reply, await dapp.configure({ enabled: body.enabled, port: body.port }));
+      return reply;
+    },
+  );
+  scope.get(APP_SIGN_REQUESTS_PATH, async (request, reply) => {
+    const since = parseNaturalParam(propertyOf(request.query, "since"), "since");
+    if (since !== undefined) {
+      const gone = new AbortController();
+      reply.raw.once("close", () => gone.abort());
+      await dapp.queue.waitForChange(since, SIGN_REQUESTS_WAIT_MS, gone.signal);
+    }
+    sendJson(reply, { version: dapp.queue.version, requests: dapp.queue.list() });
+    return reply;
+  });
+  scope.post(
+    `${APP_SIGN_REQUESTS_PATH}/:id`,
+    { schema: { body: answerSchema } },
+    (request, reply) => {
+      const id = String(propertyOf(request.params, "id"));
+      const body = request.body as { answer: "signed" | "refused"; cmd?: string; sigs?: unknown[] };
+      const answer: SignerAnswer =
+        body.answer === "refused"
+          ? { answer: "refused" }
+          : {
+              answer: "signed",
+              sigs: body.sigs ?? [],
+              ...(body.cmd === undefined ? {} : { cmd: body.cmd }),
+            };
+      dapp.queue.answer(id, answer);
+      sendJson(reply, { answered: true });
+    },
+  );
+}

@@ -1,0 +1,256 @@
+/**
+ * Signing requests from dapps (docs/dapp-signing.md) in headless Chromium against the REAL node
+ * (test-singleton, mining on, a temporary data folder): the wallet imports sender00 and
+ * switches the signing API on (a free port); `@kadena/client`'s own Chainweaver signer
+ * (`createSignWithChainweaver`, run from this test process, unchanged) sends a transfer to
+ * `/v1/quicksign`; the page opens the review naming who asks, the test clicks Sign, the dapp
+ * gets its signature, submits the command with `@kadena/client` to the node and it is
+ * confirmed, the amount moved. A web page of another origin (a "dapp" served on localhost)
+ * asks too, passing the browser's CORS preflight: the review names that origin, and Refuse
+ * answers it with the API's refusal.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { AxeBuilder } from "@axe-core/playwright";
+import { createClient, createSignWithChainweaver, isSignedTransaction, Pact } from "@kadena/client";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
+import { createPactClient, type PactClient } from "../../renderer/src/api/pactClient.ts";
+import { readAccounts } from "../../renderer/src/features/wallet/accounts/readAccounts.ts";
+import { DEV_ACCOUNT_KEYS } from "../../src-node/genesis/devAccountKeys.ts";
+import { createNode, type WeftNode } from "../../src-node/node.ts";
+import { launchChromium, saveScreenshot } from "./support/browser.ts";
+
+const PASSWORD = "a long password";
+const ONE = 10n ** 12n;
+const NETWORK = "test-singleton";
+const S0 = DEV_ACCOUNT_KEYS[0];
+const S1 = DEV_ACCOUNT_KEYS[1];
+if (S0 === undefined || S1 === undefined) throw new Error("no test accounts");
+const FROM = `k:${S0.publicKey}`;
+const TO = `k:${S1.publicKey}`;
+
+let dataDir: string;
+let node: WeftNode;
+let pact: PactClient;
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let problems: string[];
+/** A "dapp" web page on another origin than the wallet's. */
+let dappServer: Server;
+let dappOrigin: string;
+
+/** A port nothing listens on now (the signing API's, for this test). */
+async function freePort(): Promise<number> {
+  const s = createServer();
+  await new Promise<void>((resolve) => s.listen(0, "127.0.0.1", resolve));
+  const port = (s.address() as AddressInfo).port;
+  await new Promise<void>((resolve) => s.close(() => resolve()));
+  return port;
+}
+
+beforeAll(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), "weft-e2e-dapp-"));
+  node = await createNode({
+    network: NETWORK,
+    dataDir,
+    host: "127.0.0.1",
+    port: 0,
+    rendererDir: inject("rendererDir"),
+    mining: { enabled: true, threads: 1, account: `k:${"ef".repeat(32)}` },
+  });
+  pact = createPactClient({ baseUrl: node.baseUrl, fetch: (url, init) => fetch(url, init) });
+  dappServer = createServer((_req, res) => {
+    res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
+    res.end("<!doctype html><title>A dapp</title><p>A dapp</p>");
+  });
+  await new Promise<void>((resolve) => dappServer.listen(0, "127.0.0.1", resolve));
+  dappOrigin = `http://localhost:${(dappServer.address() as AddressInfo).port}`;
+  browser = await launchChromium();
+});
+afterAll(async () => {
+  await browser?.close();
+  await node?.close();
+  dappServer?.close();
+  if (dataDir !== undefined) rmSync(dataDir, { recursive: true, force: true });
+});
+beforeEach(async () => {
+  context = await browser.newContext();
+  page = await context.newPage();
+  problems = [];
+  page.on("console", (m) => {
+    if (m.type() === "error") problems.push(m.text());
+  });
+  page.on("pageerror", (e) => problems.push(e.message));
+});
+afterEach(async () => {
+  await context?.close();
+});
+
+async function createWalletWithSender00(): Promise<void> {
+  await page.goto(`${node.appUrl}#/wallet`);
+  await page.getByRole("heading", { level: 1, name: "Wallet" }).waitFor();
+  await page.getByRole("button", { name: "Create a wallet" }).click();
+  const list = page.getByRole("list", { name: "Recovery phrase" });
+  await list.waitFor();
+  const phrase = (await list.getByRole("listitem").allTextContents()).map((w) => w.trim());
+  await page.getByRole("button", { name: "I have written them down" }).click();
+  const wordInputs = page.getByLabel(/^Word \d+$/);
+  await wordInputs.first().waitFor();
+  for (let i = 0; i < (await wordInputs.count()); i++) {
+    const input = wordInputs.nth(i);
+    const label = await page
+      .locator(`label[for="${await input.getAttribute("id")}"]`)
+      .textContent();
+    await input.fill(phrase[Number(label?.replace("Word ", "")) - 1] ?? "");
+  }
+  await page.getByRole("button", { name: "Confirm words" }).click();
+  await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
+  await page.getByLabel("Confirm", { exact: true }).fill(PASSWORD);
+  await page.getByRole("button", { name: "Create the wallet" }).click();
+  await page.getByRole("button", { name: "Lock" }).waitFor({ timeout: 30_000 });
+  await page.getByRole("button", { name: "Import a test account" }).click();
+  await expect
+    .poll(() => page.getByRole("region", { name: "Keys" }).textContent(), { timeout: 20_000 })
+    .toContain(FROM);
+}
+
+/** A transfer from sender00 as a dapp builds it with @kadena/client, unsigned. */
+const transferTx = (amount: string) =>
+  Pact.builder
+    .execution(`(coin.transfer "${FROM}" "${TO}" ${amount})`)
+    .addSigner(S0.publicKey, (withCap) => [
+      withCap("coin.GAS"),
+      withCap("coin.TRANSFER", FROM, TO, { decimal: amount }),
+    ])
+    .setMeta({
+      chainId: "0",
+      senderAccount: FROM,
+      gasLimit: 2500,
+      gasPrice: 0.00000001,
+      ttl: 600,
+      creationTime: Math.floor(Date.now() / 1000) - 30,
+    })
+    .setNetworkId(NETWORK)
+    .setNonce(`e2e-dapp-${amount}`)
+    .createTransaction();
+
+describe("[e2e] signing requests from dapps (Chainweaver's signing API)", () => {
+  it("is off by default; switched on, @kadena/client's Chainweaver signer gets a signature the user approved, and the transfer is confirmed", async () => {
+    await createWalletWithSender00();
+    const setting = page.getByRole("region", { name: "Signing requests from dapps" });
+    await setting.waitFor();
+    expect(await page.getByTestId("dapp-signing-state").textContent()).toBe("Off.");
+    expect(node.dappSigning.status().listening).toBe(false);
+
+    const port = await freePort();
+    await page.getByLabel("Signing API port", { exact: true }).fill(String(port));
+    const toggle = page.getByRole("switch", { name: "Answer dapps' signing requests" });
+    await page.locator("label.switch", { has: toggle }).click();
+    await expect
+      .poll(() => page.getByTestId("dapp-signing-state").textContent(), { timeout: 10_000 })
+      .toBe(`On: listening at http://127.0.0.1:${port}`);
+
+    const before = await readAccounts(pact, NETWORK, 0, [FROM, TO]);
+    const tx = transferTx("1.5");
+    const signWithChainweaver = createSignWithChainweaver({ host: `http://127.0.0.1:${port}` });
+    const signing = signWithChainweaver(tx);
+
+    // The request opens its review, whatever page was open, naming who asks.
+    await page
+      .getByRole("heading", { level: 1, name: "Signing request" })
+      .waitFor({ timeout: 20_000 });
+    expect(new URL(page.url()).hash).toBe("#/wallet/dapp");
+    expect(await page.getByTestId("dapp-origin").textContent()).toBe(
+      "a program on this computer (no web origin)",
+    );
+    await page.getByTestId("sign-review").waitFor();
+    expect(await page.getByTestId("sign-code").textContent()).toBe(
+      `(coin.transfer "${FROM}" "${TO}" 1.5)`,
+    );
+    const signers = page.getByTestId("sign-signers");
+    expect(await signers.textContent()).toContain("held here (sender00)");
+    expect(await signers.textContent()).toContain("coin.TRANSFER");
+    expect(await page.getByTestId("sign-hash").textContent()).toBe(tx.hash);
+    await saveScreenshot(page, "wallet-dapp-review");
+    // The review meets WCAG A/AA, as every page does (test/e2e/accessibility.e2e.ts).
+    const axe = await new AxeBuilder({ page })
+      .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
+      .analyze();
+    expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(" ")}`)).toEqual(
+      [],
+    );
+
+    await page.getByRole("button", { name: "Sign", exact: true }).click();
+    const signed = await signing;
+    if (!isSignedTransaction(signed)) throw new Error(`not signed: ${JSON.stringify(signed)}`);
+    expect(signed.hash).toBe(tx.hash);
+    await page.getByTestId("dapp-none").waitFor();
+
+    // The dapp sends it with its own client: the node takes it under the reference request key.
+    const client = createClient(
+      ({ chainId, networkId }) => `${node.origin}/chainweb/0.0/${networkId}/chain/${chainId}/pact`,
+    );
+    const descriptor = await client.submit(signed);
+    expect(descriptor.requestKey).toBe(tx.hash);
+    await expect
+      .poll(
+        async () => {
+          const polled = await pact.poll(0, [tx.hash]);
+          return polled.ok ? (polled.value.get(tx.hash)?.outcome.ok ?? null) : null;
+        },
+        { timeout: 90_000, interval: 1000 },
+      )
+      .toBe(true);
+    const polled = await pact.poll(0, [tx.hash]);
+    if (!polled.ok) throw new Error(JSON.stringify(polled.error));
+    const fee = BigInt(polled.value.get(tx.hash)?.gas ?? 0) * 10_000n;
+    const after = await readAccounts(pact, NETWORK, 0, [FROM, TO]);
+    const bal = (a: (typeof after)[number] | undefined) => (a?.exists ? a.balance : -1n);
+    const amount = ONE + ONE / 2n;
+    expect(bal(after[0])).toBe(bal(before[0]) - amount - fee);
+    expect(bal(after[1])).toBe(bal(before[1]) + amount);
+    expect(problems).toEqual([]);
+  });
+
+  it("a web dapp of another origin passes the CORS preflight; the review names its origin and Refuse answers the API's refusal", async () => {
+    await page.goto(`${node.appUrl}#/wallet`);
+    const unlock = page.getByRole("button", { name: "Unlock" });
+    const lock = page.getByRole("button", { name: "Lock" });
+    await Promise.race([unlock.waitFor(), lock.waitFor()]);
+    const port = node.dappSigning.status().port;
+    expect(node.dappSigning.status().listening).toBe(true);
+
+    const dapp = await context.newPage();
+    await dapp.goto(`${dappOrigin}/`);
+    const tx = transferTx("0.25");
+    const body = {
+      cmdSigDatas: [{ cmd: tx.cmd, sigs: [{ pubKey: S0.publicKey, sig: null }] }],
+    };
+    const answer = dapp.evaluate(
+      async ({ url, body }) => {
+        const r = await fetch(url, {
+          method: "POST",
+          headers: { "content-type": "application/json;charset=utf-8" },
+          body: JSON.stringify(body),
+        });
+        return { status: r.status, body: await r.json() };
+      },
+      { url: `http://127.0.0.1:${port}/v1/quicksign`, body },
+    );
+
+    await page
+      .getByRole("heading", { level: 1, name: "Signing request" })
+      .waitFor({ timeout: 20_000 });
+    expect(await page.getByTestId("dapp-origin").textContent()).toBe(dappOrigin);
+    // Locked (a new page): the review asks for the password first; Refuse needs none.
+    await page.getByRole("button", { name: "Refuse" }).click();
+    expect(await answer).toEqual({ status: 200, body: { error: { type: "reject" } } });
+    await page.getByTestId("dapp-none").waitFor();
+    expect(problems).toEqual([]);
+  });
+});
