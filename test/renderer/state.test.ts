@@ -200,6 +200,8 @@ describe("[renderer] routes", () => {
       "/wallet/finish/$requestKey",
       "/wallet/send",
       "/wallet/sign",
+      "/wallet/multisig",
+      "/wallet/history",
       "/backup",
       "/explorer",
       "/explorer/chain/$chain",

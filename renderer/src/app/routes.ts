@@ -14,6 +14,10 @@ export const routePaths = {
   walletSend: "/wallet/send",
   /** Signing a transaction prepared elsewhere (docs/wallet.md "Sign what others prepared"). */
   walletSign: "/wallet/sign",
+  /** Multi-signature accounts: create, balances, transfers signed here and passed on. */
+  walletMultisig: "/wallet/multisig",
+  /** The wallet's own transactions, newest first; Export CSV. */
+  walletHistory: "/wallet/history",
   backup: "/backup",
   explorer: "/explorer",
   explorerChain: "/explorer/chain/$chain",
