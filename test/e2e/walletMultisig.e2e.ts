@@ -7,7 +7,7 @@
  * wallet B, which signs on "Sign a transaction" and saves the file; wallet A opens it on "Sign a
  * transaction" with every signature present and sends it. The balances move by exactly the
  * amount and the fee; History lists the transfer as succeeded (and the account creation), and
- * its CSV export holds it.
+ * its CSV export holds it; a transaction made elsewhere is added by its request key.
  */
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -17,6 +17,8 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { createPactClient, type PactClient } from "../../renderer/src/api/pactClient.ts";
 import { readAccounts } from "../../renderer/src/features/wallet/accounts/readAccounts.ts";
+import { commandModel } from "../../src-node/command/commandModel.ts";
+import { JsonNumber } from "../../src-node/command/exactJson.ts";
 import { DEV_ACCOUNT_KEYS } from "../../src-node/genesis/devAccountKeys.ts";
 import { createNode, type WeftNode } from "../../src-node/node.ts";
 import { launchChromium, saveScreenshot } from "./support/browser.ts";
@@ -263,6 +265,50 @@ describe("[e2e] a 2-of-2 multi-signature account, signed in two wallets", () => 
     expect(row).toContain("Multi-signature transfer");
     expect(row).toContain(`,2.5,${name},${TO},0,`);
     expect(row).toMatch(/Succeeded in block \d+/);
+
+    // A transaction made elsewhere (sender01 pays sender00 from this test) added by request key.
+    const elsewhere = commandModel.buildCommand({
+      payload: { exec: { code: `(coin.transfer "${TO}" "${FROM}" 1.25)`, data: null } },
+      meta: {
+        chainId: "0",
+        sender: TO,
+        gasLimit: 2500,
+        gasPrice: "0.00000001",
+        ttl: 3600,
+        creationTime: Math.floor(Date.now() / 1000) - 15,
+      },
+      signers: [
+        {
+          pubKey: S1.publicKey,
+          clist: [
+            { name: "coin.TRANSFER", args: [TO, FROM, JsonNumber.of("1.25") ?? "1.25"] },
+            { name: "coin.GAS", args: [] },
+          ],
+        },
+      ],
+      networkId: "test-singleton",
+      nonce: "multisig-e2e-elsewhere",
+    });
+    const { sig } = commandModel.signRequestKey(elsewhere.hash, S1.secretKey);
+    const sentElsewhere = await pact.send(0, [{ ...elsewhere, sigs: [{ sig }] }]);
+    expect(sentElsewhere.ok, JSON.stringify(sentElsewhere)).toBe(true);
+    await expect
+      .poll(
+        async () => {
+          const r = await pact.poll(0, [elsewhere.hash]);
+          return r.ok && r.value.get(elsewhere.hash)?.outcome.ok === true;
+        },
+        { timeout: 90_000 },
+      )
+      .toBe(true);
+    await a.getByLabel("Request key", { exact: true }).fill(elsewhere.hash);
+    await a.getByRole("button", { name: "Add to the history" }).click();
+    await expect
+      .poll(() => a.getByTestId(`history-status-${elsewhere.hash}`).textContent(), {
+        timeout: 30_000,
+      })
+      .toMatch(/^Succeeded in block \d+/);
+    expect(await a.getByRole("table").textContent()).toContain("Added by request key");
     expect(problems).toEqual([]);
   }, 300_000);
 });

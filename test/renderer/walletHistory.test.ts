@@ -35,6 +35,7 @@ import {
   sortHistory,
 } from "../../renderer/src/features/wallet/history/historyModel.ts";
 import { entryFromExplorerTx } from "../../renderer/src/features/wallet/history/lookupTransaction.ts";
+import { pollHistory } from "../../renderer/src/features/wallet/history/pollHistory.ts";
 import { transferPayload } from "../../renderer/src/features/wallet/transfer/transferCommand.ts";
 
 const key = (c: string) => c.repeat(43);
@@ -201,6 +202,57 @@ describe("[renderer] the history model", () => {
     const bad = entryFromExplorerTx({ ...tx, chain: "three" }, 5);
     expect(bad.ok).toBe(false);
     if (!bad.ok) expect(bad.reason).toContain("tx.chain");
+  });
+});
+
+describe("[renderer] the history's poll", () => {
+  it("asks each chain once for its open entries; a chain that does not answer changes nothing", async () => {
+    const asked: [number, readonly string[]][] = [];
+    const pact = {
+      poll: async (chain: number, keys: readonly string[]) => {
+        asked.push([chain, keys]);
+        if (chain === 3) {
+          return {
+            ok: false as const,
+            error: { code: "CLIENT_UNREACHABLE" as const, url: "x", detail: "down" },
+          };
+        }
+        return {
+          ok: true as const,
+          value: new Map([
+            [
+              key("A"),
+              {
+                reqKey: key("A"),
+                gas: 600,
+                outcome: { ok: true as const, data: "Write succeeded" },
+                blockHeight: 9,
+                blockHash: "h",
+                continuation: null,
+              },
+            ],
+          ]),
+        };
+      },
+    };
+    const entries = [
+      entry(),
+      entry({ requestKey: key("B"), status: "prepared", expiresAt: 100 }),
+      entry({ requestKey: key("C"), chain: 3 }),
+      entry({ requestKey: key("D"), status: "succeeded" }),
+    ];
+    const changed = await pollHistory(entries, pact, 1_000);
+    expect(asked).toEqual([
+      [0, [key("A"), key("B")]],
+      [3, [key("C")]],
+    ]);
+    expect([...changed.keys()]).toEqual([key("A"), key("B")]);
+    expect(changed.get(key("A"))).toMatchObject({
+      status: "succeeded",
+      fee: "0.000006",
+      blockHeight: 9,
+    });
+    expect(changed.get(key("B"))?.status).toBe("expired");
   });
 });
 

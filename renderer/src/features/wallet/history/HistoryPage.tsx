@@ -9,6 +9,7 @@
 import { Link } from "@tanstack/react-router";
 import { useState } from "react";
 import { describeClientError } from "../../../api/clientError.ts";
+import { shortAccountName } from "../../../format/accountName.ts";
 import { useServices } from "../../../services/services.tsx";
 import { Button } from "../../../ui/Button.tsx";
 import { type Column, DataTable } from "../../../ui/DataTable.tsx";
@@ -119,7 +120,13 @@ export function HistoryPage() {
     { header: "Amount", numeric: true, cell: (e) => e.amount ?? "—" },
     {
       header: "From → to",
-      cell: (e) => `${e.sender ?? "?"} → ${e.receiver ?? "?"}`,
+      // Short names keep the table in the window; the full ones are in the title and the CSV.
+      cell: (e) => (
+        <span title={`${e.sender ?? "?"} → ${e.receiver ?? "?"}`}>
+          {e.sender === null ? "?" : shortAccountName(e.sender)} →{" "}
+          {e.receiver === null ? "?" : shortAccountName(e.receiver)}
+        </span>
+      ),
     },
     { header: "Chains", cell: chainsText },
     { header: "Fee", numeric: true, cell: (e) => e.fee ?? "—" },
