@@ -40,8 +40,6 @@ const pages = [
   { hash: "#/node", h1: "Node", ready: "height-19" },
   { hash: "#/wallet", h1: "Wallet" },
   { hash: `#/wallet/account/k:${"ab".repeat(32)}`, h1: "Wallet account" },
-  { hash: "#/wallet/multisig", h1: "Multi-signature accounts" },
-  { hash: "#/wallet/history", h1: "History" },
   { hash: "#/backup", h1: "Backup" },
   { hash: "#/explorer", h1: "Braid", ready: "braid" },
   { hash: "#/explorer/chain/3", h1: "Chain 3" },

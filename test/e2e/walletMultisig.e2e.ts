@@ -107,6 +107,14 @@ async function createWallet(page: Page, node: WeftNode): Promise<string> {
   return key;
 }
 
+/** WCAG A/AA violations on the page now (every page meets them, test/e2e/accessibility.e2e.ts). */
+async function axeViolations(page: Page): Promise<string[]> {
+  const axe = await new AxeBuilder({ page })
+    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
+    .analyze();
+  return axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(" ")}`);
+}
+
 async function balance(account: string): Promise<bigint> {
   const [a] = await readAccounts(pact, "test-singleton", 0, [account]);
   return a?.exists ? a.balance : -1n;
@@ -191,6 +199,7 @@ describe("[e2e] a 2-of-2 multi-signature account, signed in two wallets", () => 
     expect(half.hash).toBe(hash);
     expect(half.sigs.filter((s) => s.sig !== null).map((s) => s.pubKey)).toEqual([S0.publicKey]);
     await saveScreenshot(a, "wallet-multisig-prepared");
+    expect(await axeViolations(a)).toEqual([]);
 
     // Wallet B (its own node and data folder) signs with its key and saves the file.
     await b.goto(`${nodeB.appUrl}#/wallet/sign`);
@@ -242,13 +251,7 @@ describe("[e2e] a 2-of-2 multi-signature account, signed in two wallets", () => 
     expect(table).toContain("Multi-signature transfer");
     expect(table).toContain("Account created");
     await saveScreenshot(a, "wallet-history");
-    // The history meets WCAG A/AA as every page does (test/e2e/accessibility.e2e.ts).
-    const axe = await new AxeBuilder({ page: a })
-      .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
-      .analyze();
-    expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(" ")}`)).toEqual(
-      [],
-    );
+    expect(await axeViolations(a)).toEqual([]);
     const [csvDownload] = await Promise.all([
       a.waitForEvent("download"),
       a.getByRole("button", { name: "Export CSV" }).click(),
