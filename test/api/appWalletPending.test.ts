@@ -2,7 +2,7 @@
  * `GET/PUT /app/api/wallet/pending` (docs/wallet.md "Cross-chain transfers"): the wallet's
  * pending cross-chain transfers stored as `<dataDir>/<network>/wallet/pending.json` (0600,
  * replaced atomically); a file the renderer writes (`pendingFileOf`) is accepted and given
- * back as its parser reads it; other shapes are refused naming the field, bodies over 1 MiB
+ * back as its parser reads it; other shapes are refused naming the field, bodies over 2 MiB
  * with 413, requests without the app token with 403; a stored file that is not JSON is 409.
  */
 import { existsSync, readFileSync, statSync } from "node:fs";
@@ -10,12 +10,14 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import {
   parsePendingAnswer,
+  parseWalletRecords,
   pendingFileOf,
 } from "../../renderer/src/features/wallet/crosschain/pendingFile.ts";
 import {
   advance,
   newPending,
 } from "../../renderer/src/features/wallet/crosschain/pendingTransfer.ts";
+import { newHistoryEntry } from "../../renderer/src/features/wallet/history/historyModel.ts";
 import { writeFileAtomic } from "../../src-node/store/atomicFile.ts";
 import { openTestNode, type TestNode } from "../support/testNode.ts";
 
@@ -86,7 +88,7 @@ describe("[api] the wallet's pending cross-chain transfers", () => {
     const huge = {
       ...good,
       transfers: [
-        { ...finishing, continuation: { ...finishing.continuation, cmd: "x".repeat(1_100_000) } },
+        { ...finishing, continuation: { ...finishing.continuation, cmd: "x".repeat(2_200_000) } },
       ],
     };
     expect((await t.request("PUT", URL, { headers: headers(t), body: huge })).statusCode).toBe(413);
@@ -96,6 +98,56 @@ describe("[api] the wallet's pending cross-chain transfers", () => {
     });
     expect(noToken.statusCode).toBe(403);
     expect(existsSync(fileOf(t))).toBe(false);
+  });
+
+  it("keeps the history and the multi-signature accounts in the same file, checked", async () => {
+    const t = await node();
+    const records = {
+      history: [
+        newHistoryEntry({
+          requestKey: "H".repeat(43),
+          kind: "multisig",
+          status: "prepared",
+          chain: 0,
+          sender: "w:abc:keys-all",
+          receiver: "k:b",
+          amount: "2.5",
+          gasPrice: "0.00000001",
+          expiresAt: 1_700_028_800,
+          createdAt: 1_700_000_000_000,
+        }),
+      ],
+      multisig: [
+        {
+          account: "w:abc:keys-all",
+          keys: ["ab".repeat(32), "cd".repeat(32)],
+          pred: "keys-all" as const,
+          chains: [0],
+          createdAt: 1_700_000_000_000,
+        },
+      ],
+    };
+    const file = pendingFileOf([transfer], records);
+    const put = await t.request("PUT", URL, { headers: headers(t), body: file });
+    expect(put.statusCode, put.body).toBe(200);
+    const got = await t.request("GET", URL, { headers: headers(t) });
+    expect(parseWalletRecords(JSON.parse(got.body))).toEqual({
+      ok: true,
+      value: { transfers: [transfer], ...records },
+    });
+    const [h] = records.history;
+    const [m] = records.multisig;
+    const bad: [string, unknown][] = [
+      ["kind", { ...file, history: [{ ...h, kind: "stolen" }] }],
+      ["amount", { ...file, history: [{ ...h, amount: "1e5" }] }],
+      ["secret", { ...file, history: [{ ...h, secretKey: "00" }] }],
+      ["pred", { ...file, multisig: [{ ...m, pred: "keys-3" }] }],
+      ["keys", { ...file, multisig: [{ ...m, keys: ["not hex"] }] }],
+    ];
+    for (const [field, body] of bad) {
+      const r = await t.request("PUT", URL, { headers: headers(t), body });
+      expect(r.statusCode, `${field}: ${r.body}`).toBe(400);
+    }
   });
 
   it("answers 409 for a stored file that is not JSON", async () => {

@@ -201,6 +201,8 @@ describe("[renderer] routes", () => {
       "/wallet/send",
       "/wallet/sign",
       "/wallet/dapp",
+      "/wallet/multisig",
+      "/wallet/history",
       "/backup",
       "/explorer",
       "/explorer/chain/$chain",

@@ -26,6 +26,8 @@ import { NodePage } from "../features/node/pages/NodePage.tsx";
 import { WalletAccountPage } from "../features/wallet/accounts/WalletAccountPage.tsx";
 import { FinishPage } from "../features/wallet/crosschain/FinishPage.tsx";
 import { DappSignPage } from "../features/wallet/dapp/DappSignPage.tsx";
+import { HistoryPage } from "../features/wallet/history/HistoryPage.tsx";
+import { MultisigPage } from "../features/wallet/multisig/MultisigPage.tsx";
 import { WalletPage } from "../features/wallet/pages/WalletPage.tsx";
 import { SignPage } from "../features/wallet/sign/SignPage.tsx";
 import { SendPage } from "../features/wallet/transfer/SendPage.tsx";
@@ -53,6 +55,8 @@ const routeTree = rootRoute.addChildren([
   page(routePaths.walletSign, SignPage),
   page(routePaths.walletDapp, DappSignPage),
   page(routePaths.walletFinish, FinishPage),
+  page(routePaths.walletMultisig, MultisigPage),
+  page(routePaths.walletHistory, HistoryPage),
   page(routePaths.backup, BackupPage),
   page(routePaths.explorer, ExplorerPage),
   page(routePaths.explorerChain, ChainPage),

@@ -16,6 +16,10 @@ export const routePaths = {
   walletSign: "/wallet/sign",
   /** Dapps' signing requests waiting for the user (docs/dapp-signing.md). */
   walletDapp: "/wallet/dapp",
+  /** Multi-signature accounts: create, balances, transfers signed here and passed on. */
+  walletMultisig: "/wallet/multisig",
+  /** The wallet's own transactions, newest first; Export CSV. */
+  walletHistory: "/wallet/history",
   backup: "/backup",
   explorer: "/explorer",
   explorerChain: "/explorer/chain/$chain",

@@ -1,6 +1,7 @@
 /**
- * `GET/PUT /app/api/wallet/pending`: the wallet's pending cross-chain transfers,
- * `<dataDir>/<network>/wallet/pending.json`, with the same guard, atomic write and answers.
+ * `GET/PUT /app/api/wallet/pending`: the wallet's pending cross-chain transfers, its history
+ * and its multi-signature accounts, `<dataDir>/<network>/wallet/pending.json`, with the same
+ * guard, atomic write and answers.
  *
  * `GET/PUT /app/api/wallet/keystore`: the wallet's encrypted keystore, stored by the node as
  * an opaque file `<dataDir>/<network>/wallet/keystore.json` (docs/wallet.md). The UI encrypts
@@ -105,16 +106,83 @@ export const APP_WALLET_PENDING_PATH = "/app/api/wallet/pending";
 /** The pending cross-chain transfers' file name inside the network's `wallet/` folder. */
 export const PENDING_FILE = "pending.json";
 
-/** Largest pending-transfers body: 1 MiB (200 transfers with their continuation and proof). */
-export const PENDING_BODY_LIMIT = 1024 * 1024;
+/**
+ * Largest pending-transfers body: 2 MiB (200 transfers with their continuation and proof, 500
+ * history entries, 100 multi-signature accounts).
+ */
+export const PENDING_BODY_LIMIT = 2 * 1024 * 1024;
 
 const NULLABLE_TEXT = { type: ["string", "null"], maxLength: 300 } as const;
 const PHASE = { enum: ["sent", "proof", "finishing", "done", "attention"] } as const;
 const CHAIN = { type: "integer", minimum: 0, maximum: 999 } as const;
 
+const NULLABLE_DECIMAL = {
+  type: ["string", "null"],
+  pattern: "^\\d{1,30}(\\.\\d{1,12})?$",
+} as const;
+const NULLABLE_NATURAL = { type: ["integer", "null"], minimum: 0 } as const;
+
+/** One entry of the wallet's history (docs/wallet.md "History"; nothing secret). */
+const historyEntrySchema = {
+  type: "object",
+  additionalProperties: false,
+  required: [
+    "requestKey",
+    "kind",
+    "status",
+    "chain",
+    "targetChain",
+    "sender",
+    "receiver",
+    "amount",
+    "gasPrice",
+    "fee",
+    "blockHeight",
+    "message",
+    "expiresAt",
+    "createdAt",
+  ],
+  properties: {
+    requestKey: { type: "string", pattern: "^[A-Za-z0-9_-]{43}$" },
+    kind: { enum: ["transfer", "crosschain", "multisig", "create-account", "signed", "added"] },
+    status: { enum: ["prepared", "pending", "succeeded", "failed", "expired"] },
+    chain: CHAIN,
+    targetChain: { anyOf: [CHAIN, { type: "null" }] },
+    sender: NULLABLE_TEXT,
+    receiver: NULLABLE_TEXT,
+    amount: NULLABLE_DECIMAL,
+    gasPrice: NULLABLE_DECIMAL,
+    fee: NULLABLE_DECIMAL,
+    blockHeight: NULLABLE_NATURAL,
+    message: { type: ["string", "null"], maxLength: 2000 },
+    expiresAt: NULLABLE_NATURAL,
+    createdAt: { type: "integer", minimum: 0 },
+  },
+} as const;
+
+/** A multi-signature account the wallet created or follows (docs/wallet.md). */
+const multisigAccountSchema = {
+  type: "object",
+  additionalProperties: false,
+  required: ["account", "keys", "pred", "chains", "createdAt"],
+  properties: {
+    account: { type: "string", minLength: 3, maxLength: 256 },
+    keys: {
+      type: "array",
+      minItems: 1,
+      maxItems: 10,
+      items: { type: "string", pattern: HEX(32) },
+    },
+    pred: { enum: ["keys-all", "keys-any", "keys-2"] },
+    chains: { type: "array", maxItems: 1000, items: CHAIN },
+    createdAt: { type: "integer", minimum: 0 },
+  },
+} as const;
+
 /**
  * The pending cross-chain transfers' file (docs/wallet.md "Cross-chain transfers"; the
- * renderer's parser is `renderer/src/features/wallet/crosschain/pendingFile.ts`).
+ * renderer's parser is `renderer/src/features/wallet/crosschain/pendingFile.ts`), with the
+ * wallet's history and multi-signature accounts (optional: older files have neither).
  */
 export const pendingSchema = {
   type: "object",
@@ -182,6 +250,8 @@ export const pendingSchema = {
         },
       },
     },
+    history: { type: "array", maxItems: 500, items: historyEntrySchema },
+    multisig: { type: "array", maxItems: 100, items: multisigAccountSchema },
   },
 } as const;
 

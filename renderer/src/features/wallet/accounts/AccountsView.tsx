@@ -70,6 +70,10 @@ export function AccountsView({ own, watchOnly, onWatchOnlyChange }: AccountsView
             <Button onPress={() => void navigate({ to: "/wallet/sign" })}>
               Sign a transaction
             </Button>
+            <Button onPress={() => void navigate({ to: "/wallet/multisig" })}>
+              Multi-signature
+            </Button>
+            <Button onPress={() => void navigate({ to: "/wallet/history" })}>History</Button>
           </>
         }
       >

@@ -120,6 +120,11 @@ export function WalletAccountPage() {
           <Link to="/explorer/account/$name" params={{ name }}>
             See this account in the explorer
           </Link>
+          {" · "}
+          {/* A cross-chain transfer to or from it that stopped half-way is finished there. */}
+          <Link to="/wallet/finish/$requestKey" params={{ requestKey: "-" }}>
+            Finish a transfer
+          </Link>
         </p>
       </Panel>
       {problem === null ? <AccountChains name={name} /> : null}

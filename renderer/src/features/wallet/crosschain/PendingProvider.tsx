@@ -4,6 +4,8 @@
  * each unfinished transfer every few seconds, `advancePending.ts`), and saved after every
  * change, saves running one after another. So a transfer resumes by itself after the app or
  * the node restarts: the file says where it stood, and every step is safe to repeat.
+ * The same file and the same saves keep the wallet's history (its open entries polled on the
+ * same tick, `../history/pollHistory.ts`) and its multi-signature accounts.
  * Mounted once in `app/AppShell.tsx`.
  * @module
  */
@@ -19,8 +21,11 @@ import {
 import { describeClientError } from "../../../api/clientError.ts";
 import { useServices } from "../../../services/services.tsx";
 import { usePactClient } from "../accounts/useAccountsOnChains.ts";
+import { capHistory, type HistoryEntry, recordEntry } from "../history/historyModel.ts";
+import { pollHistory } from "../history/pollHistory.ts";
+import type { MultisigAccount } from "../multisig/multisigAccount.ts";
 import { type AdvanceDeps, advanceWithNode } from "./advancePending.ts";
-import { parsePendingAnswer, pendingFileOf } from "./pendingFile.ts";
+import { parseWalletRecords, pendingFileOf } from "./pendingFile.ts";
 import { advance, isActive, type PendingTransfer } from "./pendingTransfer.ts";
 
 const TICK_MS = 3000;
@@ -35,6 +40,14 @@ export type PendingApi = {
   add(transfer: PendingTransfer): void;
   /** Retry of a transfer that needs attention. */
   retry(requestKey: string): void;
+  /** The wallet's history, newest first. */
+  readonly history: readonly HistoryEntry[];
+  /** Records a transaction (merged by request key, `recordEntry`) and starts following it. */
+  recordHistory(entry: HistoryEntry): void;
+  /** The multi-signature accounts, newest first. */
+  readonly multisigAccounts: readonly MultisigAccount[];
+  /** Adds (or replaces, by name) a multi-signature account. */
+  addMultisig(account: MultisigAccount): void;
 };
 
 const PendingContext = createContext<PendingApi | null>(null);
@@ -54,10 +67,14 @@ export function PendingProvider({ children }: { readonly children: ReactNode }) 
   const { client, config } = useServices();
   const pact = usePactClient();
   const [transfers, setTransfers] = useState<readonly PendingTransfer[]>([]);
+  const [history, setHistory] = useState<readonly HistoryEntry[]>([]);
+  const [multisigAccounts, setMultisig] = useState<readonly MultisigAccount[]>([]);
   const [loaded, setLoaded] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
-  // The list the loop and the saves work from (state follows it).
+  // The lists the loop and the saves work from (state follows them).
   const list = useRef<readonly PendingTransfer[]>([]);
+  const historyList = useRef<readonly HistoryEntry[]>([]);
+  const multisigList = useRef<readonly MultisigAccount[]>([]);
   const saving = useRef<Promise<void>>(Promise.resolve());
   const busy = useRef(false);
   const wake = useRef<() => void>(() => {});
@@ -66,7 +83,12 @@ export function PendingProvider({ children }: { readonly children: ReactNode }) 
     (next: readonly PendingTransfer[]) => {
       list.current = pendingFileOf(next).transfers;
       setTransfers(list.current);
-      const file = pendingFileOf(list.current);
+      setHistory(historyList.current);
+      setMultisig(multisigList.current);
+      const file = pendingFileOf(list.current, {
+        history: historyList.current,
+        multisig: multisigList.current,
+      });
       saving.current = saving.current.then(async () => {
         const r = await client.saveWalletPending(file);
         setProblem(
@@ -85,16 +107,31 @@ export function PendingProvider({ children }: { readonly children: ReactNode }) 
       if (!r.ok) {
         setProblem(`Reading the pending transfers failed: ${describeClientError(r.error)}`);
       } else {
-        const parsed = parsePendingAnswer(r.value);
+        const parsed = parseWalletRecords(r.value);
         if (parsed.ok) {
-          // Transfers added meanwhile (a send during the load) are kept.
+          // Records added meanwhile (a send during the load) are kept.
           const added = list.current;
           const keys = new Set(added.map((t) => t.requestKey));
-          const merged = [...added, ...parsed.value.filter((t) => !keys.has(t.requestKey))];
-          if (added.length > 0) commit(merged);
+          const merged = [
+            ...added,
+            ...parsed.value.transfers.filter((t) => !keys.has(t.requestKey)),
+          ];
+          const addedHistory = historyList.current;
+          historyList.current = addedHistory.reduce(
+            (all, e) => recordEntry(all, e),
+            capHistory(parsed.value.history),
+          );
+          const names = new Set(multisigList.current.map((m) => m.account));
+          multisigList.current = [
+            ...multisigList.current,
+            ...parsed.value.multisig.filter((m) => !names.has(m.account)),
+          ];
+          if (added.length > 0 || addedHistory.length > 0 || names.size > 0) commit(merged);
           else {
             list.current = merged;
             setTransfers(pendingFileOf(merged).transfers);
+            setHistory(historyList.current);
+            setMultisig(multisigList.current);
           }
         } else {
           setProblem(`The stored pending transfers are unreadable (${parsed.reason}).`);
@@ -127,6 +164,12 @@ export function PendingProvider({ children }: { readonly children: ReactNode }) 
             commit(list.current.map((x) => (x.requestKey === t.requestKey ? next : x)));
           }
         }
+        const changed = await pollHistory(historyList.current, pact, deps.nowSeconds());
+        if (stopped) return;
+        if (changed.size > 0) {
+          historyList.current = historyList.current.map((e) => changed.get(e.requestKey) ?? e);
+          commit(list.current);
+        }
       } finally {
         busy.current = false;
       }
@@ -158,8 +201,39 @@ export function PendingProvider({ children }: { readonly children: ReactNode }) 
     [commit],
   );
 
+  const recordHistory = useCallback(
+    (entry: HistoryEntry) => {
+      historyList.current = recordEntry(historyList.current, entry);
+      commit(list.current);
+      wake.current();
+    },
+    [commit],
+  );
+  const addMultisig = useCallback(
+    (account: MultisigAccount) => {
+      multisigList.current = [
+        account,
+        ...multisigList.current.filter((m) => m.account !== account.account),
+      ];
+      commit(list.current);
+    },
+    [commit],
+  );
+
   return (
-    <PendingContext.Provider value={{ transfers, loaded, problem, add, retry }}>
+    <PendingContext.Provider
+      value={{
+        transfers,
+        loaded,
+        problem,
+        add,
+        retry,
+        history,
+        recordHistory,
+        multisigAccounts,
+        addMultisig,
+      }}
+    >
       {children}
     </PendingContext.Provider>
   );

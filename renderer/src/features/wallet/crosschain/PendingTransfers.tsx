@@ -34,6 +34,10 @@ export function PendingTransferState({ transfer }: { readonly transfer: PendingT
             </Link>
           </>
         )}
+        {" · "}
+        <Link to="/wallet/finish/$requestKey" params={{ requestKey: t.requestKey }}>
+          Finish page
+        </Link>
       </p>
       {t.phase === "attention" ? (
         <Button tone="primary" size="sm" onPress={() => retry(t.requestKey)}>

@@ -3,10 +3,15 @@
  * the node through `GET/PUT /app/api/wallet/pending` (docs/wallet.md "Cross-chain transfers").
  * Nothing in it is secret: the continuation's one-time key signed it and was dropped. The
  * node checks the same shape with a JSON schema (`src-node/api/routes/appWalletRoutes.ts`);
- * this parser is the renderer's boundary.
+ * this parser is the renderer's boundary. The same file keeps the wallet's history and its
+ * multi-signature accounts (`history`, `multisig`; absent in files written before them), so one
+ * guarded route and one atomic write hold every non-secret record of the wallet.
  * @module
  */
 import { type Decoded, decode, reject } from "../../../api/decode.ts";
+import { readHistoryEntry, readMultisigAccount } from "../history/historyFile.ts";
+import { capHistory, type HistoryEntry } from "../history/historyModel.ts";
+import type { MultisigAccount } from "../multisig/multisigAccount.ts";
 import {
   isActive,
   type PendingTransfer,
@@ -23,7 +28,19 @@ export type PendingFile = {
   readonly format: typeof PENDING_FORMAT;
   readonly version: typeof PENDING_VERSION;
   readonly transfers: readonly PendingTransfer[];
+  readonly history?: readonly HistoryEntry[];
+  readonly multisig?: readonly MultisigAccount[];
 };
+
+/** Everything the file holds, read. */
+export type WalletRecords = {
+  readonly transfers: readonly PendingTransfer[];
+  readonly history: readonly HistoryEntry[];
+  readonly multisig: readonly MultisigAccount[];
+};
+
+/** Multi-signature accounts kept at most. */
+export const MAX_MULTISIG = 100;
 
 const PHASES: readonly Phase[] = ["sent", "proof", "finishing", "done", "attention"];
 const KEY = /^[A-Za-z0-9_-]{43}$/;
@@ -77,22 +94,43 @@ function readTransfer(x: unknown, path: string): PendingTransfer {
   };
 }
 
-/** The node's answer `{pending: <file> | null}` → the transfers (none before the first). */
-export function parsePendingAnswer(raw: unknown): Decoded<readonly PendingTransfer[]> {
-  return decode(raw, (x) => {
-    const file = rec(x, "answer").pending;
-    if (file === null || file === undefined) return [];
+/** The node's answer `{pending: <file> | null}` → every record (none before the first). */
+export function parseWalletRecords(raw: unknown): Decoded<WalletRecords> {
+  return decode(raw, () => {
+    const file = rec(raw, "answer").pending;
+    if (file === null || file === undefined) return { transfers: [], history: [], multisig: [] };
     const f = rec(file, "pending");
     if (f.format !== PENDING_FORMAT) reject("pending.format", `"${PENDING_FORMAT}"`);
     if (f.version !== PENDING_VERSION) reject("pending.version", String(PENDING_VERSION));
     const list = f.transfers;
     if (!Array.isArray(list)) return reject("pending.transfers", "an array");
-    return list.map((t, i) => readTransfer(t, `pending.transfers[${i}]`));
+    const history = f.history ?? [];
+    if (!Array.isArray(history)) return reject("pending.history", "an array");
+    const multisig = f.multisig ?? [];
+    if (!Array.isArray(multisig)) return reject("pending.multisig", "an array");
+    return {
+      transfers: list.map((t, i) => readTransfer(t, `pending.transfers[${i}]`)),
+      history: history.map((h, i) => readHistoryEntry(h, `pending.history[${i}]`)),
+      multisig: multisig.map((m, i) => readMultisigAccount(m, `pending.multisig[${i}]`)),
+    };
   });
 }
 
-/** The file to store: newest first, at most {@link MAX_PENDING} (active ones always kept). */
-export function pendingFileOf(transfers: readonly PendingTransfer[]): PendingFile {
+/** The node's answer `{pending: <file> | null}` → the transfers (none before the first). */
+export function parsePendingAnswer(raw: unknown): Decoded<readonly PendingTransfer[]> {
+  const r = parseWalletRecords(raw);
+  return r.ok ? { ok: true, value: r.value.transfers } : r;
+}
+
+/**
+ * The file to store: transfers newest first, at most {@link MAX_PENDING} (active ones always
+ * kept); with `records`, the history (newest {@link MAX_HISTORY}) and the multi-signature
+ * accounts too.
+ */
+export function pendingFileOf(
+  transfers: readonly PendingTransfer[],
+  records?: Pick<WalletRecords, "history" | "multisig">,
+): PendingFile {
   const sorted = [...transfers].sort((a, b) => b.createdAt - a.createdAt);
   const active = sorted.filter(isActive);
   const room = Math.max(0, MAX_PENDING - active.length);
@@ -101,5 +139,13 @@ export function pendingFileOf(transfers: readonly PendingTransfer[]): PendingFil
     format: PENDING_FORMAT,
     version: PENDING_VERSION,
     transfers: sorted.filter((t) => kept.has(t)),
+    ...(records === undefined
+      ? {}
+      : {
+          history: capHistory(records.history),
+          multisig: [...records.multisig]
+            .sort((a, b) => b.createdAt - a.createdAt)
+            .slice(0, MAX_MULTISIG),
+        }),
   };
 }

@@ -17,6 +17,9 @@ import { Notice } from "../../../ui/Notice.tsx";
 import { Panel } from "../../../ui/Panel.tsx";
 import { showToast } from "../../../ui/toasts.tsx";
 import { usePactClient } from "../accounts/useAccountsOnChains.ts";
+import { usePendingTransfers } from "../crosschain/PendingProvider.tsx";
+import { commandFacts } from "../history/commandFacts.ts";
+import { newHistoryEntry } from "../history/historyModel.ts";
 import type { SigningAccount } from "../transfer/TransferFlow.tsx";
 import { TransferStatus } from "../transfer/TransferStatus.tsx";
 import { capabilityText } from "../transfer/transferCommand.ts";
@@ -137,6 +140,7 @@ export function Review({
 export function SignFlow({ accounts, sign }: SignFlowProps) {
   const { config } = useServices();
   const pact = usePactClient();
+  const { recordHistory } = usePendingTransfers();
   const textId = useId();
   const fileId = useId();
   const [text, setText] = useState("");
@@ -218,6 +222,15 @@ export function SignFlow({ accounts, sign }: SignFlowProps) {
       setBusy("Sending…");
       const result = await pact.send(chainId, [command]);
       if (!result.ok) return setFailure(describeClientError(result.error));
+      // In the history (a multi-signature transfer prepared here stays one entry).
+      recordHistory(
+        newHistoryEntry({
+          ...commandFacts(request.payload),
+          requestKey: request.hash,
+          kind: "signed",
+          createdAt: Date.now(),
+        }),
+      );
       setSent({ chainId, requestKey: request.hash });
     } catch (e) {
       setFailure(e instanceof Error ? e.message : String(e));

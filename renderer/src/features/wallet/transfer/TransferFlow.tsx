@@ -24,6 +24,7 @@ import { readAccounts } from "../accounts/readAccounts.ts";
 import { useAccountsOnChains, usePactClient, walletKeys } from "../accounts/useAccountsOnChains.ts";
 import { usePendingTransfers } from "../crosschain/PendingProvider.tsx";
 import { newPending } from "../crosschain/pendingTransfer.ts";
+import { newHistoryEntry } from "../history/historyModel.ts";
 import { PreparedForOthers } from "../sign/PreparedForOthers.tsx";
 import { TransferStatus } from "./TransferStatus.tsx";
 import {
@@ -310,7 +311,22 @@ export function TransferFlow({ accounts, sign }: TransferFlowProps) {
         onBack={() => setReview(null)}
         onSent={(requestKey) => {
           const p = review.plan;
-          if (isCrossChain(p) && p.targetChainId !== undefined) {
+          const crossChain = isCrossChain(p) && p.targetChainId !== undefined;
+          pending.recordHistory(
+            newHistoryEntry({
+              requestKey,
+              kind: crossChain ? "crosschain" : "transfer",
+              chain: p.chainId,
+              targetChain: crossChain ? (p.targetChainId ?? null) : null,
+              sender: p.sender,
+              receiver: p.receiver,
+              amount: formatAmount(p.amount, COIN_DECIMALS, { group: false }),
+              gasPrice: formatAmount(p.gasPrice, COIN_DECIMALS, { group: false }),
+              expiresAt: p.creationTime + p.ttl,
+              createdAt: Date.now(),
+            }),
+          );
+          if (crossChain && p.targetChainId !== undefined) {
             pending.add(
               newPending({
                 requestKey,

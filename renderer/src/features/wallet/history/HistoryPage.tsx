@@ -1,0 +1,191 @@
+/**
+ * The wallet's history (`#/wallet/history`): its own transactions newest first — time, kind,
+ * status, amount, from and to, chains, fee, block — each linked to the explorer's transaction
+ * page, a cross-chain transfer also to its Finish page with its state in words; "Add by request
+ * key" (a transaction made elsewhere, read from the explorer's index); **Export CSV**. Needs no
+ * key: the history is in `wallet/pending.json`, followed by the pending transfers' provider.
+ * @module
+ */
+import { Link } from "@tanstack/react-router";
+import { useState } from "react";
+import { describeClientError } from "../../../api/clientError.ts";
+import { shortAccountName } from "../../../format/accountName.ts";
+import { useServices } from "../../../services/services.tsx";
+import { Button } from "../../../ui/Button.tsx";
+import { type Column, DataTable } from "../../../ui/DataTable.tsx";
+import { Notice } from "../../../ui/Notice.tsx";
+import { PageTitle } from "../../../ui/PageTitle.tsx";
+import { Panel } from "../../../ui/Panel.tsx";
+import { TextField } from "../../../ui/TextField.tsx";
+import { usePendingTransfers } from "../crosschain/PendingProvider.tsx";
+import { stateText } from "../crosschain/pendingTransfer.ts";
+import { historyCsv, historyCsvName } from "./historyCsv.ts";
+import {
+  chainsText,
+  type HistoryEntry,
+  historyStatusText,
+  kindText,
+  sortHistory,
+} from "./historyModel.ts";
+import { entryFromExplorerTx } from "./lookupTransaction.ts";
+
+const KEY = /^[A-Za-z0-9_-]{43}$/;
+
+function AddByRequestKey() {
+  const { client } = useServices();
+  const { history, recordHistory } = usePendingTransfers();
+  const [keyText, setKeyText] = useState("");
+  const [problem, setProblem] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const add = async () => {
+    const key = keyText.trim();
+    setProblem(null);
+    if (!KEY.test(key)) return setProblem("A request key is 43 characters of base64url.");
+    if (history.some((e) => e.requestKey === key)) {
+      return setProblem("This transaction is in the history already.");
+    }
+    setBusy(true);
+    try {
+      const r = await client.getAppJson(`/app/api/explorer/tx/${encodeURIComponent(key)}`, (raw) =>
+        entryFromExplorerTx(raw, Date.now()),
+      );
+      if (!r.ok) {
+        return setProblem(
+          r.error.code === "CLIENT_HTTP_STATUS" && r.error.status === 404
+            ? "This node knows no transaction with this request key (yet): check the key, or wait for its block."
+            : describeClientError(r.error),
+        );
+      }
+      recordHistory(r.value);
+      setKeyText("");
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <form
+      className="lookup"
+      onSubmit={(e) => {
+        e.preventDefault();
+        void add();
+      }}
+    >
+      <TextField label="Request key" value={keyText} onChange={setKeyText} error={problem} />
+      <Button type="submit" isDisabled={busy}>
+        Add to the history
+      </Button>
+    </form>
+  );
+}
+
+export function HistoryPage() {
+  const { config } = useServices();
+  const { history, transfers, problem } = usePendingTransfers();
+  const rows = sortHistory(history);
+  const transferOf = (key: string) => transfers.find((t) => t.requestKey === key);
+
+  const exportCsv = () => {
+    const url = URL.createObjectURL(new Blob([historyCsv(rows)], { type: "text/csv" }));
+    const a = document.createElement("a");
+    a.href = url;
+    a.download = historyCsvName(config.networkId, new Date());
+    a.click();
+    URL.revokeObjectURL(url);
+  };
+
+  const columns: Column<HistoryEntry>[] = [
+    {
+      header: "Time",
+      cell: (e) => new Date(e.createdAt).toISOString().replace("T", " ").slice(0, 19),
+    },
+    { header: "Kind", cell: kindText },
+    {
+      header: "Status",
+      testId: (e) => `history-status-${e.requestKey}`,
+      cell: (e) => {
+        const t = e.kind === "crosschain" ? transferOf(e.requestKey) : undefined;
+        return (
+          <>
+            {historyStatusText(e)}
+            {t === undefined ? null : (
+              <>
+                <br />
+                {stateText(t)}
+              </>
+            )}
+          </>
+        );
+      },
+    },
+    { header: "Amount", numeric: true, cell: (e) => e.amount ?? "—" },
+    {
+      header: "From → to",
+      // Short names keep the table in the window; the full ones are in the title and the CSV.
+      cell: (e) => (
+        <span title={`${e.sender ?? "?"} → ${e.receiver ?? "?"}`}>
+          {e.sender === null ? "?" : shortAccountName(e.sender)} →{" "}
+          {e.receiver === null ? "?" : shortAccountName(e.receiver)}
+        </span>
+      ),
+    },
+    { header: "Chains", cell: chainsText },
+    { header: "Fee", numeric: true, cell: (e) => e.fee ?? "—" },
+    {
+      header: "Links",
+      cell: (e) => (
+        <>
+          <Link to="/explorer/tx/$requestKey" params={{ requestKey: e.requestKey }}>
+            {e.requestKey.slice(0, 10)}… in the explorer
+          </Link>
+          {e.kind === "crosschain" || e.targetChain !== null ? (
+            <>
+              {" · "}
+              <Link to="/wallet/finish/$requestKey" params={{ requestKey: e.requestKey }}>
+                Finish page
+              </Link>
+            </>
+          ) : null}
+        </>
+      ),
+    },
+  ];
+
+  return (
+    <>
+      <PageTitle>History</PageTitle>
+      <p className="lead">
+        The transactions of this wallet, newest first: sent from here, or added by request key.
+      </p>
+      {problem === null ? null : (
+        <Notice tone="error">
+          <p>{problem}</p>
+        </Notice>
+      )}
+      <Panel
+        id="wallet-history"
+        title="Transactions"
+        actions={
+          <Button onPress={exportCsv} isDisabled={rows.length === 0}>
+            Export CSV
+          </Button>
+        }
+      >
+        {rows.length === 0 ? (
+          <p>No transaction yet.</p>
+        ) : (
+          <DataTable
+            id="history-table"
+            caption="The wallet's transactions, newest first"
+            columns={columns}
+            rows={rows}
+            rowKey={(e) => e.requestKey}
+          />
+        )}
+      </Panel>
+      <Panel id="history-add" title="Add by request key">
+        <p className="hint">A transaction made elsewhere: the explorer's index is asked for it.</p>
+        <AddByRequestKey />
+      </Panel>
+    </>
+  );
+}

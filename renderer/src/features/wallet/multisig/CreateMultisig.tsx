@@ -1,0 +1,277 @@
+/**
+ * "Create a multi-signature account": public keys typed or pasted and the wallet's own picked,
+ * a predicate (keys-all, keys-any, keys-2), the chains, and the wallet account that pays; the
+ * account's name is the keyset's `w:` principal, shown before anything is signed. "Create the
+ * account" signs one `coin.create-account` per chain with the payer's key, checks it with a
+ * `/local` preflight and sends it; each goes into the history, the account into the wallet's
+ * multi-signature accounts (watched like the others).
+ * @module
+ */
+import { useId, useState } from "react";
+import { commandModel } from "../../../../../src-node/command/commandModel.ts";
+import type { Command } from "../../../../../src-node/command/commandTypes.ts";
+import { describeClientError } from "../../../api/clientError.ts";
+import { COIN_DECIMALS, formatAmount } from "../../../format/amount.ts";
+import { useLiveChain, useServices } from "../../../services/services.tsx";
+import { Button } from "../../../ui/Button.tsx";
+import { Notice } from "../../../ui/Notice.tsx";
+import { Panel } from "../../../ui/Panel.tsx";
+import { TextField } from "../../../ui/TextField.tsx";
+import { usePactClient } from "../accounts/useAccountsOnChains.ts";
+import { usePendingTransfers } from "../crosschain/PendingProvider.tsx";
+import { newHistoryEntry } from "../history/historyModel.ts";
+import type { SigningAccount } from "../transfer/TransferFlow.tsx";
+import { DEFAULT_GAS_LIMIT, DEFAULT_TTL, MIN_GAS_PRICE } from "../transfer/transferRules.ts";
+import {
+  buildKeyset,
+  createAccountPayload,
+  describePred,
+  KEYSET_PREDS,
+  type KeysetPred,
+  multisigAccountName,
+  parseChains,
+  parsePublicKeys,
+} from "./multisigAccount.ts";
+
+type ChainOutcome = { readonly chain: number; readonly text: string; readonly ok: boolean };
+
+export function CreateMultisig({
+  accounts,
+  sign,
+}: {
+  readonly accounts: readonly SigningAccount[];
+  readonly sign: (keyId: string, requestKey: string) => Promise<string>;
+}) {
+  const { config } = useServices();
+  const { heights } = useLiveChain();
+  const pact = usePactClient();
+  const { recordHistory, addMultisig } = usePendingTransfers();
+  const keysId = useId();
+  const predId = useId();
+  const payerId = useId();
+  const [keysText, setKeysText] = useState("");
+  const [own, setOwn] = useState<readonly string[]>([]);
+  const [pred, setPred] = useState<KeysetPred>("keys-all");
+  const [chainsText, setChainsText] = useState("0");
+  const [payerKey, setPayerKey] = useState(accounts[0]?.keyId ?? "");
+  const [busy, setBusy] = useState<string | null>(null);
+  const [outcomes, setOutcomes] = useState<readonly ChainOutcome[]>([]);
+  const [tried, setTried] = useState(false);
+
+  const available = heights.heads.map((h) => h.chainId);
+  const typed = parsePublicKeys(keysText);
+  const keyset = typed.ok ? buildKeyset(typed.value, own, pred) : typed;
+  const chains = parseChains(chainsText, available);
+  const payer = accounts.find((a) => a.keyId === payerKey) ?? accounts[0];
+  const name = keyset.ok ? multisigAccountName(keyset.value) : null;
+
+  const create = async () => {
+    setTried(true);
+    setOutcomes([]);
+    if (!keyset.ok || !chains.ok || payer === undefined || name === null) return;
+    const done: ChainOutcome[] = [];
+    const say = (o: ChainOutcome) => {
+      done.push(o);
+      setOutcomes([...done]);
+    };
+    try {
+      for (const chain of chains.value) {
+        setBusy(`Creating the account on chain ${chain}…`);
+        const creationTime = Math.floor(Date.now() / 1000) - 15;
+        const payload = createAccountPayload({
+          networkId: config.networkId,
+          chainId: chain,
+          account: name,
+          guard: keyset.value,
+          payer: payer.account,
+          payerPublicKey: payer.publicKey,
+          gasLimit: DEFAULT_GAS_LIMIT,
+          gasPrice: MIN_GAS_PRICE,
+          ttl: DEFAULT_TTL,
+          creationTime,
+          nonce: crypto.randomUUID(),
+        });
+        const unsigned = commandModel.buildCommand(payload);
+        const sig = await sign(payer.keyId, unsigned.hash);
+        const command: Command = { ...unsigned, sigs: [{ sig }] };
+        const pre = await pact.preflight(chain, command);
+        if (!pre.ok) {
+          say({ chain, ok: false, text: describeClientError(pre.error) });
+          continue;
+        }
+        if (!pre.value.result.outcome.ok) {
+          say({
+            chain,
+            ok: false,
+            text: `The node's preflight refused it: ${pre.value.result.outcome.message}`,
+          });
+          continue;
+        }
+        const sent = await pact.send(chain, [command]);
+        if (!sent.ok) {
+          say({ chain, ok: false, text: describeClientError(sent.error) });
+          continue;
+        }
+        recordHistory(
+          newHistoryEntry({
+            requestKey: unsigned.hash,
+            kind: "create-account",
+            chain,
+            sender: payer.account,
+            receiver: name,
+            gasPrice: formatAmount(MIN_GAS_PRICE, COIN_DECIMALS, { group: false }),
+            expiresAt: creationTime + DEFAULT_TTL,
+            createdAt: Date.now(),
+          }),
+        );
+        say({ chain, ok: true, text: `Sent: request key ${unsigned.hash}` });
+      }
+      const created = done.filter((o) => o.ok).map((o) => o.chain);
+      if (created.length > 0) {
+        addMultisig({
+          account: name,
+          keys: keyset.value.keys,
+          pred: keyset.value.pred,
+          chains: created,
+          createdAt: Date.now(),
+        });
+      }
+    } catch (e) {
+      say({ chain: -1, ok: false, text: e instanceof Error ? e.message : String(e) });
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  if (accounts.length === 0) {
+    return (
+      <Notice tone="info">
+        <p>The wallet has no key to pay with yet: add or import a key first.</p>
+      </Notice>
+    );
+  }
+  return (
+    <Panel id="multisig-create" title="Create a multi-signature account">
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          void create();
+        }}
+      >
+        <div className="field">
+          <label className="field-label" htmlFor={keysId}>
+            Public keys
+          </label>
+          <textarea
+            id={keysId}
+            className="input"
+            rows={3}
+            spellCheck={false}
+            value={keysText}
+            onChange={(e) => setKeysText(e.target.value)}
+            placeholder="64 hex digits per key (or k: accounts), separated by spaces, commas or new lines"
+          />
+          {!typed.ok ? (
+            <p className="field-error" role="alert">
+              {typed.problem}
+            </p>
+          ) : null}
+        </div>
+        <fieldset className="field">
+          <legend className="field-label">Keys of this wallet</legend>
+          {accounts.map((a) => (
+            <label key={a.keyId} className="check">
+              <input
+                type="checkbox"
+                checked={own.includes(a.publicKey)}
+                onChange={(e) =>
+                  setOwn(
+                    e.target.checked ? [...own, a.publicKey] : own.filter((k) => k !== a.publicKey),
+                  )
+                }
+              />{" "}
+              {a.label} ({a.publicKey.slice(0, 12)}…)
+            </label>
+          ))}
+        </fieldset>
+        <div className="field">
+          <label className="field-label" htmlFor={predId}>
+            Who signs
+          </label>
+          <select
+            id={predId}
+            className="input"
+            value={pred}
+            onChange={(e) => setPred(e.target.value as KeysetPred)}
+          >
+            {KEYSET_PREDS.map((p) => (
+              <option key={p} value={p}>
+                {p}
+              </option>
+            ))}
+          </select>
+        </div>
+        <TextField
+          label="Chains"
+          value={chainsText}
+          onChange={setChainsText}
+          error={chains.ok ? null : chains.problem}
+          hint="The chains to create it on, e.g. 0, 3 (or all)."
+        />
+        <div className="field">
+          <label className="field-label" htmlFor={payerId}>
+            Paid by
+          </label>
+          <select
+            id={payerId}
+            className="input"
+            value={payer?.keyId}
+            onChange={(e) => setPayerKey(e.target.value)}
+          >
+            {accounts.map((a) => (
+              <option key={a.keyId} value={a.keyId}>
+                {a.label} — {a.account}
+              </option>
+            ))}
+          </select>
+        </div>
+        {keyset.ok && name !== null ? (
+          <dl className="facts" data-testid="multisig-preview">
+            <dt>Account</dt>
+            <dd>
+              <code data-testid="multisig-name">{name}</code>
+            </dd>
+            <dt>Guard</dt>
+            <dd>
+              {keyset.value.pred} ({describePred(keyset.value.pred, keyset.value.keys.length)}):{" "}
+              {keyset.value.keys.join(", ")}
+            </dd>
+            <dt>Fee</dt>
+            <dd>
+              at most {formatAmount(BigInt(DEFAULT_GAS_LIMIT) * MIN_GAS_PRICE, COIN_DECIMALS)} coins
+              per chain, paid by {payer?.account}
+            </dd>
+          </dl>
+        ) : tried || keysText !== "" || own.length > 0 ? (
+          <Notice tone="warning" testId="multisig-keyset-problem">
+            <p>{keyset.ok ? "" : keyset.problem}</p>
+          </Notice>
+        ) : null}
+        {busy === null ? null : <p role="status">{busy}</p>}
+        <Button type="submit" tone="primary" isDisabled={busy !== null || !keyset.ok || !chains.ok}>
+          Create the account
+        </Button>
+      </form>
+      {outcomes.length === 0 ? null : (
+        <ul className="plain-list" data-testid="multisig-create-outcomes">
+          {outcomes.map((o) => (
+            <li key={o.chain}>
+              {o.chain < 0 ? "" : `Chain ${o.chain}: `}
+              {o.ok ? o.text : `not created — ${o.text}`}
+            </li>
+          ))}
+        </ul>
+      )}
+    </Panel>
+  );
+}
