@@ -491,6 +491,7 @@ export class WeftNode {
         insertBlock: (block) => insertExecutedAhead(parts, block),
         commands,
         miner,
+        catchUp,
         peers: options.p2p.peers,
         maxPeers: options.p2p.maxPeers,
         file: peersPath(options),

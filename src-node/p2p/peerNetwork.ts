@@ -32,7 +32,7 @@ import { PeerBook, type PeerEntry, type PeerView } from "./peerBook.ts";
 import { PeerClient } from "./peerClient.ts";
 import { type PeerCut, parsePeerCut, publishedCut } from "./peerCut.ts";
 import { type SyncOptions, syncFromPeer } from "./syncFromPeer.ts";
-import { SyncProgress, type SyncStatus } from "./syncProgress.ts";
+import { type CatchUpReporter, SyncProgress, type SyncStatus } from "./syncProgress.ts";
 
 export type PeerNetworkLog = {
   info(message: string, fields?: Record<string, unknown>): void;
@@ -46,6 +46,8 @@ export type PeerNetworkOptions = {
   readonly insertBlock?: SyncOptions["insertBlock"];
   /** Mempool gossip (absent: none). */
   readonly commands?: CommandService | undefined;
+  /** Where catching up from peers is reported, for the app's banner (absent: nowhere). */
+  readonly catchUp?: CatchUpReporter | undefined;
   /** Held while catching up (absent: none). */
   readonly miner?: BuiltInMiner | undefined;
   /** `HOST:PORT` of the configured peers. */
@@ -88,6 +90,7 @@ export class PeerNetwork {
   readonly #insertBlock: SyncOptions["insertBlock"];
   readonly #commands: CommandService | undefined;
   readonly #miner: BuiltInMiner | undefined;
+  readonly #catchUp: CatchUpReporter | undefined;
   readonly #log: PeerNetworkLog | undefined;
   readonly #pollIntervalMs: number;
   readonly #exchangeIntervalMs: number;
@@ -109,6 +112,10 @@ export class PeerNetwork {
   #miningHeld = false;
   #lastProgressLog = 0;
   #gossipScheduled = false;
+  /** A cut change during a sync, published once the window's blocks are in. */
+  #publishPending = false;
+  /** The catching-up task shown in the app's banner, and the cut height it started at. */
+  #catchUpTask: { task: ReturnType<CatchUpReporter["begin"]>; from: number } | undefined;
 
   constructor(options: PeerNetworkOptions) {
     this.version = options.version;
@@ -116,6 +123,7 @@ export class PeerNetwork {
     this.#insertBlock = options.insertBlock;
     this.#commands = options.commands;
     this.#miner = options.miner;
+    this.#catchUp = options.catchUp;
     this.#log = options.log;
     this.#pollIntervalMs = options.pollIntervalMs ?? 1_000;
     this.#exchangeIntervalMs = options.exchangeIntervalMs ?? 30_000;
@@ -138,7 +146,7 @@ export class PeerNetwork {
     this.#self = self;
     // A configured address that is this node itself is no peer.
     this.book.remove(peerKey(self));
-    this.#unsubscribe.push(this.#blocks.onCutChange(() => this.#publish()));
+    this.#unsubscribe.push(this.#blocks.onCutChange(() => this.#cutChanged()));
     if (this.#commands !== undefined) {
       this.#unsubscribe.push(
         this.#commands.mempool.onAdded((chainId) => this.#scheduleGossip(chainId)),
@@ -151,6 +159,8 @@ export class PeerNetwork {
 
   close(): void {
     this.#closed = true;
+    this.#catchUpTask?.task.end();
+    this.#catchUpTask = undefined;
     if (this.#timer !== undefined) clearInterval(this.#timer);
     for (const u of this.#unsubscribe.splice(0)) u();
   }
@@ -169,7 +179,7 @@ export class PeerNetwork {
     for (const entry of this.book.usable()) {
       if (!this.#polling.has(entry.key)) void this.#poll(entry);
     }
-    this.#updateHold();
+    this.#followStatus();
   }
 
   /** Checks the peer's network (once), reads its cut, and now and then its peers. */
@@ -227,8 +237,8 @@ export class PeerNetwork {
   }
 
   #failed(entry: PeerEntry, e: unknown): void {
-    if (isNodeError(e, P2pErrorCode.PeerMisbehaved)) {
-      const points = e.message.includes("block ") ? INVALID_BLOCK_POINTS : MALFORMED_POINTS;
+    if (e instanceof P2pError && e.type.code === P2pErrorCode.PeerMisbehaved) {
+      const points = e.type.kind === "invalid-block" ? INVALID_BLOCK_POINTS : MALFORMED_POINTS;
       this.#misbehaved(entry, points, e.message);
     } else if (isNodeError(e)) {
       this.book.failed(entry, e.message);
@@ -280,15 +290,17 @@ export class PeerNetwork {
       }
     } finally {
       this.#syncing = false;
-      this.#updateHold();
+      this.#followStatus();
+      this.#flushPublish();
     }
   }
 
   #onProgress(): void {
     if (!this.#blocks.isOpen) return;
+    this.#flushPublish();
     const now = Date.now();
     this.#progress.sample(now, cutHeight(this.#blocks.cut()));
-    this.#updateHold();
+    this.#followStatus();
     const s = this.status();
     if (s.state === "catching-up" && now - this.#lastProgressLog >= PROGRESS_LOG_MS) {
       this.#lastProgressLog = now;
@@ -296,6 +308,18 @@ export class PeerNetwork {
         `p2p: catching up: cut height ${s.cutHeight} of ${s.peerCutHeight}, ${s.blocksLeft} blocks left, ${s.blocksPerSecond} blocks/s, ${s.secondsLeft ?? "?"} s left`,
       );
     }
+  }
+
+  /** A new best cut: published at once, or during a sync once per window rather than per block. */
+  #cutChanged(): void {
+    if (this.#syncing) this.#publishPending = true;
+    else this.#publish();
+  }
+
+  #flushPublish(): void {
+    if (!this.#publishPending) return;
+    this.#publishPending = false;
+    this.#publish();
   }
 
   /** Publishes this node's cut to every connected peer. */
@@ -436,26 +460,49 @@ export class PeerNetwork {
       blocksLeft,
       blocksPerSecond: rate,
       secondsLeft: blocksLeft === 0 ? 0 : rate > 0 ? Math.ceil(blocksLeft / rate) : null,
-      miningHeld: this.#miningHeld,
+      miningHeld: this.#miningHeld && this.#miner?.wanted === true,
     };
   }
 
-  /** Holds the built-in miner while behind its peers; resumes it once caught up. */
-  #updateHold(): void {
-    const miner = this.#miner;
-    if (miner === undefined || this.#closed) return;
-    const behind = this.status().state === "catching-up";
-    if (behind && !this.#miningHeld && miner.status().enabled) {
-      this.#miningHeld = true;
-      this.#log?.info("p2p: mining held while the node catches up with its peers");
-      void miner.stop().catch(() => {});
-    } else if (!behind && this.#miningHeld) {
-      this.#miningHeld = false;
-      this.#log?.info("p2p: caught up; mining resumes");
-      void miner.start().catch((e: unknown) => {
-        this.#log?.warn(`p2p: the miner did not resume: ${messageOf(e)}`);
-      });
+  /** Shows catching up in the app's banner while the node is behind its peers. */
+  #reportCatchUp(s: SyncStatus): void {
+    const reporter = this.#catchUp;
+    if (reporter === undefined || this.#closed) return;
+    if (s.state === "catching-up" && s.peerCutHeight !== null) {
+      this.#catchUpTask ??= {
+        task: reporter.begin("sync from peers", s.blocksLeft),
+        from: s.cutHeight,
+      };
+      const from = Math.min(this.#catchUpTask.from, s.cutHeight);
+      this.#catchUpTask.task.progress(s.cutHeight - from, s.peerCutHeight - from);
+    } else if (this.#catchUpTask !== undefined) {
+      this.#catchUpTask.task.end();
+      this.#catchUpTask = undefined;
     }
+  }
+
+  /**
+   * Follows the sync status: the catching-up banner, and the built-in miner
+   * held while the node is behind its peers, released once caught up.
+   */
+  #followStatus(): void {
+    if (this.#closed) return;
+    const s = this.status();
+    this.#reportCatchUp(s);
+    const miner = this.#miner;
+    const behind = s.state === "catching-up";
+    if (miner === undefined || behind === this.#miningHeld) return;
+    this.#miningHeld = behind;
+    if (miner.wanted) {
+      this.#log?.info(
+        behind
+          ? "p2p: mining held while the node catches up with its peers"
+          : "p2p: caught up; mining resumes",
+      );
+    }
+    miner.hold(behind).catch((e: unknown) => {
+      this.#log?.warn(`p2p: the miner did not ${behind ? "stop" : "resume"}: ${messageOf(e)}`);
+    });
   }
 
   #scheduleGossip(chainId: number): void {

@@ -20,6 +20,14 @@ export type SyncStatus = {
   readonly miningHeld: boolean;
 };
 
+/**
+ * Where the node reports what it catches up on (api/catchUpStatus.ts, the
+ * app's catching-up banner), declared here: p2p sits below api.
+ */
+export type CatchUpReporter = {
+  begin(what: string, total: number): { progress(done: number, total?: number): void; end(): void };
+};
+
 const SPAN_MS = 10_000;
 
 export class SyncProgress {
