@@ -44,6 +44,8 @@ export type PeerNetworkOptions = {
   readonly blocks: BlockDb;
   /** How peers' blocks are stored (default `blocks.insertBlock`; syncFromPeer.ts). */
   readonly insertBlock?: SyncOptions["insertBlock"];
+  /** One transaction around inserts of blocks without transactions (syncFromPeer.ts). */
+  readonly batch?: SyncOptions["batch"];
   /** Mempool gossip (absent: none). */
   readonly commands?: CommandService | undefined;
   /** Where catching up from peers is reported, for the app's banner (absent: nowhere). */
@@ -88,6 +90,7 @@ export class PeerNetwork {
   readonly version: NetworkVersion;
   readonly #blocks: BlockDb;
   readonly #insertBlock: SyncOptions["insertBlock"];
+  readonly #batch: SyncOptions["batch"];
   readonly #commands: CommandService | undefined;
   readonly #miner: BuiltInMiner | undefined;
   readonly #catchUp: CatchUpReporter | undefined;
@@ -121,6 +124,7 @@ export class PeerNetwork {
     this.version = options.version;
     this.#blocks = options.blocks;
     this.#insertBlock = options.insertBlock;
+    this.#batch = options.batch;
     this.#commands = options.commands;
     this.#miner = options.miner;
     this.#catchUp = options.catchUp;
@@ -279,6 +283,7 @@ export class PeerNetwork {
           await syncFromPeer({
             blocks: this.#blocks,
             insertBlock: this.#insertBlock,
+            batch: this.#batch,
             peer: this.#client(entry),
             target: cut,
             stopped: () => this.#closed,

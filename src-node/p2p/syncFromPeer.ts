@@ -77,8 +77,17 @@ export type SyncOptions = {
   /**
    * How a fetched block is stored (default `blocks.insertBlock`); the node passes
    * its `insertBlock`, which executes the block in an execution worker first.
+   * A block without transactions must be stored (or refused) before the call
+   * returns: its promise only reports the outcome (see `batch`).
    */
   readonly insertBlock?: ((block: Block) => Promise<InsertResult>) | undefined;
+  /**
+   * Runs `run` inside one transaction of every database an insert writes
+   * (node.ts: blocks, state, index), so the blocks without transactions it
+   * inserts commit together rather than one commit per database and block
+   * (default: runs it as it is).
+   */
+  readonly batch?: ((run: () => void) => void) | undefined;
   readonly peer: PeerClient;
   readonly target: PeerCut;
   /** Called about every {@link PROGRESS_EVERY} blocks and after each window with the blocks inserted so far. */
@@ -252,7 +261,15 @@ function deferred<T>(p: Promise<T>): Promise<T> {
 export async function syncFromPeer(options: SyncOptions): Promise<number> {
   const { blocks, peer, target } = options;
   const maxSpan = Math.max(1, options.window ?? SYNC_WINDOW);
-  const insert = options.insertBlock ?? ((b: Block) => Promise.resolve(blocks.insertBlock(b)));
+  const insertBlock = options.insertBlock ?? (async (b: Block) => blocks.insertBlock(b));
+  // A refusal thrown at once must not end a batch (its transaction would roll back stored blocks).
+  const insert = (b: Block): Promise<InsertResult> => {
+    try {
+      return insertBlock(b);
+    } catch (e) {
+      return Promise.reject(e);
+    }
+  };
   const cut = blocks.cut();
   const plans: ChainPlan[] = [];
   for (const [chainId, head] of target.heads) {
@@ -306,16 +323,23 @@ export async function syncFromPeer(options: SyncOptions): Promise<number> {
 
   let inserted = 0;
   let sinceProgress = 0;
+  const batch = options.batch ?? ((run: () => void) => run());
   for (;;) {
     const next = queue.shift();
     if (next === undefined) break;
-    const batch = await next;
+    const got = await next;
     enqueue();
-    for (const level of heightLevels(batch)) {
+    for (const group of insertGroups(got)) {
       if (options.stopped?.() === true || !blocks.isOpen) return inserted;
       // Blocks of one height depend only on lower ones: they are inserted together, so
-      // execution workers run them side by side; their verdicts are read in chain order.
-      const results = await Promise.allSettled(level.map((block) => insert(block)));
+      // execution workers run them side by side; their verdicts are read in order.
+      let pending: Promise<InsertResult>[] = [];
+      const start = () => {
+        pending = group.blocks.map((block) => insert(block));
+      };
+      if (group.empty) batch(start);
+      else start();
+      const results = await Promise.allSettled(pending);
       for (const [i, r] of results.entries()) {
         if (r.status === "fulfilled") {
           if (r.value.status === "inserted") inserted++;
@@ -324,13 +348,13 @@ export async function syncFromPeer(options: SyncOptions): Promise<number> {
         const e: unknown = r.reason;
         if (!isNodeError(e)) throw e;
         if (NOT_YET.has(e.code)) return inserted;
-        const block = level[i] as Block;
+        const block = group.blocks[i] as Block;
         throw peer.misbehaved(
           "invalid-block",
           `block ${block.header.hash} (chain ${block.header.chainId}, height ${block.header.height}): ${e.message}`,
         );
       }
-      sinceProgress += level.length;
+      sinceProgress += group.blocks.length;
       if (sinceProgress >= PROGRESS_EVERY) {
         sinceProgress = 0;
         options.onProgress?.(inserted);
@@ -343,13 +367,28 @@ export async function syncFromPeer(options: SyncOptions): Promise<number> {
   return inserted;
 }
 
-/** Blocks in height order, grouped by height. */
-function heightLevels(sorted: readonly Block[]): Block[][] {
-  const levels: Block[][] = [];
-  for (const b of sorted) {
-    const last = levels[levels.length - 1];
-    if (last !== undefined && last[0]?.header.height === b.header.height) last.push(b);
-    else levels.push([b]);
+/**
+ * Blocks in height order, grouped for insertion: one height of blocks with
+ * transactions (executed ahead in workers, each awaited), or consecutive
+ * heights of blocks without any, up to {@link PROGRESS_EVERY} blocks (stored
+ * at once, in one batch).
+ */
+function insertGroups(sorted: readonly Block[]): { blocks: Block[]; empty: boolean }[] {
+  const groups: { blocks: Block[]; empty: boolean }[] = [];
+  let i = 0;
+  while (i < sorted.length) {
+    const height = (sorted[i] as Block).header.height;
+    let j = i;
+    while (j < sorted.length && (sorted[j] as Block).header.height === height) j++;
+    const level = sorted.slice(i, j);
+    const empty = level.every((b) => b.payload.transactions.length === 0);
+    const last = groups[groups.length - 1];
+    if (empty && last?.empty === true && last.blocks.length < PROGRESS_EVERY) {
+      last.blocks.push(...level);
+    } else {
+      groups.push({ blocks: level, empty });
+    }
+    i = j;
   }
-  return levels;
+  return groups;
 }
