@@ -103,7 +103,7 @@ beforeAll(async () => {
     start(["--peer", a.address, "--mine", "--miner-account", MINER_A]),
     start(["--peer", a.address]),
   ]);
-}, 240_000);
+}, 600_000);
 
 afterAll(async () => {
   await Promise.all(nodes.map((n) => n.stop()));

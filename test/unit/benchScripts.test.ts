@@ -39,7 +39,7 @@ const REQUIRED: Record<string, readonly string[]> = {
   index: ["blocks_per_s", "txs_per_s", "search_ms", "account_page_ms"],
   wallet: ["unlock_ms"],
   "wallet-balances": ["balances_ms"],
-  sync: ["blocks_per_s", "propagation_ms"],
+  sync: ["blocks_per_s", "propagation_ms", "full_blocks_per_s", "full_txs_per_s"],
 };
 
 const TINY = {
