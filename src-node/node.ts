@@ -496,18 +496,22 @@ export class WeftNode {
           : undefined,
         demandMinerInfo: onDemandNetwork ? onDemandPayee() : undefined,
       });
+      const [stateDb, indexDb] = [state, index];
       p2p = new PeerNetwork({
         version,
         blocks,
         insertBlock: (block) => insertExecutedAhead(parts, block),
+        // Blocks without transactions commit together: one commit per database and batch.
+        batch: (run) =>
+          blocks.store.transaction(() => stateDb.transaction(() => indexDb.store.transaction(run))),
         commands,
         miner,
+        catchUp,
         peers: options.p2p.peers,
         maxPeers: options.p2p.maxPeers,
         file: peersPath(options),
         log: logger,
         pollIntervalMs: input.peerPollIntervalMs,
-        catchUp,
       });
       const dappSigning = new DappSigning({
         walletDir: walletDirPath(options),

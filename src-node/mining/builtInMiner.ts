@@ -129,6 +129,8 @@ export class BuiltInMiner {
   #onDemand = false;
   /** Running but stopped for lack of demand. */
   #idle = false;
+  /** Held by the node while it is behind its peers (p2p): no mining on a stale cut. */
+  #held = false;
   readonly #rates: { at: number; rate: number }[] = [];
   readonly #found: { at: number; chainId: number; height: number }[] = [];
   #pool: MinerPool | undefined;
@@ -237,9 +239,27 @@ export class BuiltInMiner {
     });
   }
 
-  /** Runs or stops the threads as the two switches say; a running miner picks its next work. */
+  /**
+   * Holds the threads while the node is behind its peers (p2p/peerNetwork.ts),
+   * or releases them, without touching the switches: released, the miner
+   * runs again only if mining or mine on demand is still on.
+   */
+  hold(held: boolean): Promise<void> {
+    return this.#serial(async () => {
+      if (this.#held === held) return;
+      this.#held = held;
+      await this.#reconcile();
+    });
+  }
+
+  /** Whether mining or mine on demand is on (what a hold keeps from running). */
+  get wanted(): boolean {
+    return this.#continuous || (this.#onDemand && this.#demand !== undefined);
+  }
+
+  /** Runs or stops the threads as the two switches (and a hold) say; a running miner picks its next work. */
   async #reconcile(): Promise<void> {
-    const want = this.#continuous || (this.#onDemand && this.#demand !== undefined);
+    const want = !this.#held && this.wanted;
     if (want && !this.#enabled) await this.#start();
     else if (!want && this.#enabled) this.#stop();
     else if (this.#enabled) {

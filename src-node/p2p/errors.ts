@@ -18,6 +18,9 @@ export const P2pErrorCode = {
   Disabled: "P2P_DISABLED",
 } as const;
 
+/** What a peer did wrong: an invalid header or payload, or a malformed answer. */
+export type MisbehaviourKind = "invalid-block" | "malformed";
+
 export type P2pErrorType =
   /** `field`: where the address was given (`p2p.peers[0]`, `address`, `origin.address`). */
   | { code: typeof P2pErrorCode.BadPeerAddress; field: string; reason: string }
@@ -25,7 +28,17 @@ export type P2pErrorType =
   | { code: typeof P2pErrorCode.WrongNetwork; peer: string; expected: string; actual: string }
   | { code: typeof P2pErrorCode.PeerBanned; peer: string; until: number }
   | { code: typeof P2pErrorCode.UnknownPeer; peer: string }
-  | { code: typeof P2pErrorCode.PeerMisbehaved; peer: string; reason: string }
+  /**
+   * `kind` decides the misbehaviour score (peerNetwork.ts): `invalid-block`, a
+   * header or payload that breaks a rule (bans at once); `malformed`, an answer
+   * that cannot be read as what was asked (a cut, a page).
+   */
+  | {
+      code: typeof P2pErrorCode.PeerMisbehaved;
+      peer: string;
+      kind: MisbehaviourKind;
+      reason: string;
+    }
   /** `status`: the HTTP status the peer answered with, when it answered. */
   | { code: typeof P2pErrorCode.PeerUnreachable; peer: string; reason: string; status?: number }
   | { code: typeof P2pErrorCode.Disabled };

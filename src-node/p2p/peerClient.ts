@@ -10,10 +10,10 @@
 import { blockHeaderFromObject } from "../chain/blockHeaderObject.ts";
 import type { NetworkVersion } from "../chain/networkVersion.ts";
 import { payloadWithOutputsFromJson } from "../chain/payloadWithOutputs.ts";
-import type { Hash32 } from "../encoding/hash32.ts";
+import { type Hash32, parseHash32 } from "../encoding/hash32.ts";
 import { isNodeError } from "../errors/nodeError.ts";
 import type { Block } from "../store/blockDb.ts";
-import { P2pError, P2pErrorCode } from "./errors.ts";
+import { type MisbehaviourKind, P2pError, P2pErrorCode } from "./errors.ts";
 import { type PeerAddress, peerAddressOf, peerKey, peerOrigin } from "./peerAddress.ts";
 import { type PeerCut, parsePeerCut } from "./peerCut.ts";
 
@@ -56,9 +56,9 @@ export class PeerClient {
     );
   }
 
-  misbehaved(reason: string): P2pError {
+  misbehaved(kind: MisbehaviourKind, reason: string): P2pError {
     return new P2pError(
-      { code: P2pErrorCode.PeerMisbehaved, peer: this.key, reason },
+      { code: P2pErrorCode.PeerMisbehaved, peer: this.key, kind, reason },
       `peer ${this.key} misbehaved: ${reason}`,
     );
   }
@@ -94,16 +94,6 @@ export class PeerClient {
     return v;
   }
 
-  /** Whether the peer stores the block `hash` of `chainId` (`GET …/header/{hash}`: 200 or 404). */
-  async knows(chainId: number, hash: string): Promise<boolean> {
-    const url = `${this.#base}/chain/${chainId}/header/${hash}`;
-    const res = await this.#request(url, { headers: { accept: "application/json" } });
-    await res.arrayBuffer().catch(() => undefined);
-    if (res.status === 404) return false;
-    if (!res.ok) throw this.#unreachable(`${res.status} from ${url}`, res.status);
-    return true;
-  }
-
   /** The peer's best cut. */
   async cut(): Promise<PeerCut> {
     const body = await this.#json(`${this.#base}/cut`);
@@ -111,7 +101,7 @@ export class PeerClient {
       return parsePeerCut(body, this.#version.chainIds);
     } catch (e) {
       if (!isNodeError(e)) throw e;
-      throw this.misbehaved(`its cut: ${e.message}`);
+      throw this.misbehaved("malformed", `its cut: ${e.message}`);
     }
   }
 
@@ -123,18 +113,10 @@ export class PeerClient {
     chainId: number,
     q: BranchQuery,
   ): Promise<{ blocks: Block[]; next: string | undefined }> {
-    const params = new URLSearchParams();
-    if (q.limit !== undefined) params.set("limit", String(q.limit));
-    if (q.maxHeight !== undefined) params.set("maxheight", String(q.maxHeight));
-    if (q.minHeight !== undefined) params.set("minheight", String(q.minHeight));
-    if (q.next !== undefined) params.set("next", q.next);
-    const body = await this.#json(`${this.#base}/chain/${chainId}/block/branch?${params}`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ upper: q.upper, lower: q.lower }),
-    });
+    const body = await this.#branch(chainId, "block", q);
     const page = body as { items?: unknown; next?: unknown } | null;
-    if (!Array.isArray(page?.items)) throw this.misbehaved("a block page without items");
+    if (!Array.isArray(page?.items))
+      throw this.misbehaved("malformed", "a block page without items");
     const blocks = page.items.map((item: unknown, i): Block => {
       const b = item as { header?: unknown; payloadWithOutputs?: unknown } | null;
       try {
@@ -142,13 +124,51 @@ export class PeerClient {
         if (header.chainId !== chainId) throw new Error(`a block of chain ${header.chainId}`);
         return { header, payload: payloadWithOutputsFromJson(b?.payloadWithOutputs) };
       } catch (e) {
+        // A header whose hash is not its own, or a payload that cannot be read: invalid.
         throw this.misbehaved(
+          "invalid-block",
           `block ${i} of chain ${chainId}: ${e instanceof Error ? e.message : String(e)}`,
         );
       }
     });
     const next = typeof page.next === "string" ? page.next : undefined;
     return { blocks, next };
+  }
+
+  /**
+   * One page of block hashes of a chain between branch bounds, descending
+   * (`POST …/hash/branch`): where a sync looks for the fork point.
+   */
+  async branchHashes(
+    chainId: number,
+    q: BranchQuery,
+  ): Promise<{ hashes: Hash32[]; next: string | undefined }> {
+    const body = await this.#branch(chainId, "hash", q);
+    const page = body as { items?: unknown; next?: unknown } | null;
+    if (!Array.isArray(page?.items))
+      throw this.misbehaved("malformed", "a hash page without items");
+    const hashes = page.items.map((item: unknown, i): Hash32 => {
+      try {
+        return parseHash32(item, `items[${i}]`);
+      } catch (e) {
+        if (!isNodeError(e)) throw e;
+        throw this.misbehaved("malformed", `hash ${i} of chain ${chainId}: ${e.message}`);
+      }
+    });
+    return { hashes, next: typeof page.next === "string" ? page.next : undefined };
+  }
+
+  #branch(chainId: number, what: "block" | "hash", q: BranchQuery): Promise<unknown> {
+    const params = new URLSearchParams();
+    if (q.limit !== undefined) params.set("limit", String(q.limit));
+    if (q.maxHeight !== undefined) params.set("maxheight", String(q.maxHeight));
+    if (q.minHeight !== undefined) params.set("minheight", String(q.minHeight));
+    if (q.next !== undefined) params.set("next", q.next);
+    return this.#json(`${this.#base}/chain/${chainId}/${what}/branch?${params}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ upper: q.upper, lower: q.lower }),
+    });
   }
 
   /** Publishes a cut to the peer (`PUT /cut`, 204). */
@@ -166,7 +186,7 @@ export class PeerClient {
   async peers(max: number): Promise<PeerAddress[]> {
     const body = await this.#json(`${this.#base}/cut/peer`);
     const items = (body as { items?: unknown } | null)?.items;
-    if (!Array.isArray(items)) throw this.misbehaved("a peer page without items");
+    if (!Array.isArray(items)) throw this.misbehaved("malformed", "a peer page without items");
     const out: PeerAddress[] = [];
     for (const [i, item] of items.slice(0, max).entries()) {
       try {

@@ -45,6 +45,8 @@ export type PeerNetworkOptions = {
   readonly blocks: BlockDb;
   /** How peers' blocks are stored (default `blocks.insertBlock`; syncFromPeer.ts). */
   readonly insertBlock?: SyncOptions["insertBlock"];
+  /** One transaction around inserts of blocks without transactions (syncFromPeer.ts). */
+  readonly batch?: SyncOptions["batch"];
   /** Mempool gossip (absent: none). */
   readonly commands?: CommandService | undefined;
   /** Held while catching up (absent: none). */
@@ -89,6 +91,7 @@ export class PeerNetwork {
   readonly version: NetworkVersion;
   readonly #blocks: BlockDb;
   readonly #insertBlock: SyncOptions["insertBlock"];
+  readonly #batch: SyncOptions["batch"];
   readonly #commands: CommandService | undefined;
   readonly #miner: BuiltInMiner | undefined;
   readonly #log: PeerNetworkLog | undefined;
@@ -113,11 +116,14 @@ export class PeerNetwork {
   #miningHeld = false;
   #lastProgressLog = 0;
   #gossipScheduled = false;
+  /** A cut change during a sync, published once the window's blocks are in. */
+  #publishPending = false;
 
   constructor(options: PeerNetworkOptions) {
     this.version = options.version;
     this.#blocks = options.blocks;
     this.#insertBlock = options.insertBlock;
+    this.#batch = options.batch;
     this.#commands = options.commands;
     this.#miner = options.miner;
     this.#log = options.log;
@@ -143,7 +149,7 @@ export class PeerNetwork {
     this.#self = self;
     // A configured address that is this node itself is no peer.
     this.book.remove(peerKey(self));
-    this.#unsubscribe.push(this.#blocks.onCutChange(() => this.#publish()));
+    this.#unsubscribe.push(this.#blocks.onCutChange(() => this.#cutChanged()));
     if (this.#commands !== undefined) {
       this.#unsubscribe.push(
         this.#commands.mempool.onAdded((chainId) => this.#scheduleGossip(chainId)),
@@ -175,7 +181,7 @@ export class PeerNetwork {
     for (const entry of this.book.usable()) {
       if (!this.#polling.has(entry.key)) void this.#poll(entry);
     }
-    this.#updateHold();
+    this.#followStatus();
   }
 
   /** Checks the peer's network (once), reads its cut, and now and then its peers. */
@@ -233,8 +239,8 @@ export class PeerNetwork {
   }
 
   #failed(entry: PeerEntry, e: unknown): void {
-    if (isNodeError(e, P2pErrorCode.PeerMisbehaved)) {
-      const points = e.message.includes("block ") ? INVALID_BLOCK_POINTS : MALFORMED_POINTS;
+    if (e instanceof P2pError && e.type.code === P2pErrorCode.PeerMisbehaved) {
+      const points = e.type.kind === "invalid-block" ? INVALID_BLOCK_POINTS : MALFORMED_POINTS;
       this.#misbehaved(entry, points, e.message);
     } else if (isNodeError(e)) {
       this.book.failed(entry, e.message);
@@ -271,11 +277,12 @@ export class PeerNetwork {
         const entry = this.book.get(key);
         if (entry === undefined || this.book.isBanned(key)) continue;
         if (cut.weight <= cutWeight(this.#blocks.cut())) continue;
-        this.#catchUp?.update(this.status());
+        this.#reportCatchUp(this.status());
         try {
           await syncFromPeer({
             blocks: this.#blocks,
             insertBlock: this.#insertBlock,
+            batch: this.#batch,
             peer: this.#client(entry),
             target: cut,
             stopped: () => this.#closed,
@@ -287,24 +294,36 @@ export class PeerNetwork {
       }
     } finally {
       this.#syncing = false;
-      this.#updateHold();
-      if (this.#blocks.isOpen) this.#catchUp?.update(this.status());
+      this.#followStatus();
+      this.#flushPublish();
     }
   }
 
   #onProgress(): void {
     if (!this.#blocks.isOpen) return;
+    this.#flushPublish();
     const now = Date.now();
     this.#progress.sample(now, cutHeight(this.#blocks.cut()));
-    this.#updateHold();
+    this.#followStatus();
     const s = this.status();
-    this.#catchUp?.update(s);
     if (s.state === "catching-up" && now - this.#lastProgressLog >= PROGRESS_LOG_MS) {
       this.#lastProgressLog = now;
       this.#log?.info(
         `p2p: catching up: cut height ${s.cutHeight} of ${s.peerCutHeight}, ${s.blocksLeft} blocks left, ${s.blocksPerSecond} blocks/s, ${s.secondsLeft ?? "?"} s left`,
       );
     }
+  }
+
+  /** A new best cut: published at once, or during a sync once per window rather than per block. */
+  #cutChanged(): void {
+    if (this.#syncing) this.#publishPending = true;
+    else this.#publish();
+  }
+
+  #flushPublish(): void {
+    if (!this.#publishPending) return;
+    this.#publishPending = false;
+    this.#publish();
   }
 
   /** Publishes this node's cut to every connected peer. */
@@ -445,26 +464,38 @@ export class PeerNetwork {
       blocksLeft,
       blocksPerSecond: rate,
       secondsLeft: blocksLeft === 0 ? 0 : rate > 0 ? Math.ceil(blocksLeft / rate) : null,
-      miningHeld: this.#miningHeld,
+      miningHeld: this.#miningHeld && this.#miner?.wanted === true,
     };
   }
 
-  /** Holds the built-in miner while behind its peers; resumes it once caught up. */
-  #updateHold(): void {
+  /** Shows catching up in the app's banner while the node is behind its peers (syncCatchUp.ts). */
+  #reportCatchUp(s: SyncStatus): void {
+    if (this.#closed || !this.#blocks.isOpen) return;
+    this.#catchUp?.update(s);
+  }
+
+  /**
+   * Follows the sync status: the catching-up banner, and the built-in miner
+   * held while the node is behind its peers, released once caught up.
+   */
+  #followStatus(): void {
+    if (this.#closed) return;
+    const s = this.status();
+    this.#reportCatchUp(s);
     const miner = this.#miner;
-    if (miner === undefined || this.#closed) return;
-    const behind = this.status().state === "catching-up";
-    if (behind && !this.#miningHeld && miner.status().enabled) {
-      this.#miningHeld = true;
-      this.#log?.info("p2p: mining held while the node catches up with its peers");
-      void miner.stop().catch(() => {});
-    } else if (!behind && this.#miningHeld) {
-      this.#miningHeld = false;
-      this.#log?.info("p2p: caught up; mining resumes");
-      void miner.start().catch((e: unknown) => {
-        this.#log?.warn(`p2p: the miner did not resume: ${messageOf(e)}`);
-      });
+    const behind = s.state === "catching-up";
+    if (miner === undefined || behind === this.#miningHeld) return;
+    this.#miningHeld = behind;
+    if (miner.wanted) {
+      this.#log?.info(
+        behind
+          ? "p2p: mining held while the node catches up with its peers"
+          : "p2p: caught up; mining resumes",
+      );
     }
+    miner.hold(behind).catch((e: unknown) => {
+      this.#log?.warn(`p2p: the miner did not ${behind ? "stop" : "resume"}: ${messageOf(e)}`);
+    });
   }
 
   #scheduleGossip(chainId: number): void {

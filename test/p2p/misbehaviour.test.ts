@@ -83,7 +83,7 @@ describe("[p2p] misbehaving peers", () => {
         id: null,
         address: { hostname: "127.0.0.1", port: Number(fake?.address.split(":")[1]) },
       },
-      weight: "_".repeat(42) + "A",
+      weight: `${"_".repeat(42)}A`,
       height: 1,
       instance: NETWORK,
       id: forgedHash,

@@ -3,7 +3,8 @@
  * proof of work at its easy genesis difficulty, one thread) it mines blocks,
  * reports its hash rate and blocks found, stops and closes cleanly; with an
  * in-process pool it follows work updates, changes threads and miner at
- * runtime, and refuses to start without a miner.
+ * runtime, refuses to start without a miner, and is held (the peer network
+ * holds it while the node catches up) without its switch changing.
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { cutHeight } from "../../src-node/chain/cut.ts";
@@ -219,6 +220,34 @@ describe("[mining] built-in miner control", () => {
     await expect(miner.configure({ threads: 0 })).rejects.toThrow(/threads/);
     await miner.stop();
     expect(pool.state).toBe("stopped");
+    await miner.close();
+  });
+
+  it("a hold stops the threads without touching the switch; released, it runs only if still on", async () => {
+    const { miner } = await manual();
+    await miner.start();
+    await until(() => ManualPool.made[0]?.current !== undefined, 2000);
+    const pool = ManualPool.made[0] as ManualPool;
+    await miner.hold(true);
+    expect(pool.state).toBe("stopped");
+    expect(miner.status()).toMatchObject({ enabled: true, active: false });
+    expect(miner.wanted).toBe(true);
+    await miner.hold(false);
+    expect(pool.state).toBe("running");
+    expect(miner.status()).toMatchObject({ enabled: true, active: true });
+    // Switched off while held: released, it stays off.
+    await miner.hold(true);
+    await miner.stop();
+    await miner.hold(false);
+    expect(pool.state).toBe("stopped");
+    expect(miner.status()).toMatchObject({ enabled: false, active: false });
+    // Switched on while held: it waits for the release.
+    await miner.hold(true);
+    await miner.start();
+    expect(pool.state).toBe("stopped");
+    expect(miner.status().enabled).toBe(true);
+    await miner.hold(false);
+    expect(pool.state).toBe("running");
     await miner.close();
   });
 });

@@ -1,0 +1,170 @@
+/**
+ * Sync between nodes of this process on loopback (createNode, listening;
+ * blocks mined through each node's mining service):
+ * - a node that mined its own blocks from genesis follows a heavier peer:
+ *   its fork points are found from the peer's hashes, none of its own blocks
+ *   is named to the peer, and it ends on the peer's cut; the peer, heavier,
+ *   does not move;
+ * - a late node's catch-up shows in the node's catching-up status
+ *   (`node.catchUp`, the app's banner) while it runs and leaves it after;
+ * - a peer answering a block page without items is scored as a malformed
+ *   answer (20 points, from the error's kind), not banned as for an invalid
+ *   block.
+ * No timed assertions: waits only stop a hung test.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cutHeight } from "../../src-node/chain/cut.ts";
+import { createNode, type WeftNode } from "../../src-node/node.ts";
+import { MINER } from "../support/execChain.ts";
+
+const NETWORK = "test-singleton";
+const dir = mkdtempSync(join(tmpdir(), "weft-p2p-sync-"));
+const opened: WeftNode[] = [];
+const servers: Server[] = [];
+
+async function node(name: string, peers: string[] = [], pollMs = 200): Promise<WeftNode> {
+  const n = await createNode({
+    network: NETWORK,
+    dataDir: join(dir, name),
+    port: 0,
+    executionWorkers: 0,
+    p2p: { peers },
+    peerPollIntervalMs: pollMs,
+  });
+  opened.push(n);
+  return n;
+}
+
+function address(n: WeftNode): string {
+  return new URL(n.origin).host;
+}
+
+async function mine(n: WeftNode, count: number): Promise<void> {
+  for (let i = 0; i < count; i++) {
+    const work = await n.mining.work(MINER);
+    n.mining.submit(work.bytes.subarray(36));
+  }
+}
+
+function cutText(n: WeftNode): string {
+  return JSON.stringify([...n.blocks.cut().values()].map((h) => h.hash));
+}
+
+async function waitFor<T>(what: string, check: () => T | undefined, limitMs = 60_000): Promise<T> {
+  const end = Date.now() + limitMs;
+  while (Date.now() < end) {
+    const v = check();
+    if (v !== undefined) return v;
+    await new Promise((r) => setTimeout(r, 10));
+  }
+  throw new Error(`gave up waiting for ${what}`);
+}
+
+let source: WeftNode;
+
+beforeAll(async () => {
+  source = await node("source");
+  // 30 blocks a chain.
+  await mine(source, 300);
+}, 120_000);
+
+afterAll(async () => {
+  for (const n of opened.reverse()) await n.close();
+  for (const s of servers) s.close();
+  rmSync(dir, { recursive: true, force: true });
+}, 60_000);
+
+describe("[p2p] sync between nodes", () => {
+  it("a node on its own fork from genesis follows a heavier peer", async () => {
+    const fork = await node("fork");
+    // 20 blocks a chain of its own: the fork point is genesis, found in the peer's hashes.
+    await mine(fork, 200);
+    const sourceCut = cutText(source);
+    const own = [...fork.blocks.cut().values()];
+    expect(cutHeight(fork.blocks.cut())).toBeLessThan(cutHeight(source.blocks.cut()));
+    fork.p2p.addPeer(address(source));
+    await waitFor("the fork node on the source's cut", () =>
+      cutText(fork) === sourceCut ? true : undefined,
+    );
+    // Its own blocks stay stored (side branches); the source never took them.
+    for (const h of own) {
+      expect(fork.blocks.header(h.hash)).toBeDefined();
+      expect(source.blocks.header(h.hash)).toBeUndefined();
+    }
+    expect(cutText(source)).toBe(sourceCut);
+    const peer = fork.p2p.peers().find((p) => p.address === address(source));
+    expect(peer).toMatchObject({ score: 0, bannedUntil: null });
+  }, 120_000);
+
+  it("a late node's catch-up shows in the node's catching-up status", async () => {
+    const late = await node("late", [address(source)]);
+    const seen: { what: string; done: number; total: number }[] = [];
+    late.blocks.onCutChange(() => {
+      for (const item of late.catchUp.items()) seen.push(item);
+    });
+    await waitFor("the late node on the source's cut", () =>
+      cutText(late) === cutText(source) ? true : undefined,
+    );
+    const sync = seen.filter((s) => s.what === "Syncing blocks from peers");
+    expect(sync.length).toBeGreaterThan(0);
+    const last = sync[sync.length - 1] as { done: number; total: number };
+    expect(last.total).toBeGreaterThan(0);
+    expect(last.done).toBeGreaterThan(0);
+    expect(late.p2p.status()).toMatchObject({ state: "synced", blocksLeft: 0 });
+    // Once caught up (the next poll), the banner's item is gone.
+    await waitFor("the catching-up item to end", () =>
+      late.catchUp.items().some((i) => i.what === "Syncing blocks from peers") ? undefined : true,
+    );
+    expect(late.recentLog.lines().some((l) => l.message.startsWith("p2p: catching up:"))).toBe(
+      true,
+    );
+  }, 120_000);
+
+  it("scores a block page without items as a malformed answer, without a ban", async () => {
+    const target = await node("target", [], 60_000);
+    const genesis = target.blocks.cut();
+    const cut = {
+      hashes: Object.fromEntries(
+        [...genesis].map(([c, h]) => [String(c), { height: h.height, hash: h.hash as string }]),
+      ),
+      weight: `${"_".repeat(42)}A`,
+      height: 1,
+      instance: NETWORK,
+      id: "x",
+    };
+    // Chain 0 one block up, on a block the target does not hold.
+    cut.hashes["0"] = { height: 1, hash: "A".repeat(43) };
+    const base = `/ledger/0.0/${NETWORK}`;
+    const routes: Record<string, unknown> = {
+      "GET /info": { nodeVersion: NETWORK },
+      [`GET ${base}/cut`]: cut,
+      [`GET ${base}/cut/peer`]: { limit: 0, items: [], next: null },
+      // Malformed: a page without items. Its text names a block; only its kind may decide.
+      [`POST ${base}/chain/0/block/branch`]: { limit: 0, next: null },
+    };
+    const fake = createServer((req, res) => {
+      const body = routes[`${req.method} ${(req.url ?? "").split("?")[0]}`];
+      req.resume();
+      if (req.method === "PUT") res.writeHead(204).end();
+      else if (body === undefined) res.writeHead(404).end();
+      else res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(body));
+    });
+    servers.push(fake);
+    await new Promise<void>((r) => fake.listen(0, "127.0.0.1", () => r()));
+    const fakeAddress = `127.0.0.1:${(fake.address() as AddressInfo).port}`;
+    target.p2p.addPeer(fakeAddress);
+    const peer = await waitFor("the fake peer's score", () => {
+      const p = target.p2p.peers().find((x) => x.address === fakeAddress);
+      return p !== undefined && p.score > 0 ? p : undefined;
+    });
+    expect(peer.score).toBe(20);
+    expect(peer.bannedUntil).toBeNull();
+    expect(peer.lastError).toContain("a block page without items");
+    expect(cutHeight(target.blocks.cut())).toBe(0);
+  }, 60_000);
+});
