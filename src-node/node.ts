@@ -72,6 +72,8 @@ import { MiningService } from "./mining/miningService.ts";
 import type { PayloadProvider } from "./mining/payloadProvider.ts";
 import { UpdateStreams } from "./mining/updateStreams.ts";
 import { PeerNetwork } from "./p2p/peerNetwork.ts";
+import { loadOrCreateEntityKeys } from "./p2p/private/entityKeys.ts";
+import { PrivateService } from "./p2p/private/privateService.ts";
 import { type Block, BlockDb, type InsertResult } from "./store/blockDb.ts";
 import { MempoolStore } from "./store/mempoolStore.ts";
 import { makePrivateDir, writePrivateFile } from "./store/privateFiles.ts";
@@ -145,6 +147,11 @@ export type CreateNodeOptions = NodeOptionsInput & {
   /** How often the peer network reads each peer's cut, ms (default 1,000; docs/p2p.md). */
   readonly peerPollIntervalMs?: number | undefined;
 };
+
+/** `dataDir/<network>/entity-key.json`: the node's X25519 key pair for `/private` (docs/private.md). */
+export function entityKeyPath(options: Pick<NodeOptions, "dataDir" | "network">): string {
+  return join(options.dataDir, options.network, "entity-key.json");
+}
 
 /** `dataDir/<network>/peers.json`: the peers the node knows, and bans (docs/p2p.md). */
 export function peersPath(options: Pick<NodeOptions, "dataDir" | "network">): string {
@@ -271,6 +278,8 @@ export class WeftNode {
   readonly index: ChainIndex;
   /** The peer network: peers, sync, mempool gossip (p2p/peerNetwork.ts). */
   readonly p2p: PeerNetwork;
+  /** `/private` between addressed nodes: entity, keys, private state (p2p/private/, docs/private.md). */
+  readonly private: PrivateService;
   /** The secret `/app/api/*` needs (header `X-Weft-App-Token`; api/appToken.ts). */
   readonly appToken: string;
   /** Where the token is written while the node runs (`dataDir/<network>/app-token`, 0600). */
@@ -309,8 +318,10 @@ export class WeftNode {
     page: { recentLog: RecentLog; catchUp: CatchUpStatus },
     appBackups: AppBackups,
     p2p: PeerNetwork,
+    privateService: PrivateService,
   ) {
     this.p2p = p2p;
+    this.private = privateService;
     this.recentLog = page.recentLog;
     this.catchUp = page.catchUp;
     this.appToken = appToken;
@@ -376,6 +387,7 @@ export class WeftNode {
     let mempoolStore: MempoolStore | undefined;
     let index: ChainIndex | undefined;
     let p2p: PeerNetwork | undefined;
+    let privateService: PrivateService | undefined;
     try {
       state = StateDb.open({ path: statePath(options), nativeBinding: input.sqliteNativeBinding });
       executor = ChainExecutor.open({
@@ -497,6 +509,17 @@ export class WeftNode {
         log: logger,
         pollIntervalMs: input.peerPollIntervalMs,
       });
+      const peerNetwork = p2p;
+      privateService = new PrivateService({
+        version,
+        entity: options.p2p.entity,
+        keys: loadOrCreateEntityKeys(entityKeyPath(options)),
+        networkDir: join(options.dataDir, options.network),
+        peers: () => peerNetwork.peerAddresses(),
+        log: logger,
+        now: input.now,
+        nativeBinding: input.sqliteNativeBinding,
+      });
       // The API asks for the node's origin at request time (config.json), once it listens.
       let self: WeftNode | undefined;
       const api = buildApi(
@@ -515,6 +538,7 @@ export class WeftNode {
           commands,
           explorer,
           p2p,
+          private: privateService,
           rendererDir: input.rendererDir,
           appToken: token,
           walletDir: walletDirPath(options),
@@ -544,11 +568,13 @@ export class WeftNode {
         { recentLog, catchUp },
         appBackups,
         p2p,
+        privateService,
       );
       writePrivateFile(self.appTokenFile, `${token.value}\n`);
       return self;
     } catch (e) {
       p2p?.close();
+      privateService?.close();
       void backup?.close();
       void appBackups?.close();
       service?.close();
@@ -703,6 +729,7 @@ export class WeftNode {
         await this.execution.close();
         this.index.close();
         this.executor.close();
+        this.private.close();
         this.#mempoolStore.close();
         this.state.close();
         this.blocks.close();

@@ -89,6 +89,12 @@ function requestKeyOfValue(value: unknown): string | null {
   return typeof o.cmd === "string" ? nodeCommands.requestKeyOf(o.cmd) : null;
 }
 
+/** The /poll answer of found results (request key → result JSON text). */
+export function pollAnswer(found: ReadonlyMap<string, string>): string {
+  // Request keys are never array-index-like, so the object keeps the order found.
+  return stringifyJson(Object.fromEntries([...found].map(([k, v]) => [k, new RawJson(v)])));
+}
+
 export class CommandService {
   readonly executor: ChainExecutor;
   readonly execution: ExecutionHost;
@@ -269,9 +275,7 @@ export class CommandService {
 
   /** /poll: `{requestKey: result, …}` for the keys found at least `confirmationDepth` deep. */
   poll(chainId: number, requestKeys: readonly string[], confirmationDepth: number): string {
-    const found = this.executor.poll(chainId, requestKeys, confirmationDepth);
-    // Request keys are never array-index-like, so the object keeps the order found.
-    return stringifyJson(Object.fromEntries([...found].map(([k, v]) => [k, new RawJson(v)])));
+    return pollAnswer(this.executor.poll(chainId, requestKeys, confirmationDepth));
   }
 
   /**
