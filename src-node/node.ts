@@ -26,7 +26,8 @@
  */
 import { randomBytes } from "node:crypto";
 import { rmSync } from "node:fs";
-import { createServer, type Server } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { createServer as createHttpsServer, type Server as HttpsServer } from "node:https";
 import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
 import type { ApiLog } from "./api/apiServices.ts";
@@ -71,9 +72,11 @@ import { minerInfoOf } from "./mining/minerInfo.ts";
 import { MiningService } from "./mining/miningService.ts";
 import type { PayloadProvider } from "./mining/payloadProvider.ts";
 import { UpdateStreams } from "./mining/updateStreams.ts";
+import { peerKey } from "./p2p/peerAddress.ts";
 import { PeerNetwork } from "./p2p/peerNetwork.ts";
 import { loadOrCreateEntityKeys } from "./p2p/private/entityKeys.ts";
 import { PrivateService } from "./p2p/private/privateService.ts";
+import { loadOrCreatePeerCertificate } from "./p2p/tls/peerCertificate.ts";
 import { type Block, BlockDb, type InsertResult } from "./store/blockDb.ts";
 import { MempoolStore } from "./store/mempoolStore.ts";
 import { makePrivateDir, writePrivateFile } from "./store/privateFiles.ts";
@@ -151,6 +154,11 @@ export type CreateNodeOptions = NodeOptionsInput & {
 /** `dataDir/<network>/entity-key.json`: the node's X25519 key pair for `/private` (docs/private.md). */
 export function entityKeyPath(options: Pick<NodeOptions, "dataDir" | "network">): string {
   return join(options.dataDir, options.network, "entity-key.json");
+}
+
+/** `dataDir/<network>/p2p-tls/`: the peer port's certificate and key when `p2p.tls` (docs/p2p.md). */
+export function tlsDir(options: Pick<NodeOptions, "dataDir" | "network">): string {
+  return join(options.dataDir, options.network, "p2p-tls");
 }
 
 /** `dataDir/<network>/peers.json`: the peers the node knows, and bans (docs/p2p.md). */
@@ -293,7 +301,7 @@ export class WeftNode {
   readonly #miningStreams: UpdateStreams | undefined;
   readonly #log: NodeLogger | undefined;
   #port: number | undefined;
-  #p2pServer: Server | undefined;
+  #p2pServer: Server | HttpsServer | undefined;
   #closing: Promise<void> | undefined;
 
   private constructor(
@@ -678,11 +686,19 @@ export class WeftNode {
   async #startPeers(): Promise<void> {
     const { host } = this.options;
     let port = this.#port as number;
+    let fingerprint: string | undefined;
     const p2pPort = this.options.p2p.port;
     if (p2pPort !== undefined && p2pPort !== port) {
-      const server = createServer((req, res) => {
+      const route = (req: IncomingMessage, res: ServerResponse) => {
         this.server.routing(req, res);
-      });
+      };
+      // TLS: the node's self-signed certificate; its fingerprint names it to peers (docs/p2p.md).
+      const tls = this.options.p2p.tls ? await loadOrCreatePeerCertificate(tlsDir(this.options)) : undefined;
+      const server =
+        tls === undefined
+          ? createServer(route)
+          : createHttpsServer({ cert: tls.certificatePem, key: tls.keyPem }, route);
+      fingerprint = tls?.fingerprint;
       await new Promise<void>((resolve, reject) => {
         server.once("error", (e) => {
           reject(
@@ -702,7 +718,11 @@ export class WeftNode {
     // A wildcard address names no host a peer can reach: loopback, or the first allowed name.
     const wildcard = host === "0.0.0.0" || host === "::";
     const hostname = wildcard ? (this.options.allowedHosts[0] ?? "127.0.0.1") : host;
-    this.p2p.start({ hostname, port });
+    const self = fingerprint === undefined ? { hostname, port } : { hostname, port, id: fingerprint };
+    if (fingerprint !== undefined) {
+      this.#log?.info(`p2p: peers reach this node over TLS at ${peerKey(self)}`);
+    }
+    this.p2p.start(self);
   }
 
   /** Stops the server (ending event streams) and closes the databases. Idempotent. */

@@ -19,7 +19,8 @@
 import type { NetworkVersion } from "../../chain/networkVersion.ts";
 import { base64UrlEncode } from "../../encoding/base64url.ts";
 import { isNodeError } from "../../errors/nodeError.ts";
-import type { PeerAddress } from "../peerAddress.ts";
+import { type PeerAddress, peerKey } from "../peerAddress.ts";
+import { pinnedFetch } from "../tls/pinnedFetch.ts";
 import { EntityDirectory } from "./entityDirectory.ts";
 import type { EntityKeys } from "./entityKeys.ts";
 import { badEnvelope, PrivateError, PrivateErrorCode } from "./errors.ts";
@@ -83,10 +84,12 @@ export class PrivateService {
     this.directory = new EntityDirectory({
       peers: options.peers,
       client: (address) => {
-        const key = `${address.hostname}:${address.port}`;
+        const key = peerKey(address);
         let c = this.#clients.get(key);
         if (c === undefined) {
-          c = new PrivatePeerClient(address, this.version.name, timeoutMs, options.fetch);
+          // A TLS peer is only talked to once its certificate has the fingerprint it is named by.
+          const fetcher = address.id === undefined ? options.fetch : pinnedFetch(address.id);
+          c = new PrivatePeerClient(address, this.version.name, timeoutMs, fetcher);
           this.#clients.set(key, c);
         }
         return c;
