@@ -715,6 +715,12 @@ export class WeftNode {
       const address = server.address();
       port = typeof address === "object" && address !== null ? address.port : p2pPort;
     }
+    if (this.options.p2p.tls && fingerprint === undefined) {
+      throw new ApiError(
+        { code: ApiErrorCode.ListenFailed, host, port, reason: "p2p.tls on the API's port" },
+        `p2p.tls needs p2p.port apart from the API's port ${port}: the API's port stays plain HTTP`,
+      );
+    }
     // A wildcard address names no host a peer can reach: loopback, or the first allowed name.
     const wildcard = host === "0.0.0.0" || host === "::";
     const hostname = wildcard ? (this.options.allowedHosts[0] ?? "127.0.0.1") : host;

@@ -13,7 +13,8 @@
  *   left out; `listen`: waits for one result, bounded by a timeout;
  * - `spv`: the cross-chain proof service (exec/spvService.ts), closed with this one;
  * - `private`: reads the command and its private metadata, then refuses it:
- *   private execution needs an addressed peer, and this node has none;
+ *   what answers when the API has no private service (a node's `/private`
+ *   is p2p/private/privateService.ts, docs/private.md);
  * - `payloadFor`: the payload provider of mining (mempool commands, best
  *   first, up to the block gas limit), built through the execution host.
  * It keeps the mempool in step with the chain: commands of blocks that join
