@@ -693,7 +693,9 @@ export class WeftNode {
         this.server.routing(req, res);
       };
       // TLS: the node's self-signed certificate; its fingerprint names it to peers (docs/p2p.md).
-      const tls = this.options.p2p.tls ? await loadOrCreatePeerCertificate(tlsDir(this.options)) : undefined;
+      const tls = this.options.p2p.tls
+        ? await loadOrCreatePeerCertificate(tlsDir(this.options))
+        : undefined;
       const server =
         tls === undefined
           ? createServer(route)
@@ -724,7 +726,8 @@ export class WeftNode {
     // A wildcard address names no host a peer can reach: loopback, or the first allowed name.
     const wildcard = host === "0.0.0.0" || host === "::";
     const hostname = wildcard ? (this.options.allowedHosts[0] ?? "127.0.0.1") : host;
-    const self = fingerprint === undefined ? { hostname, port } : { hostname, port, id: fingerprint };
+    const self =
+      fingerprint === undefined ? { hostname, port } : { hostname, port, id: fingerprint };
     if (fingerprint !== undefined) {
       this.#log?.info(`p2p: peers reach this node over TLS at ${peerKey(self)}`);
     }

@@ -14,9 +14,9 @@ import type { Hash32 } from "../encoding/hash32.ts";
 import { isNodeError } from "../errors/nodeError.ts";
 import type { Block } from "../store/blockDb.ts";
 import { P2pError, P2pErrorCode } from "./errors.ts";
-import { pinnedFetch } from "./tls/pinnedFetch.ts";
 import { type PeerAddress, peerAddressOf, peerKey, peerOrigin } from "./peerAddress.ts";
 import { type PeerCut, parsePeerCut } from "./peerCut.ts";
+import { pinnedFetch } from "./tls/pinnedFetch.ts";
 
 /** Default time a request to a peer may take, ms. */
 export const PEER_REQUEST_TIMEOUT_MS = 10_000;

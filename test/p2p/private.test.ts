@@ -91,9 +91,10 @@ describe("[p2p] /private between addressed nodes", () => {
     // Bob's private state holds it; its public chain state does not.
     const bobFiles = filesUnder(bob.dataDir);
     const withMarker = bobFiles.filter((f) => readFileSync(f).includes(MARKER));
-    expect(withMarker.every((f) => f.includes(join("test-singleton", "private"))), String(withMarker)).toBe(
-      true,
-    );
+    expect(
+      withMarker.every((f) => f.includes(join("test-singleton", "private"))),
+      String(withMarker),
+    ).toBe(true);
     expect(bob.stderr()).not.toContain(MARKER);
     expect(alice.stderr()).not.toContain(MARKER);
     expect(alice.stderr()).toContain(`private: ${command.hash}`);
@@ -111,7 +112,11 @@ describe("[p2p] /private between addressed nodes", () => {
     const pub = await post(alice, "private", signedCommand({ code: "1" }));
     expect(pub.status).toBe(400);
     expect(await pub.text()).toContain("private metadata");
-    const other = await post(alice, "private", privateCommand({ code: "1", from: "bob", to: ["bob"] }));
+    const other = await post(
+      alice,
+      "private",
+      privateCommand({ code: "1", from: "bob", to: ["bob"] }),
+    );
     expect(other.status).toBe(400);
     expect(await other.text()).toContain("cmd.meta.address.from");
   });

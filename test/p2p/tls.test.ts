@@ -63,7 +63,9 @@ describe("[p2p] TLS between peers", () => {
     expect(p.find((x) => x.address === bobTls)?.network).toBe("ok");
     // Bob knows alice back by her fingerprint (she publishes her cut with it).
     await waitFor("bob to know alice's TLS address", async () =>
-      (await peers(bob)).some((x) => /^[A-Za-z0-9_-]{43}@127\.0\.0\.1:/.test(x.address) && x.network === "ok")
+      (await peers(bob)).some(
+        (x) => /^[A-Za-z0-9_-]{43}@127\.0\.0\.1:/.test(x.address) && x.network === "ok",
+      )
         ? true
         : undefined,
     );
@@ -82,7 +84,9 @@ describe("[p2p] TLS between peers", () => {
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ requestKeys: [command.hash] }),
     });
-    expect(((await polled.json()) as Record<string, { result: unknown }>)[command.hash]?.result).toEqual({
+    expect(
+      ((await polled.json()) as Record<string, { result: unknown }>)[command.hash]?.result,
+    ).toEqual({
       status: "success",
       data: 42,
     });

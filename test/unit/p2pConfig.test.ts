@@ -60,7 +60,13 @@ describe("[config] p2p options", () => {
 
   it("reads TLS on the peer port and FINGERPRINT@HOST:PORT peers", () => {
     const fp = "A".repeat(43);
-    const flags = parseNodeFlags(["--p2p-tls", "--p2p-port", "0", "--peer", `${fp}@127.0.0.1:1849`]);
+    const flags = parseNodeFlags([
+      "--p2p-tls",
+      "--p2p-port",
+      "0",
+      "--peer",
+      `${fp}@127.0.0.1:1849`,
+    ]);
     const o = resolveNodeOptions({ ...flags.options, dataDir: "/tmp/x" });
     expect(o.p2p).toMatchObject({ tls: true, port: 0, peers: [`${fp}@127.0.0.1:1849`] });
     const file = parseConfigText("p2p:\n  tls: true\n  port: 1790\n", "node.yaml");

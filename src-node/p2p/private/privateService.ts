@@ -21,7 +21,7 @@ import { base64UrlEncode } from "../../encoding/base64url.ts";
 import { isNodeError } from "../../errors/nodeError.ts";
 import { type PeerAddress, peerKey } from "../peerAddress.ts";
 import { pinnedFetch } from "../tls/pinnedFetch.ts";
-import { EntityDirectory } from "./entityDirectory.ts";
+import { EntityDirectory, type EntityHolder } from "./entityDirectory.ts";
 import type { EntityKeys } from "./entityKeys.ts";
 import { badEnvelope, PrivateError, PrivateErrorCode } from "./errors.ts";
 import { type PrivateCommand, readPrivateCommand } from "./privateCommand.ts";
@@ -142,7 +142,8 @@ export class PrivateService {
       );
     }
     const others = [...new Set(command.address.to)].filter((e) => e !== entity);
-    const holders = await this.directory.holders(others);
+    const holders: Map<string, EntityHolder[]> =
+      others.length === 0 ? new Map() : await this.directory.holders(others);
     const unknown = others.filter((e) => (holders.get(e) ?? []).length === 0);
     if (unknown.length > 0) {
       const known = this.directory.knownEntities();

@@ -11,7 +11,6 @@
  */
 import { createHash, webcrypto, X509Certificate } from "node:crypto";
 import { join } from "node:path";
-import * as x509 from "@peculiar/x509";
 import { readFileIfExists, writeFileAtomic } from "../../store/atomicFile.ts";
 import { makePrivateFile } from "../../store/privateFiles.ts";
 
@@ -33,14 +32,22 @@ function pem(label: string, der: ArrayBuffer): string {
   return `-----BEGIN ${label}-----\n${lines.join("\n")}\n-----END ${label}-----\n`;
 }
 
+/**
+ * @peculiar/x509, loaded when a certificate is made (a node without TLS never
+ * loads it): its dependency injection (tsyringe) needs the Reflect metadata
+ * polyfill installed first.
+ */
+async function x509Module() {
+  await import("reflect-metadata");
+  return import("@peculiar/x509");
+}
+
 /** A new self-signed certificate and its private key. */
 export async function newPeerCertificate(): Promise<PeerCertificate> {
-  const crypto = webcrypto as unknown as Crypto;
+  const x509 = await x509Module();
+  const crypto = webcrypto;
   const algorithm = { name: "ECDSA", namedCurve: "P-256", hash: "SHA-256" };
-  const keys = (await crypto.subtle.generateKey(algorithm, true, [
-    "sign",
-    "verify",
-  ])) as CryptoKeyPair;
+  const keys = await crypto.subtle.generateKey(algorithm, true, ["sign", "verify"]);
   const now = Date.now();
   const cert = await x509.X509CertificateGenerator.createSelfSigned(
     {

@@ -62,7 +62,9 @@ function bodyOf(init: RequestInit): string | Uint8Array | undefined {
 }
 
 /** A `fetch` that only talks to the TLS peer whose certificate has `fingerprint`. */
-export function pinnedFetch(fingerprint: string): (url: string, init?: RequestInit) => Promise<Response> {
+export function pinnedFetch(
+  fingerprint: string,
+): (url: string, init?: RequestInit) => Promise<Response> {
   return async (urlText, init = {}) => {
     const url = new URL(urlText);
     const signal = init.signal ?? undefined;
@@ -102,7 +104,8 @@ export function pinnedFetch(fingerprint: string): (url: string, init?: RequestIn
             for (const one of Array.isArray(v) ? v : [v]) headers.append(k, one);
           }
           const noBody = status === 204 || status === 304 || init.method === "HEAD";
-          resolve(new Response(noBody ? null : Buffer.concat(chunks), { status, headers }));
+          const bytes = new Uint8Array(Buffer.concat(chunks));
+          resolve(new Response(noBody ? null : bytes, { status, headers }));
         });
       });
       req.end(body);
