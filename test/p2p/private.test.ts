@@ -97,8 +97,8 @@ describe("[p2p] /private between addressed nodes", () => {
     ).toBe(true);
     expect(bob.stderr()).not.toContain(MARKER);
     expect(alice.stderr()).not.toContain(MARKER);
-    expect(alice.stderr()).toContain(`private: ${command.hash}`);
-    expect(bob.stderr()).toContain(`private: ran ${command.hash} from alice`);
+    expect(alice.stderr()).toContain(`p2p: private: ${command.hash}`);
+    expect(bob.stderr()).toContain(`p2p: private: ran ${command.hash} from alice`);
   });
 
   it("refuses an unknown entity, public metadata and another sender with 400 naming why", async () => {

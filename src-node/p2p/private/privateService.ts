@@ -176,7 +176,7 @@ export class PrivateService {
     plaintext.fill(0);
     state.execute(chainId, command, time);
     this.#log?.info(
-      `private: ${command.hash} on chain ${chainId} sent to ${others.length === 0 ? "no other entity" : others.join(", ")}`,
+      `p2p: private: ${command.hash} on chain ${chainId} sent to ${others.length === 0 ? "no other entity" : others.join(", ")}`,
     );
     if (failures.length > 0) {
       throw new PrivateError(
@@ -234,7 +234,7 @@ export class PrivateService {
     }
     state.execute(envelope.chainId, command, sealed.time);
     this.#log?.info(
-      `private: ran ${command.hash} from ${command.address.from} on chain ${envelope.chainId}`,
+      `p2p: private: ran ${command.hash} from ${command.address.from} on chain ${envelope.chainId}`,
     );
     return { requestKey: command.hash };
   }
