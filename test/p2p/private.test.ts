@@ -99,7 +99,7 @@ describe("[p2p] /private between addressed nodes", () => {
     expect(alice.stderr()).not.toContain(MARKER);
     expect(alice.stderr()).toContain(`p2p: private: ${command.hash}`);
     expect(bob.stderr()).toContain(`p2p: private: ran ${command.hash} from alice`);
-  });
+  }, 300_000);
 
   it("refuses an unknown entity, public metadata and another sender with 400 naming why", async () => {
     const unknown = await post(
@@ -119,5 +119,5 @@ describe("[p2p] /private between addressed nodes", () => {
     );
     expect(other.status).toBe(400);
     expect(await other.text()).toContain("cmd.meta.address.from");
-  });
+  }, 300_000);
 });

@@ -51,7 +51,7 @@ describe("[p2p] TLS between peers", () => {
     expect(bobTls).toMatch(/^[A-Za-z0-9_-]{43}@127\.0\.0\.1:[0-9]+$/);
     const hostPort = bobTls.split("@")[1] as string;
     await expect(fetch(`http://${hostPort}/info`)).rejects.toThrow();
-  });
+  }, 300_000);
 
   it("alice follows bob's blocks over TLS", async () => {
     await waitFor("alice to follow bob over TLS", async () =>
@@ -69,7 +69,7 @@ describe("[p2p] TLS between peers", () => {
         ? true
         : undefined,
     );
-  });
+  }, 300_000);
 
   it("delivers /private over TLS", async () => {
     const command = privateCommand({ code: "(+ 20 22)", from: "alice", to: ["bob"] });
@@ -90,7 +90,7 @@ describe("[p2p] TLS between peers", () => {
       status: "success",
       data: 42,
     });
-  });
+  }, 300_000);
 
   it("a peer named with another fingerprint is never connected", async () => {
     const [fp, hostPort] = bobTls.split("@") as [string, string];
@@ -103,5 +103,5 @@ describe("[p2p] TLS between peers", () => {
     });
     expect(entry.network).not.toBe("ok");
     expect((await carol.cut()).height).toBe(0);
-  });
+  }, 300_000);
 });
