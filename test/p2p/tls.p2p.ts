@@ -5,6 +5,8 @@
  * `FINGERPRINT@HOST:PORT`, follows bob's blocks over TLS and delivers a
  * /private command to bob over it; carol, given a wrong fingerprint for
  * bob, never connects. The peer port does not speak plain HTTP.
+ * Runs with `npm run test:p2p` (minutes of start-up and mining under load;
+ * test/unit/p2pTls.test.ts covers the certificate and pinned requests in `npm test`).
  */
 import { rmSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -14,7 +16,10 @@ import { privateCommand } from "../support/privateCommand.ts";
 const nodes: NodeProcess[] = [];
 let alice: NodeProcess;
 let bob: NodeProcess;
+let carol: NodeProcess;
 let bobTls: string;
+/** Bob's address with another fingerprint (carol is given it). */
+let wrongBob: string;
 
 type Peers = { peers: { address: string; network: string; lastError: string | null }[] };
 
@@ -37,8 +42,13 @@ beforeAll(async () => {
   bobTls = await waitFor("bob's TLS peer address in its log", async () => {
     return /peers reach this node over TLS at (\S+)/.exec(bob.stderr())?.[1];
   });
-  alice = await startNode(["--entity", "alice", "--p2p-tls", "--p2p-port", "0", "--peer", bobTls]);
-  nodes.push(alice);
+  const [fp, hostPort] = bobTls.split("@") as [string, string];
+  wrongBob = `${fp.startsWith("A") ? "B" : "A"}${fp.slice(1)}@${hostPort}`;
+  [alice, carol] = await Promise.all([
+    startNode(["--entity", "alice", "--p2p-tls", "--p2p-port", "0", "--peer", bobTls]),
+    startNode(["--peer", wrongBob]),
+  ]);
+  nodes.push(alice, carol);
 }, 300_000);
 
 afterAll(async () => {
@@ -93,12 +103,8 @@ describe("[p2p] TLS between peers", () => {
   }, 300_000);
 
   it("a peer named with another fingerprint is never connected", async () => {
-    const [fp, hostPort] = bobTls.split("@") as [string, string];
-    const wrong = `${fp.startsWith("A") ? "B" : "A"}${fp.slice(1)}@${hostPort}`;
-    const carol = await startNode(["--peer", wrong]);
-    nodes.push(carol);
     const entry = await waitFor("carol to try bob", async () => {
-      const e = (await peers(carol)).find((x) => x.address === wrong);
+      const e = (await peers(carol)).find((x) => x.address === wrongBob);
       return e?.lastError?.includes("fingerprint") ? e : undefined;
     });
     expect(entry.network).not.toBe("ok");
