@@ -64,8 +64,10 @@ describe("[p2p] TLS between peers", () => {
   }, 300_000);
 
   it("alice follows bob's blocks over TLS", async () => {
-    await waitFor("alice to follow bob over TLS", async () =>
-      (await alice.cut()).height >= 50 ? true : undefined,
+    await waitFor(
+      "alice to follow bob over TLS",
+      async () => ((await alice.cut()).height >= 30 ? true : undefined),
+      280_000,
     );
     const head = ((await alice.cut()).hashes["0"] as { hash: string }).hash;
     expect((await fetch(`${bob.base}/chain/0/header/${head}`)).status).toBe(200);
