@@ -26,7 +26,8 @@
  */
 import { randomBytes } from "node:crypto";
 import { rmSync } from "node:fs";
-import { createServer, type Server } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { createServer as createHttpsServer, type Server as HttpsServer } from "node:https";
 import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
 import type { ApiLog } from "./api/apiServices.ts";
@@ -72,7 +73,11 @@ import { minerInfoOf } from "./mining/minerInfo.ts";
 import { MiningService } from "./mining/miningService.ts";
 import type { PayloadProvider } from "./mining/payloadProvider.ts";
 import { UpdateStreams } from "./mining/updateStreams.ts";
+import { peerKey } from "./p2p/peerAddress.ts";
 import { PeerNetwork } from "./p2p/peerNetwork.ts";
+import { loadOrCreateEntityKeys } from "./p2p/private/entityKeys.ts";
+import { PrivateService } from "./p2p/private/privateService.ts";
+import { loadOrCreatePeerCertificate } from "./p2p/tls/peerCertificate.ts";
 import { type Block, BlockDb, type InsertResult } from "./store/blockDb.ts";
 import { MempoolStore } from "./store/mempoolStore.ts";
 import { makePrivateDir, writePrivateFile } from "./store/privateFiles.ts";
@@ -150,6 +155,16 @@ export type CreateNodeOptions = NodeOptionsInput & {
   /** How long a dapp's signing request waits for the user, ms (default 5 minutes; docs/dapp-signing.md). */
   readonly signRequestTimeoutMs?: number | undefined;
 };
+
+/** `dataDir/<network>/entity-key.json`: the node's X25519 key pair for `/private` (docs/private.md). */
+export function entityKeyPath(options: Pick<NodeOptions, "dataDir" | "network">): string {
+  return join(options.dataDir, options.network, "entity-key.json");
+}
+
+/** `dataDir/<network>/p2p-tls/`: the peer port's certificate and key when `p2p.tls` (docs/p2p.md). */
+export function tlsDir(options: Pick<NodeOptions, "dataDir" | "network">): string {
+  return join(options.dataDir, options.network, "p2p-tls");
+}
 
 /** `dataDir/<network>/peers.json`: the peers the node knows, and bans (docs/p2p.md). */
 export function peersPath(options: Pick<NodeOptions, "dataDir" | "network">): string {
@@ -276,6 +291,8 @@ export class WeftNode {
   readonly index: ChainIndex;
   /** The peer network: peers, sync, mempool gossip (p2p/peerNetwork.ts). */
   readonly p2p: PeerNetwork;
+  /** `/private` between addressed nodes: entity, keys, private state (p2p/private/, docs/private.md). */
+  readonly private: PrivateService;
   /** The secret `/app/api/*` needs (header `X-Weft-App-Token`; api/appToken.ts). */
   readonly appToken: string;
   /** Where the token is written while the node runs (`dataDir/<network>/app-token`, 0600). */
@@ -291,7 +308,7 @@ export class WeftNode {
   readonly #miningStreams: UpdateStreams | undefined;
   readonly #log: NodeLogger | undefined;
   #port: number | undefined;
-  #p2pServer: Server | undefined;
+  #p2pServer: Server | HttpsServer | undefined;
   #closing: Promise<void> | undefined;
 
   private constructor(
@@ -317,9 +334,11 @@ export class WeftNode {
     appBackups: AppBackups,
     p2p: PeerNetwork,
     dappSigning: DappSigning,
+    privateService: PrivateService,
   ) {
     this.p2p = p2p;
     this.dappSigning = dappSigning;
+    this.private = privateService;
     this.recentLog = page.recentLog;
     this.catchUp = page.catchUp;
     this.appToken = appToken;
@@ -385,6 +404,7 @@ export class WeftNode {
     let mempoolStore: MempoolStore | undefined;
     let index: ChainIndex | undefined;
     let p2p: PeerNetwork | undefined;
+    let privateService: PrivateService | undefined;
     try {
       state = StateDb.open({ path: statePath(options), nativeBinding: input.sqliteNativeBinding });
       executor = ChainExecutor.open({
@@ -518,6 +538,17 @@ export class WeftNode {
         timeoutMs: input.signRequestTimeoutMs,
         log: logger,
       });
+      const peerNetwork = p2p;
+      privateService = new PrivateService({
+        version,
+        entity: options.p2p.entity,
+        keys: loadOrCreateEntityKeys(entityKeyPath(options)),
+        networkDir: join(options.dataDir, options.network),
+        peers: () => peerNetwork.peerAddresses(),
+        log: logger,
+        now: input.now,
+        nativeBinding: input.sqliteNativeBinding,
+      });
       // The API asks for the node's origin at request time (config.json), once it listens.
       let self: WeftNode | undefined;
       const api = buildApi(
@@ -536,6 +567,7 @@ export class WeftNode {
           commands,
           explorer,
           p2p,
+          private: privateService,
           rendererDir: input.rendererDir,
           appToken: token,
           walletDir: walletDirPath(options),
@@ -567,11 +599,13 @@ export class WeftNode {
         appBackups,
         p2p,
         dappSigning,
+        privateService,
       );
       writePrivateFile(self.appTokenFile, `${token.value}\n`);
       return self;
     } catch (e) {
       p2p?.close();
+      privateService?.close();
       void backup?.close();
       void appBackups?.close();
       service?.close();
@@ -677,11 +711,21 @@ export class WeftNode {
   async #startPeers(): Promise<void> {
     const { host } = this.options;
     let port = this.#port as number;
+    let fingerprint: string | undefined;
     const p2pPort = this.options.p2p.port;
     if (p2pPort !== undefined && p2pPort !== port) {
-      const server = createServer((req, res) => {
+      const route = (req: IncomingMessage, res: ServerResponse) => {
         this.server.routing(req, res);
-      });
+      };
+      // TLS: the node's self-signed certificate; its fingerprint names it to peers (docs/p2p.md).
+      const tls = this.options.p2p.tls
+        ? await loadOrCreatePeerCertificate(tlsDir(this.options))
+        : undefined;
+      const server =
+        tls === undefined
+          ? createServer(route)
+          : createHttpsServer({ cert: tls.certificatePem, key: tls.keyPem }, route);
+      fingerprint = tls?.fingerprint;
       await new Promise<void>((resolve, reject) => {
         server.once("error", (e) => {
           reject(
@@ -698,10 +742,21 @@ export class WeftNode {
       const address = server.address();
       port = typeof address === "object" && address !== null ? address.port : p2pPort;
     }
+    if (this.options.p2p.tls && fingerprint === undefined) {
+      throw new ApiError(
+        { code: ApiErrorCode.ListenFailed, host, port, reason: "p2p.tls on the API's port" },
+        `p2p.tls needs p2p.port apart from the API's port ${port}: the API's port stays plain HTTP`,
+      );
+    }
     // A wildcard address names no host a peer can reach: loopback, or the first allowed name.
     const wildcard = host === "0.0.0.0" || host === "::";
     const hostname = wildcard ? (this.options.allowedHosts[0] ?? "127.0.0.1") : host;
-    this.p2p.start({ hostname, port });
+    const self =
+      fingerprint === undefined ? { hostname, port } : { hostname, port, id: fingerprint };
+    if (fingerprint !== undefined) {
+      this.#log?.info(`p2p: peers reach this node over TLS at ${peerKey(self)}`);
+    }
+    this.p2p.start(self);
   }
 
   /** Stops the server (ending event streams) and closes the databases. Idempotent. */
@@ -730,6 +785,7 @@ export class WeftNode {
         await this.execution.close();
         this.index.close();
         this.executor.close();
+        this.private.close();
         this.#mempoolStore.close();
         this.state.close();
         this.blocks.close();

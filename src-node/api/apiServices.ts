@@ -13,6 +13,7 @@ import type { BuiltInMiner } from "../mining/builtInMiner.ts";
 import type { MiningService } from "../mining/miningService.ts";
 import type { UpdateStreams } from "../mining/updateStreams.ts";
 import type { PeerNetwork } from "../p2p/peerNetwork.ts";
+import type { PrivateService } from "../p2p/private/privateService.ts";
 import type { BlockDb } from "../store/blockDb.ts";
 import type { AppToken } from "./appToken.ts";
 import type { DappSigning } from "./dappSigning/dappSigning.ts";
@@ -51,6 +52,8 @@ export type ApiServices = {
   readonly miner?: BuiltInMiner | undefined;
   /** The peer network (peer-only routes, `/app/api/peers`); absent: not served. */
   readonly p2p?: PeerNetwork | undefined;
+  /** `/private` between addressed nodes and its peer-only routes (docs/private.md); absent: `/private` is refused. */
+  readonly private?: PrivateService | undefined;
   /** The launch's app token, needed by `/app/api/*` (appToken.ts; default: a fresh one, cookie on page load). */
   readonly appToken?: AppToken | undefined;
   /**

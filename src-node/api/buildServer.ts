@@ -55,6 +55,7 @@ import { registerInfoRoutes } from "./routes/infoRoutes.ts";
 import { registerMiningRoutes } from "./routes/miningRoutes.ts";
 import { registerP2pRoutes } from "./routes/p2pRoutes.ts";
 import { registerPactRoutes } from "./routes/pactRoutes.ts";
+import { registerPrivateRoutes } from "./routes/privateRoutes.ts";
 
 /**
  * The routes of the UI's private API `/app/api/*`, all inside the guard of
@@ -205,6 +206,7 @@ export function buildApi(node: ApiServices, options: BuildServerOptions = {}): A
   registerInfoRoutes(server, ctx);
   registerCutRoutes(server, ctx);
   registerP2pRoutes(server, ctx);
+  registerPrivateRoutes(server, ctx);
   registerHashRoutes(server, ctx);
   registerHeaderRoutes(server, ctx);
   registerBlockRoutes(server, ctx);

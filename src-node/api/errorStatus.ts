@@ -22,6 +22,7 @@ import { ExplorerErrorCode, type ExplorerErrorCodeValue } from "../index/errors.
 import { MempoolErrorCode, type MempoolErrorCodeValue } from "../mempool/errors.ts";
 import { MiningErrorCode, type MiningErrorCodeValue } from "../mining/errors.ts";
 import { P2pErrorCode } from "../p2p/errors.ts";
+import { PrivateErrorCode, type PrivateErrorCodeValue } from "../p2p/private/errors.ts";
 import { StoreError, StoreErrorCode, type StoreErrorCodeValue } from "../store/errors.ts";
 import {
   ApiErrorCode,
@@ -173,6 +174,18 @@ const p2pStatus: Record<(typeof P2pErrorCode)[keyof typeof P2pErrorCode], number
   [P2pErrorCode.Disabled]: 404,
 };
 
+/** `/private` and its peer-only routes (docs/private.md). */
+const privateStatus: Record<PrivateErrorCodeValue, number> = {
+  [PrivateErrorCode.NoEntity]: 400,
+  [PrivateErrorCode.NotSender]: 400,
+  [PrivateErrorCode.UnknownEntity]: 400,
+  [PrivateErrorCode.BadEnvelope]: 400,
+  [PrivateErrorCode.NotAddressed]: 400,
+  [PrivateErrorCode.Undecryptable]: 400,
+  [PrivateErrorCode.DeliveryFailed]: 502,
+  [PrivateErrorCode.KeyFileUnreadable]: 500,
+};
+
 const statusByCode: Readonly<Record<string, number>> = {
   ...encodingStatus,
   ...chainStatus,
@@ -187,6 +200,7 @@ const statusByCode: Readonly<Record<string, number>> = {
   ...mempoolStatus,
   ...explorerStatus,
   ...p2pStatus,
+  ...privateStatus,
 };
 
 /** The HTTP status of a coded error (500 for codes no table lists). */

@@ -69,6 +69,7 @@ Options:
   --p2p-port N            port of the peer interface (default: the API's port)
   --max-peers N           most peers (default 16)
   --entity NAME           this node's entity name for /private
+  --p2p-tls               TLS on the peer port (needs --p2p-port); peers name it FINGERPRINT@HOST:PORT
   --help                  this text
 `;
 

@@ -125,7 +125,7 @@ export function parseConfigText(text: string, file: string): NodeOptionsInput {
   const backupApi = section(file, backup?.api, "backup.api", ["enabled"]);
   const commands = section(file, top.commands, "commands", ["listen-timeout"]);
   const spv = section(file, top.spv, "spv", ["timeout", "proof-depth"]);
-  const p2p = section(file, top.p2p, "p2p", ["peers", "port", "max-peers", "entity"]);
+  const p2p = section(file, top.p2p, "p2p", ["peers", "port", "max-peers", "entity", "tls"]);
   return {
     network: top.network,
     dataDir: pathIn(top["data-dir"] ?? top.dataDir, baseDir),
@@ -156,7 +156,13 @@ export function parseConfigText(text: string, file: string): NodeOptionsInput {
     p2p:
       p2p === undefined
         ? undefined
-        : { peers: p2p.peers, port: p2p.port, maxPeers: p2p["max-peers"], entity: p2p.entity },
+        : {
+            peers: p2p.peers,
+            port: p2p.port,
+            maxPeers: p2p["max-peers"],
+            entity: p2p.entity,
+            tls: p2p.tls,
+          },
   };
 }
 

@@ -84,6 +84,11 @@ export type P2pOptions = {
   readonly maxPeers: number;
   /** This node's entity name for `/private` (`p2p.entity`, `--entity`). */
   readonly entity?: string | undefined;
+  /**
+   * TLS on the peer port (`p2p.tls`, `--p2p-tls`): a self-signed certificate whose fingerprint
+   * names the node to peers (`FINGERPRINT@HOST:PORT`; docs/p2p.md "TLS"). Needs `p2p.port`.
+   */
+  readonly tls: boolean;
 };
 
 /** Default `p2p.max-peers`. */
@@ -147,6 +152,7 @@ export type NodeOptionsInput = {
         readonly port?: unknown;
         readonly maxPeers?: unknown;
         readonly entity?: unknown;
+        readonly tls?: unknown;
       }
     | undefined;
 };
@@ -223,23 +229,35 @@ function allowedHosts(value: unknown): string[] {
   });
 }
 
-/** `p2p.peers`: `HOST:PORT` items (a list, or one comma-separated string). */
+/** `p2p.peers`: `[FINGERPRINT@]HOST:PORT` items (a list, or one comma-separated string). */
 function peerList(value: unknown): string[] {
   const items = typeof value === "string" ? value.split(",").map((k) => k.trim()) : value;
   if (!Array.isArray(items)) throw badValue("p2p.peers", "expected a list of HOST:PORT");
   return items.map((item, i) => {
     const m =
       typeof item === "string"
-        ? /^(\[[0-9a-fA-F:.]+\]|[a-zA-Z0-9.-]+):([0-9]{1,5})$/.exec(item)
+        ? /^(?:[A-Za-z0-9_-]{43}@)?(\[[0-9a-fA-F:.]+\]|[a-zA-Z0-9.-]+):([0-9]{1,5})$/.exec(item)
         : null;
     if (m === null || Number(m[2]) < 1 || Number(m[2]) > 65535) {
       throw badValue(
         `p2p.peers[${i}]`,
-        `expected HOST:PORT (a host name or IP address and a port from 1 to 65535), got ${JSON.stringify(item)}`,
+        `expected HOST:PORT or FINGERPRINT@HOST:PORT (a host name or IP address and a port from 1 to 65535; a TLS peer's certificate fingerprint, 43 characters of base64url), got ${JSON.stringify(item)}`,
       );
     }
     return item as string;
   });
+}
+
+/** `p2p.tls`: a boolean; TLS needs the peer port apart from the API's (which stays plain HTTP). */
+function p2pTls(value: unknown, port: unknown): boolean {
+  const on = value === undefined ? false : bool(value, "p2p.tls");
+  if (on && port === undefined) {
+    throw badValue(
+      "p2p.tls",
+      "needs p2p.port (--p2p-port): peers reach the node over TLS there, the API's port stays plain HTTP",
+    );
+  }
+  return on;
 }
 
 /** `p2p.entity`: a name of letters, digits, `-`, `_` and `.`, at most 64 characters. */
@@ -366,6 +384,7 @@ export function resolveNodeOptions(input: NodeOptionsInput, baseDir = process.cw
           ? DEFAULT_MAX_PEERS
           : integer(p2p.maxPeers, "p2p.max-peers", 1, 1024),
       entity: p2p.entity === undefined ? undefined : entityName(p2p.entity),
+      tls: p2pTls(p2p.tls, p2p.port),
     },
   };
 }
@@ -416,6 +435,7 @@ export function mergeNodeOptions(
       port: pick(file.p2p?.port, flags.p2p?.port),
       maxPeers: pick(file.p2p?.maxPeers, flags.p2p?.maxPeers),
       entity: pick(file.p2p?.entity, flags.p2p?.entity),
+      tls: pick(file.p2p?.tls, flags.p2p?.tls),
     },
   };
 }

@@ -9,7 +9,7 @@
  * SECONDS` (how long `/listen` waits), `--spv-timeout SECONDS` (how long
  * `/spv` waits), `--spv-proof-depth N` (how deep a continuation's proof root
  * may be), `--peer HOST:PORT` (repeatable: a peer to connect to),
- * `--p2p-port N`, `--max-peers N`, `--entity NAME` (docs/p2p.md), `--help`. Values follow
+ * `--p2p-port N`, `--max-peers N`, `--entity NAME`, `--p2p-tls` (docs/p2p.md), `--help`. Values follow
  * the flag (`--port 1848`) or an equals sign (`--port=1848`). Values are
  * checked later, by resolveNodeOptions.
  * @module
@@ -49,6 +49,7 @@ const SWITCHES = [
   "--enable-backup-api",
   "--enable-mining-api",
   "--mine",
+  "--p2p-tls",
   "--mine-on-demand",
   "--no-mine-on-demand",
   "--help",
@@ -141,12 +142,14 @@ export function parseNodeFlags(args: readonly string[]): NodeFlags {
         lists.has("--peer") ||
         values.has("--p2p-port") ||
         values.has("--max-peers") ||
-        values.has("--entity")
+        values.has("--entity") ||
+        switches.has("--p2p-tls")
           ? {
               peers: lists.get("--peer"),
               port: values.get("--p2p-port"),
               maxPeers: values.get("--max-peers"),
               entity: values.get("--entity"),
+              tls: switches.has("--p2p-tls") ? true : undefined,
             }
           : undefined,
     },

@@ -13,7 +13,8 @@
  *   left out; `listen`: waits for one result, bounded by a timeout;
  * - `spv`: the cross-chain proof service (exec/spvService.ts), closed with this one;
  * - `private`: reads the command and its private metadata, then refuses it:
- *   private execution needs an addressed peer, and this node has none;
+ *   what answers when the API has no private service (a node's `/private`
+ *   is p2p/private/privateService.ts, docs/private.md);
  * - `payloadFor`: the payload provider of mining (mempool commands, best
  *   first, up to the block gas limit), built through the execution host.
  * It keeps the mempool in step with the chain: commands of blocks that join
@@ -87,6 +88,12 @@ function requestKeyOfValue(value: unknown): string | null {
   const o = value as Record<string, unknown>;
   if (isHashText(o.hash)) return o.hash;
   return typeof o.cmd === "string" ? nodeCommands.requestKeyOf(o.cmd) : null;
+}
+
+/** The /poll answer of found results (request key → result JSON text). */
+export function pollAnswer(found: ReadonlyMap<string, string>): string {
+  // Request keys are never array-index-like, so the object keeps the order found.
+  return stringifyJson(Object.fromEntries([...found].map(([k, v]) => [k, new RawJson(v)])));
 }
 
 export class CommandService {
@@ -269,9 +276,7 @@ export class CommandService {
 
   /** /poll: `{requestKey: result, …}` for the keys found at least `confirmationDepth` deep. */
   poll(chainId: number, requestKeys: readonly string[], confirmationDepth: number): string {
-    const found = this.executor.poll(chainId, requestKeys, confirmationDepth);
-    // Request keys are never array-index-like, so the object keeps the order found.
-    return stringifyJson(Object.fromEntries([...found].map(([k, v]) => [k, new RawJson(v)])));
+    return pollAnswer(this.executor.poll(chainId, requestKeys, confirmationDepth));
   }
 
   /**

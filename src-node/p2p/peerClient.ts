@@ -16,6 +16,7 @@ import type { Block } from "../store/blockDb.ts";
 import { type MisbehaviourKind, P2pError, P2pErrorCode } from "./errors.ts";
 import { type PeerAddress, peerAddressOf, peerKey, peerOrigin } from "./peerAddress.ts";
 import { type PeerCut, parsePeerCut } from "./peerCut.ts";
+import { pinnedFetch } from "./tls/pinnedFetch.ts";
 
 /** Default time a request to a peer may take, ms. */
 export const PEER_REQUEST_TIMEOUT_MS = 10_000;
@@ -65,7 +66,10 @@ export class PeerClient {
 
   async #request(url: string, init: RequestInit = {}): Promise<Response> {
     try {
-      return await fetch(url, { ...init, signal: AbortSignal.timeout(this.#timeoutMs) });
+      const signal = AbortSignal.timeout(this.#timeoutMs);
+      // A TLS peer: its certificate must have the fingerprint it is named by (p2p/tls/).
+      const id = this.address.id;
+      return await (id === undefined ? fetch : pinnedFetch(id))(url, { ...init, signal });
     } catch (e) {
       throw this.#unreachable(
         e instanceof Error ? ((e.cause as Error)?.message ?? e.message) : String(e),
@@ -190,7 +194,8 @@ export class PeerClient {
     const out: PeerAddress[] = [];
     for (const [i, item] of items.slice(0, max).entries()) {
       try {
-        out.push(peerAddressOf((item as { address?: unknown } | null)?.address, `items[${i}]`));
+        const it = item as { address?: unknown; id?: unknown } | null;
+        out.push(peerAddressOf(it?.address, `items[${i}]`, it?.id));
       } catch (e) {
         if (!isNodeError(e)) throw e;
       }

@@ -74,14 +74,20 @@ export function parsePeerCut(value: unknown, chainIds: readonly number[]): PeerC
   }
   if (typeof o.instance !== "string") throw badCut("instance", "expected the network name");
   const originValue = o.origin;
+  const originRecord =
+    originValue === null || originValue === undefined ? undefined : record(originValue, "origin");
   const origin =
-    originValue === null || originValue === undefined
+    originRecord === undefined
       ? undefined
-      : peerAddressOf(record(originValue, "origin").address, "origin.address");
+      : peerAddressOf(originRecord.address, "origin.address", originRecord.id);
   return { heads, weight, height: natural(o.height, "height"), instance: o.instance, origin };
 }
 
-/** A cut of this node as it publishes it to peers (`PUT /cut`): origin set to its own address. */
+/**
+ * A cut of this node as it publishes it to peers (`PUT /cut`): origin set to
+ * its own address, and its certificate fingerprint as `id` when it serves TLS.
+ */
 export function publishedCut(cut: CutJson, self: PeerAddress): unknown {
-  return { ...cut, origin: { id: null, address: { hostname: self.hostname, port: self.port } } };
+  const address = { hostname: self.hostname, port: self.port };
+  return { ...cut, origin: { id: self.id ?? null, address } };
 }

@@ -3,7 +3,8 @@
  * real signatures and real mining: /send (all or nothing, every rule, body
  * shapes), /poll (unknown keys left out, confirmation depth), /listen (wait,
  * timeout status), /local (legacy, preflight, signature switch, rewind
- * depth), /private (refused without a peer), and /mining/solved executing
+ * depth), /private (refused without an entity or a peer announcing the
+ * addressed one; docs/private.md), and /mining/solved executing
  * blocks before accepting them.
  */
 import type { LightMyRequestResponse } from "fastify";
@@ -290,7 +291,7 @@ describe("[api] POST /local", () => {
 });
 
 describe("[api] POST /private", () => {
-  it("reads private metadata, then refuses: no addressed peer", async () => {
+  it("reads private metadata, then refuses: no entity, or no peer announcing the addressed one", async () => {
     const k = devKey(0);
     const cmd = JSON.stringify({
       payload: { exec: { code: "(+ 1 2)", data: {} } },
@@ -301,12 +302,16 @@ describe("[api] POST /private", () => {
     });
     const hash = requestKeyOf(cmd);
     const body = { cmd, hash, sigs: [signRequestKey(hash, k.secretKey)] };
-    expectText(
-      await post("private", body),
-      400,
-      "private execution needs an addressed peer",
-      "bob-node",
-    );
+    expectText(await post("private", body), 400, "needs an entity name", "--entity");
+    const withEntity = await openTestNode({ p2p: { entity: "alice-node" } });
+    try {
+      const r = await withEntity.request("POST", `${withEntity.base}/chain/0/pact/api/v1/private`, {
+        body,
+      });
+      expectText(r, 400, "cmd.meta.address.to", 'no peer of this node announces "bob-node"');
+    } finally {
+      await withEntity.cleanup();
+    }
     const pub = signedCommand({ code: "1" });
     expectText(await post("private", pub), 400, "cmd.meta", "private metadata");
     expectText(

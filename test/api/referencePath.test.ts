@@ -199,6 +199,13 @@ function probes(): Probe[] {
     { route: "GET /header/updates", method: "GET", path: "/header/updates", varies: true },
     { route: "GET /cut/peer", method: "GET", path: "/cut/peer" },
     { route: "PUT /cut", method: "PUT", path: "/cut", body: { hashes: "x" } },
+    { route: "GET /private/entity", method: "GET", path: "/private/entity" },
+    {
+      route: "POST /private/envelope",
+      method: "POST",
+      path: "/private/envelope",
+      body: { version: 1 },
+    },
     { route: "(none)", method: "GET", path: "/no/such/route" },
     { route: "(none)", method: "POST", path: "/cut" },
   ];

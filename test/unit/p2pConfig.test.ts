@@ -1,6 +1,7 @@
 /**
  * The peer options: `--peer` repeatable, `--p2p-port`, `--max-peers`,
- * `--entity` and the YAML `p2p` section, checked with errors naming the key.
+ * `--entity`, `--p2p-tls` and the YAML `p2p` section, checked with errors
+ * naming the key.
  */
 import { describe, expect, it } from "vitest";
 import { parseConfigText } from "../../src-node/config/loadConfigFile.ts";
@@ -16,6 +17,7 @@ describe("[config] p2p options", () => {
       port: undefined,
       maxPeers: 16,
       entity: undefined,
+      tls: false,
     });
     expect(resolveNodeOptions({ dataDir: "/tmp/x" }).p2p.peers).toEqual([]);
   });
@@ -26,7 +28,13 @@ describe("[config] p2p options", () => {
       "node.yaml",
     );
     const o = resolveNodeOptions({ ...file, dataDir: "/tmp/x" });
-    expect(o.p2p).toEqual({ peers: ["[::1]:1849"], port: 1790, maxPeers: 4, entity: "alice" });
+    expect(o.p2p).toEqual({
+      peers: ["[::1]:1849"],
+      port: 1790,
+      maxPeers: 4,
+      entity: "alice",
+      tls: false,
+    });
     const merged = resolveNodeOptions({
       ...mergeNodeOptions(file, parseNodeFlags(["--max-peers", "8"]).options),
       dataDir: "/tmp/x",
@@ -46,5 +54,25 @@ describe("[config] p2p options", () => {
     expect(bad({ maxPeers: 0 })).toThrow(/^p2p\.max-peers: /);
     expect(bad({ port: "x" })).toThrow(/^p2p\.port: /);
     expect(bad({ entity: "a b" })).toThrow(/^p2p\.entity: /);
+    expect(bad({ tls: "yes", port: 1790 })).toThrow(/^p2p\.tls: expected true or false/);
+    expect(bad({ tls: true })).toThrow(/^p2p\.tls: needs p2p\.port/);
+  });
+
+  it("reads TLS on the peer port and FINGERPRINT@HOST:PORT peers", () => {
+    const fp = "A".repeat(43);
+    const flags = parseNodeFlags([
+      "--p2p-tls",
+      "--p2p-port",
+      "0",
+      "--peer",
+      `${fp}@127.0.0.1:1849`,
+    ]);
+    const o = resolveNodeOptions({ ...flags.options, dataDir: "/tmp/x" });
+    expect(o.p2p).toMatchObject({ tls: true, port: 0, peers: [`${fp}@127.0.0.1:1849`] });
+    const file = parseConfigText("p2p:\n  tls: true\n  port: 1790\n", "node.yaml");
+    expect(resolveNodeOptions({ ...file, dataDir: "/tmp/x" }).p2p.tls).toBe(true);
+    expect(() =>
+      resolveNodeOptions({ dataDir: "/tmp/x", p2p: { peers: ["short@127.0.0.1:1849"] } }),
+    ).toThrow(/^p2p\.peers\[0\]: expected HOST:PORT or FINGERPRINT@HOST:PORT/);
   });
 });

@@ -22,7 +22,10 @@ export function registerP2pRoutes(server: FastifyInstance, ctx: RouteContext): v
     },
   );
   server.get(`${ctx.base}/cut/peer`, { config: { access: "private" } }, (_request, reply) => {
-    const items = p2p.peerAddresses().map((a) => ({ id: null, address: a }));
+    const items = p2p.peerAddresses().map((a) => ({
+      id: a.id ?? null,
+      address: { hostname: a.hostname, port: a.port },
+    }));
     sendJson(reply, { limit: items.length, items, next: null });
   });
 }

@@ -10,8 +10,10 @@
  *   `{requestKey: result}` for the keys found;
  * - `POST listen`: `{listen: requestKey}` → the result, once it exists
  *   (504 after the node's listen timeout);
- * - `POST private`: a command with private metadata → 400 until the node
- *   has peers (docs/api.md);
+ * - `POST private`: a command with private metadata → `{requestKeys}`
+ *   once delivered to the addressed nodes (p2p/private/privateService.ts,
+ *   docs/private.md); `/poll` also answers the results of private commands
+ *   this node ran;
  * - `POST spv` (also `{base_url}/chain/{chain}/pact/spv`, the reference's
  *   path): `{requestKey, targetChainId}` → the proof as a JSON string,
  *   once the target chain is high enough (waits, bounded by a timeout).
@@ -20,7 +22,7 @@
  * @module
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import type { CommandService } from "../../mempool/commandService.ts";
+import { type CommandService, pollAnswer } from "../../mempool/commandService.ts";
 import { badRequest } from "../errors.ts";
 import { parseChainParam, parseNaturalParam, propertyOf } from "../params.ts";
 import type { RouteContext } from "../routeContext.ts";
@@ -99,7 +101,14 @@ export function registerPactRoutes(server: FastifyInstance, ctx: RouteContext): 
     const keys = nonEmptyArray(request.body, "requestKeys", "request key").map((k, i) =>
       parseRequestKey(k, `requestKeys[${i}]`),
     );
-    sendJsonText(reply, commands.poll(chainId, keys, depth));
+    // Results of private commands this node ran (docs/private.md) join the public ones.
+    const privately = ctx.node.private?.poll(chainId, keys);
+    if (privately === undefined || privately.size === 0) {
+      sendJsonText(reply, commands.poll(chainId, keys, depth));
+    } else {
+      const publicly = commands.executor.poll(chainId, keys, depth);
+      sendJsonText(reply, pollAnswer(new Map([...publicly, ...privately])));
+    }
   });
 
   server.post(`${prefix}/listen`, { schema: objectBody }, async (request, reply) => {
@@ -121,9 +130,11 @@ export function registerPactRoutes(server: FastifyInstance, ctx: RouteContext): 
     }
   });
 
-  server.post(`${prefix}/private`, { schema: objectBody }, (request) => {
+  server.post(`${prefix}/private`, { schema: objectBody }, async (request, reply) => {
     const chainId = chainOf(request.params);
-    commands.private(chainId, request.body);
+    const service = ctx.node.private;
+    if (service === undefined) return commands.private(chainId, request.body);
+    return sendJsonText(reply, JSON.stringify(await service.send(chainId, request.body)));
   });
 
   const spv = async (request: FastifyRequest, reply: FastifyReply) => {
