@@ -9,7 +9,14 @@
  *   transfers built through the real executor (`WEFT_BENCH_BLOCKS`, default 20).
  * - `state_bytes_per_block`: growth of state.sqlite (pages in use, free
  *   pages excluded) per empty block mined on top (`WEFT_BENCH_HEIGHT`,
- *   default 300), and `state_bytes_per_transfer_block` over the transfer blocks.
+ *   default 300), and `state_bytes_per_transfer_block` over the transfer
+ *   blocks, all history kept (an archive node).
+ * - Compaction (exec/stateCompactor.ts) with a horizon of
+ *   `WEFT_BENCH_HORIZON` blocks (default 20): `state_used_mb_archive` and
+ *   `state_used_mb_compacted` (the same state before and after compacting
+ *   it), `state_bytes_per_block_compacted` (growth per empty block mined
+ *   with compaction keeping up, the same count of blocks again) and
+ *   `compaction_step_ms_max` (the longest step, what the event loop waits).
  * - `mempool_adds_per_s` (one command per add, written to mempool.sqlite
  *   before returning, as /send does) beside `mempool_adds_memory_per_s`
  *   (the mempool without its store).
@@ -25,6 +32,7 @@ import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { extendableChains } from "../../src-node/chain/cutExtension.ts";
 import type { ReadyCommand } from "../../src-node/exec/chainExecutor.ts";
+import { StateCompactor } from "../../src-node/exec/stateCompactor.ts";
 import { Mempool } from "../../src-node/mempool/mempool.ts";
 import { databaseSpace } from "../../src-node/store/databaseSpace.ts";
 import { MempoolStore } from "../../src-node/store/mempoolStore.ts";
@@ -37,6 +45,7 @@ import { transferBlock } from "./support/transferBlock.ts";
 const BLOCKS = Number(process.env.WEFT_BENCH_BLOCKS ?? "20");
 const EMPTY = Number(process.env.WEFT_BENCH_HEIGHT ?? "300");
 const MINED = Number(process.env.WEFT_BENCH_MINED ?? "10000");
+const HORIZON = Number(process.env.WEFT_BENCH_HORIZON ?? "20");
 
 setFlagsFromString("--expose-gc");
 const gc = runInNewContext("gc") as () => void;
@@ -85,7 +94,30 @@ try {
   report("state_bytes_per_transfer_block", (stateAfterTransfers - stateBefore) / BLOCKS, "B");
 
   for (let b = 0; b < EMPTY; b++) x.blocks.insertBlock(x.nextBlock(nextChain(x), []));
-  report("state_bytes_per_block", (usedBytes(x.state.db) - stateAfterTransfers) / EMPTY, "B");
+  const archived = usedBytes(x.state.db);
+  report("state_bytes_per_block", (archived - stateAfterTransfers) / EMPTY, "B");
+
+  // ---- the same state compacted, then grown with compaction keeping up
+  const compactor = new StateCompactor({ version: x.version, state: x.state, horizon: HORIZON });
+  let stepMax = 0;
+  const compact = (): void => {
+    for (;;) {
+      const t0 = performance.now();
+      const worked = compactor.step();
+      stepMax = Math.max(stepMax, performance.now() - t0);
+      if (!worked) return;
+    }
+  };
+  compact();
+  const compacted = usedBytes(x.state.db);
+  report("state_used_mb_archive", archived / 2 ** 20, "MB");
+  report("state_used_mb_compacted", compacted / 2 ** 20, "MB");
+  for (let b = 0; b < EMPTY; b++) {
+    x.blocks.insertBlock(x.nextBlock(nextChain(x), []));
+    compact();
+  }
+  report("state_bytes_per_block_compacted", (usedBytes(x.state.db) - compacted) / EMPTY, "B");
+  report("compaction_step_ms_max", stepMax, "ms");
 
   // ---- the mempool's adds, with and without its store
   const perSecond = (m: Mempool): number => {
