@@ -22,7 +22,7 @@
 import type { BlockHeader } from "../chain/blockHeader.ts";
 import { compareHash32, type Hash32 } from "../encoding/hash32.ts";
 import type { Block, BlockDb } from "./blockDb.ts";
-import type { HashHeightRow, HeaderRow } from "./blockRows.ts";
+import type { HashHeightRow, HeaderRow, StoredBlock } from "./blockRows.ts";
 import type { ScanStart } from "./blockStore.ts";
 import { StoreError, StoreErrorCode } from "./errors.ts";
 
@@ -152,6 +152,53 @@ export function headerObjectTextPage(
   return { count: texts.count, text: texts.text, next: page.next };
 }
 
+/**
+ * Full blocks of a chain, ascending, orphans included, as stored (the page
+ * of {@link hashPage}: same rows, same cursor; read in two statements).
+ */
+export function storedBlockPage(db: BlockDb, chainId: number, q: PageQuery): Page<StoredBlock> {
+  const page = ascending<HashHeightRow, HashHeightRow>(
+    db,
+    chainId,
+    q,
+    (s, max, n) => db.store.scanHashes(chainId, s, max, n),
+    (r) => r,
+  );
+  const first = page.items[0];
+  const last = page.items[page.items.length - 1];
+  if (first === undefined || last === undefined) return { items: [], next: page.next };
+  const items = db.store.storedBlocksBetween(chainId, first, last);
+  if (items.length !== page.items.length) {
+    throw new StoreError(
+      {
+        code: StoreErrorCode.Corrupt,
+        path: db.store.db.path,
+        reason: `a block of chain ${chainId} between heights ${first.height} and ${last.height} has no payload`,
+      },
+      `a block of chain ${chainId} between heights ${first.height} and ${last.height} has no payload`,
+    );
+  }
+  return { items, next: page.next };
+}
+
+/** Full blocks of the branches between the bounds, descending, as stored. */
+export function storedBranchBlocks(
+  db: BlockDb,
+  chainId: number,
+  bounds: BranchBounds,
+  q: PageQuery,
+): Page<StoredBlock> {
+  const page = branchHeaders(db, chainId, bounds, q);
+  return {
+    items: page.items.map((h) => {
+      const b = db.store.storedBlock(h.hash);
+      if (b === undefined) blockOf(db, h); // throws: the payload is missing
+      return b as StoredBlock;
+    }),
+    next: page.next,
+  };
+}
+
 /** Full blocks of a chain, ascending, orphans included. */
 export function blockPage(db: BlockDb, chainId: number, q: PageQuery): Page<Block> {
   const headers = headerPage(db, chainId, q);
@@ -239,6 +286,22 @@ export function branchHeaders(
   }
   if (skipping && cursor !== undefined) keyNotFound(cursor.hash, "next");
   return { items, next: null };
+}
+
+/** Header rows (stored bytes and object texts) of the branches between the bounds, descending. */
+export function branchHeaderRows(
+  db: BlockDb,
+  chainId: number,
+  bounds: BranchBounds,
+  q: PageQuery,
+): Page<HeaderRow> {
+  const page = branchHeaders(db, chainId, bounds, q);
+  return {
+    items: page.items.map(
+      (h) => db.store.headerRowOf(h.hash) ?? keyNotFound(h.hash, "branch header"),
+    ),
+    next: page.next,
+  };
 }
 
 /** Hashes of the branches between the bounds, descending. */

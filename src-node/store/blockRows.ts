@@ -127,6 +127,36 @@ export function transactionRow(row: unknown): TransactionRow {
   };
 }
 
+/**
+ * A stored block as a page sends it: the header row (bytes, object text) and
+ * the payload's stored parts, never decoded into a payload object.
+ */
+export type StoredBlock = {
+  readonly header: HeaderRow;
+  readonly payloadHash: Hash32;
+  readonly payload: PayloadRow;
+  readonly transactions: readonly TransactionRow[];
+};
+
+/** A row of headers joined with payloads (hash, header, header_object, payload_hash and the payload's columns). */
+export function storedBlockRow(
+  row: unknown,
+): Omit<StoredBlock, "transactions"> & { transactions: TransactionRow[] } {
+  const r = record(row);
+  return {
+    header: headerRow(r),
+    payloadHash: hashValue(r.payload_hash, "payload_hash"),
+    payload: payloadRow(r),
+    transactions: [],
+  };
+}
+
+/** A transaction row with the hash of the block it was selected for. */
+export function blockTransactionRow(row: unknown): TransactionRow & { readonly hash: Hash32 } {
+  const r = record(row);
+  return { hash: hashValue(r.hash, "hash"), ...transactionRow(r) };
+}
+
 export type ChainHashRow = { readonly chainId: number; readonly hash: Hash32 };
 
 export function chainHashRow(row: unknown): ChainHashRow {

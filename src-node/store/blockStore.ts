@@ -14,6 +14,7 @@ import type { PayloadWithOutputs } from "../chain/payloadWithOutputs.ts";
 import { type Hash32, hash32Bytes } from "../encoding/hash32.ts";
 import { blockMigrations } from "./blockMigrations.ts";
 import {
+  blockTransactionRow,
   type ChainHashRow,
   chainHashRow,
   type HashHeightRow,
@@ -25,9 +26,16 @@ import {
   integerValue,
   metaRow,
   payloadRow,
+  type StoredBlock,
+  storedBlockRow,
   transactionRow,
 } from "./blockRows.ts";
+import { StoreError, StoreErrorCode } from "./errors.ts";
 import { headerObjectText } from "./headerObjectText.ts";
+
+function corruptStore(path: string, reason: string): never {
+  throw new StoreError({ code: StoreErrorCode.Corrupt, path, reason }, `${path}: ${reason}`);
+}
 import { runMigrations } from "./migration.ts";
 import { sql } from "./sql.ts";
 import { type OpenDatabaseOptions, SqlDatabase } from "./sqlDatabase.ts";
@@ -244,6 +252,14 @@ export class BlockStore {
     });
   }
 
+  /** A stored header's row: its bytes and object text (pages sent as text). */
+  headerRowOf(hash: Hash32): HeaderRow | undefined {
+    return this.db.get(
+      sql`SELECT hash, header, header_object FROM headers WHERE hash = ${bytes(hash)}`,
+      headerRow,
+    );
+  }
+
   /** The stored 318 header bytes. */
   headerBytes(hash: Hash32): Buffer | undefined {
     return this.db.get(
@@ -345,6 +361,75 @@ export class BlockStore {
     if (row === undefined || row.n !== row.texts || typeof row.joined !== "string")
       return undefined;
     return { count: integerValue(row.n, "count"), text: row.joined };
+  }
+
+  /**
+   * The stored blocks of `chainId` from `first` to `last` (height, hash keys,
+   * both included) in (height, hash) order, as a block page sends them: two
+   * statements for the whole range, nothing decoded.
+   */
+  storedBlocksBetween(
+    chainId: number,
+    first: { readonly height: number; readonly hash: Hash32 },
+    last: { readonly height: number; readonly hash: Hash32 },
+  ): StoredBlock[] {
+    const lo = bytes(first.hash);
+    const hi = bytes(last.hash);
+    const blocks = this.db.all(
+      sql`SELECT h.hash, h.header, h.header_object, h.payload_hash, p.transactions_hash,
+                 p.outputs_hash, p.miner_data, p.coinbase, p.transaction_count
+          FROM headers AS h JOIN payloads AS p ON p.payload_hash = h.payload_hash
+          WHERE h.chain_id = ${chainId}
+            AND (h.height, h.hash) >= (${first.height}, ${lo})
+            AND (h.height, h.hash) <= (${last.height}, ${hi})
+          ORDER BY h.height, h.hash`,
+      storedBlockRow,
+    );
+    if (blocks.every((b) => b.payload.transactionCount === 0)) return blocks;
+    const rows = this.db.all(
+      sql`SELECT h.hash, t.transaction_bytes, t.output_bytes
+          FROM headers AS h JOIN payload_transactions AS t ON t.payload_hash = h.payload_hash
+          WHERE h.chain_id = ${chainId}
+            AND (h.height, h.hash) >= (${first.height}, ${lo})
+            AND (h.height, h.hash) <= (${last.height}, ${hi})
+          ORDER BY h.height, h.hash, t.position`,
+      blockTransactionRow,
+    );
+    let at = 0;
+    for (const b of blocks) {
+      for (let i = 0; i < b.payload.transactionCount; i++) {
+        const t = rows[at++];
+        if (t === undefined || t.hash !== b.header.hash) {
+          corruptStore(this.db.path, `payload ${b.payloadHash} lacks transaction ${i}`);
+        }
+        b.transactions.push({ transaction: t.transaction, output: t.output });
+      }
+    }
+    return blocks;
+  }
+
+  /** One stored block by hash, as {@link storedBlocksBetween} gives them. */
+  storedBlock(hash: Hash32): StoredBlock | undefined {
+    const key = bytes(hash);
+    const b = this.db.get(
+      sql`SELECT h.hash, h.header, h.header_object, h.payload_hash, p.transactions_hash,
+                 p.outputs_hash, p.miner_data, p.coinbase, p.transaction_count
+          FROM headers AS h JOIN payloads AS p ON p.payload_hash = h.payload_hash
+          WHERE h.hash = ${key}`,
+      storedBlockRow,
+    );
+    if (b === undefined || b.payload.transactionCount === 0) return b;
+    b.transactions.push(
+      ...this.db.all(
+        sql`SELECT transaction_bytes, output_bytes FROM payload_transactions
+            WHERE payload_hash = ${bytes(b.payloadHash)} ORDER BY position`,
+        transactionRow,
+      ),
+    );
+    if (b.transactions.length !== b.payload.transactionCount) {
+      corruptStore(this.db.path, `payload ${b.payloadHash} lacks transactions`);
+    }
+    return b;
   }
 
   /** Every stored header's binary form and object text, by hash order (the consistency test). */
