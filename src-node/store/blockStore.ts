@@ -32,13 +32,13 @@ import {
 } from "./blockRows.ts";
 import { StoreError, StoreErrorCode } from "./errors.ts";
 import { headerObjectText } from "./headerObjectText.ts";
+import { runMigrations } from "./migration.ts";
+import { sql } from "./sql.ts";
+import { type OpenDatabaseOptions, SqlDatabase } from "./sqlDatabase.ts";
 
 function corruptStore(path: string, reason: string): never {
   throw new StoreError({ code: StoreErrorCode.Corrupt, path, reason }, `${path}: ${reason}`);
 }
-import { runMigrations } from "./migration.ts";
-import { sql } from "./sql.ts";
-import { type OpenDatabaseOptions, SqlDatabase } from "./sqlDatabase.ts";
 
 /** Where an ascending scan starts: at/after a (height, hash) key, or at a height. */
 export type ScanStart =

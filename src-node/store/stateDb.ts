@@ -13,6 +13,10 @@
  * writes them here on commit. A block's execution is one SQLite transaction
  * ({@link StateDb.transaction}); building a payload or a failed validation
  * runs in one that is rolled back ({@link StateDb.rolledBack}).
+ *
+ * History below a chain's compaction horizon may have been compacted
+ * (stateCompaction.ts): {@link StateDb.compaction} says from which height
+ * the state is exact, and a rewind below it is refused.
  * @module
  */
 import type { Hash32 } from "../encoding/hash32.ts";
@@ -338,9 +342,8 @@ export class StateDb {
   /** How many row versions `chainId` keeps (tests, benchmarks). */
   versionCount(chainId: number): number {
     return (
-      this.db.get(
-        sql`SELECT count(*) AS n FROM versions WHERE chain_id = ${chainId}`,
-        (row) => int(this.path, rec(this.path, row).n, "n"),
+      this.db.get(sql`SELECT count(*) AS n FROM versions WHERE chain_id = ${chainId}`, (row) =>
+        int(this.path, rec(this.path, row).n, "n"),
       ) ?? 0
     );
   }

@@ -230,10 +230,7 @@ try {
     });
     return { perSecond: perS, items: count / pages };
   };
-  report(
-    "base64_pages_per_s",
-    (await routePages(first, "application/json")).perSecond,
-  );
+  report("base64_pages_per_s", (await routePages(first, "application/json")).perSecond);
   report(
     "hash_pages_per_s",
     (await routePages(`${node.basePath}/chain/0/hash?limit=${PAGE}`, "application/json")).perSecond,
@@ -246,7 +243,10 @@ try {
   });
   report("branch_pages_per_s", branch.perSecond);
   report("branch_headers_per_page", branch.items, "headers");
-  const blockPages = await routePages(`${node.basePath}/chain/0/block?limit=${PAGE}`, "application/json");
+  const blockPages = await routePages(
+    `${node.basePath}/chain/0/block?limit=${PAGE}`,
+    "application/json",
+  );
   report("block_pages_per_s", blockPages.perSecond);
   report("blocks_per_page", blockPages.items, "blocks");
   await node.close();

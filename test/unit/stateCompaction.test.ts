@@ -37,7 +37,12 @@ function twins(): { a: ExecChain; b: ExecChain; builder: ChainBuilder } {
   const a = openExecChain();
   const b = openExecChain();
   open.push(a, b);
-  const builder = ChainBuilder.create(a.version, "main", a.blocks.genesis, executingPayloads(a.blocks));
+  const builder = ChainBuilder.create(
+    a.version,
+    "main",
+    a.blocks.genesis,
+    executingPayloads(a.blocks),
+  );
   return { a, b, builder };
 }
 
@@ -170,7 +175,12 @@ describe("[store] state compaction", () => {
     insert([a, b], builder.rounds(3, { transactions: 1 }));
     const side = builder.fork("side");
     insert([a, b], builder.rounds(7, { transactions: 1 }));
-    new StateCompactor({ version: a.version, state: a.state, horizon: 2, roundBlocks: 1 }).runToEnd();
+    new StateCompactor({
+      version: a.version,
+      state: a.state,
+      horizon: 2,
+      roundBlocks: 1,
+    }).runToEnd();
     expect(a.state.compaction(0)?.horizonHeight).toBe(8);
     insert([a, b], side.rounds(9, { transactions: 1 }));
     for (const c of chains) expect(a.state.head(c)?.hash).toBe(side.cut.get(c)?.hash);

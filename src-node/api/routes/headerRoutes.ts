@@ -23,12 +23,7 @@ import {
   parsePageQuery,
   propertyOf,
 } from "../params.ts";
-import {
-  type RouteContext,
-  sendJoinedPage,
-  sendJson,
-  sendPageText,
-} from "../routeContext.ts";
+import { type RouteContext, sendJoinedPage, sendJson, sendPageText } from "../routeContext.ts";
 
 function contentType(encoding: HeaderEncoding): string {
   return encoding === "object" ? HEADER_OBJECT_TYPE : "application/json; charset=utf-8";
