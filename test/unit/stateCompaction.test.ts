@@ -26,6 +26,8 @@ import { openTestNode, type TestNode } from "../support/testNode.ts";
 const open: { close(): void }[] = [];
 const nodes: TestNode[] = [];
 const dirs: string[] = [];
+// Each block runs three times (both twins and the payload builder's shadow): tests take
+// seconds each, and longer on a loaded machine (their own timeouts below).
 afterEach(async () => {
   for (const x of open.splice(0)) x.close();
   for (const t of nodes.splice(0)) await t.cleanup();
@@ -96,11 +98,11 @@ describe("[store] state compaction", () => {
   it("keeps every live value and what a rewind to the horizon needs; older blocks are no longer held", () => {
     const { a, b, builder } = twins();
     const chains = a.version.chainIds;
-    insert([a, b], builder.rounds(12, { transactions: 2 }));
+    insert([a, b], builder.rounds(9, { transactions: 2 }));
     const compactor = new StateCompactor({
       version: a.version,
       state: a.state,
-      horizon: 4,
+      horizon: 3,
       roundBlocks: 1,
       batchRows: 7,
     });
@@ -110,13 +112,13 @@ describe("[store] state compaction", () => {
     for (const c of chains) {
       const head = a.state.head(c);
       const done = a.state.compaction(c);
-      expect(done?.horizonHeight).toBe((head?.height ?? 0) - 4);
+      expect(done?.horizonHeight).toBe((head?.height ?? 0) - 3);
       expect(done?.cursorTxId).toBe(done?.horizonEndTxId);
       // Genesis anchors the state; the blocks between it and the horizon are gone.
       expect(a.state.blockAt(c, 0)).toEqual(b.state.blockAt(c, 0));
       expect(a.state.blockAt(c, 1)).toBeUndefined();
     }
-    expect(expectSameState(a.state, b.state, chains)).toBe(chains.length * 5);
+    expect(expectSameState(a.state, b.state, chains)).toBe(chains.length * 4);
     // The compacted state stays compact: one version per row below the horizon.
     for (const c of chains) {
       const end = a.state.compaction(c)?.horizonEndTxId ?? 0;
@@ -124,8 +126,8 @@ describe("[store] state compaction", () => {
       expect(new Set(rows.map((v) => `${v.tbl}\u0000${v.key}`)).size).toBe(rows.length);
     }
     // /local: within the horizon as before, below it refused.
-    expect(localOf(a, 0, 4)).toEqual(localOf(b, 0, 4));
-    expect(codeOf(() => localOf(a, 0, 5))).toBe("EXEC_STATE_PRUNED");
+    expect(localOf(a, 0, 3)).toEqual(localOf(b, 0, 3));
+    expect(codeOf(() => localOf(a, 0, 4))).toBe("EXEC_STATE_PRUNED");
     expect(codeOf(() => localOf(a, 0, 1000))).toBe("EXEC_STATE_PRUNED");
     // Results are kept whole: /poll finds the commands of the first blocks.
     const first = a.blocks.ancestorAt(a.blocks.cut().get(0) as BlockHeader, 1);
@@ -136,12 +138,12 @@ describe("[store] state compaction", () => {
     expect(a.commands.poll(0, [key], 0)).toContain(key);
     // Nothing more to do until the heads move on.
     expect(compactor.step()).toBe(false);
-  });
+  }, 120_000);
 
   it("rewinds within the horizon (a fork switch) to the state of a node that never compacted", () => {
     const { a, b, builder } = twins();
     const chains = a.version.chainIds;
-    insert([a, b], builder.rounds(10, { transactions: 1 }));
+    insert([a, b], builder.rounds(6, { transactions: 1 }));
     const side = builder.fork("side");
     insert([a, b], builder.rounds(2, { transactions: 1 }));
     const compactor = new StateCompactor({
@@ -152,8 +154,8 @@ describe("[store] state compaction", () => {
       batchRows: 11,
     });
     compactor.runToEnd();
-    expect(a.state.compaction(0)?.horizonHeight).toBe(9);
-    // The side branch forks at height 10 (above the horizon) and becomes the best chain.
+    expect(a.state.compaction(0)?.horizonHeight).toBe(5);
+    // The side branch forks at height 6 (above the horizon) and becomes the best chain.
     const sideBlocks = side.rounds(3, { transactions: 2 });
     insert([a, b], sideBlocks);
     for (const c of chains) {
@@ -162,37 +164,37 @@ describe("[store] state compaction", () => {
     }
     expect(expectSameState(a.state, b.state, chains)).toBeGreaterThan(chains.length * 4);
     compactor.runToEnd();
-    expect(a.state.compaction(0)?.horizonHeight).toBe(10);
+    expect(a.state.compaction(0)?.horizonHeight).toBe(6);
     expectSameState(a.state, b.state, chains);
     // Blocks on the new branch execute alike on both.
     insert([a, b], side.rounds(2, { transactions: 1 }));
     expectSameState(a.state, b.state, chains);
-  });
+  }, 120_000);
 
   it("re-executes from genesis a fork whose fork point lies below the horizon", () => {
     const { a, b, builder } = twins();
     const chains = a.version.chainIds;
-    insert([a, b], builder.rounds(3, { transactions: 1 }));
+    insert([a, b], builder.rounds(2, { transactions: 1 }));
     const side = builder.fork("side");
-    insert([a, b], builder.rounds(7, { transactions: 1 }));
+    insert([a, b], builder.rounds(4, { transactions: 1 }));
     new StateCompactor({
       version: a.version,
       state: a.state,
       horizon: 2,
       roundBlocks: 1,
     }).runToEnd();
-    expect(a.state.compaction(0)?.horizonHeight).toBe(8);
-    insert([a, b], side.rounds(9, { transactions: 1 }));
+    expect(a.state.compaction(0)?.horizonHeight).toBe(4);
+    insert([a, b], side.rounds(6, { transactions: 1 }));
     for (const c of chains) expect(a.state.head(c)?.hash).toBe(side.cut.get(c)?.hash);
     // Started again: nothing compacted, every block of the new branch held.
     expect(a.state.compaction(0)).toBeUndefined();
-    expect(expectSameState(a.state, b.state, chains)).toBe(chains.length * 13);
-  });
+    expect(expectSameState(a.state, b.state, chains)).toBe(chains.length * 9);
+  }, 120_000);
 
   it("rolls back a step that fails inside its transaction, and goes on after a reopen", () => {
     const { a, b, builder } = twins();
     const chains = a.version.chainIds;
-    insert([a, b], builder.rounds(8, { transactions: 2 }));
+    insert([a, b], builder.rounds(6, { transactions: 2 }));
     let steps = 0;
     const failing = new StateCompactor({
       version: a.version,
@@ -237,10 +239,10 @@ describe("[store] state compaction", () => {
     for (const c of chains) {
       const done = again.state.compaction(c);
       expect(done?.cursorTxId).toBe(done?.horizonEndTxId);
-      expect(done?.horizonHeight).toBe(6);
+      expect(done?.horizonHeight).toBe(4);
     }
     expectSameState(again.state, b.state, chains);
-  });
+  }, 120_000);
 });
 
 describe("[node] state compaction settings", () => {
@@ -273,7 +275,7 @@ describe("[node] state compaction settings", () => {
     expect(refused.body).toContain("rewindDepth");
     expect(refused.body).toContain("archive");
     expect((await local(t, 100_000)).statusCode).toBe(400);
-  });
+  }, 120_000);
 
   it("deletes nothing on an archive node (state.archive)", async () => {
     const t = await openTestNode({ state: { archive: true, horizon: 1 } });
@@ -286,5 +288,5 @@ describe("[node] state compaction settings", () => {
     for (const c of t.node.version.chainIds) expect(state.compaction(c)).toBeUndefined();
     for (let h = 0; h <= head; h++) expect(state.blockAt(0, h)).toBeDefined();
     expect((await local(t, 100_000)).statusCode).toBe(200);
-  });
+  }, 120_000);
 });
