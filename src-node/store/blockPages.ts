@@ -22,7 +22,7 @@
 import type { BlockHeader } from "../chain/blockHeader.ts";
 import { compareHash32, type Hash32 } from "../encoding/hash32.ts";
 import type { Block, BlockDb } from "./blockDb.ts";
-import type { HashHeightRow, HeaderRow, StoredBlock } from "./blockRows.ts";
+import type { HashHeightRow, HeaderRow, HeaderTextRow, StoredBlock } from "./blockRows.ts";
 import type { ScanStart } from "./blockStore.ts";
 import { StoreError, StoreErrorCode } from "./errors.ts";
 
@@ -129,27 +129,24 @@ export function headerPage(db: BlockDb, chainId: number, q: PageQuery): Page<Hea
 /**
  * An object-encoded header page of a chain, ascending: the page of
  * {@link headerPage} (same rows, same cursor) as its items' stored object
- * texts joined with commas, read by SQLite in one statement; undefined when
- * a text is missing (the caller falls back to {@link headerPage}).
+ * texts joined with commas, read in one statement of raw rows (a hash is
+ * converted only for the cursor); undefined when a text is missing (the
+ * caller falls back to {@link headerPage}).
  */
 export function headerObjectTextPage(
   db: BlockDb,
   chainId: number,
   q: PageQuery,
 ): { readonly count: number; readonly text: string; readonly next: Cursor | null } | undefined {
-  const page = ascending<HashHeightRow, HashHeightRow>(
+  const page = ascending<HeaderTextRow, string | null>(
     db,
     chainId,
     q,
-    (s, max, n) => db.store.scanHashes(chainId, s, max, n),
-    (r) => r,
+    (s, max, n) => db.store.scanObjectTexts(chainId, s, max, n),
+    (r) => r.objectText,
   );
-  const first = page.items[0];
-  const last = page.items[page.items.length - 1];
-  if (first === undefined || last === undefined) return { count: 0, text: "", next: page.next };
-  const texts = db.store.headerObjectTexts(chainId, first, last);
-  if (texts === undefined || texts.count !== page.items.length) return undefined;
-  return { count: texts.count, text: texts.text, next: page.next };
+  if (page.items.some((t) => t === null)) return undefined;
+  return { count: page.items.length, text: page.items.join(","), next: page.next };
 }
 
 /**
@@ -296,9 +293,18 @@ export function branchHeaderRows(
   q: PageQuery,
 ): Page<HeaderRow> {
   const page = branchHeaders(db, chainId, bounds, q);
+  const heights = page.items.map((h) => h.height);
+  const lo = Math.min(...heights);
+  const hi = Math.max(...heights);
+  // A branch page mostly covers a run of heights: one read for all of them.
+  const rows =
+    page.items.length > 0 && hi - lo < 2 * page.items.length + 8
+      ? db.store.headerRowsAtHeights(chainId, lo, hi)
+      : undefined;
   return {
     items: page.items.map(
-      (h) => db.store.headerRowOf(h.hash) ?? keyNotFound(h.hash, "branch header"),
+      (h) =>
+        rows?.get(h.hash) ?? db.store.headerRowOf(h.hash) ?? keyNotFound(h.hash, "branch header"),
     ),
     next: page.next,
   };
