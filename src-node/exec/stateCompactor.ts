@@ -34,7 +34,7 @@ export function defaultStateHorizon(spvProofDepth = DEFAULT_SPV_PROOF_DEPTH): nu
 }
 
 /** Rows one step handles at most (a few milliseconds of work). */
-export const DEFAULT_COMPACTION_BATCH_ROWS = 2_000;
+export const DEFAULT_COMPACTION_BATCH_ROWS = 500;
 
 /** The longest the loop runs steps before it yields to the event loop. */
 const SLICE_MS = 4;

@@ -12,11 +12,15 @@
  *   default 300), and `state_bytes_per_transfer_block` over the transfer
  *   blocks, all history kept (an archive node).
  * - Compaction (exec/stateCompactor.ts) with a horizon of
- *   `WEFT_BENCH_HORIZON` blocks (default 20): `state_used_mb_archive` and
- *   `state_used_mb_compacted` (the same state before and after compacting
- *   it), `state_bytes_per_block_compacted` (growth per empty block mined
- *   with compaction keeping up, the same count of blocks again) and
- *   `compaction_step_ms_max` (the longest step, what the event loop waits).
+ *   `WEFT_BENCH_HORIZON` blocks (default 20), the same state before and
+ *   after compacting it: `state_row_mb_archive` and `state_row_mb_compacted`
+ *   (bytes of the rows themselves, SQLite's dbstat payload),
+ *   `state_used_mb_archive` and `state_used_mb_compacted` (pages in use:
+ *   deleted rows leave room in pages that new rows fill, the file does not
+ *   shrink); then `state_bytes_per_block_compacted` (growth of the pages in
+ *   use per empty block mined with compaction keeping up, as many blocks
+ *   again) and `compaction_step_ms_max` (the longest step: what the event
+ *   loop waits at most).
  * - `mempool_adds_per_s` (one command per add, written to mempool.sqlite
  *   before returning, as /send does) beside `mempool_adds_memory_per_s`
  *   (the mempool without its store).
@@ -98,7 +102,18 @@ try {
   report("state_bytes_per_block", (archived - stateAfterTransfers) / EMPTY, "B");
 
   // ---- the same state compacted, then grown with compaction keeping up
-  const compactor = new StateCompactor({ version: x.version, state: x.state, horizon: HORIZON });
+  const rowBytes = (): number => {
+    let n = 0;
+    for (const o of databaseSpace(x.state.db).objects.values()) n += o.payload;
+    return n;
+  };
+  const rowsArchived = rowBytes();
+  const compactor = new StateCompactor({
+    version: x.version,
+    state: x.state,
+    horizon: HORIZON,
+    roundBlocks: 1,
+  });
   let stepMax = 0;
   const compact = (): void => {
     for (;;) {
@@ -110,6 +125,8 @@ try {
   };
   compact();
   const compacted = usedBytes(x.state.db);
+  report("state_row_mb_archive", rowsArchived / 2 ** 20, "MB");
+  report("state_row_mb_compacted", rowBytes() / 2 ** 20, "MB");
   report("state_used_mb_archive", archived / 2 ** 20, "MB");
   report("state_used_mb_compacted", compacted / 2 ** 20, "MB");
   for (let b = 0; b < EMPTY; b++) {

@@ -38,7 +38,7 @@ const REQUIRED: Record<string, readonly string[]> = {
     "bytes_per_tx",
     "stored_bytes_per_tx",
     "state_bytes_per_block",
-    "state_used_mb_compacted",
+    "state_row_mb_compacted",
     "mempool_adds_per_s",
     "rss_mb_after_10k_mined",
   ],
