@@ -58,6 +58,7 @@ import { isNodeError } from "./errors/nodeError.ts";
 import { ChainExecutor } from "./exec/chainExecutor.ts";
 import { type ExecutionHost, InProcessExecution } from "./exec/executionHost.ts";
 import { insertExecutedAhead } from "./exec/insertExecutedAhead.ts";
+import { defaultStateHorizon, StateCompactor } from "./exec/stateCompactor.ts";
 import { WorkerExecution } from "./exec/workerExecution.ts";
 import { devAccount } from "./genesis/devAccounts.ts";
 import { genesisPayloadOf } from "./genesis/genesisPayloads.ts";
@@ -283,6 +284,8 @@ export class WeftNode {
   readonly state: StateDb;
   /** Executes blocks and keeps the state on the best cut. */
   readonly executor: ChainExecutor;
+  /** Compacts the state's history below the horizon in the background; undefined on an archive node. */
+  readonly compactor: StateCompactor | undefined;
   /** Where /local and payload building run (execution workers, or in process). */
   readonly execution: ExecutionHost;
   /** The contract command endpoints' service and the mempool. */
@@ -324,6 +327,7 @@ export class WeftNode {
     exec: {
       state: StateDb;
       executor: ChainExecutor;
+      compactor: StateCompactor | undefined;
       execution: ExecutionHost;
       commands: CommandService;
       mempoolStore: MempoolStore;
@@ -357,6 +361,7 @@ export class WeftNode {
     this.#lock = lock;
     this.state = exec.state;
     this.executor = exec.executor;
+    this.compactor = exec.compactor;
     this.execution = exec.execution;
     this.commands = exec.commands;
     this.#mempoolStore = exec.mempoolStore;
@@ -399,6 +404,7 @@ export class WeftNode {
     let appBackups: AppBackups | undefined;
     let state: StateDb | undefined;
     let executor: ChainExecutor | undefined;
+    let compactor: StateCompactor | undefined;
     let execution: ExecutionHost | undefined;
     let commands: CommandService | undefined;
     let mempoolStore: MempoolStore | undefined;
@@ -418,6 +424,16 @@ export class WeftNode {
         log: logger,
         spvProofDepth: input.spvProofDepth ?? options.spv.proofDepth,
       });
+      // History below the horizon is compacted in the background (docs/storage.md).
+      if (!options.state.archive) {
+        compactor = new StateCompactor({
+          version,
+          state,
+          horizon: options.state.horizon ?? defaultStateHorizon(executor.spvProofDepth),
+          log: logger,
+        });
+        compactor.start();
+      }
       const workers = input.executionWorkers ?? undefined;
       execution =
         workers === 0
@@ -593,7 +609,7 @@ export class WeftNode {
         logger,
         backup,
         lock,
-        { state, executor, execution, commands, mempoolStore, index },
+        { state, executor, compactor, execution, commands, mempoolStore, index },
         token.value,
         { recentLog, catchUp },
         appBackups,
@@ -612,6 +628,7 @@ export class WeftNode {
       index?.close();
       commands?.close();
       void execution?.close();
+      compactor?.close();
       executor?.close();
       mempoolStore?.close();
       state?.close();
@@ -781,6 +798,7 @@ export class WeftNode {
         await this.backup?.close();
         await this.appBackups.close();
         this.mining.close();
+        this.compactor?.close();
         // Workers read the databases: they stop before the databases close.
         await this.execution.close();
         this.index.close();

@@ -143,6 +143,7 @@ const execStatus: Record<ExecErrorCodeValue, number> = {
   [ExecErrorCode.ReplayMismatch]: 500,
   [ExecErrorCode.TimeLimit]: 400,
   [ExecErrorCode.WorkerFailed]: 503,
+  [ExecErrorCode.StatePruned]: 400,
   [ExecErrorCode.Invariant]: 500,
 };
 

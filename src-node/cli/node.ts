@@ -65,6 +65,9 @@ Options:
   --listen-timeout SECS   how long /listen waits for a result (default 180)
   --spv-timeout SECS      how long /spv waits for the target chain (default 180)
   --spv-proof-depth N     how deep a continuation's proof root may be (default 20000)
+  --state-horizon N       blocks below each head whose contract state stays exact;
+                          older history is compacted (default: the SPV proof depth)
+  --archive               keep the whole contract-state history (no compaction)
   --peer HOST:PORT        a peer to connect to (repeatable; docs/p2p.md)
   --p2p-port N            port of the peer interface (default: the API's port)
   --max-peers N           most peers (default 16)

@@ -24,6 +24,9 @@
  * spv:
  *   timeout: 180               # seconds /spv waits for the target chain
  *   proof-depth: 20000         # blocks a continuation's proof root may lie below the parent
+ * state:
+ *   archive: false             # true: keep the whole contract-state history
+ *   horizon: 20000             # blocks below each head whose state stays exact (default spv.proof-depth)
  * ```
  * Unknown keys are errors (they are usually misspellings); paths are
  * resolved against the file's folder.
@@ -92,6 +95,7 @@ export function parseConfigText(text: string, file: string): NodeOptionsInput {
     "backup",
     "commands",
     "spv",
+    "state",
     "p2p",
   ]);
   if (top === undefined) return {};
@@ -125,6 +129,7 @@ export function parseConfigText(text: string, file: string): NodeOptionsInput {
   const backupApi = section(file, backup?.api, "backup.api", ["enabled"]);
   const commands = section(file, top.commands, "commands", ["listen-timeout"]);
   const spv = section(file, top.spv, "spv", ["timeout", "proof-depth"]);
+  const state = section(file, top.state, "state", ["archive", "horizon"]);
   const p2p = section(file, top.p2p, "p2p", ["peers", "port", "max-peers", "entity", "tls"]);
   return {
     network: top.network,
@@ -153,6 +158,7 @@ export function parseConfigText(text: string, file: string): NodeOptionsInput {
         : { apiEnabled: backupApi?.enabled, directory: pathIn(backup.directory, baseDir) },
     commands: commands === undefined ? undefined : { listenTimeout: commands["listen-timeout"] },
     spv: spv === undefined ? undefined : { timeout: spv.timeout, proofDepth: spv["proof-depth"] },
+    state: state === undefined ? undefined : { archive: state.archive, horizon: state.horizon },
     p2p:
       p2p === undefined
         ? undefined

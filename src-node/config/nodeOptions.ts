@@ -24,6 +24,8 @@
  * | commands.listenTimeout (`/listen`'s wait, seconds) | 180 |
  * | spv.timeout (`/spv`'s wait for the target chain, seconds) | 180 (exec/spvService.ts) |
  * | spv.proofDepth (blocks a continuation's proof root may lie below the parent) | 20,000 (exec/spvVerifier.ts) |
+ * | state.archive (`--archive`: keep the whole state history) | false: history below the horizon is compacted |
+ * | state.horizon (`--state-horizon`: blocks below each head whose state stays exact) | spv.proofDepth (exec/stateCompactor.ts) |
  * @module
  */
 import { homedir } from "node:os";
@@ -75,6 +77,13 @@ export type SpvOptions = {
   readonly proofDepth?: number | undefined;
 };
 
+export type StateOptions = {
+  /** Keep every version of the contract state (no compaction; docs/storage.md). */
+  readonly archive: boolean;
+  /** Blocks below each chain's head whose state stays exact (default: exec/stateCompactor.ts). */
+  readonly horizon?: number | undefined;
+};
+
 export type P2pOptions = {
   /** Peers to connect to, `HOST:PORT` (spec: `p2p.peers`, flag `--peer`, repeatable). */
   readonly peers: readonly string[];
@@ -113,6 +122,7 @@ export type NodeOptions = {
   readonly backup: BackupOptions;
   readonly commands: CommandOptions;
   readonly spv: SpvOptions;
+  readonly state: StateOptions;
   readonly p2p: P2pOptions;
 };
 
@@ -146,6 +156,7 @@ export type NodeOptionsInput = {
     | undefined;
   readonly commands?: { readonly listenTimeout?: unknown } | undefined;
   readonly spv?: { readonly timeout?: unknown; readonly proofDepth?: unknown } | undefined;
+  readonly state?: { readonly archive?: unknown; readonly horizon?: unknown } | undefined;
   readonly p2p?:
     | {
         readonly peers?: unknown;
@@ -311,6 +322,7 @@ export function resolveNodeOptions(input: NodeOptionsInput, baseDir = process.cw
   const backup = input.backup ?? {};
   const commands = input.commands ?? {};
   const spv = input.spv ?? {};
+  const state = input.state ?? {};
   const p2p = input.p2p ?? {};
   const backupApi =
     backup.apiEnabled === undefined ? false : bool(backup.apiEnabled, "backup.api.enabled");
@@ -376,6 +388,13 @@ export function resolveNodeOptions(input: NodeOptionsInput, baseDir = process.cw
           ? undefined
           : integer(spv.proofDepth, "spv.proof-depth", 1, 1_000_000_000),
     },
+    state: {
+      archive: state.archive === undefined ? false : bool(state.archive, "state.archive"),
+      horizon:
+        state.horizon === undefined
+          ? undefined
+          : integer(state.horizon, "state.horizon", 1, 1_000_000_000),
+    },
     p2p: {
       peers: p2p.peers === undefined ? [] : peerList(p2p.peers),
       port: p2p.port === undefined ? undefined : integer(p2p.port, "p2p.port", 0, 65535),
@@ -429,6 +448,10 @@ export function mergeNodeOptions(
     spv: {
       timeout: pick(file.spv?.timeout, flags.spv?.timeout),
       proofDepth: pick(file.spv?.proofDepth, flags.spv?.proofDepth),
+    },
+    state: {
+      archive: pick(file.state?.archive, flags.state?.archive),
+      horizon: pick(file.state?.horizon, flags.state?.horizon),
     },
     p2p: {
       peers: pick(file.p2p?.peers, flags.p2p?.peers),

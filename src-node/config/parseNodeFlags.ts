@@ -8,7 +8,8 @@
  * `--no-mine-on-demand`, `--on-demand-confirmations N` (mine on demand), `--listen-timeout
  * SECONDS` (how long `/listen` waits), `--spv-timeout SECONDS` (how long
  * `/spv` waits), `--spv-proof-depth N` (how deep a continuation's proof root
- * may be), `--peer HOST:PORT` (repeatable: a peer to connect to),
+ * may be), `--archive` (keep the whole contract-state history), `--state-horizon N`
+ * (blocks below each head whose state stays exact), `--peer HOST:PORT` (repeatable: a peer to connect to),
  * `--p2p-port N`, `--max-peers N`, `--entity NAME`, `--p2p-tls` (docs/p2p.md), `--help`. Values follow
  * the flag (`--port 1848`) or an equals sign (`--port=1848`). Values are
  * checked later, by resolveNodeOptions.
@@ -38,6 +39,7 @@ const VALUE_FLAGS = [
   "--listen-timeout",
   "--spv-timeout",
   "--spv-proof-depth",
+  "--state-horizon",
   "--peer",
   "--p2p-port",
   "--max-peers",
@@ -52,6 +54,7 @@ const SWITCHES = [
   "--p2p-tls",
   "--mine-on-demand",
   "--no-mine-on-demand",
+  "--archive",
   "--help",
   "-h",
 ] as const;
@@ -137,6 +140,13 @@ export function parseNodeFlags(args: readonly string[]): NodeFlags {
       spv:
         values.has("--spv-timeout") || values.has("--spv-proof-depth")
           ? { timeout: values.get("--spv-timeout"), proofDepth: values.get("--spv-proof-depth") }
+          : undefined,
+      state:
+        switches.has("--archive") || values.has("--state-horizon")
+          ? {
+              archive: switches.has("--archive") ? true : undefined,
+              horizon: values.get("--state-horizon"),
+            }
           : undefined,
       p2p:
         lists.has("--peer") ||

@@ -203,11 +203,12 @@ export class ChainExecutor implements BlockExecutor {
 
   // ---- genesis and following the cut
 
-  #ensureGenesis(chainId: number): void {
+  /** Runs the genesis of `chainId` unless the state holds it (`restart`: runs it anyway). */
+  #ensureGenesis(chainId: number, restart = false): void {
     const genesis = this.blocks.genesis.get(chainId);
     if (genesis === undefined) throw execInvariant(`no genesis header for chain ${chainId}`);
     const held = this.state.blockAt(chainId, genesis.height);
-    if (held !== undefined && held.hash === genesis.hash) return;
+    if (!restart && held !== undefined && held.hash === genesis.hash) return;
     const cacheKey =
       this.#genesisKey === undefined
         ? undefined
@@ -316,7 +317,23 @@ export class ChainExecutor implements BlockExecutor {
       x = this.#parentOf(x);
     }
     const orphaned = this.#commandsAbove(chainId, x.height);
-    this.state.transaction(() => this.state.rewind(chainId, x.height));
+    const compaction = this.state.compaction(chainId);
+    if (compaction !== undefined && x.height < compaction.horizonHeight) {
+      // The fork point lies below the compaction horizon, where the state is
+      // no longer exact: the chain's state starts again from its genesis.
+      this.#log?.warn("a fork below the state's compaction horizon: re-executing from genesis", {
+        chainId,
+        forkHeight: x.height,
+        horizonHeight: compaction.horizonHeight,
+      });
+      while (x.height > genesisHeight) {
+        path.push(x);
+        x = this.#parentOf(x);
+      }
+      this.#ensureGenesis(chainId, true);
+    } else {
+      this.state.transaction(() => this.state.rewind(chainId, x.height));
+    }
     for (const b of path.reverse()) this.#replay(b);
     if (orphaned.length > 0) {
       const back = orphaned.filter((c) => !this.state.hasResult(chainId, c.hash));
@@ -581,6 +598,18 @@ export class ChainExecutor implements BlockExecutor {
     const head = this.bestHead(chainId);
     const genesisHeight = genesisHeightOf(this.version, chainId);
     const height = Math.max(genesisHeight, head.height - rewindDepth);
+    const compaction = this.state.compaction(chainId);
+    if (compaction !== undefined && height < compaction.horizonHeight) {
+      throw new ExecError(
+        {
+          code: ExecErrorCode.StatePruned,
+          chainId,
+          height,
+          horizonHeight: compaction.horizonHeight,
+        },
+        `rewindDepth: the state of chain ${chainId} at height ${height} is no longer kept (this node keeps it from height ${compaction.horizonHeight}, ${head.height - compaction.horizonHeight} blocks below the head; an archive node keeps all)`,
+      );
+    }
     const parent = this.blocks.ancestorAt(head, height);
     const held = this.state.blockAt(chainId, height);
     if (parent === undefined || held === undefined || held.hash !== parent.hash) {

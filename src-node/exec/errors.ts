@@ -32,6 +32,7 @@ export const ExecErrorCode = {
   ReplayMismatch: "EXEC_REPLAY_MISMATCH",
   TimeLimit: "EXEC_TIME_LIMIT",
   WorkerFailed: "EXEC_WORKER_FAILED",
+  StatePruned: "EXEC_STATE_PRUNED",
   Invariant: "EXEC_INVARIANT",
 } as const;
 
@@ -67,6 +68,13 @@ export type ExecErrorType =
   | { code: typeof ExecErrorCode.TimeLimit; limitMs: number }
   /** The execution worker running the request stopped (it is restarted; `reason` says why). */
   | { code: typeof ExecErrorCode.WorkerFailed; reason: string }
+  /** /local: the state at `height` was compacted away (below the horizon at `horizonHeight`). */
+  | {
+      code: typeof ExecErrorCode.StatePruned;
+      chainId: number;
+      height: number;
+      horizonHeight: number;
+    }
   | { code: typeof ExecErrorCode.Invariant; reason: string };
 
 export class ExecError extends NodeError<ExecErrorType> {}

@@ -22,7 +22,7 @@
 import type { BlockHeader } from "../chain/blockHeader.ts";
 import { compareHash32, type Hash32 } from "../encoding/hash32.ts";
 import type { Block, BlockDb } from "./blockDb.ts";
-import type { HashHeightRow, HeaderRow } from "./blockRows.ts";
+import type { HashHeightRow, HeaderRow, HeaderTextRow, StoredBlock } from "./blockRows.ts";
 import type { ScanStart } from "./blockStore.ts";
 import { StoreError, StoreErrorCode } from "./errors.ts";
 
@@ -129,14 +129,31 @@ export function headerPage(db: BlockDb, chainId: number, q: PageQuery): Page<Hea
 /**
  * An object-encoded header page of a chain, ascending: the page of
  * {@link headerPage} (same rows, same cursor) as its items' stored object
- * texts joined with commas, read by SQLite in one statement; undefined when
- * a text is missing (the caller falls back to {@link headerPage}).
+ * texts joined with commas, read in one statement of raw rows (a hash is
+ * converted only for the cursor); undefined when a text is missing (the
+ * caller falls back to {@link headerPage}).
  */
 export function headerObjectTextPage(
   db: BlockDb,
   chainId: number,
   q: PageQuery,
 ): { readonly count: number; readonly text: string; readonly next: Cursor | null } | undefined {
+  const page = ascending<HeaderTextRow, string | null>(
+    db,
+    chainId,
+    q,
+    (s, max, n) => db.store.scanObjectTexts(chainId, s, max, n),
+    (r) => r.objectText,
+  );
+  if (page.items.some((t) => t === null)) return undefined;
+  return { count: page.items.length, text: page.items.join(","), next: page.next };
+}
+
+/**
+ * Full blocks of a chain, ascending, orphans included, as stored (the page
+ * of {@link hashPage}: same rows, same cursor; read in two statements).
+ */
+export function storedBlockPage(db: BlockDb, chainId: number, q: PageQuery): Page<StoredBlock> {
   const page = ascending<HashHeightRow, HashHeightRow>(
     db,
     chainId,
@@ -146,10 +163,37 @@ export function headerObjectTextPage(
   );
   const first = page.items[0];
   const last = page.items[page.items.length - 1];
-  if (first === undefined || last === undefined) return { count: 0, text: "", next: page.next };
-  const texts = db.store.headerObjectTexts(chainId, first, last);
-  if (texts === undefined || texts.count !== page.items.length) return undefined;
-  return { count: texts.count, text: texts.text, next: page.next };
+  if (first === undefined || last === undefined) return { items: [], next: page.next };
+  const items = db.store.storedBlocksBetween(chainId, first, last);
+  if (items.length !== page.items.length) {
+    throw new StoreError(
+      {
+        code: StoreErrorCode.Corrupt,
+        path: db.store.db.path,
+        reason: `a block of chain ${chainId} between heights ${first.height} and ${last.height} has no payload`,
+      },
+      `a block of chain ${chainId} between heights ${first.height} and ${last.height} has no payload`,
+    );
+  }
+  return { items, next: page.next };
+}
+
+/** Full blocks of the branches between the bounds, descending, as stored. */
+export function storedBranchBlocks(
+  db: BlockDb,
+  chainId: number,
+  bounds: BranchBounds,
+  q: PageQuery,
+): Page<StoredBlock> {
+  const page = branchHeaders(db, chainId, bounds, q);
+  return {
+    items: page.items.map((h) => {
+      const b = db.store.storedBlock(h.hash);
+      if (b === undefined) blockOf(db, h); // throws: the payload is missing
+      return b as StoredBlock;
+    }),
+    next: page.next,
+  };
 }
 
 /** Full blocks of a chain, ascending, orphans included. */
@@ -239,6 +283,31 @@ export function branchHeaders(
   }
   if (skipping && cursor !== undefined) keyNotFound(cursor.hash, "next");
   return { items, next: null };
+}
+
+/** Header rows (stored bytes and object texts) of the branches between the bounds, descending. */
+export function branchHeaderRows(
+  db: BlockDb,
+  chainId: number,
+  bounds: BranchBounds,
+  q: PageQuery,
+): Page<HeaderRow> {
+  const page = branchHeaders(db, chainId, bounds, q);
+  const heights = page.items.map((h) => h.height);
+  const lo = Math.min(...heights);
+  const hi = Math.max(...heights);
+  // A branch page mostly covers a run of heights: one read for all of them.
+  const rows =
+    page.items.length > 0 && hi - lo < 2 * page.items.length + 8
+      ? db.store.headerRowsAtHeights(chainId, lo, hi)
+      : undefined;
+  return {
+    items: page.items.map(
+      (h) =>
+        rows?.get(h.hash) ?? db.store.headerRowOf(h.hash) ?? keyNotFound(h.hash, "branch header"),
+    ),
+    next: page.next,
+  };
 }
 
 /** Hashes of the branches between the bounds, descending. */

@@ -78,9 +78,11 @@ export type HeaderRow = {
 /** Maps a row with `hash` and `header` columns; base64 pages never pay for decoding. */
 export function headerRow(row: unknown): HeaderRow {
   const r = record(row);
-  const bytes = blobValue(r.header, "header");
-  const hash = hashValue(r.hash, "hash");
-  const stored = r.header_object;
+  return headerRowFrom(hashValue(r.hash, "hash"), blobValue(r.header, "header"), r.header_object);
+}
+
+/** A {@link HeaderRow} of its columns' values (`stored`: the object text column, maybe null). */
+export function headerRowFrom(hash: Hash32, bytes: Buffer, stored: unknown): HeaderRow {
   let decoded: BlockHeader | undefined;
   let text: string | undefined = typeof stored === "string" ? stored : undefined;
   return {
@@ -124,6 +126,65 @@ export function transactionRow(row: unknown): TransactionRow {
   return {
     transaction: blobValue(r.transaction_bytes, "transaction_bytes"),
     output: blobValue(r.output_bytes, "output_bytes"),
+  };
+}
+
+/** A header's hash (converted when read) and stored object text (null: none stored). */
+export type HeaderTextRow = { readonly hash: Hash32; readonly objectText: string | null };
+
+/** A tuple (hash, header_object). */
+export function headerTextTuple(r: readonly unknown[]): HeaderTextRow {
+  const raw = r[0];
+  const text = r[1];
+  if (text !== null && typeof text !== "string") corrupt("header_object is not text");
+  let hash: Hash32 | undefined;
+  return {
+    get hash() {
+      hash ??= hashValue(raw, "hash");
+      return hash;
+    },
+    objectText: text,
+  };
+}
+
+/**
+ * A stored block as a page sends it: the header row (bytes, object text) and
+ * the payload's stored parts, never decoded into a payload object.
+ */
+export type StoredBlock = {
+  readonly header: HeaderRow;
+  readonly payloadHash: Hash32;
+  readonly payload: PayloadRow;
+  readonly transactions: readonly TransactionRow[];
+};
+
+/**
+ * A tuple of headers joined with payloads, columns in this order: hash,
+ * header, header_object, payload_hash, transactions_hash, outputs_hash,
+ * miner_data, coinbase, transaction_count.
+ */
+export function storedBlockTuple(
+  r: readonly unknown[],
+): Omit<StoredBlock, "transactions"> & { transactions: TransactionRow[] } {
+  return {
+    header: headerRowFrom(hashValue(r[0], "hash"), blobValue(r[1], "header"), r[2]),
+    payloadHash: hashValue(r[3], "payload_hash"),
+    payload: {
+      transactionsHash: hashValue(r[4], "transactions_hash"),
+      outputsHash: hashValue(r[5], "outputs_hash"),
+      minerData: blobValue(r[6], "miner_data"),
+      coinbase: blobValue(r[7], "coinbase"),
+      transactionCount: integerValue(r[8], "transaction_count"),
+    },
+    transactions: [],
+  };
+}
+
+/** A tuple (transaction_bytes, output_bytes). */
+export function transactionTuple(r: readonly unknown[]): TransactionRow {
+  return {
+    transaction: blobValue(r[0], "transaction_bytes"),
+    output: blobValue(r[1], "output_bytes"),
   };
 }
 

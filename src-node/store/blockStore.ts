@@ -18,19 +18,30 @@ import {
   chainHashRow,
   type HashHeightRow,
   type HeaderRow,
+  type HeaderTextRow,
   hashHeightRow,
   hashValue,
   headerFromBlob,
   headerRow,
+  headerTextTuple,
   integerValue,
   metaRow,
   payloadRow,
+  type StoredBlock,
+  storedBlockTuple,
+  type TransactionRow,
   transactionRow,
+  transactionTuple,
 } from "./blockRows.ts";
+import { StoreError, StoreErrorCode } from "./errors.ts";
 import { headerObjectText } from "./headerObjectText.ts";
 import { runMigrations } from "./migration.ts";
 import { sql } from "./sql.ts";
 import { type OpenDatabaseOptions, SqlDatabase } from "./sqlDatabase.ts";
+
+function corruptStore(path: string, reason: string): never {
+  throw new StoreError({ code: StoreErrorCode.Corrupt, path, reason }, `${path}: ${reason}`);
+}
 
 /** Where an ascending scan starts: at/after a (height, hash) key, or at a height. */
 export type ScanStart =
@@ -244,6 +255,14 @@ export class BlockStore {
     });
   }
 
+  /** A stored header's row: its bytes and object text (pages sent as text). */
+  headerRowOf(hash: Hash32): HeaderRow | undefined {
+    return this.db.get(
+      sql`SELECT hash, header, header_object FROM headers WHERE hash = ${bytes(hash)}`,
+      headerRow,
+    );
+  }
+
   /** The stored 318 header bytes. */
   headerBytes(hash: Hash32): Buffer | undefined {
     return this.db.get(
@@ -323,28 +342,128 @@ export class BlockStore {
   }
 
   /**
-   * The stored object texts of a chain's headers from `first` to `last`
-   * (inclusive, in page order), joined with commas by SQLite in one row: a
-   * header page without a JavaScript object per header. Undefined when a
-   * header in the range has no stored text.
+   * Like {@link scanHashes}, with each header's stored object text (null
+   * when the row has none): raw rows, a hash converted only when read.
    */
-  headerObjectTexts(
+  scanObjectTexts(
+    chainId: number,
+    start: ScanStart,
+    maxHeight: number,
+    limit: number,
+  ): HeaderTextRow[] {
+    switch (start.kind) {
+      case "height":
+        return this.db.tuples(
+          sql`SELECT hash, header_object FROM headers
+              WHERE chain_id = ${chainId} AND height >= ${start.height} AND height <= ${maxHeight}
+              ORDER BY height, hash LIMIT ${limit}`,
+          headerTextTuple,
+        );
+      case "inclusive":
+        return this.db.tuples(
+          sql`SELECT hash, header_object FROM headers
+              WHERE chain_id = ${chainId} AND (height, hash) >= (${start.height}, ${bytes(start.hash)})
+                AND height <= ${maxHeight}
+              ORDER BY height, hash LIMIT ${limit}`,
+          headerTextTuple,
+        );
+      case "exclusive":
+        return this.db.tuples(
+          sql`SELECT hash, header_object FROM headers
+              WHERE chain_id = ${chainId} AND (height, hash) > (${start.height}, ${bytes(start.hash)})
+                AND height <= ${maxHeight}
+              ORDER BY height, hash LIMIT ${limit}`,
+          headerTextTuple,
+        );
+      default: {
+        const never: never = start;
+        return never;
+      }
+    }
+  }
+
+  /** The stored header rows of `chainId` at heights `lo`…`hi`, by hash (branch pages). */
+  headerRowsAtHeights(chainId: number, lo: number, hi: number): Map<Hash32, HeaderRow> {
+    const out = new Map<Hash32, HeaderRow>();
+    for (const r of this.db.all(
+      sql`SELECT hash, header, header_object FROM headers
+          WHERE chain_id = ${chainId} AND height >= ${lo} AND height <= ${hi}`,
+      headerRow,
+    )) {
+      out.set(r.hash, r);
+    }
+    return out;
+  }
+
+  /**
+   * The stored blocks of `chainId` from `first` to `last` (height, hash keys,
+   * both included) in (height, hash) order, as a block page sends them: two
+   * statements for the whole range, nothing decoded.
+   */
+  storedBlocksBetween(
     chainId: number,
     first: { readonly height: number; readonly hash: Hash32 },
     last: { readonly height: number; readonly hash: Hash32 },
-  ): { readonly count: number; readonly text: string } | undefined {
-    const row = this.db.get(
-      sql`SELECT count(*) AS n, count(header_object) AS texts,
-                 group_concat(header_object, ',' ORDER BY height, hash) AS joined
-          FROM headers
-          WHERE chain_id = ${chainId}
-            AND (height, hash) >= (${first.height}, ${bytes(first.hash)})
-            AND (height, hash) <= (${last.height}, ${bytes(last.hash)})`,
-      (r) => r as { n: unknown; texts: unknown; joined: unknown },
+  ): StoredBlock[] {
+    const lo = bytes(first.hash);
+    const hi = bytes(last.hash);
+    const blocks = this.db.tuples(
+      sql`SELECT h.hash, h.header, h.header_object, h.payload_hash, p.transactions_hash,
+                 p.outputs_hash, p.miner_data, p.coinbase, p.transaction_count
+          FROM headers AS h JOIN payloads AS p ON p.payload_hash = h.payload_hash
+          WHERE h.chain_id = ${chainId}
+            AND (h.height, h.hash) >= (${first.height}, ${lo})
+            AND (h.height, h.hash) <= (${last.height}, ${hi})
+          ORDER BY h.height, h.hash`,
+      storedBlockTuple,
     );
-    if (row === undefined || row.n !== row.texts || typeof row.joined !== "string")
-      return undefined;
-    return { count: integerValue(row.n, "count"), text: row.joined };
+    let count = 0;
+    for (const b of blocks) count += b.payload.transactionCount;
+    if (count === 0) return blocks;
+    // In the same order: each block's transactions follow one another, by position.
+    const rows = this.db.tuples(
+      sql`SELECT t.transaction_bytes, t.output_bytes
+          FROM headers AS h JOIN payload_transactions AS t ON t.payload_hash = h.payload_hash
+          WHERE h.chain_id = ${chainId}
+            AND (h.height, h.hash) >= (${first.height}, ${lo})
+            AND (h.height, h.hash) <= (${last.height}, ${hi})
+          ORDER BY h.height, h.hash, t.position`,
+      transactionTuple,
+    );
+    if (rows.length !== count) {
+      corruptStore(this.db.path, `payloads of chain ${chainId} lack transactions`);
+    }
+    let at = 0;
+    for (const b of blocks) {
+      for (let i = 0; i < b.payload.transactionCount; i++) {
+        b.transactions.push(rows[at++] as TransactionRow);
+      }
+    }
+    return blocks;
+  }
+
+  /** One stored block by hash, as {@link storedBlocksBetween} gives them. */
+  storedBlock(hash: Hash32): StoredBlock | undefined {
+    const key = bytes(hash);
+    const [b] = this.db.tuples(
+      sql`SELECT h.hash, h.header, h.header_object, h.payload_hash, p.transactions_hash,
+                 p.outputs_hash, p.miner_data, p.coinbase, p.transaction_count
+          FROM headers AS h JOIN payloads AS p ON p.payload_hash = h.payload_hash
+          WHERE h.hash = ${key}`,
+      storedBlockTuple,
+    );
+    if (b === undefined || b.payload.transactionCount === 0) return b;
+    b.transactions.push(
+      ...this.db.tuples(
+        sql`SELECT transaction_bytes, output_bytes FROM payload_transactions
+            WHERE payload_hash = ${bytes(b.payloadHash)} ORDER BY position`,
+        transactionTuple,
+      ),
+    );
+    if (b.transactions.length !== b.payload.transactionCount) {
+      corruptStore(this.db.path, `payload ${b.payloadHash} lacks transactions`);
+    }
+    return b;
   }
 
   /** Every stored header's binary form and object text, by hash order (the consistency test). */

@@ -167,6 +167,14 @@ export class SqlDatabase {
       .map((row) => map((row as unknown[])[0]));
   }
 
+  /** Every row as an array of its columns in selected order, mapped (hot paths: no row objects). */
+  tuples<T>(query: SqlQuery, map: (row: readonly unknown[]) => T): T[] {
+    return this.#statement(query)
+      .raw(true)
+      .all(...query.values)
+      .map((row) => map(row as unknown[]));
+  }
+
   /** Runs a statement; returns the number of rows changed. */
   run(query: SqlQuery): number {
     return this.#statement(query).run(...query.values).changes;

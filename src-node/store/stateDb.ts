@@ -13,10 +13,14 @@
  * writes them here on commit. A block's execution is one SQLite transaction
  * ({@link StateDb.transaction}); building a payload or a failed validation
  * runs in one that is rolled back ({@link StateDb.rolledBack}).
+ *
+ * History below a chain's compaction horizon may have been compacted
+ * (stateCompaction.ts): {@link StateDb.compaction} says from which height
+ * the state is exact, and a rewind below it is refused.
  * @module
  */
 import type { Hash32 } from "../encoding/hash32.ts";
-import { StoreError, StoreErrorCode } from "./errors.ts";
+import { StoreError, StoreErrorCode, storeInvariant } from "./errors.ts";
 import { runMigrations } from "./migration.ts";
 import { sql } from "./sql.ts";
 import { type OpenDatabaseOptions, SqlDatabase } from "./sqlDatabase.ts";
@@ -58,6 +62,18 @@ export type ChainRows = {
     readonly txid: number;
     readonly height: number;
   }[];
+};
+
+/**
+ * How far a chain's history was compacted (store/stateCompaction.ts): the
+ * state is exact at the blocks held at or above `horizonHeight`.
+ */
+export type Compaction = {
+  readonly chainId: number;
+  readonly horizonHeight: number;
+  readonly horizonEndTxId: number;
+  /** Versions below it are compacted against `horizonEndTxId` (the round is over at it). */
+  readonly cursorTxId: number;
 };
 
 /** Every transaction id is below this; a read bounded by it sees everything. */
@@ -263,8 +279,16 @@ export class StateDb {
    * Discards everything of `chainId` above `height`: blocks held, row
    * versions, tables and results. Run it inside a transaction with the
    * re-execution that follows.
+   * @throws {StoreError} STORE_INVARIANT below the compaction horizon (the
+   *   state there is not exact; the caller starts the chain again instead).
    */
   rewind(chainId: number, height: number): void {
+    const compaction = this.compaction(chainId);
+    if (compaction !== undefined && height < compaction.horizonHeight) {
+      storeInvariant(
+        `rewinding chain ${chainId} to ${height}, below its compaction horizon ${compaction.horizonHeight}`,
+      );
+    }
     const keep = this.blockAt(chainId, height);
     const fromTxId = keep?.endTxId ?? 0;
     this.db.run(sql`DELETE FROM versions WHERE chain_id = ${chainId} AND txid >= ${fromTxId}`);
@@ -281,8 +305,73 @@ export class StateDb {
     this.db.run(sql`DELETE FROM user_tables WHERE chain_id = ${chainId}`);
     this.db.run(sql`DELETE FROM results WHERE chain_id = ${chainId}`);
     this.db.run(sql`DELETE FROM state_blocks WHERE chain_id = ${chainId}`);
+    this.db.run(sql`DELETE FROM state_compaction WHERE chain_id = ${chainId}`);
     this.#decoded.get(chainId)?.clear();
     this.#heads.delete(chainId);
+  }
+
+  // ---- compaction (the steps themselves: stateCompaction.ts)
+
+  /** How far the history of `chainId` was compacted; undefined: never (all of it is kept). */
+  compaction(chainId: number): Compaction | undefined {
+    return this.db.get(
+      sql`SELECT chain_id, horizon_height, horizon_end_txid, cursor_txid FROM state_compaction
+          WHERE chain_id = ${chainId}`,
+      (row) => {
+        const r = rec(this.path, row);
+        return {
+          chainId: int(this.path, r.chain_id, "chain_id"),
+          horizonHeight: int(this.path, r.horizon_height, "horizon_height"),
+          horizonEndTxId: int(this.path, r.horizon_end_txid, "horizon_end_txid"),
+          cursorTxId: int(this.path, r.cursor_txid, "cursor_txid"),
+        };
+      },
+    );
+  }
+
+  /** Records where compaction of `chainId` stands. */
+  setCompaction(c: Compaction): void {
+    this.db.run(
+      sql`INSERT INTO state_compaction (chain_id, horizon_height, horizon_end_txid, cursor_txid)
+          VALUES (${c.chainId}, ${c.horizonHeight}, ${c.horizonEndTxId}, ${c.cursorTxId})
+          ON CONFLICT (chain_id) DO UPDATE SET horizon_height = excluded.horizon_height,
+            horizon_end_txid = excluded.horizon_end_txid, cursor_txid = excluded.cursor_txid`,
+    );
+  }
+
+  /** How many row versions `chainId` keeps (tests, benchmarks). */
+  versionCount(chainId: number): number {
+    return (
+      this.db.get(sql`SELECT count(*) AS n FROM versions WHERE chain_id = ${chainId}`, (row) =>
+        int(this.path, rec(this.path, row).n, "n"),
+      ) ?? 0
+    );
+  }
+
+  /**
+   * The newest value of every row of `chainId` below transaction id `limit`,
+   * `tbl\0key` → value text: the whole state after a block (to compare states).
+   */
+  valuesAt(chainId: number, limit: number): Map<string, string> {
+    const out = new Map<string, string>();
+    for (const r of this.db.all(
+      sql`SELECT tbl, key, value FROM versions AS v
+          WHERE chain_id = ${chainId} AND txid < ${limit} AND NOT EXISTS (
+            SELECT 1 FROM versions AS w
+            WHERE w.chain_id = v.chain_id AND w.tbl = v.tbl AND w.key = v.key
+              AND w.txid < ${limit} AND (w.txid, w.seq) > (v.txid, v.seq))
+          ORDER BY tbl, key`,
+      (row) => {
+        const r = rec(this.path, row);
+        return {
+          id: `${text(this.path, r.tbl, "tbl")}\u0000${text(this.path, r.key, "key")}`,
+          value: text(this.path, r.value, "value"),
+        };
+      },
+    )) {
+      out.set(r.id, r.value);
+    }
+    return out;
   }
 
   /** Every row version and table of `chainId` (its genesis state, when read right after genesis). */

@@ -5,5 +5,6 @@
  */
 import type { Migration } from "./migration.ts";
 import { stateMigration0001 } from "./migrations/state/0001-state-tables.ts";
+import { stateMigration0002 } from "./migrations/state/0002-compaction.ts";
 
-export const stateMigrations: readonly Migration[] = [stateMigration0001];
+export const stateMigrations: readonly Migration[] = [stateMigration0001, stateMigration0002];

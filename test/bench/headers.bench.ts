@@ -13,6 +13,16 @@
  * and served by the node's API server (`buildServer`) without the contract
  * state: header pages do not touch it.
  *
+ * The other page routes over HTTP on the same database, each beside its
+ * raw SQLite read: `base64_pages_per_s` (base64url headers) and
+ * `hash_pages_per_s` (hashes, 360 a page) against `raw_pages_per_s`;
+ * `branch_pages_per_s` (POST …/header/branch, object headers from the head
+ * of chain 0 down, following `next`); `block_pages_per_s` (GET …/block,
+ * 360 full blocks of `WEFT_BENCH_BLOCK_TXS` transactions each, default 2)
+ * against `raw_block_pages_per_s` (the same blocks' header, payload and
+ * transaction rows read by SQLite, no encoding). Goals (issue 23): object
+ * pages ≥ 0.5×, base64url and hashes ≥ 0.7×, blocks ≥ 0.4× of their raw reads.
+ *
  * `updates_fanout_ms`: `WEFT_BENCH_SUBSCRIBERS` (default 1,000) clients hold
  * `GET {base_url}/header/updates` streams open over sockets; a block is
  * inserted and the time until every client has read its event is taken, the
@@ -38,6 +48,7 @@ const SECONDS = Number(process.env.WEFT_BENCH_SECONDS ?? 5);
 const OBJECT = "application/json;blockheader-encoding=object";
 const SUBSCRIBERS = Number(process.env.WEFT_BENCH_SUBSCRIBERS ?? 1000);
 const FANOUT_BLOCKS = 20;
+const BLOCK_TXS = Number(process.env.WEFT_BENCH_BLOCK_TXS ?? 2);
 
 function report(metric: string, value: number, unit = "1/s"): void {
   console.log(`BENCH headers ${metric}=${Math.round(value)} ${unit}`);
@@ -66,7 +77,7 @@ try {
   const db = BlockDb.open({ path: join(dir, version.name, "blocks.sqlite"), version });
   const builder = ChainBuilder.create(version);
   for (let r = 0; r < HEIGHT; r += 100) {
-    const blocks = builder.rounds(Math.min(100, HEIGHT - r), { transactions: 0 });
+    const blocks = builder.rounds(Math.min(100, HEIGHT - r), { transactions: BLOCK_TXS });
     db.store.transaction(() => {
       for (const b of blocks) {
         db.store.insertPayload(b.payload);
@@ -109,6 +120,30 @@ try {
       // Read every header: rows decode lazily.
       for (const r of rows) if (r.header.chainId !== 0) throw new Error("wrong chain");
       storeHeight = rows.length > PAGE ? storeHeight + PAGE : 0;
+    }),
+  );
+  // The raw read of a block page: header, payload and transaction rows, as stored.
+  let rawBlockHeight = 0;
+  report(
+    "raw_block_pages_per_s",
+    await pagesPerSecond(() => {
+      const heads = raw.store.db.all(
+        sql`SELECT h.header, p.miner_data, p.coinbase, p.transactions_hash, p.outputs_hash
+            FROM headers AS h JOIN payloads AS p ON p.payload_hash = h.payload_hash
+            WHERE h.chain_id = ${0} AND h.height >= ${rawBlockHeight}
+            ORDER BY h.height, h.hash LIMIT ${PAGE + 1}`,
+        (r) => r,
+      );
+      const txs = raw.store.db.all(
+        sql`SELECT t.transaction_bytes, t.output_bytes
+            FROM headers AS h JOIN payload_transactions AS t ON t.payload_hash = h.payload_hash
+            WHERE h.chain_id = ${0} AND h.height >= ${rawBlockHeight}
+              AND h.height < ${rawBlockHeight + PAGE}
+            ORDER BY h.height, h.hash, t.position`,
+        (r) => r,
+      );
+      if (txs.length < 0) throw new Error("unreachable");
+      rawBlockHeight = heads.length > PAGE ? rawBlockHeight + PAGE : 0;
     }),
   );
   raw.close();
@@ -167,6 +202,53 @@ try {
   });
   report("pages_per_s", perSecond);
   report("headers_per_page", items / pagesOverHttp, "headers");
+
+  /** Pages per second over HTTP of a route, following `next` from `path` (a GET or a POST). */
+  const routePages = async (
+    path: string,
+    accept: string,
+    body?: unknown,
+  ): Promise<{ perSecond: number; items: number }> => {
+    let url = path;
+    let count = 0;
+    let pages = 0;
+    const perS = await pagesPerSecond(async () => {
+      const res = await fetch(`${node.origin}${url}`, {
+        method: body === undefined ? "GET" : "POST",
+        headers: { accept, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+      const text = await res.text();
+      if (res.status !== 200) throw new Error(`HTTP ${res.status}: ${text}`);
+      count += Number(/^\{"limit":([0-9]+)/.exec(text)?.[1] ?? 0);
+      pages++;
+      const next = nextOf(text);
+      url =
+        next === null || next.startsWith("exclusive:")
+          ? path
+          : `${path}${path.includes("?") ? "&" : "?"}next=${next}`;
+    });
+    return { perSecond: perS, items: count / pages };
+  };
+  report("base64_pages_per_s", (await routePages(first, "application/json")).perSecond);
+  report(
+    "hash_pages_per_s",
+    (await routePages(`${node.basePath}/chain/0/hash?limit=${PAGE}`, "application/json")).perSecond,
+  );
+  const head = blocks.cut().get(0);
+  if (head === undefined) throw new Error("no head");
+  const branch = await routePages(`${node.basePath}/chain/0/header/branch?limit=${PAGE}`, OBJECT, {
+    lower: [],
+    upper: [head.hash],
+  });
+  report("branch_pages_per_s", branch.perSecond);
+  report("branch_headers_per_page", branch.items, "headers");
+  const blockPages = await routePages(
+    `${node.basePath}/chain/0/block?limit=${PAGE}`,
+    "application/json",
+  );
+  report("block_pages_per_s", blockPages.perSecond);
+  report("blocks_per_page", blockPages.items, "blocks");
   await node.close();
 
   // ---- the header update stream fanned out to many subscribers

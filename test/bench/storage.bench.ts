@@ -9,7 +9,19 @@
  *   transfers built through the real executor (`WEFT_BENCH_BLOCKS`, default 20).
  * - `state_bytes_per_block`: growth of state.sqlite (pages in use, free
  *   pages excluded) per empty block mined on top (`WEFT_BENCH_HEIGHT`,
- *   default 300), and `state_bytes_per_transfer_block` over the transfer blocks.
+ *   default 300), and `state_bytes_per_transfer_block` over the transfer
+ *   blocks, all history kept (an archive node).
+ * - Compaction (exec/stateCompactor.ts) with a horizon of
+ *   `WEFT_BENCH_HORIZON` blocks (default 20), the same state before and
+ *   after compacting it: `state_row_mb_archive` and `state_row_mb_compacted`
+ *   (bytes of the rows themselves, SQLite's dbstat payload),
+ *   `state_used_mb_archive` and `state_used_mb_compacted` (pages in use:
+ *   deleted rows leave room in pages that new rows fill, the file does not
+ *   shrink); then `state_bytes_per_block_compacted` (growth of the pages in
+ *   use per empty block mined with compaction keeping up, as many blocks
+ *   again) and `compaction_step_ms_max` (the longest step: what the event
+ *   loop waits at most; `compaction_step_cpu_ms_max` its CPU time, the
+ *   figure a loaded machine does not inflate).
  * - `mempool_adds_per_s` (one command per add, written to mempool.sqlite
  *   before returning, as /send does) beside `mempool_adds_memory_per_s`
  *   (the mempool without its store).
@@ -25,6 +37,7 @@ import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { extendableChains } from "../../src-node/chain/cutExtension.ts";
 import type { ReadyCommand } from "../../src-node/exec/chainExecutor.ts";
+import { StateCompactor } from "../../src-node/exec/stateCompactor.ts";
 import { Mempool } from "../../src-node/mempool/mempool.ts";
 import { databaseSpace } from "../../src-node/store/databaseSpace.ts";
 import { MempoolStore } from "../../src-node/store/mempoolStore.ts";
@@ -37,6 +50,7 @@ import { transferBlock } from "./support/transferBlock.ts";
 const BLOCKS = Number(process.env.WEFT_BENCH_BLOCKS ?? "20");
 const EMPTY = Number(process.env.WEFT_BENCH_HEIGHT ?? "300");
 const MINED = Number(process.env.WEFT_BENCH_MINED ?? "10000");
+const HORIZON = Number(process.env.WEFT_BENCH_HORIZON ?? "20");
 
 setFlagsFromString("--expose-gc");
 const gc = runInNewContext("gc") as () => void;
@@ -85,7 +99,52 @@ try {
   report("state_bytes_per_transfer_block", (stateAfterTransfers - stateBefore) / BLOCKS, "B");
 
   for (let b = 0; b < EMPTY; b++) x.blocks.insertBlock(x.nextBlock(nextChain(x), []));
-  report("state_bytes_per_block", (usedBytes(x.state.db) - stateAfterTransfers) / EMPTY, "B");
+  const archived = usedBytes(x.state.db);
+  report("state_bytes_per_block", (archived - stateAfterTransfers) / EMPTY, "B");
+
+  // ---- the same state compacted, then grown with compaction keeping up
+  const rowBytes = (): number => {
+    let n = 0;
+    for (const o of databaseSpace(x.state.db).objects.values()) n += o.payload;
+    return n;
+  };
+  const rowsArchived = rowBytes();
+  const compactor = new StateCompactor({
+    version: x.version,
+    state: x.state,
+    horizon: HORIZON,
+    roundBlocks: 1,
+  });
+  let stepMax = 0;
+  let stepCpuMax = 0;
+  let steps = 0;
+  const compact = (): void => {
+    for (;;) {
+      const t0 = performance.now();
+      const c0 = process.cpuUsage();
+      const worked = compactor.step();
+      const cpu = process.cpuUsage(c0);
+      stepCpuMax = Math.max(stepCpuMax, (cpu.user + cpu.system) / 1000);
+      stepMax = Math.max(stepMax, performance.now() - t0);
+      if (!worked) return;
+      steps++;
+    }
+  };
+  compact();
+  const compacted = usedBytes(x.state.db);
+  report("state_row_mb_archive", rowsArchived / 2 ** 20, "MB");
+  report("state_row_mb_compacted", rowBytes() / 2 ** 20, "MB");
+  report("state_used_mb_archive", archived / 2 ** 20, "MB");
+  report("state_used_mb_compacted", compacted / 2 ** 20, "MB");
+  for (let b = 0; b < EMPTY; b++) {
+    x.blocks.insertBlock(x.nextBlock(nextChain(x), []));
+    compact();
+  }
+  report("state_bytes_per_block_compacted", (usedBytes(x.state.db) - compacted) / EMPTY, "B");
+  report("compaction_steps", steps);
+  report("compaction_step_ms_max", stepMax, "ms");
+  // CPU time of the longest step: what it costs without the machine's load.
+  report("compaction_step_cpu_ms_max", stepCpuMax, "ms");
 
   // ---- the mempool's adds, with and without its store
   const perSecond = (m: Mempool): number => {

@@ -210,6 +210,31 @@ describe("[config] YAML file", () => {
     expect(failure(() => parseNodeFlags(["--spv-proof-depth"])).code).toBe("CONFIG_BAD_FLAG");
   });
 
+  it("sets the state's compaction: state.archive, state.horizon, --archive, --state-horizon", () => {
+    expect(resolveNodeOptions({}).state).toEqual({ archive: false, horizon: undefined });
+    const fromFile = parseConfigText("state:\n  archive: true\n  horizon: 500\n", "/f.yaml");
+    expect(resolveNodeOptions(fromFile).state).toEqual({ archive: true, horizon: 500 });
+    const flags = parseNodeFlags(["--state-horizon=40"]).options;
+    expect(resolveNodeOptions(mergeNodeOptions(fromFile, flags)).state).toEqual({
+      archive: true,
+      horizon: 40,
+    });
+    expect(resolveNodeOptions(parseNodeFlags(["--archive"]).options).state).toEqual({
+      archive: true,
+      horizon: undefined,
+    });
+    expect(failure(() => resolveNodeOptions({ state: { horizon: 0 } })).message).toContain(
+      "state.horizon",
+    );
+    expect(failure(() => resolveNodeOptions({ state: { archive: "yes" } })).message).toContain(
+      "state.archive",
+    );
+    expect(failure(() => parseConfigText("state:\n  depth: 3\n", "n.yaml")).message).toContain(
+      "state.depth",
+    );
+    expect(failure(() => parseNodeFlags(["--state-horizon"])).code).toBe("CONFIG_BAD_FLAG");
+  });
+
   it("accepts dataDir as the camel-case spelling and an empty file", () => {
     expect(parseConfigText("dataDir: /x\n", "/f.yaml").dataDir).toBe("/x");
     expect(parseConfigText("", "/f.yaml")).toEqual({});

@@ -12,7 +12,7 @@ import type { BlockHeader } from "../../chain/blockHeader.ts";
 import { encodeBlockHeader } from "../../chain/blockHeaderBinary.ts";
 import { blockHeaderToObject } from "../../chain/blockHeaderObject.ts";
 import { base64UrlEncode } from "../../encoding/base64url.ts";
-import { branchHeaders, headerObjectTextPage, headerPage } from "../../store/blockPages.ts";
+import { branchHeaderRows, headerObjectTextPage, headerPage } from "../../store/blockPages.ts";
 import type { HeaderRow } from "../../store/blockRows.ts";
 import { StoreError, StoreErrorCode } from "../../store/errors.ts";
 import { HEADER_OBJECT_TYPE, type HeaderEncoding, negotiateHeaderEncoding } from "../accept.ts";
@@ -23,13 +23,7 @@ import {
   parsePageQuery,
   propertyOf,
 } from "../params.ts";
-import {
-  pageJson,
-  type RouteContext,
-  sendJoinedPage,
-  sendJson,
-  sendPageText,
-} from "../routeContext.ts";
+import { type RouteContext, sendJoinedPage, sendJson, sendPageText } from "../routeContext.ts";
 
 function contentType(encoding: HeaderEncoding): string {
   return encoding === "object" ? HEADER_OBJECT_TYPE : "application/json; charset=utf-8";
@@ -93,11 +87,8 @@ export function registerHeaderRoutes(server: FastifyInstance, ctx: RouteContext)
     const encoding = negotiateHeaderEncoding(request.headers.accept, false);
     const q = parsePageQuery(request.query, ctx.pageLimits.headers);
     const bounds = parseBranchBounds(request.body);
-    const page = branchHeaders(blocks, chainId, bounds, q);
-    sendJson(
-      reply,
-      pageJson(page, (h) => headerJson(encoding, h)),
-      contentType(encoding),
-    );
+    // The rows' stored texts, as the ascending pages (nothing encoded again).
+    const page = branchHeaderRows(blocks, chainId, bounds, q);
+    sendPageText(reply, page, (r) => rowText(encoding, r), contentType(encoding));
   });
 }
