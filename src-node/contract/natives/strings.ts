@@ -11,6 +11,7 @@ import { base64UrlEncode } from "../../encoding/base64url.ts";
 import { bigintBits, GAS_TEXT_CHARS_PER_UNIT, MAX_VALUE_LENGTH } from "../eval/gasTable.ts";
 import type { Value } from "../eval/term.ts";
 import { typeNameOf } from "../eval/typeSpec.ts";
+import { pow10 } from "../values/decimal.ts";
 import { pactValueToJsonText } from "../values/json.ts";
 import { renderValue, showValue } from "../values/render.ts";
 import { typeOfValue } from "../values/typeOf.ts";
@@ -32,11 +33,27 @@ export const nativeConstants: ReadonlyMap<string, PactValue> = new Map([
 ]);
 
 /** The reference's estimate of a value's formatted length (`ToPactStringGas`). */
+/** floor(log10 |n|) (0 for 0), without rendering the number. */
+function decimalDigitsLessOne(n: bigint): number {
+  const a = n < 0n ? -n : n;
+  if (a < 10n) return 0;
+  if (a <= 9007199254740991n) {
+    let x = Number(a);
+    let d = 0;
+    while (x >= 10) {
+      x = Math.floor(x / 10);
+      d++;
+    }
+    return d;
+  }
+  let d = Math.floor((bigintBits(a) - 1) * Math.LOG10E * Math.LN2);
+  while (d > 0 && a < pow10(d)) d--;
+  while (a >= pow10(d + 1)) d++;
+  return d;
+}
+
 function formatEstimate(v: PactValue): number {
-  const digits = (n: bigint) => {
-    const a = n < 0n ? -n : n;
-    return a === 0n ? 0 : a.toString().length - 1;
-  };
+  const digits = decimalDigitsLessOne;
   const name = (text: string) => text.replace(/\./g, "").length;
   const list = (vs: readonly PactValue[]) => vs.reduce((a, x) => a + 1 + formatEstimate(x), 0);
   switch (v.kind) {
