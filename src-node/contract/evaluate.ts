@@ -84,12 +84,16 @@ export function evaluateForm(
 ): EvalResult {
   return guarded(
     () =>
-      ip.eval(
-        compileTopLevel(node, natives, {
-          source: ip.source ?? undefined,
-          resolver: topLevelResolver(ip),
-        }),
-        null,
+      // A function as a form's value shows as the reference shows it (or fails on chain).
+      ip.showFunction(
+        ip.eval(
+          compileTopLevel(node, natives, {
+            source: ip.source ?? undefined,
+            resolver: topLevelResolver(ip),
+          }),
+          null,
+        ),
+        node.span,
       ),
     node.span,
   );

@@ -59,6 +59,18 @@ export type ModuleCompileEnv = {
    * The caller records which module it came from.
    */
   scope?: ((name: string) => Def | null) | undefined;
+  /**
+   * Bare names in the transaction's scope are tried before the module's own
+   * members (the reference before Pact 4.3, `DisablePact43`; and when
+   * relinking, where only the names install resolved so are in scope).
+   */
+  readonly scopeFirst?: boolean;
+  /**
+   * A reference to the module's own members qualified by its name resolves
+   * through `findModule`, to the version installed before this one (the
+   * reference before Pact 4.8, `DisablePact48`).
+   */
+  readonly selfQualifiedToOld?: boolean;
 };
 
 /** A constant to evaluate (in this order) before the module is usable. */
@@ -234,6 +246,10 @@ class ModuleCompiler {
   resolve(parts: readonly string[], span: Span): Term | null {
     if (parts.length === 1) {
       const n = parts[0] as string;
+      if (this.env.scopeFirst === true) {
+        const first = this.env.scope?.(n) ?? null;
+        if (first !== null) return { kind: "def", cell: { name: n, def: first }, span };
+      }
       const own = this.ownCell(n);
       if (own !== null) return { kind: "def", cell: own, span };
       const imp = this.imports.get(n);
@@ -246,7 +262,10 @@ class ModuleCompiler {
     }
     const member = parts[parts.length - 1] as string;
     const modParts = parts.slice(0, -1);
-    if (modParts.join(".") === this.header.name || modParts.join(".") === this.fq) {
+    if (
+      this.env.selfQualifiedToOld !== true &&
+      (modParts.join(".") === this.header.name || modParts.join(".") === this.fq)
+    ) {
       const own = this.ownCell(member);
       return own === null ? null : { kind: "def", cell: own, span };
     }
@@ -263,6 +282,8 @@ class ModuleCompiler {
   schemaCell(name: string): DefCell | null {
     const parts = name.split(".");
     if (parts.length === 1) {
+      const first = this.env.scopeFirst === true ? (this.env.scope?.(name) ?? null) : null;
+      if (first?.kind === "defschema") return { name, def: first };
       const own = this.ownCell(name);
       if (own !== null) return own;
       const imp = this.imports.get(name) ?? this.env.scope?.(name) ?? undefined;

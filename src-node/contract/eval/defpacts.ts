@@ -418,6 +418,8 @@ export function resumeYield(ip: Interpreter, span: Span): PactValue {
   if (s === null) throw ip.failure("EvalError", "resume: not in a defpact step", span);
   const y = s.resume;
   if (y === null) throw ip.failure("EvalError", "resume: no yielded data to resume", span);
+  // Reading a yield costs a unit per field, as the reference's `ReadYield`.
+  if (y.data.kind === "object") ip.chargeGas(y.data.fields.size * GAS_READ_UNIT, span);
   return y.data;
 }
 

@@ -123,21 +123,12 @@ export function nativeGasCost(name: string): number {
 
 /** Applying a defun, defcap body or defpact step. */
 export const GAS_USER_APPLICATION = 1;
+/** A top-level `use`. */
+export const GAS_USE = 1;
 /** Reading one column of a row, one keyset, module, namespace or defpact record. */
 export const GAS_READ_UNIT = 1;
-/** Writes cost ceil(bytes / 10) of the key and the row's JSON. */
+/** Size units per gas of a write's bound (the charge itself is `sizeOf.ts`'s `memoryGas`). */
 export const GAS_WRITE_BYTES_PER_UNIT = 10;
-/** Installing a module or interface: a base cost plus ceil(bytes × 6 / 1000) of its code. */
-export const GAS_MODULE_BASE = 60_000;
-export const GAS_MODULE_PER_1000_BYTES = 6;
-
-export function writeGas(bytes: number): number {
-  return Math.ceil(bytes / GAS_WRITE_BYTES_PER_UNIT);
-}
-
-export function moduleInstallGas(codeBytes: number): number {
-  return GAS_MODULE_BASE + Math.ceil((codeBytes * GAS_MODULE_PER_1000_BYTES) / 1000);
-}
 
 // ---- Size charges (issue 15: gas that bounds time and memory).
 //

@@ -22,8 +22,10 @@ import type { Value } from "./term.ts";
 
 /** The keysets table's record of a keyset name, or null (charges a read). */
 export function readKeyset(ip: Interpreter, name: string, span: Span): KeysetRecord | null {
-  ip.chargeGas(GAS_READ_UNIT, span);
-  return ip.ctx.storage.readSys(SysTable.KeySets, name);
+  // Finding a keyset charges a read; a miss is free, as in the reference.
+  const rec = ip.ctx.storage.readSys(SysTable.KeySets, name);
+  if (rec !== null) ip.chargeGas(GAS_READ_UNIT, span);
+  return rec;
 }
 
 /** `keysetRef` guard name text: `ns.name` or `name`. */

@@ -17,14 +17,15 @@
 import { type ContractError, contractFailure, type PactErrorKind, renderInfo } from "../errors.ts";
 import { argsErrorText, Call, type NativeDef, termValue } from "../natives/native.ts";
 import type { SysRecords, SysTable } from "../storage/contractStorage.ts";
-import { sysRecordChargedText, sysRecordToText } from "../storage/storedValue.ts";
+import { sysRecordToText } from "../storage/storedValue.ts";
 import type { Span } from "../syntax/span.ts";
 import { pactValueToJsonText } from "../values/json.ts";
 import { showValue } from "../values/render.ts";
-import { makeObject, type PactValue } from "../values/value.ts";
+import { makeObject, type PactValue, pString } from "../values/value.ts";
 import type { NativeTable } from "./compile.ts";
 import type { FunctionDef, LoadedModule } from "./definitions.ts";
 import { startPact } from "./defpacts.ts";
+import { functionDetails } from "./functionDetails.ts";
 import {
   FREE_STEPS,
   GAS_FREE_OUTPUT_SIZE,
@@ -35,11 +36,18 @@ import {
   nativeGasCost,
   valueSize,
   valueSizeGas,
-  writeGas,
 } from "./gasTable.ts";
 import { applyUse, evalDynamic, installModule, resolveFreeAtEval } from "./modules.ts";
 import type { PactStepContext } from "./pactStep.ts";
 import type { RuntimeContext, SigCapability } from "./runtimeContext.ts";
+import {
+  keysetSize,
+  memoryGas,
+  namespaceSize,
+  objectMapSize,
+  type SizeOfVersion,
+  textSize,
+} from "./sizeOf.ts";
 import {
   type Callable,
   type Closure,
@@ -68,8 +76,6 @@ export const MAX_CALL_DEPTH = 1000;
 
 /** What the running code may touch in the database. */
 export type Purity = "impure" | "readonly" | "sysonly";
-
-const encoder = new TextEncoder();
 
 const nativeFnCache = new WeakMap<NativeDef, NativeFn>();
 function nativeFn(def: NativeDef): NativeFn {
@@ -307,21 +313,51 @@ export class Interpreter {
     return r;
   }
 
-  /** Writes a system record: gas by its size, the write itself, and the transaction's log. */
+  /** The reference's size estimates in force (`SizeOf` V0 under DisablePact45). */
+  sizeOfVersion(): SizeOfVersion {
+    return this.ctx.execFlags.has("DisablePact45") ? 0 : 1;
+  }
+
+  /**
+   * Writes a system record: gas by its size as the reference charges it
+   * (keysets by name and keyset, namespaces by the record; modules are
+   * charged by `installModule`, defpact state by `yield`), the write itself,
+   * and the transaction's log.
+   */
   writeSys<T extends SysTable>(table: T, key: string, value: SysRecords[T], span: Span): void {
+    const ver = this.sizeOfVersion();
+    if (table === "keysets")
+      this.chargeGas(
+        memoryGas(textSize(key)) + memoryGas(keysetSize(ver, value as SysRecords["keysets"])),
+        span,
+      );
+    else if (table === "namespaces") {
+      const ns = value as SysRecords["namespaces"];
+      this.chargeGas(memoryGas(namespaceSize(ver, ns.name, ns.user, ns.admin)), span);
+    }
     const text = sysRecordToText(table, value);
-    const charged = sysRecordChargedText(table, value);
-    this.chargeGas(writeGas(encoder.encode(key).length + encoder.encode(charged).length), span);
     this.ctx.storage.writeSys(table, key, value);
     this.tx.writes.push({ table: `SYS:${table}`, key, value: text });
   }
 
-  /** Writes a user-table row: gas by its size, the write, and the transaction's log. */
-  writeRow(table: string, key: string, row: PactValue, span: Span): void {
+  /**
+   * Writes a user-table row: gas by the size of the key and of the object
+   * given (`charged`: for an update, only the fields it sets), as the
+   * reference's `SizeOf`, then the write and the transaction's log.
+   */
+  writeRow(
+    table: string,
+    key: string,
+    row: PactValue,
+    span: Span,
+    charged: ReadonlyMap<string, PactValue> | null = null,
+  ): void {
     // The row's size is bounded before its JSON text is built (the write's charge follows).
     this.boundValueSize(row, GAS_WRITE_BYTES_PER_UNIT, span);
+    const fields = charged ?? (row.kind === "object" ? row.fields : new Map());
+    const ver = this.sizeOfVersion();
+    this.chargeGas(memoryGas(textSize(key)) + memoryGas(objectMapSize(ver, fields)), span);
     const text = pactValueToJsonText(row);
-    this.chargeGas(writeGas(encoder.encode(key).length + encoder.encode(text).length), span);
     this.ctx.storage.writeRow(table, key, row);
     this.tx.writes.push({ table, key, value: text });
   }
@@ -341,6 +377,9 @@ export class Interpreter {
   eval(t: Term, env: Env | null): Value {
     switch (t.kind) {
       case "lit":
+        // Before Pact 4.9 a module reference kept where its name was written.
+        if (t.value.kind === "modref" && this.ctx.execFlags.has("DisablePact49"))
+          return { ...t.value, info: `${t.span.file}:${t.span.line}:${t.span.column}` };
         return t.value;
       case "local": {
         let e = env;
@@ -461,6 +500,9 @@ export class Interpreter {
         span,
       );
     }
+    // Since Pact 4.9 a value's module references lose where they were written.
+    if (v.kind === "modref" && v.info !== undefined && !this.ctx.execFlags.has("DisablePact49"))
+      return { kind: "modref", module: v.module, spec: v.spec };
     return v;
   }
 
@@ -574,6 +616,8 @@ export class Interpreter {
         return this.apply(f.fn, [...f.args, ...args], span);
       case "closure": {
         this.charge(1, span);
+        // The reference applies a lambda as a function (`GUserApp`).
+        this.chargeGas(GAS_USER_APPLICATION, span);
         if (args.length !== f.params.length) {
           throw this.failure(
             "ArgsError",
@@ -597,10 +641,14 @@ export class Interpreter {
       case "userFn": {
         const d = f.def;
         switch (d.kind) {
-          case "defun":
-            return this.callFunction(d, args, span, () =>
-              this.evalBody(d.body, { vals: args, parent: null }),
+          case "defun": {
+            const vals = args.some(isCallable)
+              ? args.map((a) => this.functionAsArgument(a, span))
+              : args;
+            return this.callFunction(d, vals, span, () =>
+              this.evalBody(d.body, { vals, parent: null }),
             );
+          }
           case "defcap":
             throw this.failure(
               "EvalError",
@@ -620,6 +668,39 @@ export class Interpreter {
         return never;
       }
     }
+  }
+
+  /**
+   * A function passed to a module function, as the reference reduces one: a
+   * native fails ("Invalid type in value location: defun"); a module function
+   * becomes its details under `DisablePact47`, else fails. Other values pass.
+   */
+  functionAsArgument(v: Value, span: Span): Value {
+    if (v.kind === "nativeFn")
+      throw this.failure("EvalError", "Invalid type in value location: defun", span);
+    if (v.kind !== "userFn") return v;
+    if (this.ctx.execFlags.has("DisablePact47")) return pString(functionDetails(v.def));
+    throw this.failure("EvalError", "Cannot display function details in non-repl context", span);
+  }
+
+  /**
+   * A top-level form's (or an `expect`'s) value when it is a function: off
+   * chain (the repl, or `DisablePact47`) a module function shows as its
+   * details and a native as itself; on chain both fail.
+   */
+  showFunction(v: Value, span: Span): Value {
+    if (v.kind !== "userFn" && v.kind !== "nativeFn") return v;
+    const offChain = this.ctx.inRepl === true || this.ctx.execFlags.has("DisablePact47");
+    if (v.kind === "userFn") {
+      if (offChain) return pString(functionDetails(v.def));
+      throw this.failure("EvalError", "Cannot display function details in non-repl context", span);
+    }
+    if (offChain) return v;
+    throw this.failure(
+      "EvalError",
+      "Cannot display native function details in non-repl context",
+      span,
+    );
   }
 
   /** Checks a module function's arguments against its parameters (count and types). */

@@ -24,10 +24,11 @@ import { acquireGovernanceCap } from "./capabilities.ts";
 import type { NameResolver, NativeTable } from "./compile.ts";
 import { compileModule, importsOf, moduleHeader } from "./compileModule.ts";
 import type { FunctionDef, LoadedModule } from "./definitions.ts";
-import { GAS_READ_UNIT, moduleInstallGas } from "./gasTable.ts";
+import { GAS_READ_UNIT, GAS_USE } from "./gasTable.ts";
 import { enforceGuardValue, enforceKeysetName } from "./guards.ts";
 import type { Interpreter } from "./interpreter.ts";
 import { userFn } from "./interpreter.ts";
+import { moduleInstallGas } from "./moduleGas.ts";
 import type { Env, Term, Value } from "./term.ts";
 
 const encoder = new TextEncoder();
@@ -51,10 +52,14 @@ function moduleNatives(ip: Interpreter): NativeTable {
   return n;
 }
 
-/** The stored record of a module, or null (charges a read). */
+/**
+ * The stored record of a module, or null. Finding one charges a read, as the
+ * reference charges a module it restores from the database (a miss is free).
+ */
 export function readModuleRecord(ip: Interpreter, fq: string, span: Span): ModuleRecord | null {
-  ip.chargeGas(GAS_READ_UNIT, span);
-  return ip.ctx.storage.readSys(SysTable.Modules, fq);
+  const rec = ip.ctx.storage.readSys(SysTable.Modules, fq);
+  if (rec !== null) ip.chargeGas(GAS_READ_UNIT, span);
+  return rec;
 }
 
 /** The current version of module `fq`, or null when there is none. */
@@ -68,16 +73,31 @@ export function loadModule(ip: Interpreter, fq: string, span: Span): LoadedModul
   return m;
 }
 
+/**
+ * A module another one's stored code depends on, while linking it: free and
+ * not remembered in the transaction, as the reference restores a module with
+ * its references in place (whether a link is cached must not change gas).
+ */
+function loadDependency(ip: Interpreter, fq: string): LoadedModule | null {
+  const cached = ip.tx.modules.get(fq);
+  if (cached !== undefined) return cached;
+  const rec = ip.ctx.storage.readSys(SysTable.Modules, fq);
+  return rec === null ? null : link(ip, rec, rec);
+}
+
 function versionOf(r: ModuleVersion): ModuleVersion {
   return { hash: r.hash, code: r.code, origin: r.origin, deps: r.deps, consts: r.consts };
 }
 
 /** Module `fq` as it was at `hash` (the current version or an older one kept in its record). */
 function loadVersion(ip: Interpreter, fq: string, hash: string, span: Span): LoadedModule {
-  const cur = loadModule(ip, fq, span);
-  if (cur === null) throw ip.failure("EvalError", `Module not found: ${fq}`, span);
-  if (cur.hash === hash) return cur;
-  const rec = readModuleRecord(ip, fq, span) as ModuleRecord;
+  const cached = ip.tx.modules.get(fq);
+  if (cached !== undefined && cached.hash === hash) return cached;
+  // The current version is linked only when it is the one asked for: a version that
+  // depends on an older one of its own module (`DisablePact48`) must not link itself.
+  const rec = ip.ctx.storage.readSys(SysTable.Modules, fq);
+  if (rec === null) throw ip.failure("EvalError", `Module not found: ${fq}`, span);
+  if (rec.hash === hash) return loadDependency(ip, fq) as LoadedModule;
   const v = rec.history.find((h) => h.hash === hash);
   if (v === undefined) throw ip.failure("EvalError", `Module ${fq} has no version ${hash}`, span);
   return link(ip, rec, v);
@@ -148,6 +168,9 @@ function link(ip: Interpreter, rec: ModuleRecord, v: ModuleVersion): LoadedModul
           ? null
           : (loadVersion(ip, d.name, d.hash, node.span).defs.get(name) ?? null);
       },
+      // Only the names install resolved from its scope are in scope here.
+      scopeFirst: true,
+      selfQualifiedToOld: deps.has(qualifiedModuleName(rec.namespace, rec.name)),
     },
     { ...rec, ...versionOf(v) },
   );
@@ -275,6 +298,8 @@ export function evalDynamic(
 
 /** `(use MOD ["HASH"] [[names]])` at the top level. */
 export function applyUse(ip: Interpreter, t: Extract<Term, { kind: "use" }>): Value {
+  // The reference charges a top-level `use` 1 (`GUse`), then the module's read.
+  ip.chargeGas(GAS_USE, t.span);
   const m = findModule(ip, t.module.split("."), t.span);
   if (m === null) throw ip.failure("EvalError", `use: module not found: ${t.module}`, t.span);
   if (t.hash !== null && t.hash !== m.hash)
@@ -328,7 +353,7 @@ function enforceNamespaceForInstall(ip: Interpreter, ns: string | null, span: Sp
       throw ip.failure("EvalError", "Definitions in default namespace are not authorized", span);
     return;
   }
-  ip.chargeGas(GAS_READ_UNIT, span);
+  // The reference holds the current namespace from `namespace` (which paid its read).
   const rec = ip.ctx.storage.readSys(SysTable.Namespaces, ns);
   if (rec === null) throw ip.failure("EvalError", `Namespace not found: ${ns}`, span);
   enforceGuardValue(ip, rec.user, span);
@@ -357,8 +382,11 @@ export function installModule(ip: Interpreter, t: Extract<Term, { kind: "moduleD
   } else {
     enforceNamespaceForInstall(ip, ns, span);
   }
-  ip.chargeGas(moduleInstallGas(encoder.encode(t.code).length), span);
+  ip.chargeGas(moduleInstallGas(header, t.code, ns, ip.ctx.execFlags), span);
   const hash = moduleHash(t.code);
+  // Before Pact 4.8 an upgrade's references to its own members qualified by its
+  // name still reached the version being replaced.
+  const selfToOld = existing !== null && ip.ctx.execFlags.has("DisablePact48");
   const deps = new Map<string, string>();
   const scopeNames = new Map<string, string[]>();
   const origin = { file: span.file, line: span.line, column: span.column };
@@ -383,7 +411,7 @@ export function installModule(ip: Interpreter, t: Extract<Term, { kind: "moduleD
       natives: moduleNatives(ip),
       findModule: (written, at) => {
         const m = findModule(ip, written, at);
-        if (m !== null && m.fq !== fq) deps.set(m.fq, m.hash);
+        if (m !== null && (m.fq !== fq || selfToOld)) deps.set(m.fq, m.hash);
         return m;
       },
       scope: (name) => {
@@ -393,6 +421,8 @@ export function installModule(ip: Interpreter, t: Extract<Term, { kind: "moduleD
         scopeNames.set(d.module.fq, [...(scopeNames.get(d.module.fq) ?? []), name]);
         return d;
       },
+      scopeFirst: ip.ctx.execFlags.has("DisablePact43"),
+      selfQualifiedToOld: selfToOld,
     },
     draft,
   );

@@ -67,6 +67,10 @@ function catchTxFailure<T>(c: Call, f: () => T, anyFailure = false): T | null {
   const depth = c.ip.depth;
   const saved = c.ip.tx.snapshot();
   try {
+    // `OldReadOnlyBehavior` keeps the reference's old failure when read-only
+    // code starts inside sys-only code (a guard, a constant).
+    if (c.ip.purity === "sysonly" && c.ctx.execFlags.has("OldReadOnlyBehavior"))
+      throw c.evalError("internal error: attempting db read in sys-only context");
     return c.ip.withPurity("readonly", f);
   } catch (e) {
     const failure = failureOf(e);

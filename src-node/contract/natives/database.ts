@@ -16,6 +16,7 @@
 import type { TableDef } from "../eval/definitions.ts";
 import { GAS_READ_UNIT } from "../eval/gasTable.ts";
 import { acquireModuleAdmin, checkBlessed } from "../eval/modules.ts";
+import { memoryGas, textSize } from "../eval/sizeOf.ts";
 import type { Callable, Term, Value } from "../eval/term.ts";
 import { schemaMismatch } from "../eval/typeSpec.ts";
 import { makeObject, type PactValue, pInteger, pList, pString } from "../values/value.ts";
@@ -116,7 +117,7 @@ function writeNative(mode: WriteMode): NativeDef {
       if (mode === "update" && old === null)
         throw c.fail("DbError", `Update: no row found for key ${key}`);
       const merged = old === null ? makeObject(obj) : makeObject([...fieldsOf(old), ...obj]);
-      c.ip.writeRow(t.physical, key, merged, c.span);
+      c.ip.writeRow(t.physical, key, merged, c.span, obj);
       return pString("Write succeeded");
     },
   );
@@ -130,6 +131,8 @@ const createTable = strict(
     const t = tableOf(c, args[0]);
     const running = c.ip.moduleFrame();
     if (running === null || running.fq !== t.module.fq) acquireModuleAdmin(c.ip, t.module, c.span);
+    // The reference charges the new table's name as a write (`WriteTable`).
+    c.ip.chargeGas(memoryGas(textSize(t.physical)), c.span);
     if (!c.ctx.storage.createUserTable(t.physical, t.module.fq))
       throw c.fail("DbError", `createTable: table already exists: ${t.physical}`);
     return pString("TableCreated");

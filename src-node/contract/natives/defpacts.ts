@@ -5,6 +5,7 @@
  */
 import { continueNested, resumeYield, yieldData } from "../eval/defpacts.ts";
 import { GAS_WRITE_BYTES_PER_UNIT } from "../eval/gasTable.ts";
+import { memoryGas, objectMapSize } from "../eval/sizeOf.ts";
 import type { Term, Value } from "../eval/term.ts";
 import { pString } from "../values/value.ts";
 import { runBinding } from "./bindings.ts";
@@ -21,6 +22,8 @@ const yieldNative = strict(
       throw c.argsError(args);
     // The yield is stored with the defpact's state: bounded before its text is built.
     c.ip.boundValueSize(o, GAS_WRITE_BYTES_PER_UNIT, c.span);
+    // The reference charges the yielded object's write by its size (`WriteYield`).
+    c.ip.chargeGas(memoryGas(objectMapSize(c.ip.sizeOfVersion(), o.fields)), c.span);
     yieldData(c.ip, o, target === undefined ? null : (target as { value: string }).value, c.span);
     return o;
   },

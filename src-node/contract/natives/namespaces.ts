@@ -16,9 +16,11 @@ import { type Call, type NativeDef, strict } from "./native.ts";
 
 const IDENT = /^[A-Za-z%#+\-_&$@<>=^?*!|/~][A-Za-z0-9%#+\-_&$@<>=^?*!|/~]*$/;
 
+/** A namespace's record; finding one charges a read (a miss is free, as in the reference). */
 function readNamespace(c: Call, name: string) {
-  c.ip.chargeGas(GAS_READ_UNIT, c.span);
-  return c.ctx.storage.readSys(SysTable.Namespaces, name);
+  const rec = c.ctx.storage.readSys(SysTable.Namespaces, name);
+  if (rec !== null) c.ip.chargeGas(GAS_READ_UNIT, c.span);
+  return rec;
 }
 
 const defineNamespace = strict(

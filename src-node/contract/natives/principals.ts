@@ -68,10 +68,40 @@ export function principalKind(s: string): string {
   return "";
 }
 
+/**
+ * The reference's principal gas (`GPrincipal`, 5 a unit): 1 unit for a
+ * principal named without hashing, 1 + 1 per 64 bytes hashed otherwise (a
+ * multi-key or custom-predicate keyset's keys, a user or capability guard's
+ * function, arguments' JSON and defpact id).
+ */
+export function principalGas(g: Guard): number {
+  const hashed = (bytes: number) => 1 + Math.floor(bytes / 64);
+  switch (g.kind) {
+    case "keyset": {
+      const only = g.keys[0];
+      if (g.keys.length === 1 && only !== undefined && g.pred === "keys-all" && HEX64.test(only))
+        return 5;
+      return 5 * hashed(encoder.encode(g.keys.join("")).length);
+    }
+    case "user":
+      return 5 * hashed(encoder.encode(g.args.map(pactValueToJsonText).join("")).length);
+    case "capability":
+      return (
+        5 *
+        hashed(
+          encoder.encode(g.name + g.args.map(pactValueToJsonText).join("") + (g.pactId ?? ""))
+            .length,
+        )
+      );
+    default:
+      return 5;
+  }
+}
+
 const createPrincipal = strict("create-principal", [1, 1], "guard:guard -> string", (c, args) => {
   const g = args[0] as Value;
   if (g.kind !== "guard") throw c.argsError(args);
-  c.charge(1);
+  c.ip.chargeGas(principalGas(g.guard), c.span);
   return pString(principalOf(g.guard));
 });
 
@@ -83,6 +113,7 @@ const validatePrincipal = strict(
     const g = args[0] as Value;
     const s = args[1] as Value;
     if (g.kind !== "guard" || s.kind !== "string") throw c.argsError(args);
+    c.ip.chargeGas(principalGas(g.guard), c.span);
     return pBool(principalOf(g.guard) === s.value);
   },
 );

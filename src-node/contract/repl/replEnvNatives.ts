@@ -12,6 +12,7 @@ import type { Term, Value } from "../eval/term.ts";
 import { capabilityOf } from "../natives/capabilityTerms.ts";
 import { lazy, type NativeDef, strict } from "../natives/native.ts";
 import { qualifiedModuleName } from "../storage/moduleRecord.ts";
+import { parseProgram } from "../syntax/parser.ts";
 import {
   FALSE,
   makeObject,
@@ -21,6 +22,7 @@ import {
   pList,
   pString,
 } from "../values/value.ts";
+import { moduleDefpactProblem } from "./defpactStepCheck.ts";
 import type { ReplSession } from "./replSession.ts";
 import { spvMockKey } from "./replSession.ts";
 
@@ -209,11 +211,19 @@ export function createReplEnvNatives(s: ReplSession): NativeDef[] {
     (c, args) => {
       const m = args[0] as Value;
       if (m.kind !== "string") throw c.argsError(args);
-      if (loadModule(c.ip, m.value, c.span) === null)
-        throw c.evalError(`typecheck: module not found: ${m.value}`);
-      // No static checker (out of scope): arguments and results are checked at run time instead.
+      const loaded = loadModule(c.ip, m.value, c.span);
+      if (loaded === null) throw c.evalError(`typecheck: module not found: ${m.value}`);
+      // Of the static checker only the defpacts' yield/resume structure is checked (the
+      // rest is out of scope): arguments and results are checked at run time instead.
+      const form = parseProgram(
+        loaded.record.code,
+        loaded.record.origin.file,
+        loaded.record.origin,
+      )[0];
+      const problem = form === undefined ? null : moduleDefpactProblem(form);
+      if (problem !== null) throw c.evalError(`Typechecker Internal Error: ${problem}`);
       s.print(
-        `typecheck: weft has no static type checker; ${m.value} exists and its types are checked at run time`,
+        `typecheck: weft checks only defpact steps statically; ${m.value}'s types are checked at run time`,
       );
       return pString(`Typecheck ${m.value}: success`);
     },

@@ -61,8 +61,9 @@ export function createReplNatives(s: ReplSession): NativeDef[] {
     "doc:string expected:<a> actual:<a> -> string",
     (c, args) => {
       const doc = str(c, args[0], "a description");
-      const exp = args[1] as Value;
-      const act = args[2] as Value;
+      // Functions show as the reference's repl shows them (or fail on chain).
+      const exp = c.ip.showFunction(args[1] as Value, c.span);
+      const act = c.ip.showFunction(args[2] as Value, c.span);
       const ok = !isOpaqueValue(exp) && !isOpaqueValue(act) && valueEquals(exp, act);
       return pString(
         s.record(
@@ -90,7 +91,7 @@ export function createReplNatives(s: ReplSession): NativeDef[] {
       let result: Value | null = null;
       let rendered: string | null = null;
       try {
-        result = c.eval(args[args.length - 1] as Term, env);
+        result = c.ip.showFunction(c.eval(args[args.length - 1] as Term, env), c.span);
       } catch (e) {
         const f = failureOf(e);
         if (f === null) throw e;

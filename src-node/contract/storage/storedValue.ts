@@ -65,6 +65,7 @@ export function valueToStored(v: PactValue): J {
           ns: v.module.namespace,
           name: v.module.name,
           spec: v.spec === null ? null : [...v.spec],
+          ...(v.info === undefined ? {} : { info: v.info }),
         },
       };
     default: {
@@ -150,6 +151,7 @@ function valueFrom(j: J | undefined): PactValue {
       kind: "modref",
       module: { namespace: sOrNull(m.ns), name: s(m.name) },
       spec: m.spec === null ? null : arr(m.spec).map(s),
+      ...(m.info === undefined ? {} : { info: s(m.info) }),
     };
   }
   return bad();
@@ -286,21 +288,6 @@ function execFrom(j: J | undefined): PactExec {
     stepHasRollback: j.stepHasRollback === true,
     nested: arr(j.nested).map(execFrom),
   };
-}
-
-/**
- * The text a system record's write is charged for: the record without the
- * file its code was loaded from, so gas does not depend on where a repl file
- * or request lives on disk.
- */
-export function sysRecordChargedText<T extends SysTable>(table: T, r: SysRecords[T]): string {
-  if (table !== "modules") return sysRecordToText(table, r);
-  const m = r as SysRecords["modules"];
-  const unfiled = <V extends ModuleVersion>(v: V): V => ({
-    ...v,
-    origin: { ...v.origin, file: "" },
-  });
-  return JSON.stringify(moduleToStored({ ...unfiled(m), history: m.history.map(unfiled) }));
 }
 
 /** A system record as JSON text. */

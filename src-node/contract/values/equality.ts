@@ -81,7 +81,8 @@ export function valueEquals(a: PactValue, b: PactValue): boolean {
         b.kind === "modref" &&
         a.module.name === b.module.name &&
         a.module.namespace === b.module.namespace &&
-        JSON.stringify(a.spec) === JSON.stringify(b.spec)
+        JSON.stringify(a.spec) === JSON.stringify(b.spec) &&
+        (a.info ?? null) === (b.info ?? null)
       );
     default: {
       const never: never = a;

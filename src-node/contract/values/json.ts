@@ -107,7 +107,8 @@ export function pactValueToJsonText(v: PactValue): string {
     case "guard":
       return guardToJsonText(v.guard);
     case "modref":
-      return `{"refSpec":${v.spec === null ? "null" : `[${v.spec.map(jsonString).join(",")}]`},"refName":{"namespace":${v.module.namespace === null ? "null" : jsonString(v.module.namespace)},"name":${jsonString(v.module.name)}}}`;
+      // Before Pact 4.9 a reference carried where it was written (`refInfo`; see value.ts).
+      return `{"refSpec":${v.spec === null ? "null" : `[${v.spec.map(jsonString).join(",")}]`},"refName":{"namespace":${v.module.namespace === null ? "null" : jsonString(v.module.namespace)},"name":${jsonString(v.module.name)}}${v.info === undefined ? "" : `,"refInfo":${jsonString(v.info)}`}}`;
     default: {
       const never: never = v;
       return never;

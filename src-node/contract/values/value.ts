@@ -37,6 +37,12 @@ export type PactValue =
       readonly module: QualifiedName;
       /** Implemented interfaces; null for an interface reference. */
       readonly spec: readonly string[] | null;
+      /**
+       * Where the name that made it was written (`file:line:column`): kept
+       * under `DisablePact49` only, as the reference's `refInfo`, which took
+       * part in equality before Pact 4.9.
+       */
+      readonly info?: string;
     };
 
 export type PactValueKind = PactValue["kind"];
