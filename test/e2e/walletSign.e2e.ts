@@ -162,59 +162,63 @@ describe("[e2e] sign a transaction prepared with weft -u", () => {
     LONG_TEST_MS,
   );
 
-  it("prepares a transfer for others to sign, and the sign page signs and sends it; another network needs confirming", async () => {
-    const { page, node } = env;
-    await openWallet(page, node);
-    await unlockIfLocked(page);
-    await page.getByRole("button", { name: "Send", exact: true }).click();
-    await page.getByLabel("From", { exact: true }).selectOption({ label: `sender00 — ${FROM}` });
-    await page.getByLabel("Chain", { exact: true }).fill("0");
-    await page.getByLabel("Receiver", { exact: true }).fill(TO);
-    await page.getByTestId("receiver-guard").waitFor({ timeout: 20_000 });
-    await page.getByLabel("Amount", { exact: true }).fill("0.5");
-    await page.getByRole("button", { name: "Review" }).click();
-    await page.getByRole("button", { name: "Prepare for others to sign" }).click();
-    const prepared = JSON.parse((await page.getByTestId("prepared-tx").textContent()) ?? "") as {
-      cmd: string;
-      hash: string;
-      sigs: { pubKey: string; sig: null }[];
-    };
-    expect(prepared.sigs).toEqual([{ pubKey: S0.publicKey, sig: null }]);
+  it(
+    "prepares a transfer for others to sign, and the sign page signs and sends it; another network needs confirming",
+    async () => {
+      const { page, node } = env;
+      await openWallet(page, node);
+      await unlockIfLocked(page);
+      await page.getByRole("button", { name: "Send", exact: true }).click();
+      await page.getByLabel("From", { exact: true }).selectOption({ label: `sender00 — ${FROM}` });
+      await page.getByLabel("Chain", { exact: true }).fill("0");
+      await page.getByLabel("Receiver", { exact: true }).fill(TO);
+      await page.getByTestId("receiver-guard").waitFor({ timeout: 20_000 });
+      await page.getByLabel("Amount", { exact: true }).fill("0.5");
+      await page.getByRole("button", { name: "Review" }).click();
+      await page.getByRole("button", { name: "Prepare for others to sign" }).click();
+      const prepared = JSON.parse((await page.getByTestId("prepared-tx").textContent()) ?? "") as {
+        cmd: string;
+        hash: string;
+        sigs: { pubKey: string; sig: null }[];
+      };
+      expect(prepared.sigs).toEqual([{ pubKey: S0.publicKey, sig: null }]);
 
-    // A transaction for another network is shown, but not signed until the user confirms.
-    const other = await weftUnsigned(
-      [
-        `code: (coin.transfer "${FROM}" "${TO}" 1.0)`,
-        "signers:",
-        `  - public: ${S0.publicKey}`,
-        "networkId: development",
-        `publicMeta: {chainId: "0", sender: "${FROM}"}`,
-        "",
-      ].join("\n"),
-    );
-    await page.goto(`${node.appUrl}#/wallet/sign`);
-    const input = page.getByLabel("Transaction", { exact: true });
-    await input.fill(other);
-    await page.getByTestId("sign-network-warning").waitFor();
-    const signButton = page.getByRole("button", { name: "Sign", exact: true });
-    expect(await signButton.isDisabled()).toBe(true);
-    await page.getByLabel("Sign for development anyway").check();
-    expect(await signButton.isDisabled()).toBe(false);
+      // A transaction for another network is shown, but not signed until the user confirms.
+      const other = await weftUnsigned(
+        [
+          `code: (coin.transfer "${FROM}" "${TO}" 1.0)`,
+          "signers:",
+          `  - public: ${S0.publicKey}`,
+          "networkId: development",
+          `publicMeta: {chainId: "0", sender: "${FROM}"}`,
+          "",
+        ].join("\n"),
+      );
+      await page.goto(`${node.appUrl}#/wallet/sign`);
+      const input = page.getByLabel("Transaction", { exact: true });
+      await input.fill(other);
+      await page.getByTestId("sign-network-warning").waitFor();
+      const signButton = page.getByRole("button", { name: "Sign", exact: true });
+      expect(await signButton.isDisabled()).toBe(true);
+      await page.getByLabel("Sign for development anyway").check();
+      expect(await signButton.isDisabled()).toBe(false);
 
-    await input.fill(JSON.stringify(prepared));
-    expect(await page.getByTestId("sign-network-warning").count()).toBe(0);
-    expect(await page.getByTestId("sign-hash").textContent()).toBe(prepared.hash);
-    await signButton.click();
-    await expect
-      .poll(() => page.getByTestId("sign-summary").textContent(), { timeout: 20_000 })
-      .toContain("Every signature is present");
-    const out = JSON.parse((await page.getByTestId("sign-output").textContent()) ?? "");
-    expect(out.sigs[0].pubKey).toBe(S0.publicKey);
-    expect(out.sigs[0].sig).toMatch(/^[0-9a-f]{128}$/);
-    await page.getByRole("button", { name: "Send", exact: true }).click();
-    await expect
-      .poll(() => page.getByTestId("transfer-status").textContent(), { timeout: 90_000 })
-      .toMatch(/^Confirmed in block \d+ of chain 0$/);
-    expect(env.problems).toEqual([]);
-  }, LONG_TEST_MS);
+      await input.fill(JSON.stringify(prepared));
+      expect(await page.getByTestId("sign-network-warning").count()).toBe(0);
+      expect(await page.getByTestId("sign-hash").textContent()).toBe(prepared.hash);
+      await signButton.click();
+      await expect
+        .poll(() => page.getByTestId("sign-summary").textContent(), { timeout: 20_000 })
+        .toContain("Every signature is present");
+      const out = JSON.parse((await page.getByTestId("sign-output").textContent()) ?? "");
+      expect(out.sigs[0].pubKey).toBe(S0.publicKey);
+      expect(out.sigs[0].sig).toMatch(/^[0-9a-f]{128}$/);
+      await page.getByRole("button", { name: "Send", exact: true }).click();
+      await expect
+        .poll(() => page.getByTestId("transfer-status").textContent(), { timeout: 90_000 })
+        .toMatch(/^Confirmed in block \d+ of chain 0$/);
+      expect(env.problems).toEqual([]);
+    },
+    LONG_TEST_MS,
+  );
 });
