@@ -6,7 +6,6 @@
  * @module
  */
 import { readFileSync } from "node:fs";
-import { resolve } from "node:path";
 import { createInterface } from "node:readline";
 import { renderPactError } from "../contract/errors.ts";
 import { isOpaque } from "../contract/eval/term.ts";
@@ -23,7 +22,8 @@ export async function runReplFiles(files: string[], io: CliIo): Promise<number> 
   let failures = 0;
   let passes = 0;
   for (const f of files) {
-    const file = resolve(f);
+    // The name as given, as the reference's repl keeps it (positions, module references' JSON).
+    const file = f;
     let text: string;
     try {
       text = readFileText(file);

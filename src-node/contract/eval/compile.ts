@@ -16,6 +16,7 @@ import type { NativeDef } from "../natives/native.ts";
 import { nativeConstants } from "../natives/strings.ts";
 import { skipTrivia } from "../syntax/lexer.ts";
 import type { AtomNode, ParseNode, TypeAnn } from "../syntax/parseTree.ts";
+import { refInfoJson } from "../syntax/refInfo.ts";
 import type { Span } from "../syntax/span.ts";
 import { makeObject, type PactValue } from "../values/value.ts";
 import type { DefCell, Param, Term, TypeSpec } from "./term.ts";
@@ -141,7 +142,11 @@ export class Compiler {
     this.worldDependent = true;
     const name = parts.join(".");
     const t = this.resolver?.resolve(parts, span) ?? null;
-    if (t !== null) return t;
+    if (t !== null) {
+      if (t.kind === "lit" && t.value.kind === "modref" && this.source !== null)
+        return { ...t, info: refInfoJson(this.source, span) };
+      return t;
+    }
     if (this.strictNames) throw contractFailure("EvalError", `Cannot resolve ${name}`, span);
     return { kind: "free", name, span };
   }
@@ -172,7 +177,7 @@ export class Compiler {
         return this.dynamic(n.ref, n.member, n.span, scope);
       case "list": {
         const items = n.items.map((x) => this.expr(x, scope));
-        if (items.every((t) => t.kind === "lit")) {
+        if (items.every((t) => t.kind === "lit" && t.info === undefined)) {
           return {
             kind: "lit",
             value: { kind: "list", items: items.map((t) => (t as { value: PactValue }).value) },
@@ -184,7 +189,7 @@ export class Compiler {
       case "object": {
         const keys = n.entries.map((e) => (e.key as { value: string }).value);
         const values = n.entries.map((e) => this.expr(e.value, scope));
-        if (values.every((t) => t.kind === "lit")) {
+        if (values.every((t) => t.kind === "lit" && t.info === undefined)) {
           return {
             kind: "lit",
             value: makeObject(

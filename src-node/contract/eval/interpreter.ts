@@ -377,9 +377,15 @@ export class Interpreter {
   eval(t: Term, env: Env | null): Value {
     switch (t.kind) {
       case "lit":
-        // Before Pact 4.9 a module reference kept where its name was written.
-        if (t.value.kind === "modref" && this.ctx.execFlags.has("DisablePact49"))
-          return { ...t.value, info: `${t.span.file}:${t.span.line}:${t.span.column}` };
+        // Before Pact 4.9 a module reference kept where its name was written (the repl
+        // keeps source positions; on chain the reference strips them).
+        if (
+          t.info !== undefined &&
+          t.value.kind === "modref" &&
+          this.ctx.inRepl === true &&
+          this.ctx.execFlags.has("DisablePact49")
+        )
+          return { ...t.value, info: t.info };
         return t.value;
       case "local": {
         let e = env;

@@ -40,7 +40,17 @@ export type Param = { readonly name: string; readonly type: TypeSpec | null; rea
 export type DefCell = { readonly name: string; def: Def | null };
 
 export type Term =
-  | { readonly kind: "lit"; readonly value: PactValue; readonly span: Span }
+  | {
+      readonly kind: "lit";
+      readonly value: PactValue;
+      readonly span: Span;
+      /**
+       * A module reference's `Info` JSON where the name was written (top-level
+       * code with its source text): what it carries before Pact 4.9 in the repl
+       * (`syntax/refInfo.ts`).
+       */
+      readonly info?: string | undefined;
+    }
   | {
       readonly kind: "local";
       readonly depth: number;

@@ -92,16 +92,17 @@ export function spvMockKey(type: string, payload: PactValue): string {
   return `${type} ${pactValueToJsonText(payload)}`;
 }
 
+/**
+ * The reference repl's path of a loaded file: `path` as written when absolute
+ * or when the loading file was named without a folder, else joined to the
+ * loading file's folder; never normalized (the name is part of every source
+ * position, and of module references' JSON before Pact 4.9).
+ */
 function posixResolve(fromFile: string, path: string): string {
   if (path.startsWith("/")) return path;
   const slash = fromFile.lastIndexOf("/");
-  const dir = slash >= 0 ? fromFile.slice(0, slash + 1) : "";
-  const parts: string[] = [];
-  for (const p of (dir + path).split("/")) {
-    if (p === "..") parts.pop();
-    else if (p !== ".") parts.push(p);
-  }
-  return parts.join("/");
+  if (slash < 0) return path;
+  return slash === 0 ? `/${path}` : `${fromFile.slice(0, slash)}/${path}`;
 }
 
 /** The session's gas meter, with the log `env-gaslog` starts and reads. */

@@ -108,7 +108,7 @@ export function pactValueToJsonText(v: PactValue): string {
       return guardToJsonText(v.guard);
     case "modref":
       // Before Pact 4.9 a reference carried where it was written (`refInfo`; see value.ts).
-      return `{"refSpec":${v.spec === null ? "null" : `[${v.spec.map(jsonString).join(",")}]`},"refName":{"namespace":${v.module.namespace === null ? "null" : jsonString(v.module.namespace)},"name":${jsonString(v.module.name)}}${v.info === undefined ? "" : `,"refInfo":${jsonString(v.info)}`}}`;
+      return `{"refSpec":${v.spec === null ? "null" : `[${v.spec.map(jsonString).join(",")}]`},${v.info === undefined ? "" : `"refInfo":${v.info},`}"refName":{"namespace":${v.module.namespace === null ? "null" : jsonString(v.module.namespace)},"name":${jsonString(v.module.name)}}}`;
     default: {
       const never: never = v;
       return never;
