@@ -88,7 +88,7 @@ describe("[contract] parser", () => {
       { kind: "list", elem: null },
       { kind: "object", schema: null },
       { kind: "object", schema: "s" },
-      { kind: "object", schema: "s" },
+      { kind: "object", schema: "s", user: true },
       { kind: "table", schema: "s" },
       { kind: "module", interfaces: ["a", "b.c"] },
     ]);

@@ -2,13 +2,16 @@
  * What installing a module or interface costs, in the reference's parts
  * (Pact 4.13 `eval'` of a module): the declaration (1), each named member
  * (1: `defun`, `defcap`, `defpact`, `defconst`, `defschema`, `deftable`),
- * the module's memory (60,000 plus 0.006 per byte of its size), and the
- * write of its name and code text (`WriteModule`: ceil(size / 10) of each).
+ * the module's memory (60,000 plus 0.006 per byte of its size: the size of
+ * its compiled terms, `moduleTermSize.ts` for modules, `moduleMemory.ts` for
+ * interfaces), and the write of its name and code text (`WriteModule`:
+ * ceil(size / 10) of each).
  * @module
  */
 import type { ParseNode } from "../syntax/parseTree.ts";
 import type { ModuleHeader } from "./compileModule.ts";
 import { interfaceMemorySize } from "./moduleMemory.ts";
+import { type ModuleSizeEnv, moduleTermsSize } from "./moduleTermSize.ts";
 import { memoryGas, moduleNameSize, type SizeOfVersion, textSize } from "./sizeOf.ts";
 
 const MEMBER_FORMS = new Set(["defun", "defcap", "defpact", "defconst", "defschema", "deftable"]);
@@ -30,28 +33,11 @@ export function moduleMemoryGas(size: number): number {
 }
 
 /**
- * The module's memory size. The reference sizes its compiled definitions as
- * GHC terms: Weft does so for interfaces (`moduleMemory.ts`); for modules,
- * whose terms hold the natives they call with their documentation, it
- * estimates the size by the bytes of the code, which is what it grows with.
- */
-export function moduleMemorySize(
-  header: ModuleHeader,
-  code: string,
-  namespace: string | null,
-  ver: SizeOfVersion,
-): number {
-  if (header.kind === "interface") {
-    const s = interfaceMemorySize(ver, header, namespace);
-    if (s !== null) return s;
-  }
-  return Buffer.byteLength(code, "utf8");
-}
-
-/**
  * Gas of installing (or upgrading) the module `header` declared by `code`
- * in `namespace`. The memory is not charged for interfaces, nor for modules
- * before Pact 4.3 (`DisablePact43`), under `DisableInlineMemCheck`.
+ * in `namespace`, but a module's memory, which is charged once its constants
+ * are evaluated ({@link moduleMemoryInstallGas}). The memory is not charged
+ * for interfaces, nor for modules before Pact 4.3 (`DisablePact43`), under
+ * `DisableInlineMemCheck`.
  */
 export function moduleInstallGas(
   header: ModuleHeader,
@@ -62,10 +48,32 @@ export function moduleInstallGas(
   let members = 0;
   for (const n of header.body) if (isMember(n)) members++;
   const write = memoryGas(moduleNameSize(null, header.name)) + memoryGas(textSize(code));
-  const noMemory =
-    flags.has("DisableInlineMemCheck") &&
-    (header.kind === "interface" || flags.has("DisablePact43"));
-  const ver: SizeOfVersion = flags.has("DisablePact45") ? 0 : 1;
-  const memory = noMemory ? 0 : moduleMemoryGas(moduleMemorySize(header, code, namespace, ver));
-  return 1 + members + memory + write;
+  if (header.kind === "module") return 1 + members + write;
+  const noMemory = flags.has("DisableInlineMemCheck");
+  const ver = sizeOfVersion(flags);
+  const size = interfaceMemorySize(ver, header, namespace) ?? Buffer.byteLength(code, "utf8");
+  return 1 + members + (noMemory ? 0 : moduleMemoryGas(size)) + write;
+}
+
+function sizeOfVersion(flags: ReadonlySet<string>): SizeOfVersion {
+  return flags.has("DisablePact45") ? 0 : 1;
+}
+
+/**
+ * The memory gas of installing the module `header` (not an interface), its
+ * constants evaluated: the size of its compiled members as the reference
+ * counts it (`moduleTermSize.ts`), or, for a module that model does not
+ * cover, the bytes of its code.
+ */
+export function moduleMemoryInstallGas(
+  header: ModuleHeader,
+  code: string,
+  env: Omit<ModuleSizeEnv, "ver">,
+  flags: ReadonlySet<string>,
+): number {
+  if (flags.has("DisableInlineMemCheck") && flags.has("DisablePact43")) return 0;
+  const size =
+    moduleTermsSize(header, { ...env, ver: sizeOfVersion(flags) }) ??
+    Buffer.byteLength(code, "utf8");
+  return moduleMemoryGas(size);
 }

@@ -153,10 +153,10 @@ export function expSize(ver: SizeOfVersion, n: ParseNode): number {
 }
 
 /** What a member's metadata holds: its docstring and model expressions. */
-type Meta = { doc: string | null; models: readonly ParseNode[] };
+export type Meta = { doc: string | null; models: readonly ParseNode[] };
 
 /** `Meta`: docs and models. */
-function metaSize(ver: SizeOfVersion, m: Meta): number {
+export function metaSize(ver: SizeOfVersion, m: Meta): number {
   let models = listCost(m.models.length);
   for (const e of m.models) models += expSize(ver, e);
   return WORD + f(maybe(m.doc === null ? null : textSize(m.doc))) + f(models);
@@ -166,7 +166,11 @@ function metaSize(ver: SizeOfVersion, m: Meta): number {
  * Reads metadata from `items[i]` on as the reference's `meta` does: a bare
  * docstring, or `@doc`/`@model` pairs. Returns the metadata and the next index.
  */
-function readMeta(items: readonly ParseNode[], i: number, bareDocMayEnd: boolean): [Meta, number] {
+export function readMeta(
+  items: readonly ParseNode[],
+  i: number,
+  bareDocMayEnd: boolean,
+): [Meta, number] {
   const first = items[i];
   if (first !== undefined && first.kind === "string" && (bareDocMayEnd || i < items.length - 1))
     return [{ doc: first.value, models: [] }, i + 1];

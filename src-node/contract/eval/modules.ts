@@ -28,7 +28,7 @@ import { GAS_READ_UNIT, GAS_USE } from "./gasTable.ts";
 import { enforceGuardValue, enforceKeysetName } from "./guards.ts";
 import type { Interpreter } from "./interpreter.ts";
 import { userFn } from "./interpreter.ts";
-import { moduleInstallGas } from "./moduleGas.ts";
+import { moduleInstallGas, moduleMemoryInstallGas } from "./moduleGas.ts";
 import type { Env, Term, Value } from "./term.ts";
 
 const encoder = new TextEncoder();
@@ -436,6 +436,37 @@ export function installModule(ip: Interpreter, t: Extract<Term, { kind: "moduleD
     const value = ip.data(v, c.span, `constant ${c.name}`);
     compiled.setConst(c, value);
     consts.push({ name: c.name, value });
+  }
+  if (header.kind === "module") {
+    ip.chargeGas(
+      moduleMemoryInstallGas(
+        header,
+        t.code,
+        {
+          namespace: ns,
+          interfaces: compiled.interfaces.map((i) => i.fq),
+          consts: new Map(consts.map((c) => [c.name, c.value] as const)),
+          // Only what compiling reached (cached in the transaction): sizing reads nothing.
+          findModule: (written) => {
+            const w = written.join(".");
+            const m =
+              ip.tx.modules.get(w) ??
+              (ns === null || written.length > 1 ? undefined : ip.tx.modules.get(`${ns}.${w}`));
+            return m === undefined
+              ? null
+              : {
+                  kind: m.kind,
+                  namespace: m.name.namespace,
+                  name: m.name.name,
+                  interfaces: m.record.interfaces,
+                  code: m.version.code,
+                };
+          },
+        },
+        ip.ctx.execFlags,
+      ),
+      span,
+    );
   }
   if (existing === null && header.governance?.kind === "keyset")
     enforceKeysetName(ip, header.governance.name, span);

@@ -11,7 +11,8 @@ export type TypeAnn =
   | { readonly kind: "integer" | "decimal" | "string" | "bool" | "time" | "keyset" | "guard" }
   | { readonly kind: "any" }
   | { readonly kind: "list"; readonly elem: TypeAnn | null }
-  | { readonly kind: "object"; readonly schema: string | null }
+  /** `object{s}`, `object`, or (`user`) the bare `{s}` of a user type. */
+  | { readonly kind: "object"; readonly schema: string | null; readonly user?: true }
   | { readonly kind: "table"; readonly schema: string | null }
   | { readonly kind: "module"; readonly interfaces: readonly string[] };
 

@@ -140,7 +140,7 @@ class Parser {
     if (t.kind === "{") {
       const name = this.qualifiedName();
       if (this.take().kind !== "}") this.fail("'}' closing a schema type", this.tokens[this.i - 1]);
-      return { kind: "object", schema: name };
+      return { kind: "object", schema: name, user: true };
     }
     if (t.kind !== "atom" || t.parts.length !== 1) return this.fail("a type", t);
     const name = t.parts[0] as string;

@@ -1,0 +1,67 @@
+/**
+ * The memory size of a module's compiled terms, as the reference charges a
+ * module's installation: sizes worked out by hand from the reference's
+ * `SizeOf` rules (a constructor is a word and a word per field, a `Text` six
+ * words and two bytes per character, a list a word and three per element).
+ */
+import { describe, expect, it } from "vitest";
+import { moduleHeader } from "../../src-node/contract/eval/compileModule.ts";
+import {
+  type ModuleSizeEnv,
+  moduleTermsSize,
+  nativeTermSize,
+} from "../../src-node/contract/eval/moduleTermSize.ts";
+import { parseProgram } from "../../src-node/contract/syntax/parser.ts";
+
+const env: ModuleSizeEnv = {
+  ver: 1,
+  namespace: null,
+  interfaces: [],
+  consts: new Map(),
+  findModule: () => null,
+};
+
+function sizeOf(code: string): number | null {
+  const node = parseProgram(code, "t.pact")[0];
+  if (node === undefined || node.kind !== "sexp") throw new Error("not a form");
+  return moduleTermsSize(moduleHeader(node), env);
+}
+
+describe("[contract] module memory: the reference's compiled terms", () => {
+  it("sizes a native with its documentation, example and function type", () => {
+    // TNative: 7 fields (64); name "enforce" (48 + 14); types: a non-empty list (24) of
+    // one FunType (8 + [2 args: 56 + 104 + 102] + 8 + bool 16 + 8), no others (8);
+    // one example of 39 characters (32 + 8 + 126 + 8); documentation of 84 (48 + 168);
+    // the top-level flag (8).
+    expect(nativeTermSize("enforce")).toBe(64 + 62 + (24 + 302 + 8) + 174 + 216 + 8);
+  });
+
+  it("charges a native at every call: the call, its arguments and the native's whole term", () => {
+    const one = sizeOf('(module m G (defcap G () true) (defun f () (enforce true "m")))');
+    const two = sizeOf(
+      '(module m G (defcap G () true) (defun f () (enforce true "m") (enforce true "m")))',
+    );
+    expect(one).not.toBeNull();
+    // One more body element (8) and the application: TApp (24) around App (8), its function
+    // (a variable under the defun's scope, 40 + 24, holding Direct (16) the native, 858,
+    // and a word) and its arguments (56 + true 40 + "m" 90, and a word), its info's word.
+    expect((two as number) - (one as number)).toBe(8 + 24 + 8 + (938 + 8) + (186 + 8) + 8);
+  });
+
+  it("inlines a table at every reference, with its schema", () => {
+    const base =
+      "(module m G (defcap G () true) (defschema s a:integer) (deftable t:{s}) (defun f () ";
+    const once = sizeOf(`${base}(keys t)))`);
+    const twice = sizeOf(`${base}(keys t) (keys t)))`);
+    const keys = nativeTermSize("keys") as number;
+    // The call as above, with the table's variable holding Ref (16) the table's term.
+    const schema = 48 + (48 + 2) + (16 + 24 + 50 + 8) + 40 + (32 + (8 + 58 + 24 + 8));
+    const table = 56 + (48 + 2) + (24 + 50 + 8) + 104 + (8 + 24 + 16 + schema + 8) + 40;
+    const call = 24 + 8 + (40 + 24 + 16 + keys + 8) + (32 + (40 + 24 + 16 + table) + 8) + 8;
+    expect((twice as number) - (once as number)).toBe(8 + call);
+  });
+
+  it("leaves out what it does not model", () => {
+    expect(sizeOf("(module m G (defcap G () true) (defun f (r) (r::g)))")).toBeNull();
+  });
+});
