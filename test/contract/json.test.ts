@@ -92,7 +92,9 @@ describe("[contract] JSON encoding", () => {
         module: { namespace: null, name: "coin" },
         spec: ["fungible-v2"],
       }),
-    ).toBe('{"refSpec":["fungible-v2"],"refName":{"namespace":null,"name":"coin"}}');
+    ).toBe(
+      '{"refSpec":[{"namespace":null,"name":"fungible-v2"}],"refName":{"namespace":null,"name":"coin"}}',
+    );
   });
 
   it("converts a top-level integer result leniently to a decimal number", () => {

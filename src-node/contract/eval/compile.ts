@@ -79,6 +79,11 @@ export class Compiler {
   private readonly natives: NativeTable;
   private readonly constants: ReadonlyMap<string, PactValue>;
   private readonly source: string | null;
+  /**
+   * The top-level form being compiled: the reference resolves a top-level
+   * form's free names with that form's source position (`enscope`).
+   */
+  topLevel: ParseNode | null = null;
   private readonly resolver: NameResolver | null;
   private readonly strictNames: boolean;
   /**
@@ -143,8 +148,13 @@ export class Compiler {
     const name = parts.join(".");
     const t = this.resolver?.resolve(parts, span) ?? null;
     if (t !== null) {
-      if (t.kind === "lit" && t.value.kind === "modref" && this.source !== null)
-        return { ...t, info: refInfoJson(this.source, span) };
+      if (
+        t.kind === "lit" &&
+        t.value.kind === "modref" &&
+        this.source !== null &&
+        this.topLevel !== null
+      )
+        return { ...t, info: refInfoJson(this.source, this.topLevel.span) };
       return t;
     }
     if (this.strictNames) throw contractFailure("EvalError", `Cannot resolve ${name}`, span);
@@ -469,6 +479,7 @@ export function compileTopLevel(
   const known = cacheable ? pureTerms.get(natives)?.get(node) : undefined;
   if (known !== undefined) return known;
   const c = new Compiler({ ...opts, natives });
+  c.topLevel = node;
   const term = c.expr(node, null);
   if (cacheable && !c.worldDependent) {
     let byNode = pureTerms.get(natives);

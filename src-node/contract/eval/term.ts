@@ -45,9 +45,9 @@ export type Term =
       readonly value: PactValue;
       readonly span: Span;
       /**
-       * A module reference's `Info` JSON where the name was written (top-level
-       * code with its source text): what it carries before Pact 4.9 in the repl
-       * (`syntax/refInfo.ts`).
+       * A module reference's `Info` JSON: of the top-level form its name is in
+       * (top-level code with its source text), what it carries before Pact 4.9
+       * in the repl (`syntax/refInfo.ts`).
        */
       readonly info?: string | undefined;
     }

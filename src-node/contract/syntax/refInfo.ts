@@ -1,15 +1,16 @@
 /**
  * The reference's `Info` of a parsed expression, as the JSON text Pact 4
  * encodes it: `{"d":[length,file,line,column,bytes,lineBytes],"c":code}`.
- * Before Pact 4.9 a module reference carried the `Info` of the name that made
- * it (`refInfo`), so its JSON, and the `hash` of it, depend on exactly these
- * facts: the file name as the script was given (never a resolved path), the
- * 0-based line, the column (tabs to the next multiple of 8), the byte offsets
- * from the file's start and from the line's start, the length in bytes of the
- * token with the whitespace and comments after it (the parser's `token`
- * consumes them), and the code: that many characters of the file's text from
- * the byte offset taken as a character index (the reference's `mkTextInfo`,
- * exact for ASCII text).
+ * Before Pact 4.9 a module reference carried an `Info` (`refInfo`): for a
+ * name in top-level code, the one of the top-level form it is in (the
+ * reference resolves a form's free names with the form's position), so its
+ * JSON, and the `hash` of it, depend on exactly these facts: the file name as
+ * the script was given (never a resolved path), the form's 0-based line, its
+ * column (a tab to the next multiple of 8), its byte offsets from the file's
+ * start and from the line's start, its length in bytes with the whitespace
+ * and comments after it (the parser's tokens take them), and the code: that
+ * many characters of the file's text from the byte offset taken as a
+ * character index (the reference's `mkTextInfo`, exact for ASCII text).
  * @module
  */
 import { jsonString } from "../../command/exactJson.ts";
@@ -55,6 +56,7 @@ export function refInfoJson(source: string, span: Span): string {
   const lineStart = source.lastIndexOf("\n", span.offset - 1) + 1;
   const bytes = utf8Length(source.slice(0, span.offset));
   const lineBytes = utf8Length(source.slice(lineStart, span.offset));
+  // The parser's `token` takes the whitespace and comments after the form with it.
   const end = skipTrivia(source, span.end);
   const length = utf8Length(source.slice(span.offset, end));
   const code =

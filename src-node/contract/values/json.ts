@@ -56,6 +56,30 @@ export function decimalToJsonNumber(d: Decimal): string {
   return `${neg ? "-" : ""}${digits[0]}.${frac}e${exp}`;
 }
 
+/** Module names as the reference encodes them (`{"namespace", "name"}`), or as text. */
+function moduleNameList(j: JsonValue): string[] | null {
+  if (!Array.isArray(j)) return null;
+  const out: string[] = [];
+  for (const x of j) {
+    if (typeof x === "string") out.push(x);
+    else if (
+      isJsonObject(x) &&
+      typeof x.name === "string" &&
+      (x.namespace === null || typeof x.namespace === "string")
+    )
+      out.push(x.namespace === null ? x.name : `${x.namespace}.${x.name}`);
+    else return null;
+  }
+  return out;
+}
+
+/** A module name (`ns.m` or `m`) as the reference encodes a `ModuleName`. */
+function moduleNameJson(fq: string): string {
+  const dot = fq.lastIndexOf(".");
+  const ns = dot > 0 ? jsonString(fq.slice(0, dot)) : "null";
+  return `{"namespace":${ns},"name":${jsonString(dot > 0 ? fq.slice(dot + 1) : fq)}}`;
+}
+
 function guardToJsonText(g: Guard): string {
   switch (g.kind) {
     case "keyset":
@@ -108,7 +132,7 @@ export function pactValueToJsonText(v: PactValue): string {
       return guardToJsonText(v.guard);
     case "modref":
       // Before Pact 4.9 a reference carried where it was written (`refInfo`; see value.ts).
-      return `{"refSpec":${v.spec === null ? "null" : `[${v.spec.map(jsonString).join(",")}]`},${v.info === undefined ? "" : `"refInfo":${v.info},`}"refName":{"namespace":${v.module.namespace === null ? "null" : jsonString(v.module.namespace)},"name":${jsonString(v.module.name)}}}`;
+      return `{"refSpec":${v.spec === null ? "null" : `[${v.spec.map(moduleNameJson).join(",")}]`},${v.info === undefined ? "" : `"refInfo":${v.info},`}"refName":{"namespace":${v.module.namespace === null ? "null" : jsonString(v.module.namespace)},"name":${jsonString(v.module.name)}}}`;
     default: {
       const never: never = v;
       return never;
@@ -318,7 +342,7 @@ export function pactValueFromJson(j: JsonValue, depth = 0): JsonDecodeResult {
   }
   if (keys.length === 2 && keys.includes("refSpec") && keys.includes("refName")) {
     const rn = j.refName as JsonValue;
-    const spec = j.refSpec === null ? null : stringList(j.refSpec as JsonValue);
+    const spec = j.refSpec === null ? null : moduleNameList(j.refSpec as JsonValue);
     if (isJsonObject(rn) && typeof rn.name === "string" && (spec !== null || j.refSpec === null)) {
       return {
         ok: true,

@@ -38,7 +38,7 @@ export type PactValue =
       /** Implemented interfaces; null for an interface reference. */
       readonly spec: readonly string[] | null;
       /**
-       * Where the name that made it was written, as the reference's `Info`
+       * Where it was written (the top-level form), as the reference's `Info`
        * JSON text (`syntax/refInfo.ts`): kept under `DisablePact49` in the
        * repl only, as the reference's `refInfo`, which took part in equality
        * and JSON (so `hash`) before Pact 4.9.
