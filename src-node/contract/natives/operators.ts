@@ -100,6 +100,9 @@ const plus = strict(
   (c, args) => {
     const x = args[0] as Value;
     const y = args[1] as Value;
+    // The common case first, without the pair numPair allocates.
+    if (x.kind === "integer" && y.kind === "integer")
+      return pInteger(checkSize(c, x.value + y.value));
     if (x.kind === "string" && y.kind === "string") {
       c.charge(Math.ceil((x.value.length + y.value.length) / 64));
       c.chargeText(x.value.length + y.value.length);
