@@ -630,6 +630,17 @@ export class Interpreter {
     return r;
   }
 
+  /**
+   * The native that applying `f` calls with the arguments unchanged (a native,
+   * or a partial application of one binding nothing), else null: loops over
+   * many elements call it through {@link callNative} directly.
+   */
+  nativeTarget(f: Callable): NativeDef | null {
+    if (f.kind === "nativeFn") return f.def;
+    if (f.kind === "partial" && f.args.length === 0 && f.fn.kind === "nativeFn") return f.fn.def;
+    return null;
+  }
+
   /** Applies a function value to evaluated arguments. */
   apply(f: Callable, args: Value[], span: Span): Value {
     if (f.kind === "nativeFn") return this.callNative(f.def, args, span);
