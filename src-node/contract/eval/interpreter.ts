@@ -153,6 +153,12 @@ export class Interpreter {
   composing: SigCapability[] | null = null;
   /** The defpact step being executed. */
   pactStep: PactStepContext | null = null;
+  /** The last strict native call's handle and frame (reused by the next call of it at the same place). */
+  private lastCall: Call | null = null;
+  private lastCallFrame: Frame | null = null;
+  private lastCallCost = 0;
+  /** The last lambda application's frame (reused likewise). */
+  private lastLambdaFrame: Frame | null = null;
 
   constructor(ctx: RuntimeContext, opts: InterpreterOptions = {}) {
     this.ctx = ctx;
@@ -587,16 +593,33 @@ export class Interpreter {
   callNative(def: NativeDef, args: Value[], span: Span): Value {
     this.charge(1, span);
     this.checkArity(def, args, span);
-    this.nativeEntry(def, span);
-    const call = new Call(this, def, span);
     if (def.lazy) {
+      this.nativeEntry(def, span);
+      const call = new Call(this, def, span);
       const fns = args.filter(isOpaque);
       if (fns.length > 0)
         throw this.failure("EvalError", `${def.name}: cannot take function arguments here`, span);
       const terms: Term[] = args.map((a) => ({ kind: "lit", value: a as PactValue, span }));
       return this.withFrame(def.name, span, () => def.impl(call, terms, null));
     }
-    this.stack.push({ name: def.name, span, def: null, module: null });
+    // A higher-order native applies the same native at the same place over and
+    // over (`fold`, `map`); the call handle and its frame are immutable, so the
+    // last ones are reused instead of allocated per element.
+    let call = this.lastCall;
+    if (call === null || call.def !== def || call.span !== span) {
+      call = new Call(this, def, span);
+      this.lastCall = call;
+      this.lastCallFrame = { name: def.name, span, def: null, module: null };
+      this.lastCallCost = nativeGasCost(def.name);
+    }
+    // nativeEntry's checks, with the cost looked up once for the cached call.
+    if (def.topLevelOnly === true) {
+      const m = this.moduleFrame();
+      if (m !== null)
+        throw this.failure("EvalError", `Top-level call used in module ${m.fq}: ${def.name}`, span);
+    }
+    this.chargeGas(this.lastCallCost, span);
+    this.stack.push(this.lastCallFrame as Frame);
     if (this.stack.length > MAX_CALL_DEPTH)
       throw this.failure("EvalError", "call stack too deep", span);
     const r = def.impl(call, args);
@@ -613,13 +636,39 @@ export class Interpreter {
     return r;
   }
 
+  /**
+   * The native that applying `f` calls with the arguments unchanged (a native,
+   * or a partial application of one binding nothing), else null: loops over
+   * many elements call it through {@link callNative} directly.
+   */
+  nativeTarget(f: Callable): NativeDef | null {
+    if (f.kind === "nativeFn") return f.def;
+    if (f.kind === "partial" && f.args.length === 0 && f.fn.kind === "nativeFn") return f.fn.def;
+    return null;
+  }
+
   /** Applies a function value to evaluated arguments. */
   apply(f: Callable, args: Value[], span: Span): Value {
+    if (f.kind === "nativeFn") return this.callNative(f.def, args, span);
+    if (f.kind === "partial") {
+      // Unwrapped in a loop (not by recursion) so the hot path stays inlinable.
+      let fn: Callable = f;
+      let all = args;
+      while (fn.kind === "partial") {
+        const bound = fn.args;
+        if (bound.length > 0) {
+          const joined: Value[] = new Array(bound.length + all.length);
+          for (let i = 0; i < bound.length; i++) joined[i] = bound[i] as Value;
+          for (let i = 0; i < all.length; i++) joined[bound.length + i] = all[i] as Value;
+          all = joined;
+        }
+        fn = fn.fn;
+      }
+      return fn.kind === "nativeFn"
+        ? this.callNative(fn.def, all, span)
+        : this.apply(fn, all, span);
+    }
     switch (f.kind) {
-      case "nativeFn":
-        return this.callNative(f.def, args, span);
-      case "partial":
-        return this.apply(f.fn, [...f.args, ...args], span);
       case "closure": {
         this.charge(1, span);
         // The reference applies a lambda as a function (`GUserApp`).
@@ -636,7 +685,13 @@ export class Interpreter {
           if (p !== undefined && p.type !== null)
             this.checkType(args[i] as Value, p.type, span, p.name);
         }
-        this.stack.push({ name: f.name, span, def: null, module: null });
+        // `map` and `fold` apply a lambda at one place over and over: its frame is reused.
+        let frame = this.lastLambdaFrame;
+        if (frame === null || frame.span !== span || frame.name !== f.name) {
+          frame = { name: f.name, span, def: null, module: null };
+          this.lastLambdaFrame = frame;
+        }
+        this.stack.push(frame);
         if (this.stack.length > MAX_CALL_DEPTH)
           throw this.failure("EvalError", "call stack too deep", span);
         const r = this.evalBody(f.body, { vals: args, parent: f.env });

@@ -78,7 +78,9 @@ const fold = strict(
     if (l.kind !== "list") throw notAList(c, l);
     c.chargeElements(l.items.length);
     let acc = args[1] as Value;
-    for (const x of l.items) acc = c.apply(f, [acc, x]);
+    const native = c.ip.nativeTarget(f);
+    if (native !== null) for (const x of l.items) acc = c.ip.callNative(native, [acc, x], c.span);
+    else for (const x of l.items) acc = c.apply(f, [acc, x]);
     return acc;
   },
   { fnArgs: [0] },

@@ -44,8 +44,10 @@ function tooLargeInteger(c: Call): Error {
   return c.evalError(`integer result too large (over ${MAX_INTEGER_BITS} bits)`);
 }
 
-// A bigint comparison looks at lengths first, so this stays cheap for small values.
+// A value that fits 64 bits is within the limit: V8 compiles that test to machine
+// integers, while comparing with the limit calls into the runtime (~10 ns an operation).
 function checkSize(c: Call, n: bigint): bigint {
+  if (BigInt.asIntN(64, n) === n) return n;
   if (n >= LIMIT || n <= NEG_LIMIT) throw tooLargeInteger(c);
   return n;
 }
@@ -100,6 +102,9 @@ const plus = strict(
   (c, args) => {
     const x = args[0] as Value;
     const y = args[1] as Value;
+    // The common case first, without the pair numPair allocates.
+    if (x.kind === "integer" && y.kind === "integer")
+      return pInteger(checkSize(c, x.value + y.value));
     if (x.kind === "string" && y.kind === "string") {
       c.charge(Math.ceil((x.value.length + y.value.length) / 64));
       c.chargeText(x.value.length + y.value.length);
