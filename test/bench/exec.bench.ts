@@ -24,7 +24,10 @@
  *   blocks of maximum gas (250 transfers, payloads built by the workers)
  *   are inserted back to back as mined blocks are (`health_p99_ms_block_exec`:
  *   `WeftNode.insertBlock`, executed in an execution worker first, the node's
- *   thread writing the rows).
+ *   thread writing the rows, the explorer index following in steps). The
+ *   transfers are signed before the probe starts (`WEFT_BENCH_HEALTH_BLOCKS`
+ *   blocks' worth, default 2 × SECONDS + 2): signing them is the
+ *   benchmark's work, on the node's thread since it runs in its process.
  *   `health_p99_ms_under_load` is the larger of the two with workers.
  *
  * Fairness: transfers are timed after warm-up blocks (the JIT's first
@@ -37,7 +40,8 @@
  * `WEFT_BENCH_SECONDS`, `WEFT_BENCH_CONNECTIONS`, `WEFT_BENCH_BLOCKS`,
  * `WEFT_BENCH_ROUNDS`, `WEFT_BENCH_ONLY` (`transfers`, `local` or `health`),
  * `WEFT_BENCH_EXEC_WORKERS` (the /local part's execution workers, default 2;
- * 0 runs /local on the node's thread, for comparison).
+ * 0 runs /local on the node's thread, for comparison),
+ * `WEFT_BENCH_HEALTH_BLOCKS`.
  *
  * Prints `BENCH exec transfers_per_s=<n> 1/s`,
  * `BENCH exec transfers_cold_per_s=<n> 1/s`, `BENCH exec local_rps=<n> 1/s`,
