@@ -23,7 +23,7 @@
  *   without a body (no length, or 0) needs no type: there is nothing to read.
  * @module
  */
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import type { FastifyContextConfig, FastifyInstance, FastifyRequest } from "fastify";
 import { ApiError, ApiErrorCode } from "./errors.ts";
 import { type HostPolicy, hostRefusal, isOwnOriginOrAbsent, mediaTypeOf } from "./hostCheck.ts";
 
@@ -53,13 +53,19 @@ export function routeAccess(request: FastifyRequest): RouteAccess {
   return request.routeOptions?.config?.access ?? "public";
 }
 
+/** A route's `config` (Fastify builds `routeOptions` anew on every read: read it once). */
+function routeConfig(request: FastifyRequest): FastifyContextConfig | undefined {
+  return request.routeOptions?.config;
+}
+
 function shorten(text: string): string {
   return JSON.stringify(text.length > 100 ? `${text.slice(0, 100)}…` : text);
 }
 
 /** @throws {ApiError} API_HOST_FORBIDDEN, API_ORIGIN_FORBIDDEN, API_UNSUPPORTED_MEDIA_TYPE */
 export function checkBrowserRequest(request: FastifyRequest, policy: HostPolicy): void {
-  const access = routeAccess(request);
+  const config = routeConfig(request);
+  const access = config?.access ?? "public";
   if (access === "app") return;
   const refusal = hostRefusal(request, policy);
   if (refusal !== undefined) {
@@ -76,7 +82,7 @@ export function checkBrowserRequest(request: FastifyRequest, policy: HostPolicy)
     );
   }
   if (!BODY_METHODS.has(request.method) || request.is404) return;
-  const configured = request.routeOptions?.config?.bodyType;
+  const configured = config?.bodyType;
   const expected =
     configured !== undefined ? configured : access === "public" ? "application/json" : null;
   if (expected === null) return;

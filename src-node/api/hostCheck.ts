@@ -61,9 +61,35 @@ function portMatches(request: FastifyRequest, port: number): boolean {
   return local === undefined || local === port;
 }
 
+/**
+ * The Host each connection was last accepted with, per policy: a keep-alive
+ * connection sends the same Host with every request, and the answer depends
+ * only on the Host, the policy and the connection's local port, so it is
+ * worked out once per connection (this check runs before every request).
+ */
+const acceptedHosts = new WeakMap<HostPolicy, WeakMap<object, string>>();
+
 /** Why the request's Host does not name this node, or undefined when it does. */
 export function hostRefusal(request: FastifyRequest, policy: HostPolicy): string | undefined {
   const header = request.headers.host;
+  const socket: object | undefined = request.raw.socket ?? undefined;
+  const accepted = acceptedHosts.get(policy);
+  if (socket !== undefined && header !== undefined && accepted?.get(socket) === header) {
+    return undefined;
+  }
+  const refusal = hostRefusalOf(request, header, policy);
+  if (refusal === undefined && socket !== undefined && header !== undefined) {
+    if (accepted === undefined) acceptedHosts.set(policy, new WeakMap([[socket, header]]));
+    else accepted.set(socket, header);
+  }
+  return refusal;
+}
+
+function hostRefusalOf(
+  request: FastifyRequest,
+  header: string | undefined,
+  policy: HostPolicy,
+): string | undefined {
   if (header === undefined || header === "") return "no Host header";
   const host = parseHostHeader(header);
   const shown = JSON.stringify(header.length > 100 ? `${header.slice(0, 100)}…` : header);
@@ -106,5 +132,8 @@ export function isLoopbackPeer(request: FastifyRequest): boolean {
 
 /** The media type of the request body, lower case, without parameters ("" when none). */
 export function mediaTypeOf(request: FastifyRequest): string {
-  return (request.headers["content-type"] ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
+  const type = request.headers["content-type"];
+  // What almost every request sends, without splitting it.
+  if (type === "application/json") return type;
+  return (type ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
 }

@@ -45,28 +45,51 @@ export type PayloadDataJson = {
   readonly payloadHash: string;
 };
 
+/**
+ * Payloads whose hashes this thread computed ({@link buildPayloadWithOutputs}),
+ * so that checking them again ({@link hashesComputedHere}) costs nothing: a
+ * block of maximum gas took milliseconds of hashing on the node's thread
+ * each time (built for mining, then checked by its insert).
+ */
+const computedHere = new WeakSet<PayloadWithOutputs>();
+
+/**
+ * Whether `p` is a payload {@link buildPayloadWithOutputs} returned in this
+ * thread: its hashes are those of its contents (its members and list are
+ * frozen; the node never changes bytes in place).
+ */
+export function hashesComputedHere(p: PayloadWithOutputs): boolean {
+  return computedHere.has(p);
+}
+
 /** Computes the hashes of a payload. */
 export function buildPayloadWithOutputs(parts: {
   readonly transactions: readonly PayloadTransaction[];
   readonly minerData: Uint8Array;
   readonly coinbase: Uint8Array;
 }): PayloadWithOutputs {
+  // A copy the caller cannot change afterwards, so that the hashes stay its own.
+  const transactions = Object.freeze(
+    parts.transactions.map((t) => Object.freeze({ transaction: t.transaction, output: t.output })),
+  );
   const transactionsHash = transactionsHashOf(
     parts.minerData,
-    parts.transactions.map((t) => t.transaction),
+    transactions.map((t) => t.transaction),
   );
   const outputsHash = outputsHashOf(
     parts.coinbase,
-    parts.transactions.map((t) => t.output),
+    transactions.map((t) => t.output),
   );
-  return {
-    transactions: parts.transactions,
+  const built: PayloadWithOutputs = Object.freeze({
+    transactions,
     minerData: parts.minerData,
     coinbase: parts.coinbase,
     transactionsHash,
     outputsHash,
     payloadHash: payloadHashOf(transactionsHash, outputsHash),
-  };
+  });
+  computedHere.add(built);
+  return built;
 }
 
 /** The PayloadWithOutputs JSON object (key order as the reference emits it). */

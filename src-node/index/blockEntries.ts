@@ -149,21 +149,46 @@ function outputOf(bytes: Uint8Array): ParsedOutput | undefined {
   };
 }
 
-/** The index's rows of a block; `orphaned` for a block off the best chain. */
-export function blockEntries(
+/** The index's row of a block itself; `orphaned` for a block off the best chain. */
+export function blockRowOf(
   header: BlockHeader,
   payload: PayloadWithOutputs,
   orphaned: boolean,
-): BlockEntries {
+): IndexBlockRow {
+  return {
+    hash: header.hash,
+    chainId: header.chainId,
+    height: header.height,
+    parent: header.parent,
+    creationTime: header.creationTime,
+    miner: minerAccountOf(payload.minerData),
+    txCount: payload.transactions.length,
+    orphaned,
+  };
+}
+
+/**
+ * The index's rows of the commands at payload positions `from` (inclusive)
+ * to `to` (exclusive) of a block, their events and deployed modules: a live
+ * block is indexed a part at a time (index/chainIndex.ts).
+ */
+export function transactionEntries(
+  header: BlockHeader,
+  payload: PayloadWithOutputs,
+  from: number,
+  to: number,
+): Omit<BlockEntries, "block"> {
   const blockHash = header.hash;
   const chainId = header.chainId;
   const height = header.height;
   const transactions: IndexTxRow[] = [];
   const events: IndexEventRow[] = [];
   const modules: IndexModuleRow[] = [];
-  payload.transactions.forEach((t, position) => {
+  const end = Math.min(to, payload.transactions.length);
+  for (let position = Math.max(0, from); position < end; position++) {
+    const t = payload.transactions[position] as PayloadWithOutputs["transactions"][number];
     const out = outputOf(t.output);
-    if (out === undefined) return;
+    if (out === undefined) continue;
     const cmd = commandOf(t.transaction);
     const pact = out.continuation ?? cmd?.cont ?? null;
     transactions.push({
@@ -213,20 +238,18 @@ export function blockEntries(
         modules.push({ name, chainId, blockHash, position, height, requestKey: out.requestKey });
       }
     }
-  });
+  }
+  return { transactions, events, modules };
+}
+
+/** The index's rows of a block; `orphaned` for a block off the best chain. */
+export function blockEntries(
+  header: BlockHeader,
+  payload: PayloadWithOutputs,
+  orphaned: boolean,
+): BlockEntries {
   return {
-    block: {
-      hash: blockHash,
-      chainId,
-      height,
-      parent: header.parent,
-      creationTime: header.creationTime,
-      miner: minerAccountOf(payload.minerData),
-      txCount: payload.transactions.length,
-      orphaned,
-    },
-    transactions,
-    events,
-    modules,
+    block: blockRowOf(header, payload, orphaned),
+    ...transactionEntries(header, payload, 0, payload.transactions.length),
   };
 }

@@ -2,12 +2,20 @@
  * `ChainIndex`: keeps index.sqlite (store/indexStore.ts) in step with the
  * block database's best cut, for the explorer.
  *
- * - **Live**: every cut change (`BlockDb.onCutChange`) is applied in one
- *   index transaction: on each chain, the index's best blocks above the
- *   fork point that the new branch does not hold are marked orphaned (their
- *   transactions stop counting: the account counts are taken back), then
- *   the added blocks are indexed, or, when the index has them already as
- *   orphans (a branch coming back), marked best again.
+ * - **Live**: every cut change (`BlockDb.onCutChange`) is queued and
+ *   applied in the background, in order, in short steps (the event loop
+ *   runs between them, so a block of maximum gas does not hold the node for
+ *   the whole of its indexing): on each chain, the index's best blocks above
+ *   the fork point that the new branch does not hold are marked orphaned
+ *   (their transactions stop counting: the account counts are taken back),
+ *   then the added blocks are indexed, {@link LIVE_STEP_TRANSACTIONS}
+ *   commands per index transaction with the block's own row written last,
+ *   or, when the index has them already as orphans (a branch coming back),
+ *   marked best again. Reading the index ({@link ChainIndex.store},
+ *   {@link ChainIndex.status}) first applies whatever is queued, so a
+ *   reader never sees it behind the block database or a block half
+ *   indexed. A block half indexed when the node stopped (its commands'
+ *   rows without its block row) is indexed again from the start.
  * - **Catching up**, in the background in steps of `stepBlocks` blocks (one
  *   transaction each, the event loop runs between steps), while the node
  *   serves; cut changes meanwhile are queued and applied, in order, after it:
@@ -27,22 +35,35 @@
  */
 import { rmSync } from "node:fs";
 import type { BlockHeader } from "../chain/blockHeader.ts";
+import type { PayloadWithOutputs } from "../chain/payloadWithOutputs.ts";
 import type { BlockDb, CutChange } from "../store/blockDb.ts";
 import type { ScanStart } from "../store/blockStore.ts";
 import {
   type IndexBlockRow,
   type IndexEventRow,
+  type IndexModuleRow,
   IndexStore,
   type IndexTxRow,
 } from "../store/indexStore.ts";
 import type { OpenDatabaseOptions } from "../store/sqlDatabase.ts";
-import { blockEntries } from "./blockEntries.ts";
+import { blockEntries, blockRowOf, transactionEntries } from "./blockEntries.ts";
 import { ExplorerError, ExplorerErrorCode } from "./errors.ts";
 
 /** The index's format: a file of another format is rebuilt. */
 export const INDEX_FORMAT = 1;
 
 const DEFAULT_STEP_BLOCKS = 256;
+
+/**
+ * Commands of a live block indexed per index transaction: a block of
+ * maximum gas (about 250 transfers) is indexed in several steps of a few
+ * milliseconds each instead of one that held the event loop for about
+ * 100 ms (`npm run bench -- exec`, `health_p99_ms_block_exec`).
+ */
+export const LIVE_STEP_TRANSACTIONS = 32;
+
+/** How long one background step of live indexing may run before it yields, ms. */
+const LIVE_STEP_BUDGET_MS = 4;
 
 export type IndexStatus = {
   readonly state: "catching-up" | "ready";
@@ -79,6 +100,16 @@ export type ChainIndexOptions = OpenDatabaseOptions & {
 
 type ResumeRange = { readonly chainId: number; next: number; readonly top: number };
 
+/** A live cut change being applied: its orphans marked, its added blocks indexed one by one. */
+type LiveChange = {
+  readonly change: CutChange;
+  orphansMarked: boolean;
+  /** The added blocks not yet (fully) indexed, in indexing order. */
+  readonly blocks: BlockHeader[];
+  /** The first of `blocks` while its commands are read and written in steps. */
+  current: { readonly payload: PayloadWithOutputs; next: number } | undefined;
+};
+
 type Pass =
   | {
       readonly kind: "rebuild";
@@ -92,6 +123,8 @@ const META_FORMAT = "format";
 const META_NETWORK = "network";
 const META_GENESIS = "genesis";
 const META_COMPLETE = "complete";
+/** The block live indexing is writing in several transactions (its block row comes last). */
+const META_PARTIAL = "partial";
 
 const numberFormat = new Intl.NumberFormat("en-US");
 
@@ -116,13 +149,15 @@ function openOrReplace(options: ChainIndexOptions): IndexStore {
 }
 
 export class ChainIndex {
-  readonly store: IndexStore;
+  readonly #store: IndexStore;
   readonly #blocks: BlockDb;
   readonly #stepBlocks: number;
   readonly #log: ChainIndexLog | undefined;
   readonly #catchUp: IndexCatchUpReporter | undefined;
   #task: IndexCatchUpTask | undefined;
+  /** Cut changes not applied yet, oldest first (the first may be half applied: {@link #live}). */
   readonly #queue: CutChange[] = [];
+  #live: LiveChange | undefined;
   readonly #waiters: (() => void)[] = [];
   #unsubscribe: (() => void) | undefined;
   #pass: Pass | undefined;
@@ -133,7 +168,7 @@ export class ChainIndex {
   #closed = false;
 
   private constructor(store: IndexStore, options: ChainIndexOptions) {
-    this.store = store;
+    this.#store = store;
     this.#blocks = options.blocks;
     this.#stepBlocks = Math.max(1, options.stepBlocks ?? DEFAULT_STEP_BLOCKS);
     this.#log = options.log;
@@ -157,7 +192,8 @@ export class ChainIndex {
 
   /** Where the index stands (the explorer API's status). */
   status(): IndexStatus {
-    if (this.#pass !== undefined || this.#queue.length > 0) {
+    this.#applyQueued();
+    if (this.#pass !== undefined) {
       const total = Math.max(this.#passTotal, this.#passDone);
       return {
         state: "catching-up",
@@ -177,7 +213,17 @@ export class ChainIndex {
   }
 
   get catchingUp(): boolean {
-    return this.#pass !== undefined || this.#queue.length > 0;
+    return this.#pass !== undefined;
+  }
+
+  /**
+   * index.sqlite, with every cut change queued so far applied first (a
+   * reader never sees the index behind the block database's cut, unless a
+   * catching-up pass runs: {@link status}).
+   */
+  get store(): IndexStore {
+    this.#applyQueued();
+    return this.#store;
   }
 
   /** Resolves once the index has caught up (at once when it is in step). */
@@ -189,12 +235,14 @@ export class ChainIndex {
   /** Stops following the cut and closes index.sqlite (idempotent). */
   close(): void {
     if (this.#closed) return;
+    this.#applyQueued();
     this.#closed = true;
     this.#unsubscribe?.();
     this.#pass = undefined;
     this.#queue.length = 0;
+    this.#live = undefined;
     this.#endTask();
-    this.store.close();
+    this.#store.close();
     for (const w of this.#waiters.splice(0)) w();
   }
 
@@ -219,7 +267,7 @@ export class ChainIndex {
   }
 
   #plan(): void {
-    const s = this.store;
+    const s = this.#store;
     const current =
       s.meta(META_FORMAT) === String(INDEX_FORMAT) &&
       s.meta(META_NETWORK) === this.#blocks.version.name &&
@@ -230,11 +278,11 @@ export class ChainIndex {
   }
 
   #planRebuild(): void {
-    this.store.transaction(() => {
-      this.store.clear();
-      this.store.setMeta(META_FORMAT, String(INDEX_FORMAT));
-      this.store.setMeta(META_NETWORK, this.#blocks.version.name);
-      this.store.setMeta(META_GENESIS, this.#genesisKey());
+    this.#store.transaction(() => {
+      this.#store.clear();
+      this.#store.setMeta(META_FORMAT, String(INDEX_FORMAT));
+      this.#store.setMeta(META_NETWORK, this.#blocks.version.name);
+      this.#store.setMeta(META_GENESIS, this.#genesisKey());
     });
     this.#blockCount = 0;
     const chains = [...this.#blocks.genesis.keys()].sort((a, b) => a - b);
@@ -246,10 +294,11 @@ export class ChainIndex {
 
   #planResume(): void {
     const ranges: ResumeRange[] = [];
-    this.store.transaction(() => {
+    this.#store.transaction(() => {
+      this.#dropPartial();
       for (const [chainId, head] of this.#blocks.cut()) {
         const from = this.#commonHeight(chainId, head);
-        for (const row of this.store.bestBlocksAbove(chainId, from)) this.#setOrphaned(row, true);
+        for (const row of this.#store.bestBlocksAbove(chainId, from)) this.#setOrphaned(row, true);
         if (head.height > from) ranges.push({ chainId, next: from + 1, top: head.height });
       }
     });
@@ -260,12 +309,12 @@ export class ChainIndex {
   /** The highest height of `chainId` where the index's best block is the best chain's (genesis height − 1: none). */
   #commonHeight(chainId: number, head: BlockHeader): number {
     const genesisHeight = this.#blocks.genesis.get(chainId)?.height ?? 0;
-    const indexed = this.store.bestHead(chainId);
+    const indexed = this.#store.bestHead(chainId);
     if (indexed === undefined) return genesisHeight - 1;
     for (let h = Math.min(indexed.height, head.height); h >= genesisHeight; h--) {
       const best = this.#blocks.ancestorAt(head, h);
       if (best === undefined) break;
-      const row = this.store.block(best.hash);
+      const row = this.#store.block(best.hash);
       if (row !== undefined && !row.orphaned) return h;
     }
     return genesisHeight - 1;
@@ -305,7 +354,7 @@ export class ChainIndex {
     try {
       const pass = this.#pass;
       if (pass !== undefined) {
-        const finished = this.store.transaction(() =>
+        const finished = this.#store.transaction(() =>
           pass.kind === "rebuild" ? this.#rebuildStep(pass) : this.#resumeStep(pass),
         );
         this.#task?.progress(this.#passDone, Math.max(this.#passTotal, this.#passDone));
@@ -313,23 +362,20 @@ export class ChainIndex {
           this.#schedule();
           return;
         }
-        if (pass.kind === "rebuild") this.store.setMeta(META_COMPLETE, "1");
+        if (pass.kind === "rebuild") this.#store.setMeta(META_COMPLETE, "1");
         this.#pass = undefined;
         this.#endTask();
+        this.#log?.info?.("explorer index up to date", { blocks: this.#blockCount });
+        for (const w of this.#waiters.splice(0)) w();
       }
-      // The cut changes queued meanwhile, in order; then live.
-      while (this.#queue.length > 0 && this.#pass === undefined) {
-        const change = this.#queue.shift() as CutChange;
-        this.#applyCutChange(change);
-      }
+      // The cut changes queued meanwhile or since, in order, for a few milliseconds.
+      const until = performance.now() + LIVE_STEP_BUDGET_MS;
+      while (this.#queue.length > 0 && performance.now() < until) this.#liveUnit();
     } catch (e) {
       this.#fail(e);
       return;
     }
-    if (!this.catchingUp) {
-      this.#log?.info?.("explorer index up to date", { blocks: this.#blockCount });
-      for (const w of this.#waiters.splice(0)) w();
-    }
+    if (this.#queue.length > 0) this.#schedule();
   }
 
   /** One step of a rebuild; true when every chain is done. */
@@ -381,6 +427,7 @@ export class ChainIndex {
     });
     this.#pass = undefined;
     this.#queue.length = 0;
+    this.#live = undefined;
     this.#endTask();
     if (this.#closed) return;
     try {
@@ -396,36 +443,110 @@ export class ChainIndex {
 
   #onCutChange(change: CutChange): void {
     if (this.#closed) return;
-    if (this.catchingUp) {
-      this.#queue.push(change);
-      return;
-    }
+    this.#queue.push(change);
+    this.#schedule();
+  }
+
+  /** Applies every queued cut change now (a reader is about to look; not while a pass runs). */
+  #applyQueued(): void {
+    if (this.#closed || this.#pass !== undefined) return;
     try {
-      this.#applyCutChange(change);
+      while (this.#queue.length > 0) this.#liveUnit();
     } catch (e) {
       this.#fail(e);
     }
   }
 
-  #applyCutChange(change: CutChange): void {
+  /**
+   * One index transaction of the oldest queued cut change: its orphans, an
+   * added block known already, or the next {@link LIVE_STEP_TRANSACTIONS}
+   * commands of an added block (its block row with the last of them).
+   */
+  #liveUnit(): void {
+    let live = this.#live;
+    if (live === undefined) {
+      live = {
+        change: this.#queue[0] as CutChange,
+        orphansMarked: false,
+        blocks: [],
+        current: undefined,
+      };
+      this.#live = live;
+    }
+    if (!live.orphansMarked) {
+      const l = live;
+      this.#store.transaction(() => this.#markOrphans(l));
+      live.orphansMarked = true;
+      return;
+    }
+    const header = live.blocks[0];
+    if (header === undefined) {
+      this.#queue.shift();
+      this.#live = undefined;
+      return;
+    }
+    let current = live.current;
+    if (current === undefined) {
+      const existing = this.#store.block(header.hash);
+      const payload = existing === undefined ? this.#blocks.payload(header.payloadHash) : undefined;
+      if (existing !== undefined || payload === undefined) {
+        if (existing?.orphaned === true) {
+          this.#store.transaction(() => this.#setOrphaned(existing, false));
+        }
+        if (existing === undefined) {
+          this.#log?.warn("explorer index: a block's payload is missing", { hash: header.hash });
+        }
+        live.blocks.shift();
+        return;
+      }
+      current = { payload, next: 0 };
+      live.current = current;
+    }
+    const c = current;
+    const count = c.payload.transactions.length;
+    const end = Math.min(c.next + LIVE_STEP_TRANSACTIONS, count);
+    const part = transactionEntries(header, c.payload, c.next, end);
+    const done = this.#store.transaction(() => {
+      // Written in several transactions: the index notes the block until its row is written.
+      const split = count > LIVE_STEP_TRANSACTIONS;
+      if (split && c.next === 0) this.#store.setMeta(META_PARTIAL, header.hash);
+      this.#writeRows(part.transactions, part.events, part.modules, header.chainId, false);
+      if (end < count) return false;
+      this.#store.insertBlock(blockRowOf(header, c.payload, false));
+      if (split) this.#store.setMeta(META_PARTIAL, "");
+      this.#blockCount++;
+      return true;
+    });
+    c.next = end;
+    if (done) {
+      live.current = undefined;
+      live.blocks.shift();
+    }
+  }
+
+  /**
+   * On each chain of a cut change, the index's best blocks above the fork
+   * point that the new branch does not hold become orphans; notes the added
+   * blocks to index.
+   */
+  #markOrphans(live: LiveChange): void {
+    const { change } = live;
     const added = new Map<number, BlockHeader[]>();
     for (const h of change.added) {
       const list = added.get(h.chainId);
       if (list === undefined) added.set(h.chainId, [h]);
       else list.push(h);
     }
-    this.store.transaction(() => {
-      for (const [chainId, head] of change.cut) {
-        const list = added.get(chainId) ?? [];
-        const first = list[0];
-        const keep = first === undefined ? head.height : first.height - 1;
-        const hashes = new Set<string>(list.map((h) => h.hash));
-        for (const row of this.store.bestBlocksAbove(chainId, keep)) {
-          if (!hashes.has(row.hash)) this.#setOrphaned(row, true);
-        }
-        for (const h of list) this.#indexBlock(h, false);
+    for (const [chainId, head] of change.cut) {
+      const list = added.get(chainId) ?? [];
+      const first = list[0];
+      const keep = first === undefined ? head.height : first.height - 1;
+      const hashes = new Set<string>(list.map((h) => h.hash));
+      for (const row of this.#store.bestBlocksAbove(chainId, keep)) {
+        if (!hashes.has(row.hash)) this.#setOrphaned(row, true);
       }
-    });
+      live.blocks.push(...list);
+    }
   }
 
   // ---- rows
@@ -438,7 +559,7 @@ export class ChainIndex {
       return;
     }
     const entries = blockEntries(header, payload, orphaned);
-    const s = this.store;
+    const s = this.#store;
     if (!s.insertBlock(entries.block)) {
       const existing = s.block(header.hash);
       if (existing !== undefined && existing.orphaned !== orphaned) {
@@ -446,18 +567,52 @@ export class ChainIndex {
       }
       return;
     }
-    for (const t of entries.transactions) s.insertTransaction(t);
-    for (const e of entries.events) s.insertEvent(e);
-    for (const m of entries.modules) s.insertModule(m);
+    this.#writeRows(
+      entries.transactions,
+      entries.events,
+      entries.modules,
+      header.chainId,
+      orphaned,
+    );
     this.#blockCount++;
-    if (!orphaned) this.#count(entries.transactions, entries.events, header.chainId, 1);
+  }
+
+  /** Writes a block's command, event and module rows (some or all) and counts them unless orphaned. */
+  #writeRows(
+    transactions: readonly IndexTxRow[],
+    events: readonly IndexEventRow[],
+    modules: readonly IndexModuleRow[],
+    chainId: number,
+    orphaned: boolean,
+  ): void {
+    const s = this.#store;
+    for (const t of transactions) s.insertTransaction(t);
+    for (const e of events) s.insertEvent(e);
+    for (const m of modules) s.insertModule(m);
+    if (!orphaned) this.#count(transactions, events, chainId, 1);
+  }
+
+  /**
+   * Removes the rows of the block live indexing had half written when it
+   * stopped (the node stopped, or a failure): its block row was never
+   * written, its commands were counted as on the best chain.
+   */
+  #dropPartial(): void {
+    const s = this.#store;
+    const hash = s.meta(META_PARTIAL);
+    if (hash === undefined || hash === "") return;
+    const transactions = s.transactionsOfBlock(hash);
+    const chainId = transactions[0]?.chainId;
+    if (chainId !== undefined) this.#count(transactions, s.eventsOfBlock(hash), chainId, -1);
+    s.deleteBlockRows(hash);
+    s.setMeta(META_PARTIAL, "");
   }
 
   #setOrphaned(row: IndexBlockRow, orphaned: boolean): void {
-    this.store.setOrphaned(row.hash, orphaned);
+    this.#store.setOrphaned(row.hash, orphaned);
     this.#count(
-      this.store.transactionsOfBlock(row.hash),
-      this.store.eventsOfBlock(row.hash),
+      this.#store.transactionsOfBlock(row.hash),
+      this.#store.eventsOfBlock(row.hash),
       row.chainId,
       orphaned ? -1 : 1,
     );
@@ -470,7 +625,7 @@ export class ChainIndex {
     chainId: number,
     sign: 1 | -1,
   ): void {
-    const s = this.store;
+    const s = this.#store;
     for (const t of transactions) {
       if (t.sender !== "") s.countAccount(t.sender, chainId, sign, 0);
     }

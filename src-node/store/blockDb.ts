@@ -28,7 +28,11 @@ import { buildGenesisPayload } from "../chain/genesisPayload.ts";
 import { validateHeader } from "../chain/headerValidation.ts";
 import { limitCut } from "../chain/limitCut.ts";
 import type { NetworkVersion } from "../chain/networkVersion.ts";
-import { buildPayloadWithOutputs, type PayloadWithOutputs } from "../chain/payloadWithOutputs.ts";
+import {
+  buildPayloadWithOutputs,
+  hashesComputedHere,
+  type PayloadWithOutputs,
+} from "../chain/payloadWithOutputs.ts";
 import type { Hash32 } from "../encoding/hash32.ts";
 import { BlockStore } from "./blockStore.ts";
 import { cutDifference, cutWithBlock, extended } from "./cutWithBlock.ts";
@@ -331,6 +335,8 @@ function emptyGenesisPayload(): (chainId: number) => PayloadWithOutputs {
  * @throws {ChainError} CHAIN_PAYLOAD_HASH_MISMATCH when a stated hash differs.
  */
 function checkedPayload(p: PayloadWithOutputs): PayloadWithOutputs {
+  // Built (hashed) in this thread already: a mined block's payload.
+  if (hashesComputedHere(p)) return p;
   const built = buildPayloadWithOutputs(p);
   for (const field of ["transactionsHash", "outputsHash", "payloadHash"] as const) {
     if (built[field] !== p[field]) {

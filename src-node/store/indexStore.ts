@@ -291,6 +291,13 @@ export class IndexStore {
     );
   }
 
+  /** Deletes the command, event and module rows of a block (one left half indexed; its block row is absent). */
+  deleteBlockRows(hash: string): void {
+    this.db.run(sql`DELETE FROM transactions WHERE block_hash = ${hash}`);
+    this.db.run(sql`DELETE FROM events WHERE block_hash = ${hash}`);
+    this.db.run(sql`DELETE FROM modules WHERE block_hash = ${hash}`);
+  }
+
   setOrphaned(hash: string, orphaned: boolean): void {
     this.db.run(sql`UPDATE blocks SET orphaned = ${orphaned ? 1 : 0} WHERE hash = ${hash}`);
   }

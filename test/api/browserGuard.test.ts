@@ -9,7 +9,7 @@
  * application/octet-stream.
  */
 import { readdirSync, rmSync } from "node:fs";
-import { request as httpRequest } from "node:http";
+import { Agent, request as httpRequest } from "node:http";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { openTestNode, type TestNode, tempDir } from "../support/testNode.ts";
@@ -191,6 +191,45 @@ describe("[api] finding 4: the Host must name the node (DNS rebinding)", () => {
     expect(await status(`weft.example.org.evil.example:${port}`)).toBe(403);
     // Node's HTTP parser already refuses an HTTP/1.1 request without Host.
     expect(await status(undefined)).toBe(400);
+  });
+
+  it("checks the Host of every request on a kept-alive connection, not only the first", async () => {
+    const t = await node({ port: 0 });
+    await t.node.start();
+    const port = Number(new URL(t.node.origin).port);
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const ports: number[] = [];
+    const status = (host: string) =>
+      new Promise<number>((done, fail) => {
+        const req = httpRequest(
+          {
+            host: "127.0.0.1",
+            port,
+            path: "/health-check",
+            headers: { host },
+            agent,
+            setHost: false,
+          },
+          (res) => {
+            ports.push(res.socket.localPort ?? 0);
+            res.resume();
+            res.on("end", () => done(res.statusCode ?? 0));
+          },
+        );
+        req.on("error", fail);
+        req.end();
+      });
+    try {
+      expect(await status(`127.0.0.1:${port}`)).toBe(200);
+      expect(await status(`127.0.0.1:${port}`)).toBe(200);
+      expect(await status(`evil.example:${port}`)).toBe(403);
+      expect(await status(`localhost:${port}`)).toBe(200);
+      expect(await status("127.0.0.1")).toBe(403);
+      // One connection throughout (the 403s keep it open).
+      expect(new Set(ports).size).toBe(1);
+    } finally {
+      agent.destroy();
+    }
   });
 
   it("accepts the configured host name", async () => {

@@ -24,7 +24,10 @@
  *   blocks of maximum gas (250 transfers, payloads built by the workers)
  *   are inserted back to back as mined blocks are (`health_p99_ms_block_exec`:
  *   `WeftNode.insertBlock`, executed in an execution worker first, the node's
- *   thread writing the rows).
+ *   thread writing the rows, the explorer index following in steps). The
+ *   transfers are signed before the probe starts (`WEFT_BENCH_HEALTH_BLOCKS`
+ *   blocks' worth, default 2 × SECONDS + 2): signing them is the
+ *   benchmark's work, on the node's thread since it runs in its process.
  *   `health_p99_ms_under_load` is the larger of the two with workers.
  *
  * Fairness: transfers are timed after warm-up blocks (the JIT's first
@@ -37,7 +40,8 @@
  * `WEFT_BENCH_SECONDS`, `WEFT_BENCH_CONNECTIONS`, `WEFT_BENCH_BLOCKS`,
  * `WEFT_BENCH_ROUNDS`, `WEFT_BENCH_ONLY` (`transfers`, `local` or `health`),
  * `WEFT_BENCH_EXEC_WORKERS` (the /local part's execution workers, default 2;
- * 0 runs /local on the node's thread, for comparison).
+ * 0 runs /local on the node's thread, for comparison),
+ * `WEFT_BENCH_HEALTH_BLOCKS`.
  *
  * Prints `BENCH exec transfers_per_s=<n> 1/s`,
  * `BENCH exec transfers_cold_per_s=<n> 1/s`, `BENCH exec local_rps=<n> 1/s`,
@@ -52,7 +56,15 @@ import type { AddressInfo } from "node:net";
 import { loadavg } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { cutExtension, extendableChains } from "../../src-node/chain/cutExtension.ts";
+import type { BlockHeader } from "../../src-node/chain/blockHeader.ts";
+import type { Cut } from "../../src-node/chain/cut.ts";
+import {
+  cutExtension,
+  extendableChains,
+  extendCut,
+  type ParentLookup,
+} from "../../src-node/chain/cutExtension.ts";
+import type { NetworkVersion } from "../../src-node/chain/networkVersion.ts";
 import { newBlockHeader } from "../../src-node/chain/newBlockHeader.ts";
 import { createNode } from "../../src-node/node.ts";
 import { MINER, openExecChain, signedCommand } from "../support/execChain.ts";
@@ -67,6 +79,10 @@ const WARMUP_BLOCKS = 2;
 const ROUNDS = Number(process.env.WEFT_BENCH_ROUNDS ?? "3");
 /** Execution workers of the /local part's node (0: in process, as before workers). */
 const EXEC_WORKERS = Number(process.env.WEFT_BENCH_EXEC_WORKERS ?? "2");
+/** Blocks of transfers signed ahead for the health part (more than it inserts in SECONDS). */
+const HEALTH_BLOCKS = Number(
+  process.env.WEFT_BENCH_HEALTH_BLOCKS ?? String(Math.ceil(SECONDS * 2) + 2),
+);
 /** `transfers`, `local` or `health`: run only that part. */
 const ONLY = process.env.WEFT_BENCH_ONLY ?? "";
 /**
@@ -271,6 +287,39 @@ async function healthUnderLocalLoad(workers: number): Promise<number> {
   }
 }
 
+/**
+ * The chains the next `n` blocks on `cut` extend, the lowest extendable
+ * chain first (as the health part inserts them), worked out on headers alone.
+ */
+function chainSequence(
+  cut: Cut,
+  version: NetworkVersion,
+  parentOf: ParentLookup,
+  n: number,
+): number[] {
+  const made = new Map<string, BlockHeader>();
+  const lookup: ParentLookup = (h) => made.get(h.parent) ?? parentOf(h);
+  const out: number[] = [];
+  let at = cut;
+  for (let i = 0; i < n; i++) {
+    const chainId = extendableChains(at, version, lookup)[0] as number;
+    const ext = cutExtension(at, version, chainId, lookup);
+    if (ext.status !== "ready") throw new Error(`chain ${chainId} cannot be extended`);
+    const header = newBlockHeader({
+      version,
+      parent: ext.parent,
+      adjacentParents: ext.adjacentParents,
+      creationTime:
+        Math.max(ext.parent.creationTime, ...ext.adjacentParents.map((a) => a.creationTime)) + 1,
+      payloadHash: ext.parent.payloadHash,
+    });
+    made.set(header.hash, header);
+    at = extendCut(at, header);
+    out.push(chainId);
+  }
+  return out;
+}
+
 /** /health-check's p99 while blocks of maximum gas are built (workers) and inserted back to back. */
 async function healthUnderBlocks(): Promise<number> {
   const dataDir = tempDir("weft-bench-health-");
@@ -278,13 +327,28 @@ async function healthUnderBlocks(): Promise<number> {
   const version = node.version;
   let probing = true;
   try {
-    const parentOf = (h: { parent: string }) => node.blocks.header(h.parent as never);
+    const parentOf: ParentLookup = (h) => node.blocks.header(h.parent);
+    // The transfers are signed before the probe starts: signing 250 commands is the
+    // benchmark's work, not the node's, and it would hold the node's thread (the same
+    // process) for hundreds of milliseconds per block.
+    const chains = chainSequence(node.blocks.cut(), version, parentOf, HEALTH_BLOCKS);
+    const prepared = chains.map((chainId, b) => transferBlock(chainId, b, "health"));
     const probe = runProbe(`${node.origin}/health-check`).finally(() => {
       probing = false;
     });
     for (let b = 0; probing; b++) {
       const chainId = extendableChains(node.blocks.cut(), version, parentOf)[0] as number;
-      const candidates = transferBlock(chainId, b, "health");
+      const candidates = prepared[b];
+      if (candidates !== undefined && chains[b] !== chainId) {
+        throw new Error(`block ${b} extends chain ${chainId}, not ${chains[b]} as foreseen`);
+      }
+      if (candidates === undefined) {
+        console.error(
+          `exec health: all ${HEALTH_BLOCKS} prepared blocks inserted before the probe ended`,
+        );
+        await probe;
+        break;
+      }
       const ext = cutExtension(node.blocks.cut(), version, chainId, parentOf);
       if (ext.status !== "ready") throw new Error(`chain ${chainId} cannot be extended`);
       const latest = Math.max(

@@ -4,14 +4,15 @@
  * orphaned and its transactions unconfirmed, then the other branch
  * confirming them, then the first branch coming back), the account counts
  * following them, a rebuild from scratch equal to the incremental index,
- * resuming after blocks were added while the index was closed, and the
- * catching-up status.
+ * resuming after blocks were added while the index was closed, the
+ * catching-up status, and a large block indexed in steps (readers never see
+ * it half done; one half written when the index stopped is indexed again).
  */
-import { rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { testSingletonVersion } from "../../src-node/chain/versions.ts";
-import { ChainIndex } from "../../src-node/index/chainIndex.ts";
+import { ChainIndex, LIVE_STEP_TRANSACTIONS } from "../../src-node/index/chainIndex.ts";
 import { Explorer } from "../../src-node/index/explorer.ts";
 import { type Block, BlockDb } from "../../src-node/store/blockDb.ts";
 import { IndexStore } from "../../src-node/store/indexStore.ts";
@@ -164,6 +165,90 @@ describe("[index] following the best cut", () => {
     // A rebuild from the block database equals the incremental index.
     const rebuilt = await openIndex(blocks, join(dir, "rebuilt.sqlite"), 5);
     expect(rebuilt.store.dump()).toEqual(index.store.dump());
+  });
+});
+
+/** `n` transfers among four accounts (distinct nonces). */
+function manyTransfers(n: number, tag: string) {
+  const names = ["alice", "bob", "carol", "dave"];
+  return Array.from({ length: n }, (_, i) => ({
+    from: names[i % 4] as string,
+    to: names[(i + 1) % 4] as string,
+    amount: "1.0",
+    nonce: `${tag}-${i}`,
+  }));
+}
+
+const nextTurn = () => new Promise<void>((r) => setImmediate(r));
+
+describe("[index] a large block in steps", () => {
+  it("indexes it a part at a time with the event loop running between, and readers see it whole", async () => {
+    const { dir, blocks, payloads, main } = fresh();
+    const path = join(dir, "index.sqlite");
+    const index = await openIndex(blocks, path);
+    const perBlock = 2 * LIVE_STEP_TRANSACTIONS + 5;
+    payloads.queue("main", 3, ...manyTransfers(perBlock, "a"));
+    const round = main.round();
+    insertAll(blocks, round);
+    const big = round.find((b) => b.header.chainId === 3) as Block;
+    // Another connection sees what the index has committed: nothing of the round yet.
+    const reader = IndexStore.open(path);
+    closers.push(() => reader.close());
+    expect(reader.blockCount()).toBe(10);
+    let turns = 0;
+    let sawPart = false;
+    while (reader.block(big.header.hash) === undefined && turns < 1000) {
+      const rows = reader.transactionsOfBlock(big.header.hash).length;
+      if (rows > 0 && rows < perBlock) {
+        sawPart = true;
+        expect(reader.meta("partial")).toBe(big.header.hash);
+      }
+      await nextTurn();
+      turns++;
+    }
+    expect(sawPart).toBe(true);
+    expect(reader.transactionsOfBlock(big.header.hash)).toHaveLength(perBlock);
+    expect(reader.meta("partial")).toBe("");
+
+    // A reader through the index never sees it behind: the queue is applied first.
+    payloads.queue("main", 3, ...manyTransfers(perBlock, "b"));
+    insertAll(blocks, main.round());
+    expect(index.store.blockCount()).toBe(30);
+    expect(index.status()).toMatchObject({ state: "ready", indexedBlocks: 30 });
+    expect(index.store.accountChains("alice")).toEqual([
+      { account: "alice", chainId: 3, transactions: 36, transfers: 70 },
+    ]);
+    const rebuilt = await openIndex(blocks, join(dir, "rebuilt.sqlite"));
+    expect(rebuilt.store.dump()).toEqual(index.store.dump());
+  });
+
+  it("indexes a block again that was half written when the node stopped", async () => {
+    const { dir, blocks, payloads, main } = fresh();
+    const path = join(dir, "index.sqlite");
+    await openIndex(blocks, path);
+    payloads.queue("main", 3, ...manyTransfers(3 * LIVE_STEP_TRANSACTIONS, "a"));
+    insertAll(blocks, main.round());
+    const reader = IndexStore.open(path);
+    closers.push(() => reader.close());
+    while (reader.meta("partial") === undefined || reader.meta("partial") === "") await nextTurn();
+    // The files as a stop between two steps leaves them (the steps are committed transactions).
+    const stopped = join(dir, "stopped.sqlite");
+    copyFileSync(path, stopped);
+    if (existsSync(`${path}-wal`)) copyFileSync(`${path}-wal`, `${stopped}-wal`);
+    const half = IndexStore.open(stopped);
+    const partial = half.meta("partial") as string;
+    expect(half.transactionsOfBlock(partial).length).toBeGreaterThan(0);
+    expect(half.block(partial)).toBeUndefined();
+    half.close();
+
+    const resumed = await openIndex(blocks, stopped);
+    const rebuilt = await openIndex(blocks, join(dir, "rebuilt.sqlite"));
+    const dump = resumed.store.dump();
+    expect(resumed.store.meta("partial")).toBe("");
+    expect(dump.transactions).toEqual(rebuilt.store.dump().transactions);
+    expect(dump.events).toEqual(rebuilt.store.dump().events);
+    expect(dump.accounts).toEqual(rebuilt.store.dump().accounts);
+    expect(dump.blocks).toEqual(rebuilt.store.dump().blocks);
   });
 });
 
