@@ -26,7 +26,7 @@ import { isNodeError } from "../errors/nodeError.ts";
 import type { CommandService } from "../mempool/commandService.ts";
 import type { BuiltInMiner } from "../mining/builtInMiner.ts";
 import type { BlockDb } from "../store/blockDb.ts";
-import { badCut, P2pError, P2pErrorCode } from "./errors.ts";
+import { badCut, type MisbehaviourKind, P2pError, P2pErrorCode } from "./errors.ts";
 import { type PeerAddress, parsePeerAddress, peerKey } from "./peerAddress.ts";
 import { PeerBook, type PeerEntry, type PeerView } from "./peerBook.ts";
 import { PeerClient } from "./peerClient.ts";
@@ -67,9 +67,16 @@ export type PeerNetworkOptions = {
   readonly requestTimeoutMs?: number | undefined;
 };
 
-/** Misbehaviour points: an invalid block bans at once, a malformed cut or page costs less. */
-const INVALID_BLOCK_POINTS = 100;
-const MALFORMED_POINTS = 20;
+/**
+ * Misbehaviour points by kind (docs/p2p.md): an invalid block bans at once,
+ * a false cut twice within about 17 minutes, a malformed cut or page five
+ * times in a row (points fade: peerBook.ts).
+ */
+const MISBEHAVIOUR_POINTS: Readonly<Record<MisbehaviourKind, number>> = {
+  "invalid-block": 100,
+  "false-cut": 60,
+  malformed: 20,
+};
 /** How often catching-up progress goes to the log, ms. */
 const PROGRESS_LOG_MS = 5_000;
 
@@ -203,6 +210,8 @@ export class PeerNetwork {
       const started = performance.now();
       const cut = await client.cut();
       this.book.succeeded(entry, performance.now() - started);
+      // Banned while this request ran (a sync from it failed): nothing it says is taken.
+      if (this.book.isBanned(entry.key)) return;
       if (cut.instance !== this.version.name) {
         this.#refuse(entry, cut.instance);
         return;
@@ -240,8 +249,7 @@ export class PeerNetwork {
 
   #failed(entry: PeerEntry, e: unknown): void {
     if (e instanceof P2pError && e.type.code === P2pErrorCode.PeerMisbehaved) {
-      const points = e.type.kind === "invalid-block" ? INVALID_BLOCK_POINTS : MALFORMED_POINTS;
-      this.#misbehaved(entry, points, e.message);
+      this.#misbehaved(entry, MISBEHAVIOUR_POINTS[e.type.kind], e.message);
     } else if (isNodeError(e)) {
       this.book.failed(entry, e.message);
     } else {
@@ -256,7 +264,7 @@ export class PeerNetwork {
     this.#log?.warn(
       banned
         ? `p2p: peer ${entry.key} banned until ${new Date(entry.bannedUntil ?? 0).toISOString()}: ${reason}`
-        : `p2p: peer ${entry.key} misbehaved (score ${entry.score}): ${reason}`,
+        : `p2p: peer ${entry.key} misbehaved (score ${this.book.scoreOf(entry)}): ${reason}`,
     );
   }
 
