@@ -10,6 +10,7 @@
 import { base64UrlDecode, base64UrlEncode } from "../encoding/base64url.ts";
 import { type Hash32, parseHash32 } from "../encoding/hash32.ts";
 import { ChainError, ChainErrorCode } from "./errors.ts";
+import { markPayloadHashed } from "./hashedHere.ts";
 import { outputsHashOf, payloadHashOf, transactionsHashOf } from "./payloadHashes.ts";
 
 /** A transaction (UTF-8 bytes of the signed command JSON) and its output (the command result JSON). */
@@ -59,14 +60,14 @@ export function buildPayloadWithOutputs(parts: {
     parts.coinbase,
     parts.transactions.map((t) => t.output),
   );
-  return {
+  return markPayloadHashed({
     transactions: parts.transactions,
     minerData: parts.minerData,
     coinbase: parts.coinbase,
     transactionsHash,
     outputsHash,
     payloadHash: payloadHashOf(transactionsHash, outputsHash),
-  };
+  });
 }
 
 /** The PayloadWithOutputs JSON object (key order as the reference emits it). */
