@@ -19,6 +19,12 @@
  *     write, or the blocks were restored): per chain, from the highest
  *     height where the index's best block is the block database's, up to
  *     the cut.
+ * - **Deferred** while the node catches up with its peers ({@link ChainIndex.defer}):
+ *   cut changes are not indexed one by one (a sync inserts thousands of
+ *   blocks, and indexing each in its own step cost a sixth of it); when the
+ *   sync ends, a *resume* catches up in the background as after a restart.
+ *   Blocks that were on the best cut only for a while in between are not
+ *   indexed as orphans (a rebuild does that).
  * {@link ChainIndex.status} reports "catching up, N of M blocks", and each pass
  * is reported to the node's catching-up status (the app's banner) as it runs.
  * A failure while applying a cut change is logged and answered with a
@@ -131,6 +137,10 @@ export class ChainIndex {
   #blockCount: number;
   #scheduled = false;
   #closed = false;
+  /** Cut changes are not followed (defer). */
+  #deferred = false;
+  /** A resume is due once the running pass and its queue are done (defer ended meanwhile). */
+  #resumeDue = false;
 
   private constructor(store: IndexStore, options: ChainIndexOptions) {
     this.store = store;
@@ -157,7 +167,7 @@ export class ChainIndex {
 
   /** Where the index stands (the explorer API's status). */
   status(): IndexStatus {
-    if (this.#pass !== undefined || this.#queue.length > 0) {
+    if (this.catchingUp) {
       const total = Math.max(this.#passTotal, this.#passDone);
       return {
         state: "catching-up",
@@ -177,7 +187,35 @@ export class ChainIndex {
   }
 
   get catchingUp(): boolean {
-    return this.#pass !== undefined || this.#queue.length > 0;
+    return this.#pass !== undefined || this.#queue.length > 0 || this.#deferred || this.#resumeDue;
+  }
+
+  /**
+   * Stops (`true`) or resumes (`false`) following cut changes one by one:
+   * the node defers the index while it catches up with its peers, and the
+   * index catches up in the background afterwards (a resume). Idempotent.
+   */
+  defer(on: boolean): void {
+    if (this.#closed || on === this.#deferred) return;
+    this.#deferred = on;
+    if (on) return;
+    if (this.#pass !== undefined || this.#queue.length > 0) {
+      this.#resumeDue = true;
+      return;
+    }
+    this.#resume();
+  }
+
+  /** Plans a resume from where the index holds the best chain (nothing when in step). */
+  #resume(): void {
+    this.#resumeDue = false;
+    try {
+      this.#planResume();
+    } catch (e) {
+      this.#fail(e);
+      return;
+    }
+    if (!this.catchingUp) for (const w of this.#waiters.splice(0)) w();
   }
 
   /** Resolves once the index has caught up (at once when it is in step). */
@@ -317,10 +355,14 @@ export class ChainIndex {
         this.#pass = undefined;
         this.#endTask();
       }
-      // The cut changes queued meanwhile, in order; then live.
+      // The cut changes queued meanwhile, in order; then live (or a resume, when one is due).
       while (this.#queue.length > 0 && this.#pass === undefined) {
         const change = this.#queue.shift() as CutChange;
         this.#applyCutChange(change);
+      }
+      if (this.#resumeDue && !this.#deferred && this.#pass === undefined) {
+        this.#resumeDue = false;
+        this.#planResume();
       }
     } catch (e) {
       this.#fail(e);
@@ -381,6 +423,8 @@ export class ChainIndex {
     });
     this.#pass = undefined;
     this.#queue.length = 0;
+    // The plan below reads the cut as it is now: no other resume is due.
+    this.#resumeDue = false;
     this.#endTask();
     if (this.#closed) return;
     try {
@@ -396,7 +440,9 @@ export class ChainIndex {
 
   #onCutChange(change: CutChange): void {
     if (this.#closed) return;
-    if (this.catchingUp) {
+    // Deferred: the resume after it reads the cut as it will then be.
+    if (this.#deferred || this.#resumeDue) return;
+    if (this.#pass !== undefined || this.#queue.length > 0) {
       this.#queue.push(change);
       return;
     }

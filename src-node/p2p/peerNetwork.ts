@@ -61,6 +61,11 @@ export type PeerNetworkOptions = {
   readonly pollIntervalMs?: number | undefined;
   /** Where catching up with peers is reported (the app's banner; syncCatchUp.ts). */
   readonly catchUp?: SyncCatchUpReporter | undefined;
+  /**
+   * Called when the node starts (`true`) and stops (`false`) catching up
+   * with its peers; node.ts defers the explorer index meanwhile.
+   */
+  readonly onCatchingUp?: ((catchingUp: boolean) => void) | undefined;
   /** How often each peer's peers are asked for, ms (default 30,000). */
   readonly exchangeIntervalMs?: number | undefined;
   /** Request timeout, ms (default 10,000). */
@@ -121,6 +126,9 @@ export class PeerNetwork {
   #syncing = false;
   #closed = false;
   #miningHeld = false;
+  readonly #onCatchingUp: ((catchingUp: boolean) => void) | undefined;
+  /** What `onCatchingUp` was last told. */
+  #catchingUp = false;
   #lastProgressLog = 0;
   #gossipScheduled = false;
   /** A cut change during a sync, published once the window's blocks are in. */
@@ -133,6 +141,7 @@ export class PeerNetwork {
     this.#batch = options.batch;
     this.#commands = options.commands;
     this.#miner = options.miner;
+    this.#onCatchingUp = options.onCatchingUp;
     this.#log = options.log;
     this.#pollIntervalMs = options.pollIntervalMs ?? 1_000;
     this.#exchangeIntervalMs = options.exchangeIntervalMs ?? 30_000;
@@ -285,7 +294,8 @@ export class PeerNetwork {
         const entry = this.book.get(key);
         if (entry === undefined || this.book.isBanned(key)) continue;
         if (cut.weight <= cutWeight(this.#blocks.cut())) continue;
-        this.#reportCatchUp(this.status());
+        // Before the first block: the banner, the miner held, the index deferred.
+        this.#followStatus();
         try {
           await syncFromPeer({
             blocks: this.#blocks,
@@ -476,6 +486,17 @@ export class PeerNetwork {
     };
   }
 
+  /** Tells `onCatchingUp` when the node starts or stops catching up. */
+  #followCatchingUp(catchingUp: boolean): void {
+    if (catchingUp === this.#catchingUp) return;
+    this.#catchingUp = catchingUp;
+    try {
+      this.#onCatchingUp?.(catchingUp);
+    } catch (e) {
+      this.#log?.warn(`p2p: catching-up listener failed: ${messageOf(e)}`);
+    }
+  }
+
   /** Shows catching up in the app's banner while the node is behind its peers (syncCatchUp.ts). */
   #reportCatchUp(s: SyncStatus): void {
     if (this.#closed || !this.#blocks.isOpen) return;
@@ -490,8 +511,9 @@ export class PeerNetwork {
     if (this.#closed) return;
     const s = this.status();
     this.#reportCatchUp(s);
-    const miner = this.#miner;
     const behind = s.state === "catching-up";
+    this.#followCatchingUp(behind);
+    const miner = this.#miner;
     if (miner === undefined || behind === this.#miningHeld) return;
     this.#miningHeld = behind;
     if (miner.wanted) {

@@ -7,6 +7,7 @@
  *   does not move;
  * - a late node's catch-up shows in the node's catching-up status
  *   (`node.catchUp`, the app's banner) while it runs and leaves it after;
+ *   its explorer index, deferred meanwhile, catches up after;
  * - a peer answering a block page without items is scored as a malformed
  *   answer (20 points, from the error's kind), not banned as for an invalid
  *   block;
@@ -182,6 +183,10 @@ describe("[p2p] sync between nodes", () => {
     expect(late.recentLog.lines().some((l) => l.message.startsWith("p2p: catching up:"))).toBe(
       true,
     );
+    // The explorer index, deferred during the sync, caught up after it: every block.
+    await late.index.caughtUp();
+    expect(late.index.status().state).toBe("ready");
+    expect(late.index.store.blockCount()).toBe(late.blocks.store.headerCount());
   }, 120_000);
 
   it("scores a block page without items as a malformed answer, without a ban", async () => {
