@@ -543,6 +543,8 @@ export class WeftNode {
         commands,
         miner,
         catchUp,
+        // The explorer index catches up after a sync rather than block by block during it.
+        onCatchingUp: (on) => indexDb.defer(on),
         peers: options.p2p.peers,
         maxPeers: options.p2p.maxPeers,
         file: peersPath(options),

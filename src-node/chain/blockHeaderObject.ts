@@ -18,6 +18,7 @@ import { computeBlockHash } from "./blockHash.ts";
 import type { AdjacentParent, BlockHeader, UnhashedBlockHeader } from "./blockHeader.ts";
 import type { DecodeHeaderOptions } from "./blockHeaderBinary.ts";
 import { ChainError, ChainErrorCode } from "./errors.ts";
+import { markHeaderHashed } from "./hashedHere.ts";
 import { checkHeaderShape, MAX_HEADER_NUMBER } from "./headerShape.ts";
 import { versionByCode, versionByName } from "./versions.ts";
 
@@ -182,14 +183,13 @@ export function blockHeaderFromObject(
   };
   checkHeaderShape(header);
   const hash: Hash32 = parseHash32(o.hash, "hash");
-  if (options.verifyHash !== false) {
-    const computed = computeBlockHash(header);
-    if (computed !== hash) {
-      throw new ChainError(
-        { code: ChainErrorCode.HashMismatch, field: "hash", expected: computed, actual: hash },
-        `hash: the header says ${hash}, its fields hash to ${computed}`,
-      );
-    }
+  if (options.verifyHash === false) return { ...header, hash };
+  const computed = computeBlockHash(header);
+  if (computed !== hash) {
+    throw new ChainError(
+      { code: ChainErrorCode.HashMismatch, field: "hash", expected: computed, actual: hash },
+      `hash: the header says ${hash}, its fields hash to ${computed}`,
+    );
   }
-  return { ...header, hash };
+  return markHeaderHashed({ ...header, hash });
 }

@@ -24,6 +24,7 @@ import type { BlockHeader } from "./blockHeader.ts";
 import { childWeight } from "./difficulty.ts";
 import { nextEpochStart } from "./epoch.ts";
 import { ChainError, ChainErrorCode, type HeaderRuleCode } from "./errors.ts";
+import { isHeaderHashed } from "./hashedHere.ts";
 import { headerAdjacentChains, isGenesisHeight } from "./networkVersion.ts";
 import { nextTarget } from "./nextTarget.ts";
 import { hasValidPow } from "./pow.ts";
@@ -74,7 +75,8 @@ export function headerValidationFailures(input: HeaderValidationInput): ChainErr
       ),
     ];
   }
-  const hash = computeBlockHash(h);
+  // A header decoded here had its hash computed then (hashedHere.ts).
+  const hash = isHeaderHashed(h) ? h.hash : computeBlockHash(h);
   if (hash !== h.hash)
     out.push(failure(ChainErrorCode.HashMismatch, "hash", hash, h.hash, "block hash"));
   if (h.featureFlags !== 0n) {

@@ -10,6 +10,7 @@
 import { base64UrlDecode, base64UrlEncode } from "../encoding/base64url.ts";
 import { type Hash32, parseHash32 } from "../encoding/hash32.ts";
 import { ChainError, ChainErrorCode } from "./errors.ts";
+import { markPayloadHashed } from "./hashedHere.ts";
 import { outputsHashOf, payloadHashOf, transactionsHashOf } from "./payloadHashes.ts";
 
 /** A transaction (UTF-8 bytes of the signed command JSON) and its output (the command result JSON). */
@@ -45,23 +46,6 @@ export type PayloadDataJson = {
   readonly payloadHash: string;
 };
 
-/**
- * Payloads whose hashes this thread computed ({@link buildPayloadWithOutputs}),
- * so that checking them again ({@link hashesComputedHere}) costs nothing: a
- * block of maximum gas took milliseconds of hashing on the node's thread
- * each time (built for mining, then checked by its insert).
- */
-const computedHere = new WeakSet<PayloadWithOutputs>();
-
-/**
- * Whether `p` is a payload {@link buildPayloadWithOutputs} returned in this
- * thread: its hashes are those of its contents (its members and list are
- * frozen; the node never changes bytes in place).
- */
-export function hashesComputedHere(p: PayloadWithOutputs): boolean {
-  return computedHere.has(p);
-}
-
 /** Computes the hashes of a payload. */
 export function buildPayloadWithOutputs(parts: {
   readonly transactions: readonly PayloadTransaction[];
@@ -80,16 +64,17 @@ export function buildPayloadWithOutputs(parts: {
     parts.coinbase,
     transactions.map((t) => t.output),
   );
-  const built: PayloadWithOutputs = Object.freeze({
-    transactions,
-    minerData: parts.minerData,
-    coinbase: parts.coinbase,
-    transactionsHash,
-    outputsHash,
-    payloadHash: payloadHashOf(transactionsHash, outputsHash),
-  });
-  computedHere.add(built);
-  return built;
+  // Frozen and marked: its hashes stay those of its contents (hashedHere.ts).
+  return markPayloadHashed(
+    Object.freeze({
+      transactions,
+      minerData: parts.minerData,
+      coinbase: parts.coinbase,
+      transactionsHash,
+      outputsHash,
+      payloadHash: payloadHashOf(transactionsHash, outputsHash),
+    }),
+  );
 }
 
 /** The PayloadWithOutputs JSON object (key order as the reference emits it). */

@@ -2,6 +2,12 @@
  * `ChainIndex`: keeps index.sqlite (store/indexStore.ts) in step with the
  * block database's best cut, for the explorer.
  *
+ * - **Deferred** while the node catches up with its peers ({@link ChainIndex.defer}):
+ *   cut changes are not indexed one by one (a sync inserts thousands of
+ *   blocks, and indexing each in its own step cost a sixth of it); when the
+ *   sync ends, a *resume* catches up in the background as after a restart.
+ *   Blocks that were on the best cut only for a while in between are not
+ *   indexed as orphans (a rebuild does that).
  * - **Live**: every cut change (`BlockDb.onCutChange`) is queued and
  *   applied in the background, in order, in short steps (the event loop
  *   runs between them, so a block of maximum gas does not hold the node for
@@ -166,6 +172,10 @@ export class ChainIndex {
   #blockCount: number;
   #scheduled = false;
   #closed = false;
+  /** Cut changes are not followed (defer). */
+  #deferred = false;
+  /** A resume is due once the running pass and its queue are done (defer ended meanwhile). */
+  #resumeDue = false;
 
   private constructor(store: IndexStore, options: ChainIndexOptions) {
     this.#store = store;
@@ -193,7 +203,7 @@ export class ChainIndex {
   /** Where the index stands (the explorer API's status). */
   status(): IndexStatus {
     this.#applyQueued();
-    if (this.#pass !== undefined) {
+    if (this.catchingUp) {
       const total = Math.max(this.#passTotal, this.#passDone);
       return {
         state: "catching-up",
@@ -213,7 +223,35 @@ export class ChainIndex {
   }
 
   get catchingUp(): boolean {
-    return this.#pass !== undefined;
+    return this.#pass !== undefined || this.#deferred || this.#resumeDue;
+  }
+
+  /**
+   * Stops (`true`) or resumes (`false`) following cut changes one by one:
+   * the node defers the index while it catches up with its peers, and the
+   * index catches up in the background afterwards (a resume). Idempotent.
+   */
+  defer(on: boolean): void {
+    if (this.#closed || on === this.#deferred) return;
+    this.#deferred = on;
+    if (on) return;
+    if (this.#pass !== undefined || this.#queue.length > 0) {
+      this.#resumeDue = true;
+      return;
+    }
+    this.#resume();
+  }
+
+  /** Plans a resume from where the index holds the best chain (nothing when in step). */
+  #resume(): void {
+    this.#resumeDue = false;
+    try {
+      this.#planResume();
+    } catch (e) {
+      this.#fail(e);
+      return;
+    }
+    if (!this.catchingUp) for (const w of this.#waiters.splice(0)) w();
   }
 
   /**
@@ -366,11 +404,17 @@ export class ChainIndex {
         this.#pass = undefined;
         this.#endTask();
         this.#log?.info?.("explorer index up to date", { blocks: this.#blockCount });
-        for (const w of this.#waiters.splice(0)) w();
+        if (!this.catchingUp) for (const w of this.#waiters.splice(0)) w();
       }
       // The cut changes queued meanwhile or since, in order, for a few milliseconds.
       const until = performance.now() + LIVE_STEP_BUDGET_MS;
       while (this.#queue.length > 0 && performance.now() < until) this.#liveUnit();
+      // A resume is due once the queue is done (the defer ended meanwhile).
+      if (this.#queue.length === 0 && this.#resumeDue && !this.#deferred) {
+        this.#resumeDue = false;
+        this.#planResume();
+        if (!this.catchingUp) for (const w of this.#waiters.splice(0)) w();
+      }
     } catch (e) {
       this.#fail(e);
       return;
@@ -428,6 +472,8 @@ export class ChainIndex {
     this.#pass = undefined;
     this.#queue.length = 0;
     this.#live = undefined;
+    // The plan below reads the cut as it is now: no other resume is due.
+    this.#resumeDue = false;
     this.#endTask();
     if (this.#closed) return;
     try {
@@ -443,6 +489,8 @@ export class ChainIndex {
 
   #onCutChange(change: CutChange): void {
     if (this.#closed) return;
+    // Deferred: the resume after it reads the cut as it will then be.
+    if (this.#deferred || this.#resumeDue) return;
     this.#queue.push(change);
     this.#schedule();
   }

@@ -18,8 +18,11 @@ export const P2pErrorCode = {
   Disabled: "P2P_DISABLED",
 } as const;
 
-/** What a peer did wrong: an invalid header or payload, or a malformed answer. */
-export type MisbehaviourKind = "invalid-block" | "malformed";
+/**
+ * What a peer did wrong: an invalid header or payload, a malformed answer,
+ * or a cut it announced that its blocks do not bear out.
+ */
+export type MisbehaviourKind = "invalid-block" | "malformed" | "false-cut";
 
 export type P2pErrorType =
   /** `field`: where the address was given (`p2p.peers[0]`, `address`, `origin.address`). */
@@ -31,7 +34,10 @@ export type P2pErrorType =
   /**
    * `kind` decides the misbehaviour score (peerNetwork.ts): `invalid-block`, a
    * header or payload that breaks a rule (bans at once); `malformed`, an answer
-   * that cannot be read as what was asked (a cut, a page).
+   * that cannot be read as what was asked (a cut, a page); `false-cut`, a cut
+   * whose heads the peer cannot serve (404, a branch short of the announced
+   * height, another head) or whose weight or heights its headers do not
+   * support (a fake heavy cut).
    */
   | {
       code: typeof P2pErrorCode.PeerMisbehaved;

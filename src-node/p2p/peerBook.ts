@@ -9,6 +9,10 @@
  * Misbehaviour (Bitcoin Core's rule): a peer collects points for what it
  * sends that is invalid; at {@link BAN_SCORE} it is banned for
  * {@link BAN_MS} (logged, listed) and nothing it sends is taken meanwhile.
+ * Points fade (halved every {@link SCORE_HALF_LIFE_MS}), so an occasional
+ * bad answer is forgiven while a steady stream of them bans; a ban that ends
+ * starts the peer again from 0 (as a reconnecting peer does in Bitcoin Core,
+ * and as its discouragement expires).
  * @module
  */
 import { readFileSync } from "node:fs";
@@ -19,6 +23,8 @@ import { type PeerAddress, parsePeerAddress, peerKey } from "./peerAddress.ts";
 export const BAN_SCORE = 100;
 /** How long a ban lasts, ms. */
 export const BAN_MS = 60 * 60 * 1000;
+/** Misbehaviour points halve every this many ms (exponential decay). */
+export const SCORE_HALF_LIFE_MS = 30 * 60 * 1000;
 /** The longest wait between attempts to reach a failing peer, ms. */
 export const MAX_BACKOFF_MS = 60_000;
 
@@ -33,7 +39,10 @@ export type PeerEntry = {
   network: "unchecked" | "ok" | "refused";
   cutHeight: number | undefined;
   latencyMs: number | undefined;
+  /** Misbehaviour points as of {@link PeerEntry.scoreAt} (read through `PeerBook.scoreOf`: they fade). */
   score: number;
+  /** ms since the UNIX epoch: when `score` was last brought up to date. */
+  scoreAt: number;
   /** ms since the UNIX epoch. */
   bannedUntil: number | undefined;
   failures: number;
@@ -173,6 +182,7 @@ export class PeerBook {
       cutHeight: undefined,
       latencyMs: undefined,
       score: 0,
+      scoreAt: this.#now(),
       bannedUntil: this.#bans.get(key),
       failures: 0,
       nextAttemptAt: 0,
@@ -206,11 +216,11 @@ export class PeerBook {
     );
   }
 
-  /** A request succeeded: failures and backoff reset. */
+  /** A request succeeded: failures and backoff reset (a banned peer's reason stays shown). */
   succeeded(p: PeerEntry, latencyMs?: number): void {
     p.failures = 0;
     p.nextAttemptAt = 0;
-    p.lastError = undefined;
+    if (!this.isBanned(p.key)) p.lastError = undefined;
     if (latencyMs !== undefined) p.latencyMs = Math.round(latencyMs);
   }
 
@@ -222,14 +232,44 @@ export class PeerBook {
   }
 
   /**
-   * Adds misbehaviour points.
+   * Brings the peer's points up to now: a ban that has ended is lifted and
+   * its points start again from 0; otherwise they fade by half every
+   * {@link SCORE_HALF_LIFE_MS}.
+   */
+  #refresh(p: PeerEntry, now: number): void {
+    if (p.bannedUntil !== undefined && p.bannedUntil <= now) {
+      p.bannedUntil = undefined;
+      p.score = 0;
+      p.scoreAt = now;
+      this.#save();
+      return;
+    }
+    const elapsed = now - p.scoreAt;
+    if (elapsed <= 0) return;
+    p.score *= 0.5 ** (elapsed / SCORE_HALF_LIFE_MS);
+    // Less than half a point is none (and the value stops creeping towards 0).
+    if (p.score < 0.5) p.score = 0;
+    p.scoreAt = now;
+  }
+
+  /** The peer's misbehaviour points now (faded), rounded to a whole point. */
+  scoreOf(p: PeerEntry): number {
+    this.#refresh(p, this.#now());
+    return Math.round(p.score);
+  }
+
+  /**
+   * Adds misbehaviour points (to what is left of earlier ones).
    * @returns true when this banned the peer.
    */
   penalize(p: PeerEntry, points: number, reason: string): boolean {
+    const now = this.#now();
+    this.#refresh(p, now);
     p.score += points;
     p.lastError = reason;
-    if (p.score < BAN_SCORE || p.bannedUntil !== undefined) return false;
-    p.bannedUntil = this.#now() + BAN_MS;
+    // Whole points, as shown: five quick malformed answers are 100, not 99.99.
+    if (Math.round(p.score) < BAN_SCORE || p.bannedUntil !== undefined) return false;
+    p.bannedUntil = now + BAN_MS;
     this.#save();
     return true;
   }
@@ -242,7 +282,7 @@ export class PeerBook {
       network: p.network,
       cutHeight: p.cutHeight ?? null,
       latencyMs: p.latencyMs ?? null,
-      score: p.score,
+      score: this.scoreOf(p),
       bannedUntil:
         p.bannedUntil !== undefined && p.bannedUntil > now
           ? new Date(p.bannedUntil).toISOString()

@@ -26,7 +26,7 @@ import { isNodeError } from "../errors/nodeError.ts";
 import type { CommandService } from "../mempool/commandService.ts";
 import type { BuiltInMiner } from "../mining/builtInMiner.ts";
 import type { BlockDb } from "../store/blockDb.ts";
-import { badCut, P2pError, P2pErrorCode } from "./errors.ts";
+import { badCut, type MisbehaviourKind, P2pError, P2pErrorCode } from "./errors.ts";
 import { type PeerAddress, parsePeerAddress, peerKey } from "./peerAddress.ts";
 import { PeerBook, type PeerEntry, type PeerView } from "./peerBook.ts";
 import { PeerClient } from "./peerClient.ts";
@@ -61,15 +61,27 @@ export type PeerNetworkOptions = {
   readonly pollIntervalMs?: number | undefined;
   /** Where catching up with peers is reported (the app's banner; syncCatchUp.ts). */
   readonly catchUp?: SyncCatchUpReporter | undefined;
+  /**
+   * Called when the node starts (`true`) and stops (`false`) catching up
+   * with its peers; node.ts defers the explorer index meanwhile.
+   */
+  readonly onCatchingUp?: ((catchingUp: boolean) => void) | undefined;
   /** How often each peer's peers are asked for, ms (default 30,000). */
   readonly exchangeIntervalMs?: number | undefined;
   /** Request timeout, ms (default 10,000). */
   readonly requestTimeoutMs?: number | undefined;
 };
 
-/** Misbehaviour points: an invalid block bans at once, a malformed cut or page costs less. */
-const INVALID_BLOCK_POINTS = 100;
-const MALFORMED_POINTS = 20;
+/**
+ * Misbehaviour points by kind (docs/p2p.md): an invalid block bans at once,
+ * a false cut twice within about 17 minutes, a malformed cut or page five
+ * times in a row (points fade: peerBook.ts).
+ */
+const MISBEHAVIOUR_POINTS: Readonly<Record<MisbehaviourKind, number>> = {
+  "invalid-block": 100,
+  "false-cut": 60,
+  malformed: 20,
+};
 /** How often catching-up progress goes to the log, ms. */
 const PROGRESS_LOG_MS = 5_000;
 
@@ -114,6 +126,9 @@ export class PeerNetwork {
   #syncing = false;
   #closed = false;
   #miningHeld = false;
+  readonly #onCatchingUp: ((catchingUp: boolean) => void) | undefined;
+  /** What `onCatchingUp` was last told. */
+  #catchingUp = false;
   #lastProgressLog = 0;
   #gossipScheduled = false;
   /** A cut change during a sync, published once the window's blocks are in. */
@@ -126,6 +141,7 @@ export class PeerNetwork {
     this.#batch = options.batch;
     this.#commands = options.commands;
     this.#miner = options.miner;
+    this.#onCatchingUp = options.onCatchingUp;
     this.#log = options.log;
     this.#pollIntervalMs = options.pollIntervalMs ?? 1_000;
     this.#exchangeIntervalMs = options.exchangeIntervalMs ?? 30_000;
@@ -203,6 +219,8 @@ export class PeerNetwork {
       const started = performance.now();
       const cut = await client.cut();
       this.book.succeeded(entry, performance.now() - started);
+      // Banned while this request ran (a sync from it failed): nothing it says is taken.
+      if (this.book.isBanned(entry.key)) return;
       if (cut.instance !== this.version.name) {
         this.#refuse(entry, cut.instance);
         return;
@@ -240,8 +258,7 @@ export class PeerNetwork {
 
   #failed(entry: PeerEntry, e: unknown): void {
     if (e instanceof P2pError && e.type.code === P2pErrorCode.PeerMisbehaved) {
-      const points = e.type.kind === "invalid-block" ? INVALID_BLOCK_POINTS : MALFORMED_POINTS;
-      this.#misbehaved(entry, points, e.message);
+      this.#misbehaved(entry, MISBEHAVIOUR_POINTS[e.type.kind], e.message);
     } else if (isNodeError(e)) {
       this.book.failed(entry, e.message);
     } else {
@@ -256,7 +273,7 @@ export class PeerNetwork {
     this.#log?.warn(
       banned
         ? `p2p: peer ${entry.key} banned until ${new Date(entry.bannedUntil ?? 0).toISOString()}: ${reason}`
-        : `p2p: peer ${entry.key} misbehaved (score ${entry.score}): ${reason}`,
+        : `p2p: peer ${entry.key} misbehaved (score ${this.book.scoreOf(entry)}): ${reason}`,
     );
   }
 
@@ -277,7 +294,8 @@ export class PeerNetwork {
         const entry = this.book.get(key);
         if (entry === undefined || this.book.isBanned(key)) continue;
         if (cut.weight <= cutWeight(this.#blocks.cut())) continue;
-        this.#reportCatchUp(this.status());
+        // Before the first block: the banner, the miner held, the index deferred.
+        this.#followStatus();
         try {
           await syncFromPeer({
             blocks: this.#blocks,
@@ -468,6 +486,17 @@ export class PeerNetwork {
     };
   }
 
+  /** Tells `onCatchingUp` when the node starts or stops catching up. */
+  #followCatchingUp(catchingUp: boolean): void {
+    if (catchingUp === this.#catchingUp) return;
+    this.#catchingUp = catchingUp;
+    try {
+      this.#onCatchingUp?.(catchingUp);
+    } catch (e) {
+      this.#log?.warn(`p2p: catching-up listener failed: ${messageOf(e)}`);
+    }
+  }
+
   /** Shows catching up in the app's banner while the node is behind its peers (syncCatchUp.ts). */
   #reportCatchUp(s: SyncStatus): void {
     if (this.#closed || !this.#blocks.isOpen) return;
@@ -482,8 +511,9 @@ export class PeerNetwork {
     if (this.#closed) return;
     const s = this.status();
     this.#reportCatchUp(s);
-    const miner = this.#miner;
     const behind = s.state === "catching-up";
+    this.#followCatchingUp(behind);
+    const miner = this.#miner;
     if (miner === undefined || behind === this.#miningHeld) return;
     this.#miningHeld = behind;
     if (miner.wanted) {

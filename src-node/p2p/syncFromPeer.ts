@@ -30,15 +30,17 @@
  * A block that breaks a rule (a forged header, a payload that does not match
  * or does not execute to its outputs) is the peer's misbehaviour (kind
  * `invalid-block`); a branch that does not link up (a block whose parent is
- * not the block below it) is `malformed`; a block whose parent is missing
- * here only ends the sync (the next poll retries).
+ * not the block below it) is `malformed`; a cut the peer's blocks do not bear
+ * out (a head whose branch it cannot serve, or a weight or height its heads'
+ * headers do not give) is `false-cut`; a block whose parent is missing here
+ * only ends the sync (the next poll retries).
  * @module
  */
 import { setImmediate as yieldToLoop } from "node:timers/promises";
 import { ChainErrorCode } from "../chain/errors.ts";
-import type { Hash32 } from "../encoding/hash32.ts";
 import { isNodeError } from "../errors/nodeError.ts";
 import type { Block, BlockDb, InsertResult } from "../store/blockDb.ts";
+import { P2pError, P2pErrorCode } from "./errors.ts";
 import type { PeerClient } from "./peerClient.ts";
 import type { PeerCut, PeerCutHead } from "./peerCut.ts";
 
@@ -108,37 +110,94 @@ type ChainPlan = {
   base: number;
 };
 
-/** The head's branch at heights `from`…`to`, ascending (one block per height). */
+/**
+ * The head's branch at heights `from`…`to`, ascending (one block per height).
+ * The peer announced the head, so it must serve every height of its branch:
+ * a 404 (head or height unknown there), fewer blocks than heights, or a top
+ * block at the head's height that is not the head is a false cut.
+ */
 async function fetchRange(
   peer: PeerClient,
   chainId: number,
-  head: Hash32,
+  head: PeerCutHead,
   from: number,
   to: number,
 ): Promise<Block[]> {
   const out: Block[] = [];
+  const heights = to - from + 1;
   let next: string | undefined;
   do {
-    const page = await peer.branchBlocks(chainId, {
-      upper: [head],
-      lower: [],
-      minHeight: from,
-      maxHeight: to,
-      limit: BLOCK_PAGE,
-      next,
-    });
+    let page: Awaited<ReturnType<PeerClient["branchBlocks"]>>;
+    try {
+      page = await peer.branchBlocks(chainId, {
+        upper: [head.hash],
+        lower: [],
+        minHeight: from,
+        maxHeight: to,
+        limit: BLOCK_PAGE,
+        next,
+      });
+    } catch (e) {
+      if (
+        e instanceof P2pError &&
+        e.type.code === P2pErrorCode.PeerUnreachable &&
+        e.type.status === 404
+      ) {
+        throw peer.misbehaved(
+          "false-cut",
+          `chain ${chainId}: it announced head ${head.hash} at height ${head.height} and cannot serve its branch at heights ${from}–${to} (${e.message})`,
+        );
+      }
+      throw e;
+    }
     out.push(...page.blocks);
     next = page.next;
     // One block per height: more is not the branch asked for (and a peer must not page forever).
-    if (out.length > to - from + 1) {
+    if (out.length > heights) {
       throw peer.misbehaved(
         "malformed",
-        `chain ${chainId}: more than ${to - from + 1} blocks for heights ${from}–${to} of one branch`,
+        `chain ${chainId}: more than ${heights} blocks for heights ${from}–${to} of one branch`,
       );
     }
   } while (next !== undefined);
   out.reverse();
+  const top = out[out.length - 1];
+  if (out.length < heights || (to === head.height && top?.header.hash !== head.hash)) {
+    throw peer.misbehaved(
+      "false-cut",
+      `chain ${chainId}: it announced head ${head.hash} at height ${head.height}; its branch at heights ${from}–${to} has ${out.length} blocks${to === head.height && top !== undefined ? `, the top one ${top.header.hash}` : ""}`,
+    );
+  }
   return out;
+}
+
+/**
+ * Once every head of the peer's cut is held here, its weight and heights
+ * must be what those headers give (a cut's weight is the sum of its heads'
+ * weights): a heavier claim is a false cut, which would otherwise send this
+ * node syncing towards it at every poll. Nothing is judged while a head is
+ * missing.
+ * @throws {P2pError} P2P_PEER_MISBEHAVED of kind `false-cut`.
+ */
+export function checkAnnouncedCut(blocks: BlockDb, peer: PeerClient, target: PeerCut): void {
+  let weight = 0n;
+  for (const [chainId, head] of target.heads) {
+    const h = blocks.store.header(head.hash);
+    if (h === undefined) return;
+    if (h.chainId !== chainId || h.height !== head.height) {
+      throw peer.misbehaved(
+        "false-cut",
+        `chain ${chainId}: it announced head ${head.hash} at height ${head.height}; that block is at height ${h.height} of chain ${h.chainId}`,
+      );
+    }
+    weight += h.weight;
+  }
+  if (target.weight > weight) {
+    throw peer.misbehaved(
+      "false-cut",
+      `its cut claims weight ${target.weight}; the headers of its heads give ${weight}`,
+    );
+  }
 }
 
 /**
@@ -190,7 +249,7 @@ async function findForkPoint(
  */
 async function probe(blocks: BlockDb, peer: PeerClient, plan: ChainPlan): Promise<Block[]> {
   const to = Math.min(plan.base + PROBE_SPAN, plan.head.height);
-  const got = await fetchRange(peer, plan.chainId, plan.head.hash, plan.base, to);
+  const got = await fetchRange(peer, plan.chainId, plan.head, plan.base, to);
   const i = got.findIndex((b) => !blocks.store.hasHeader(b.header.hash));
   const fresh = got[i];
   if (fresh === undefined) {
@@ -236,7 +295,7 @@ async function fetchWindow(
     plans.map(async (plan) => {
       const to = Math.min(top, plan.head.height);
       if (plan.base >= to) return [];
-      const chainBlocks = await fetchRange(peer, plan.chainId, plan.head.hash, plan.base + 1, to);
+      const chainBlocks = await fetchRange(peer, plan.chainId, plan.head, plan.base + 1, to);
       checkLinks(peer, plan.chainId, chainBlocks);
       plan.base = to;
       return chainBlocks;
@@ -280,7 +339,10 @@ export async function syncFromPeer(options: SyncOptions): Promise<number> {
     // A node usually follows its peers: its head is likely on the peer's branch.
     plans.push({ chainId, head, floor, base: Math.min(ours, head.height) });
   }
-  if (plans.length === 0) return 0;
+  if (plans.length === 0) {
+    checkAnnouncedCut(blocks, peer, target);
+    return 0;
+  }
   const end = Math.max(...plans.map((p) => p.head.height));
 
   // Fork points first (with the first blocks where the guess holds); then windows that only move up.
@@ -364,6 +426,7 @@ export async function syncFromPeer(options: SyncOptions): Promise<number> {
     }
     options.onProgress?.(inserted);
   }
+  checkAnnouncedCut(blocks, peer, target);
   return inserted;
 }
 

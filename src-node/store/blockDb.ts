@@ -25,14 +25,11 @@ import { cutBraidingProblems } from "../chain/cutBraiding.ts";
 import { ChainError, ChainErrorCode } from "../chain/errors.ts";
 import { genesisHeadersOf } from "../chain/genesisHeader.ts";
 import { buildGenesisPayload } from "../chain/genesisPayload.ts";
+import { isPayloadHashed } from "../chain/hashedHere.ts";
 import { validateHeader } from "../chain/headerValidation.ts";
 import { limitCut } from "../chain/limitCut.ts";
 import type { NetworkVersion } from "../chain/networkVersion.ts";
-import {
-  buildPayloadWithOutputs,
-  hashesComputedHere,
-  type PayloadWithOutputs,
-} from "../chain/payloadWithOutputs.ts";
+import { buildPayloadWithOutputs, type PayloadWithOutputs } from "../chain/payloadWithOutputs.ts";
 import type { Hash32 } from "../encoding/hash32.ts";
 import { BlockStore } from "./blockStore.ts";
 import { cutDifference, cutWithBlock, extended } from "./cutWithBlock.ts";
@@ -275,9 +272,16 @@ export class BlockDb {
         this.store.insertPayload(payload);
         this.store.insertHeader(h);
         if (next !== undefined && diff !== undefined) {
-          this.store.replaceCutHeads([...next.values()]);
+          const moved = next;
+          this.store.updateCutHeads(
+            [...moved.values()].filter((head) => current.get(head.chainId)?.hash !== head.hash),
+            [...current.keys()].filter((c) => !moved.has(c)),
+          );
           for (const [chainId, { keep, added }] of diff) {
-            this.store.truncateBestChain(chainId, keep);
+            // Nothing above `keep` when the chain only grows on its head.
+            if (keep < (current.get(chainId)?.height ?? Number.POSITIVE_INFINITY)) {
+              this.store.truncateBestChain(chainId, keep);
+            }
             for (const b of added) this.store.setBestChain(b);
           }
         }
@@ -335,8 +339,8 @@ function emptyGenesisPayload(): (chainId: number) => PayloadWithOutputs {
  * @throws {ChainError} CHAIN_PAYLOAD_HASH_MISMATCH when a stated hash differs.
  */
 function checkedPayload(p: PayloadWithOutputs): PayloadWithOutputs {
-  // Built (hashed) in this thread already: a mined block's payload.
-  if (hashesComputedHere(p)) return p;
+  // Built (or parsed and checked) here: its hashes are its contents' already.
+  if (isPayloadHashed(p)) return p;
   const built = buildPayloadWithOutputs(p);
   for (const field of ["transactionsHash", "outputsHash", "payloadHash"] as const) {
     if (built[field] !== p[field]) {

@@ -523,6 +523,21 @@ export class BlockStore {
     }
   }
 
+  /**
+   * Moves the stored cut by its changes only: the heads of chains whose head
+   * changed are set, chains that left the cut are dropped (a block inserted
+   * while catching up changes one chain's head, not all of them).
+   */
+  updateCutHeads(changed: readonly BlockHeader[], removed: readonly number[]): void {
+    for (const c of removed) this.db.run(sql`DELETE FROM cut_heads WHERE chain_id = ${c}`);
+    for (const h of changed) {
+      this.db.run(
+        sql`INSERT INTO cut_heads (chain_id, hash) VALUES (${h.chainId}, ${bytes(h.hash)})
+            ON CONFLICT (chain_id) DO UPDATE SET hash = excluded.hash`,
+      );
+    }
+  }
+
   /** The best chain's block of `chainId` at `height`. */
   bestChainHash(chainId: number, height: number): Hash32 | undefined {
     return this.db.get(

@@ -7,9 +7,13 @@
  *   does not move;
  * - a late node's catch-up shows in the node's catching-up status
  *   (`node.catchUp`, the app's banner) while it runs and leaves it after;
+ *   its explorer index, deferred meanwhile, catches up after;
  * - a peer answering a block page without items is scored as a malformed
  *   answer (20 points, from the error's kind), not banned as for an invalid
- *   block.
+ *   block;
+ * - a peer announcing a fake heavy cut (in front of a real node: a head it
+ *   cannot serve, or the real heads with a weight they do not give) is
+ *   scored as a false cut (60 points) each time, so its repeated lies ban it.
  * No timed assertions: waits only stop a hung test.
  */
 import { mkdtempSync, rmSync } from "node:fs";
@@ -18,7 +22,11 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cutHeight } from "../../src-node/chain/cut.ts";
+import { cutHeight, cutWeight } from "../../src-node/chain/cut.ts";
+import { cutToJson } from "../../src-node/chain/cutJson.ts";
+import { base64UrlEncode } from "../../src-node/encoding/base64url.ts";
+import type { Hash32 } from "../../src-node/encoding/hash32.ts";
+import { u256ToBytes } from "../../src-node/encoding/littleEndian.ts";
 import { createNode, type WeftNode } from "../../src-node/node.ts";
 import { MINER } from "../support/execChain.ts";
 
@@ -63,6 +71,58 @@ async function waitFor<T>(what: string, check: () => T | undefined, limitMs = 60
     await new Promise((r) => setTimeout(r, 10));
   }
   throw new Error(`gave up waiting for ${what}`);
+}
+
+const BASE = `/ledger/0.0/${NETWORK}`;
+
+/**
+ * A peer in front of `real`: every request is forwarded there, but its cut
+ * is `cut()` (a lie), it knows no other peers and takes published cuts.
+ * @returns its address.
+ */
+async function lyingPeer(real: WeftNode, cut: () => unknown): Promise<string> {
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      const path = (req.url ?? "").split("?")[0];
+      const json = (body: unknown) =>
+        res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(body));
+      if (req.method === "PUT") res.writeHead(204).end();
+      else if (req.method === "GET" && path === `${BASE}/cut`) json(cut());
+      else if (path === `${BASE}/cut/peer`) json({ limit: 0, items: [], next: null });
+      else {
+        const headers: Record<string, string> = {};
+        for (const h of ["content-type", "accept"]) {
+          const v = req.headers[h];
+          if (typeof v === "string") headers[h] = v;
+        }
+        const method = req.method ?? "GET";
+        fetch(`${real.origin}${req.url}`, {
+          method,
+          headers,
+          ...(method === "POST" ? { body: Buffer.concat(chunks) } : {}),
+        })
+          .then(async (r) => {
+            const type = r.headers.get("content-type");
+            const body = Buffer.from(await r.arrayBuffer());
+            res.writeHead(r.status, type === null ? {} : { "content-type": type }).end(body);
+          })
+          .catch(() => res.writeHead(502).end());
+      }
+    });
+  });
+  servers.push(server);
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()));
+  return `127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+/** The cut JSON of `n` with its weight replaced. */
+function cutWithWeight(n: WeftNode, weight: bigint): Record<string, unknown> {
+  return {
+    ...cutToJson(n.blocks.cut(), n.version),
+    weight: base64UrlEncode(u256ToBytes(weight, "weight")),
+  };
 }
 
 let source: WeftNode;
@@ -123,6 +183,10 @@ describe("[p2p] sync between nodes", () => {
     expect(late.recentLog.lines().some((l) => l.message.startsWith("p2p: catching up:"))).toBe(
       true,
     );
+    // The explorer index, deferred during the sync, caught up after it: every block.
+    await late.index.caughtUp();
+    expect(late.index.status().state).toBe("ready");
+    expect(late.index.store.blockCount()).toBe(late.blocks.store.headerCount());
   }, 120_000);
 
   it("scores a block page without items as a malformed answer, without a ban", async () => {
@@ -167,4 +231,49 @@ describe("[p2p] sync between nodes", () => {
     expect(peer.lastError).toContain("a block page without items");
     expect(cutHeight(target.blocks.cut())).toBe(0);
   }, 60_000);
+
+  it("scores a head the peer cannot serve as a false cut, and bans it when repeated", async () => {
+    const target = await node("lied-to-head");
+    const real = cutToJson(source.blocks.cut(), source.version);
+    const fakeHead = `${"B".repeat(42)}E` as Hash32;
+    const lie = () => ({
+      ...cutWithWeight(source, 2n * cutWeight(source.blocks.cut())),
+      hashes: {
+        ...real.hashes,
+        "0": { height: (real.hashes["0"]?.height ?? 0) + 5, hash: fakeHead },
+      },
+    });
+    const liar = await lyingPeer(source, lie);
+    target.p2p.addPeer(liar);
+    const banned = await waitFor("the lying peer's ban", () => {
+      const p = target.p2p.peers().find((x) => x.address === liar);
+      return p?.bannedUntil === null || p === undefined ? undefined : p;
+    });
+    expect(banned.score).toBeGreaterThanOrEqual(100);
+    expect(banned.lastError).toContain(`announced head ${fakeHead}`);
+    const warnings = target.recentLog.lines().map((l) => l.message);
+    expect(warnings.some((m) => m.includes(`peer ${liar} misbehaved (score 60)`))).toBe(true);
+    expect(warnings.some((m) => m.includes(`peer ${liar} banned until`))).toBe(true);
+    expect(target.blocks.header(fakeHead)).toBeUndefined();
+  }, 120_000);
+
+  it("scores real heads announced with a weight they do not give as a false cut", async () => {
+    const target = await node("lied-to-weight");
+    const liar = await lyingPeer(source, () =>
+      cutWithWeight(source, cutWeight(source.blocks.cut()) + 1n),
+    );
+    target.p2p.addPeer(liar);
+    const banned = await waitFor("the lying peer's ban", () => {
+      const p = target.p2p.peers().find((x) => x.address === liar);
+      return p?.bannedUntil === null || p === undefined ? undefined : p;
+    });
+    expect(banned.lastError).toContain("its cut claims weight");
+    // The blocks themselves are valid: the target holds them, on the real cut.
+    expect(cutText(target)).toBe(cutText(source));
+    expect(
+      target.recentLog
+        .lines()
+        .some((l) => l.message.includes(`peer ${liar} misbehaved (score 60)`)),
+    ).toBe(true);
+  }, 120_000);
 });

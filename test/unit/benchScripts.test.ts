@@ -52,7 +52,13 @@ const REQUIRED: Record<string, readonly string[]> = {
     "first_paint_after_unlock_ms",
     "balances_painted_ms",
   ],
-  sync: ["blocks_per_s", "propagation_ms", "full_blocks_per_s", "full_txs_per_s"],
+  sync: [
+    "blocks_per_s",
+    "cpu_blocks_per_s",
+    "propagation_ms",
+    "full_blocks_per_s",
+    "full_txs_per_s",
+  ],
 };
 
 /**

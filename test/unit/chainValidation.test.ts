@@ -5,9 +5,14 @@
 import { describe, expect, it } from "vitest";
 import { computeBlockHash } from "../../src-node/chain/blockHash.ts";
 import type { BlockHeader } from "../../src-node/chain/blockHeader.ts";
+import {
+  blockHeaderFromObject,
+  blockHeaderToObject,
+} from "../../src-node/chain/blockHeaderObject.ts";
 import { ChainError } from "../../src-node/chain/errors.ts";
 import { genesisHeaderOf } from "../../src-node/chain/genesisHeader.ts";
 import { buildGenesisPayload } from "../../src-node/chain/genesisPayload.ts";
+import { isHeaderHashed } from "../../src-node/chain/hashedHere.ts";
 import {
   type HeaderValidationInput,
   headerValidationFailures,
@@ -45,6 +50,21 @@ describe("[chain] header validation rules", () => {
     expect(codes(input)).toEqual([]);
     validateHeader(input);
     validateHeader({ ...input, payloadHash: input.header.payloadHash });
+  });
+
+  it("trusts the hash only of the very header object decoded with its hash checked", () => {
+    const { input, h } = setup();
+    const decoded = blockHeaderFromObject(
+      JSON.parse(JSON.stringify(blockHeaderToObject(h))) as unknown,
+    );
+    expect(isHeaderHashed(decoded)).toBe(true);
+    expect(codes({ ...input, header: decoded })).toEqual([]);
+    // A changed copy is another object: its hash is computed again, and refused.
+    expect(codes({ ...input, header: { ...decoded, nonce: decoded.nonce + 1n } })).toEqual([
+      "CHAIN_HASH_MISMATCH",
+    ]);
+    const unchecked = blockHeaderFromObject(blockHeaderToObject(h), { verifyHash: false });
+    expect(isHeaderHashed(unchecked)).toBe(false);
   });
 
   it("refuses genesis headers", () => {

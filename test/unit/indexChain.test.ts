@@ -4,9 +4,11 @@
  * orphaned and its transactions unconfirmed, then the other branch
  * confirming them, then the first branch coming back), the account counts
  * following them, a rebuild from scratch equal to the incremental index,
- * resuming after blocks were added while the index was closed, the
- * catching-up status, and a large block indexed in steps (readers never see
- * it half done; one half written when the index stopped is indexed again).
+ * resuming after blocks were added while the index was closed, deferring
+ * (cut changes not followed while the node syncs from peers, a resume
+ * after, even across a reorganisation), the catching-up status, and a large
+ * block indexed in steps (readers never see it half done; one half written
+ * when the index stopped is indexed again).
  */
 import { copyFileSync, existsSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -318,5 +320,54 @@ describe("[index] catching up", () => {
     await index.caughtUp();
     expect(index.store.blockCount()).toBe(20);
     expect(index.store.meta("format")).toBe("1");
+  });
+});
+
+describe("[index] deferred while the node syncs", () => {
+  it("indexes nothing while deferred, and catches up in the background after", async () => {
+    const { dir, blocks, payloads, main } = fresh();
+    const index = await openIndex(blocks, join(dir, "index.sqlite"));
+    index.defer(true);
+    const side = main.fork("side");
+    payloads.queue("main", 3, T);
+    insertAll(blocks, main.rounds(3));
+    expect(index.store.blockCount()).toBe(10);
+    expect(index.status().state).toBe("catching-up");
+    expect(index.catchingUp).toBe(true);
+    // A heavier branch from the fork point takes over while deferred: T is confirmed there.
+    payloads.queue("side", 3, T);
+    insertAll(blocks, side.rounds(5));
+    index.defer(false);
+    await index.caughtUp();
+    expect(index.status()).toMatchObject({ state: "ready", indexedBlocks: 60 });
+    // Exactly the best chain, as an index that followed every cut change would hold it.
+    for (const head of blocks.cut().values()) {
+      for (let h = 1; h <= head.height; h++) {
+        const best = blocks.ancestorAt(head, h);
+        expect(index.store.block(best?.hash as string)).toMatchObject({ orphaned: false });
+      }
+    }
+    const rows = rowsOf(index, transferCommand(3, T).key);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]?.orphaned).toBe(false);
+    const head3 = blocks.cut().get(3);
+    expect(head3 && blocks.ancestorAt(head3, 1)?.hash).toBe(rows[0]?.block);
+    // Live again: the next block is indexed at once.
+    insertAll(blocks, side.round());
+    expect(index.store.blockCount()).toBe(70);
+  });
+
+  it("defers while a pass runs, and resumes once it is done", async () => {
+    const { dir, blocks, main } = fresh();
+    insertAll(blocks, main.rounds(4));
+    const index = ChainIndex.open({ path: join(dir, "index.sqlite"), blocks, stepBlocks: 3 });
+    closers.push(() => index.close());
+    expect(index.catchingUp).toBe(true);
+    index.defer(true);
+    insertAll(blocks, main.rounds(2));
+    index.defer(false);
+    insertAll(blocks, main.round());
+    await index.caughtUp();
+    expect(index.status()).toMatchObject({ state: "ready", indexedBlocks: 80 });
   });
 });
