@@ -1,6 +1,7 @@
 /**
- * The wallet's history (`#/wallet/history`): its own transactions newest first — time, kind,
- * status, amount, from and to, chains, fee, block — each linked to the explorer's transaction
+ * The wallet's history (`#/wallet/history`): its own transactions newest first — time, kind
+ * and chains, status (with the block), amount and fee, from and to — in a table that fits its
+ * window from 400 px up (cells wrap; narrow, each row folds into lines), each linked to the explorer's transaction
  * page, a cross-chain transfer also to its Finish page with its state in words; "Add by request
  * key" (a transaction made elsewhere, read from the explorer's index); **Export CSV**. Needs no
  * key: the history is in `wallet/pending.json`, followed by the pending transfers' provider.
@@ -93,12 +94,32 @@ export function HistoryPage() {
     URL.revokeObjectURL(url);
   };
 
+  // Six columns that wrap, and fold into lines in a narrow window (DataTable's `fold`): the
+  // chains go under the kind, the fee under the amount.
   const columns: Column<HistoryEntry>[] = [
     {
-      header: "Time",
-      cell: (e) => new Date(e.createdAt).toISOString().replace("T", " ").slice(0, 19),
+      header: "Time (UTC)",
+      cell: (e) => {
+        const iso = new Date(e.createdAt).toISOString();
+        return (
+          <time dateTime={iso}>
+            {iso.slice(0, 10)} {iso.slice(11, 19)}
+          </time>
+        );
+      },
     },
-    { header: "Kind", cell: kindText },
+    {
+      header: "Transaction",
+      cell: (e) => (
+        <>
+          {kindText(e)}
+          <span className="cell-note">
+            {e.targetChain === null || e.targetChain === e.chain ? "chain" : "chains"}{" "}
+            {chainsText(e)}
+          </span>
+        </>
+      ),
+    },
     {
       header: "Status",
       testId: (e) => `history-status-${e.requestKey}`,
@@ -107,17 +128,21 @@ export function HistoryPage() {
         return (
           <>
             {historyStatusText(e)}
-            {t === undefined ? null : (
-              <>
-                <br />
-                {stateText(t)}
-              </>
-            )}
+            {t === undefined ? null : <span className="cell-note">{stateText(t)}</span>}
           </>
         );
       },
     },
-    { header: "Amount", numeric: true, cell: (e) => e.amount ?? "—" },
+    {
+      header: "Amount",
+      numeric: true,
+      cell: (e) => (
+        <>
+          {e.amount ?? "—"}
+          {e.fee === null ? null : <span className="cell-note">fee {e.fee}</span>}
+        </>
+      ),
+    },
     {
       header: "From → to",
       // Short names keep the table in the window; the full ones are in the title and the CSV.
@@ -128,8 +153,6 @@ export function HistoryPage() {
         </span>
       ),
     },
-    { header: "Chains", cell: chainsText },
-    { header: "Fee", numeric: true, cell: (e) => e.fee ?? "—" },
     {
       header: "Links",
       cell: (e) => (
@@ -138,12 +161,11 @@ export function HistoryPage() {
             {e.requestKey.slice(0, 10)}… in the explorer
           </Link>
           {e.kind === "crosschain" || e.targetChain !== null ? (
-            <>
-              {" · "}
+            <span className="cell-note">
               <Link to="/wallet/finish/$requestKey" params={{ requestKey: e.requestKey }}>
                 Finish page
               </Link>
-            </>
+            </span>
           ) : null}
         </>
       ),
@@ -179,6 +201,7 @@ export function HistoryPage() {
             columns={columns}
             rows={rows}
             rowKey={(e) => e.requestKey}
+            fold
           />
         )}
       </Panel>
