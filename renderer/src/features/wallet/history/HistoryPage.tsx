@@ -16,6 +16,7 @@ import { Button } from "../../../ui/Button.tsx";
 import { type Column, DataTable } from "../../../ui/DataTable.tsx";
 import { Notice } from "../../../ui/Notice.tsx";
 import { PageTitle } from "../../../ui/PageTitle.tsx";
+import { saveText } from "../../../ui/saveText.ts";
 import { Panel } from "../../../ui/Panel.tsx";
 import { TextField } from "../../../ui/TextField.tsx";
 import { usePendingTransfers } from "../crosschain/PendingProvider.tsx";
@@ -85,14 +86,8 @@ export function HistoryPage() {
   const rows = sortHistory(history);
   const transferOf = (key: string) => transfers.find((t) => t.requestKey === key);
 
-  const exportCsv = () => {
-    const url = URL.createObjectURL(new Blob([historyCsv(rows)], { type: "text/csv" }));
-    const a = document.createElement("a");
-    a.href = url;
-    a.download = historyCsvName(config.networkId, new Date());
-    a.click();
-    URL.revokeObjectURL(url);
-  };
+  const exportCsv = () =>
+    saveText(historyCsv(rows), historyCsvName(config.networkId, new Date()), "text/csv");
 
   // Six columns that wrap, and fold into lines in a narrow window (DataTable's `fold`): the
   // chains go under the kind, the fee under the amount.

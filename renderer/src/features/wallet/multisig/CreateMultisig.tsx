@@ -10,7 +10,7 @@
 import { useId, useState } from "react";
 import { commandModel } from "../../../../../src-node/command/commandModel.ts";
 import type { Command } from "../../../../../src-node/command/commandTypes.ts";
-import { describeClientError } from "../../../api/clientError.ts";
+import { preflightAndSend } from "../transfer/preflightAndSend.ts";
 import { COIN_DECIMALS, formatAmount } from "../../../format/amount.ts";
 import { useLiveChain, useServices } from "../../../services/services.tsx";
 import { Button } from "../../../ui/Button.tsx";
@@ -94,22 +94,9 @@ export function CreateMultisig({
         const unsigned = commandModel.buildCommand(payload);
         const sig = await sign(payer.keyId, unsigned.hash);
         const command: Command = { ...unsigned, sigs: [{ sig }] };
-        const pre = await pact.preflight(chain, command);
-        if (!pre.ok) {
-          say({ chain, ok: false, text: describeClientError(pre.error) });
-          continue;
-        }
-        if (!pre.value.result.outcome.ok) {
-          say({
-            chain,
-            ok: false,
-            text: `The node's preflight refused it: ${pre.value.result.outcome.message}`,
-          });
-          continue;
-        }
-        const sent = await pact.send(chain, [command]);
-        if (!sent.ok) {
-          say({ chain, ok: false, text: describeClientError(sent.error) });
+        const problem = await preflightAndSend(pact, chain, command);
+        if (problem !== null) {
+          say({ chain, ok: false, text: problem });
           continue;
         }
         recordHistory(
