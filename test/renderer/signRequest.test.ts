@@ -9,10 +9,12 @@
 import { describe, expect, it } from "vitest";
 import {
   commandOf,
+  heldSigners,
   isComplete,
   parseSignRequest,
   type SignRequest,
   serializeSignRequest,
+  signWithHeld,
   unsignedSigData,
   withSignature,
 } from "../../renderer/src/features/wallet/sign/signRequest.ts";
@@ -207,6 +209,29 @@ describe("[renderer] prepare for others to sign", () => {
     expect(r.form).toBe("sigdata");
     expect(r.sigs).toEqual([null, null]);
     nodeCommands.verifyCommandSignatures(nodeCommands.parseCommand(commandOf(signBoth(r))));
+  });
+});
+
+describe("[renderer] sign with the keys held here", () => {
+  it("signs with every held key whose signature is missing, and only those", async () => {
+    const r = accepted(serializeSignRequest(unsignedSigData(unsigned.cmd, unsigned.hash, payload)));
+    const keys = [
+      { keyId: "b", publicKey: B.publicKey, secret: B.secretKey },
+      { keyId: "other", publicKey: "77".repeat(32), secret: "" },
+    ];
+    expect(heldSigners(r, keys).map((k) => k.keyId)).toEqual(["b"]);
+    const asked: string[] = [];
+    const sign = async (keyId: string, hash: string) => {
+      asked.push(keyId);
+      const k = keys.find((x) => x.keyId === keyId);
+      return nodeCommands.signRequestKey(hash, k?.secret ?? "").sig;
+    };
+    const once = await signWithHeld(r, heldSigners(r, keys), sign);
+    expect(once.sigs).toEqual([null, sigOf(B.secretKey)]);
+    // Signed already: nothing left to sign with these keys.
+    expect(heldSigners(once, keys)).toEqual([]);
+    expect(await signWithHeld(once, [], sign)).toEqual(once);
+    expect(asked).toEqual(["b"]);
   });
 });
 

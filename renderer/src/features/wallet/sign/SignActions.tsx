@@ -16,23 +16,12 @@ import { preflightAndSend } from "../transfer/preflightAndSend.ts";
 import {
   commandOf,
   fileNameOf,
+  heldSigners,
   isComplete,
   type SignRequest,
   serializeSignRequest,
-  withSignature,
+  signWithHeld,
 } from "./signRequest.ts";
-
-/** The wallet's accounts whose key signs `request` and has not signed it yet. */
-export function heldSigners(
-  request: SignRequest,
-  accounts: readonly SigningAccount[],
-): SigningAccount[] {
-  return accounts.filter((a) =>
-    request.payload.signers.some(
-      (s, i) => s.pubKey.toLowerCase() === a.publicKey && request.sigs[i] === null,
-    ),
-  );
-}
 
 export type SignActionsState = {
   readonly request: SignRequest;
@@ -81,9 +70,7 @@ export function useSignActions({
     sign: () =>
       run(async () => {
         setBusy("Signing…");
-        let next = request;
-        for (const a of held) next = withSignature(next, a.publicKey, await sign(a.keyId, next.hash));
-        onSigned(next);
+        onSigned(await signWithHeld(request, held, sign));
       }),
     send: () =>
       run(async () => {
