@@ -140,7 +140,7 @@ describe("[e2e] the History table fits its window", () => {
         linksOutside: 0,
       });
       // Wide windows show the columns side by side; narrow ones fold each row.
-      expect(fit.rowDisplay, `at ${width} px`).toBe(width >= 1024 ? "table-row" : "block");
+      expect(fit.rowDisplay, `at ${width} px`).toBe(width >= 1280 ? "table-row" : "block");
       if (width === 400 || width === 1280) expect(await axeViolations(), `at ${width} px`).toEqual([]);
     }
     // Folded, each cell says which column it is.
