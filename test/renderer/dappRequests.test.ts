@@ -228,7 +228,9 @@ describe("[renderer] dapp signing requests", () => {
     // The node's list carries the text; a wrong type is refused.
     const listed = parseDappRequests({
       version: 1,
-      requests: [{ id: "a", kind: "sign", origin: null, receivedAt: 1, expiresAt: 2, body: plain, text }],
+      requests: [
+        { id: "a", kind: "sign", origin: null, receivedAt: 1, expiresAt: 2, body: plain, text },
+      ],
     });
     expect(listed.ok && listed.value.requests[0]?.text).toBe(text);
     expect(

@@ -254,16 +254,15 @@ describe("[electron] main process", () => {
   });
 
   it("a dapp's signing request, or a second launch, brings the minimized window to the front", async () => {
-    const startNode = vi.fn(async (_options: { onSignRequest?: (r: unknown) => void }) =>
-      nodeHandle(),
-    );
+    const startNode = vi.fn(async (..._args: unknown[]) => nodeHandle());
     fake.startNode = startNode;
     await startDesktop();
     const [window] = fake.FakeWindow.all;
     if (window === undefined) throw new Error("no window");
     window.events.get("ready-to-show")?.();
     window.minimized = true;
-    const onSignRequest = startNode.mock.calls[0]?.[0].onSignRequest;
+    const options = startNode.mock.calls[0]?.[0] as { onSignRequest?: (r: unknown) => void };
+    const onSignRequest = options.onSignRequest;
     expect(onSignRequest).toBeTypeOf("function");
     onSignRequest?.({ id: "r1", kind: "quicksign", origin: "https://dapp.example" });
     expect(window.minimized).toBe(false);

@@ -43,11 +43,10 @@ export function DataTable<Row>({
   // line breaks and links stay together beside the name.
   const content = (c: Column<Row>, row: Row) =>
     fold ? <div className="cell-value">{c.cell(row)}</div> : c.cell(row);
+  const regionClass = fold ? "table-scroll table-fold" : "table-scroll";
   return (
     // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable with the keyboard
-    <section
-      className={fold ? "table-scroll table-fold" : "table-scroll"}
-      aria-labelledby={`${id}-caption`} tabIndex={0}>
+    <section className={regionClass} aria-labelledby={`${id}-caption`} tabIndex={0}>
       <table className={`data-table ${className ?? ""}`}>
         <caption id={`${id}-caption`}>{caption}</caption>
         <thead>

@@ -12,7 +12,7 @@
  */
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from "fastify";
 import { isLoopbackHost, isLoopbackPeer } from "../hostCheck.ts";
-import { exactBodyText, useExactJsonBodies } from "./exactBody.ts";
+import { exactBodyText, parseBodiesExactly } from "./exactBody.ts";
 import { checkQuicksign, quicksignError, quicksignRules, signRules } from "./signingAnswers.ts";
 import {
   type QuicksignBody,
@@ -80,7 +80,7 @@ export function buildDappSigningServer(queue: SignRequestQueue): FastifyInstance
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, useDefaults: false } },
   });
   server.removeContentTypeParser("text/plain");
-  useExactJsonBodies(server);
+  parseBodiesExactly(server);
 
   server.addHook("onRequest", (request, reply, done) => {
     if (!isLoopbackPeer(request) || !isLoopbackHost(request)) {

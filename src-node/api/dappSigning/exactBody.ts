@@ -44,21 +44,17 @@ function notJson(reason: string): FastifyError {
 }
 
 /** Replaces `server`'s JSON body parser with the exact one (400 "body: not JSON (…)" otherwise). */
-export function useExactJsonBodies(server: FastifyInstance): void {
+export function parseBodiesExactly(server: FastifyInstance): void {
   server.removeContentTypeParser("application/json");
-  server.addContentTypeParser(
-    "application/json",
-    { parseAs: "string" },
-    (request, text, done) => {
-      const read = readJsonExact(String(text));
-      if (!read.ok) {
-        done(notJson(read.reason), undefined);
-        return;
-      }
-      texts.set(request, stringifyJson(read.value));
-      done(null, plainCopy(read.value));
-    },
-  );
+  server.addContentTypeParser("application/json", { parseAs: "string" }, (request, text, done) => {
+    const read = readJsonExact(String(text));
+    if (!read.ok) {
+      done(notJson(read.reason), undefined);
+      return;
+    }
+    texts.set(request, stringifyJson(read.value));
+    done(null, plainCopy(read.value));
+  });
 }
 
 /** The body's JSON text with its numbers as sent; undefined for a request without a JSON body. */

@@ -23,7 +23,6 @@ import { useVault } from "../vault/useVault.ts";
 import { useDappRequests } from "./DappRequestsProvider.tsx";
 import { type DappRequest, originText, prepareRequest, signedAnswer } from "./dappRequests.ts";
 
-
 function RequestReview({
   request,
   accounts,

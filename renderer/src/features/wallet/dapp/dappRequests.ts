@@ -19,8 +19,8 @@ import type {
 } from "../../../../../src-node/command/commandTypes.ts";
 import { decimalText } from "../../../../../src-node/command/decimalText.ts";
 import {
-  type JsonObject,
   JsonNumber,
+  type JsonObject,
   type JsonValue,
   readJsonExact,
 } from "../../../../../src-node/command/exactJson.ts";

@@ -10,7 +10,6 @@
 import { useId, useState } from "react";
 import { commandModel } from "../../../../../src-node/command/commandModel.ts";
 import type { Command } from "../../../../../src-node/command/commandTypes.ts";
-import { preflightAndSend } from "../transfer/preflightAndSend.ts";
 import { COIN_DECIMALS, formatAmount } from "../../../format/amount.ts";
 import { useLiveChain, useServices } from "../../../services/services.tsx";
 import { Button } from "../../../ui/Button.tsx";
@@ -20,6 +19,7 @@ import { TextField } from "../../../ui/TextField.tsx";
 import { usePactClient } from "../accounts/useAccountsOnChains.ts";
 import { usePendingTransfers } from "../crosschain/PendingProvider.tsx";
 import { newHistoryEntry } from "../history/historyModel.ts";
+import { preflightAndSend } from "../transfer/preflightAndSend.ts";
 import type { SigningAccount } from "../transfer/TransferFlow.tsx";
 import { DEFAULT_GAS_LIMIT, DEFAULT_TTL, MIN_GAS_PRICE } from "../transfer/transferRules.ts";
 import {

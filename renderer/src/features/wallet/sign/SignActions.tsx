@@ -11,8 +11,8 @@ import { Button } from "../../../ui/Button.tsx";
 import { Notice } from "../../../ui/Notice.tsx";
 import { copyText, saveText } from "../../../ui/saveText.ts";
 import { usePactClient } from "../accounts/useAccountsOnChains.ts";
-import type { SigningAccount } from "../transfer/TransferFlow.tsx";
 import { preflightAndSend } from "../transfer/preflightAndSend.ts";
+import type { SigningAccount } from "../transfer/TransferFlow.tsx";
 import {
   commandOf,
   fileNameOf,

@@ -6,8 +6,8 @@
  * @module
  */
 import type { Command } from "../../../../../src-node/command/commandTypes.ts";
-import type { PactClient } from "../../../api/pactClient.ts";
 import { describeClientError } from "../../../api/clientError.ts";
+import type { PactClient } from "../../../api/pactClient.ts";
 
 /** Null once the node took the command, else why not. */
 export async function preflightAndSend(
