@@ -16,6 +16,7 @@ import { PageTitle } from "../../../ui/PageTitle.tsx";
 import { Panel } from "../../../ui/Panel.tsx";
 import { showToast } from "../../../ui/toasts.tsx";
 import { UnlockForm } from "../components/UnlockForm.tsx";
+import { NetworkWarning } from "../sign/NetworkWarning.tsx";
 import { Review } from "../sign/SignFlow.tsx";
 import { heldSigners, type SignRequest, signWithHeld } from "../sign/signRequest.ts";
 import type { SigningAccount } from "../transfer/TransferFlow.tsx";
@@ -99,21 +100,14 @@ function RequestReview({
         </Panel>
       ))}
       {otherNetwork === undefined ? null : (
-        <Notice tone="warning" testId="dapp-network-warning">
-          <p>
-            The dapp asks to sign for the network{" "}
-            <strong>{otherNetwork.payload.networkId ?? "none"}</strong>, but this node runs{" "}
-            <strong>{config.networkId}</strong>.
-          </p>
-          <label>
-            <input
-              type="checkbox"
-              checked={confirmNetwork}
-              onChange={(e) => setConfirmNetwork(e.target.checked)}
-            />{" "}
-            Sign for {otherNetwork.payload.networkId ?? "no network"} anyway
-          </label>
-        </Notice>
+        <NetworkWarning
+          lead="The dapp asks to sign for the network"
+          txNetwork={otherNetwork.payload.networkId}
+          nodeNetwork={config.networkId}
+          confirmed={confirmNetwork}
+          onConfirm={setConfirmNetwork}
+          testId="dapp-network-warning"
+        />
       )}
       {canSign ? null : (
         <Notice tone="info" testId="dapp-not-held">

@@ -9,7 +9,7 @@
  * @module
  */
 import { useQuery } from "@tanstack/react-query";
-import { useId, useState } from "react";
+import { useState } from "react";
 import { commandModel } from "../../../../../src-node/command/commandModel.ts";
 import type { CommandPayload } from "../../../../../src-node/command/commandTypes.ts";
 import { accountNameProblem } from "../../../format/accountName.ts";
@@ -18,6 +18,7 @@ import { useServices } from "../../../services/services.tsx";
 import { Button } from "../../../ui/Button.tsx";
 import { Notice } from "../../../ui/Notice.tsx";
 import { Panel } from "../../../ui/Panel.tsx";
+import { SelectField } from "../../../ui/SelectField.tsx";
 import { TextField } from "../../../ui/TextField.tsx";
 import { describeGuard } from "../accounts/accountDetails.ts";
 import { readAccounts } from "../accounts/readAccounts.ts";
@@ -162,7 +163,6 @@ export function MultisigTransfer({
 }) {
   const { config } = useServices();
   const pact = usePactClient();
-  const fromId = useId();
   const [fromName, setFromName] = useState(multisig[0]?.account ?? "");
   const [chainText, setChainText] = useState("");
   const [receiver, setReceiver] = useState("");
@@ -317,27 +317,16 @@ export function MultisigTransfer({
           onReview();
         }}
       >
-        <div className="field">
-          <label className="field-label" htmlFor={fromId}>
-            From
-          </label>
-          <select
-            id={fromId}
-            className="input"
-            value={from.account}
-            onChange={(e) => {
-              setFromName(e.target.value);
-              setChosen(null);
-              setChainText("");
-            }}
-          >
-            {multisig.map((m) => (
-              <option key={m.account} value={m.account}>
-                {m.account}
-              </option>
-            ))}
-          </select>
-        </div>
+        <SelectField
+          label="From"
+          value={from.account}
+          options={multisig.map((m) => ({ value: m.account, label: m.account }))}
+          onChange={(v) => {
+            setFromName(v);
+            setChosen(null);
+            setChainText("");
+          }}
+        />
         <TextField
           label="Chain"
           value={chainShown}

@@ -18,6 +18,7 @@ import { commandFacts } from "../history/commandFacts.ts";
 import { newHistoryEntry } from "../history/historyModel.ts";
 import type { SigningAccount } from "../transfer/TransferFlow.tsx";
 import { TransferStatus } from "../transfer/TransferStatus.tsx";
+import { NetworkWarning } from "./NetworkWarning.tsx";
 import { SignActions, useSignActions } from "./SignActions.tsx";
 import { SignerList } from "./SignerList.tsx";
 import {
@@ -218,21 +219,14 @@ function SignReviewPanel({
     <Panel id="sign-review-panel" title="What is signed">
       <Review request={request} accounts={accounts} />
       {networkDiffers ? (
-        <Notice tone="warning" testId="sign-network-warning">
-          <p>
-            This transaction is for the network{" "}
-            <strong>{request.payload.networkId ?? "none"}</strong>, but this node runs{" "}
-            <strong>{networkId}</strong>.
-          </p>
-          <label>
-            <input
-              type="checkbox"
-              checked={confirmNetwork}
-              onChange={(e) => onConfirmNetwork(e.target.checked)}
-            />{" "}
-            Sign for {request.payload.networkId ?? "no network"} anyway
-          </label>
-        </Notice>
+        <NetworkWarning
+          lead="This transaction is for the network"
+          txNetwork={request.payload.networkId}
+          nodeNetwork={networkId}
+          confirmed={confirmNetwork}
+          onConfirm={onConfirmNetwork}
+          testId="sign-network-warning"
+        />
       ) : null}
       <p data-testid="sign-summary">
         {isComplete(request)

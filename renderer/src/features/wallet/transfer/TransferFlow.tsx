@@ -8,7 +8,7 @@
  * @module
  */
 import { useQuery } from "@tanstack/react-query";
-import { useId, useState } from "react";
+import { useState } from "react";
 import { commandModel } from "../../../../../src-node/command/commandModel.ts";
 import type { Command, UnsignedCommand } from "../../../../../src-node/command/commandTypes.ts";
 import { accountNameProblem } from "../../../format/accountName.ts";
@@ -17,6 +17,7 @@ import { useLiveChain, useServices } from "../../../services/services.tsx";
 import { Button } from "../../../ui/Button.tsx";
 import { Notice } from "../../../ui/Notice.tsx";
 import { Panel } from "../../../ui/Panel.tsx";
+import { SelectField, type SelectOption } from "../../../ui/SelectField.tsx";
 import { TextField } from "../../../ui/TextField.tsx";
 import { describeGuard } from "../accounts/accountDetails.ts";
 import { readAccounts } from "../accounts/readAccounts.ts";
@@ -52,6 +53,10 @@ export type SigningAccount = {
   readonly publicKey: string;
   readonly label: string;
 };
+
+/** The accounts as a select's options: "label — account", by key. */
+export const accountOptions = (accounts: readonly SigningAccount[]): SelectOption[] =>
+  accounts.map((a) => ({ value: a.keyId, label: `${a.label} — ${a.account}` }));
 
 export type TransferFlowProps = {
   readonly accounts: readonly SigningAccount[];
@@ -187,7 +192,6 @@ export function TransferFlow({ accounts, sign }: TransferFlowProps) {
   const { config } = useServices();
   const { heights } = useLiveChain();
   const pact = usePactClient();
-  const selectId = useId();
   const [fromKey, setFromKey] = useState(accounts[0]?.keyId ?? "");
   const [chainText, setChainText] = useState("0");
   const [receiver, setReceiver] = useState("");
@@ -422,23 +426,12 @@ export function TransferFlow({ accounts, sign }: TransferFlowProps) {
           onReview();
         }}
       >
-        <div className="field">
-          <label className="field-label" htmlFor={selectId}>
-            From
-          </label>
-          <select
-            id={selectId}
-            className="input"
-            value={from?.keyId}
-            onChange={(e) => setFromKey(e.target.value)}
-          >
-            {accounts.map((a) => (
-              <option key={a.keyId} value={a.keyId}>
-                {a.label} — {a.account}
-              </option>
-            ))}
-          </select>
-        </div>
+        <SelectField
+          label="From"
+          value={from?.keyId}
+          options={accountOptions(accounts)}
+          onChange={setFromKey}
+        />
         <div className="lookup">
           <TextField
             label="Chain"
