@@ -97,8 +97,8 @@ export function HistoryPage() {
       cell: (e) => {
         const iso = new Date(e.createdAt).toISOString();
         return (
-          <time dateTime={iso}>
-            {iso.slice(0, 10)} {iso.slice(11, 19)}
+          <time dateTime={iso} className="date-time">
+            <span>{iso.slice(0, 10)}</span> <span>{iso.slice(11, 19)}</span>
           </time>
         );
       },
@@ -122,7 +122,7 @@ export function HistoryPage() {
         const t = e.kind === "crosschain" ? transferOf(e.requestKey) : undefined;
         return (
           <>
-            {historyStatusText(e)}
+            <span className="break-anywhere">{historyStatusText(e)}</span>
             {t === undefined ? null : <span className="cell-note">{stateText(t)}</span>}
           </>
         );
@@ -143,8 +143,8 @@ export function HistoryPage() {
       // Short names keep the table in the window; the full ones are in the title and the CSV.
       cell: (e) => (
         <span title={`${e.sender ?? "?"} → ${e.receiver ?? "?"}`}>
-          {e.sender === null ? "?" : shortAccountName(e.sender)} →{" "}
-          {e.receiver === null ? "?" : shortAccountName(e.receiver)}
+          <span className="nowrap">{e.sender === null ? "?" : shortAccountName(e.sender)}</span> →{" "}
+          <span className="nowrap">{e.receiver === null ? "?" : shortAccountName(e.receiver)}</span>
         </span>
       ),
     },
