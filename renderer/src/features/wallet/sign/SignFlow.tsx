@@ -10,6 +10,7 @@
  */
 import { useId, useState } from "react";
 import type { CommandPayload } from "../../../../../src-node/command/commandTypes.ts";
+import { prettyJson } from "../../../format/prettyJson.ts";
 import { useServices } from "../../../services/services.tsx";
 import { Notice } from "../../../ui/Notice.tsx";
 import { Panel } from "../../../ui/Panel.tsx";
@@ -42,7 +43,7 @@ function codeOf(payload: CommandPayload): string {
 function dataOf(payload: CommandPayload): string | null {
   const p = payload.payload;
   const data = "exec" in p ? p.exec.data : p.cont.data;
-  return data === null || Object.keys(data).length === 0 ? null : JSON.stringify(data, null, 2);
+  return data === null || Object.keys(data).length === 0 ? null : prettyJson(data);
 }
 
 /** Everything a transaction does, as signed (also the review of dapps' requests, dapp/). */
