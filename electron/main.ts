@@ -18,7 +18,7 @@ import { registerInvokeHandlers } from "./ipc/ipcMain.ts";
 import { dataUrl, startingPage, startupFailurePage } from "./localPages.ts";
 import { createFileLogger, type Logger } from "./log/fileLogger.ts";
 import { applicationMenuTemplate } from "./menu.ts";
-import type { HostedNode } from "./nodeHost.ts";
+import type { HostedNode, SignRequestNotice } from "./nodeHost.ts";
 import { NodeSupervisor } from "./nodeSupervisor.ts";
 import { type DesktopPaths, desktopPaths } from "./paths.ts";
 import { injectAppToken, newDesktopAppToken } from "./security/appToken.ts";
@@ -26,7 +26,7 @@ import { hardenContents, hardenSession, isAppUrl } from "./security/hardening.ts
 import { nodeOptionsOfSettings } from "./settings/nodeOptionsOfSettings.ts";
 import { SettingsStore } from "./settings/settingsStore.ts";
 import { createShutdown, type Shutdown } from "./shutdown.ts";
-import { mainWindowOptions } from "./window.ts";
+import { bringToFront, mainWindowOptions } from "./window.ts";
 
 const APP_NAME = "Weft";
 const SHUTDOWN_TIMEOUT_MS = 15_000;
@@ -75,11 +75,7 @@ export function startDesktop(): Promise<void> {
   const state: DesktopState = { window: null, node: null, appOrigin: null, shutdown: null };
 
   app.on("second-instance", () => {
-    const w = state.window;
-    if (w === null || w.isDestroyed()) return;
-    if (w.isMinimized()) w.restore();
-    w.show();
-    w.focus();
+    bringToFront(state.window);
   });
   app.on("window-all-closed", () => {
     if (process.platform !== "darwin") app.quit();
@@ -152,6 +148,13 @@ async function onReady(state: DesktopState): Promise<void> {
 
   try {
     const supervisor = await startConfiguredNode(settings, paths, log, appToken, {
+      // The page has opened the request's review; the user must see it to answer it.
+      onSignRequest: (request) => {
+        log.info("Signing request from a dapp", { origin: request.origin, kind: request.kind });
+        if (bringToFront(state.window) && process.platform === "darwin") {
+          app.focus({ steal: true });
+        }
+      },
       onRestarted: (restarted) => {
         const before = state.node?.appUrl;
         state.node = restarted;
@@ -227,6 +230,7 @@ async function startConfiguredNode(
   events: {
     onRestarted: (node: HostedNode) => void;
     onRestartFailed: (e: unknown) => void;
+    onSignRequest: (request: SignRequestNotice) => void;
   },
 ): Promise<NodeSupervisor> {
   if (!existsSync(paths.sqliteNativeBinding)) {

@@ -19,6 +19,14 @@ export type NodeRestartRequest = {
   readonly whileStopped?: (() => Promise<void>) | undefined;
 };
 
+/** What the node tells its host of a dapp's signing request that starts waiting (docs/dapp-signing.md). */
+export type SignRequestNotice = {
+  readonly id: string;
+  readonly kind: "sign" | "quicksign";
+  /** The requesting page's origin; null for a program on this computer. */
+  readonly origin: string | null;
+};
+
 /** Structured log sink the node may write to (the shell's log file). */
 export type NodeLogger = {
   info(message: string, fields?: Record<string, unknown>): void;
@@ -61,6 +69,8 @@ export type HostedNodeOptions = {
   readonly appTokenCookie?: boolean | undefined;
   /** Called by the node's app routes to be restarted (electron/nodeSupervisor.ts passes it). */
   readonly restart?: ((request: NodeRestartRequest) => void) | undefined;
+  /** Called when a dapp's signing request waits for the user (the desktop brings its window to the front). */
+  readonly onSignRequest?: ((request: SignRequestNotice) => void) | undefined;
 };
 
 /** What `createNode` resolves to once the node listens. */

@@ -9,7 +9,8 @@
  * options), on the
  * same address (the port it actually listened on, also when the first start asked for
  * port 0, unless the saved port changed) and with the same app token, so the page that
- * asked reconnects by itself. Closing waits for a restart under way.
+ * asked reconnects by itself. Every node it starts tells `onSignRequest` of dapps' signing
+ * requests. Closing waits for a restart under way.
  * @module
  */
 import {
@@ -17,6 +18,7 @@ import {
   type HostedNodeOptions,
   type NodeLogger,
   type NodeRestartRequest,
+  type SignRequestNotice,
   startNode,
 } from "./nodeHost.ts";
 
@@ -37,6 +39,11 @@ export type NodeSupervisorOptions = {
   readonly onRestarted?: ((node: HostedNode) => void) | undefined;
   /** When a restart could not start the node again (the host shows why, or exits). */
   readonly onRestartFailed?: ((error: unknown) => void) | undefined;
+  /**
+   * When a dapp's signing request waits for the user, whichever node (first or restarted)
+   * runs: the desktop brings its window to the front.
+   */
+  readonly onSignRequest?: ((request: SignRequestNotice) => void) | undefined;
   /** Starts tried before a restart gives up (the port may take a moment to free); default 20. */
   readonly attempts?: number | undefined;
   /** Pause between those tries, ms; default 250. */
@@ -95,8 +102,14 @@ export class NodeSupervisor {
     return node;
   }
 
+  /** The options with the supervisor's hooks (reloaded options have none). */
   #withRestart(options: HostedNodeOptions): HostedNodeOptions {
-    return { ...options, restart: (request) => void this.restart(request) };
+    const onSignRequest = this.#opts.onSignRequest ?? options.onSignRequest;
+    return {
+      ...options,
+      restart: (request) => void this.restart(request),
+      ...(onSignRequest === undefined ? {} : { onSignRequest }),
+    };
   }
 
   /**

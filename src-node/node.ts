@@ -34,7 +34,7 @@ import type { ApiLog } from "./api/apiServices.ts";
 import { type AppToken, newAppToken } from "./api/appToken.ts";
 import { buildApi } from "./api/buildServer.ts";
 import { CatchUpStatus } from "./api/catchUpStatus.ts";
-import { DappSigning } from "./api/dappSigning/dappSigning.ts";
+import { DappSigning, type SignRequestNotice } from "./api/dappSigning/dappSigning.ts";
 import { ApiError, ApiErrorCode } from "./api/errors.ts";
 import type { NodeRestarter } from "./api/nodeRestart.ts";
 import { RecentLog } from "./api/recentLog.ts";
@@ -155,6 +155,11 @@ export type CreateNodeOptions = NodeOptionsInput & {
   readonly indexStepBlocks?: number | undefined;
   /** How long a dapp's signing request waits for the user, ms (default 5 minutes; docs/dapp-signing.md). */
   readonly signRequestTimeoutMs?: number | undefined;
+  /**
+   * Called when a dapp's signing request starts waiting for the user (docs/dapp-signing.md):
+   * the desktop shell brings its window to the front (electron/nodeHost.ts passes it on).
+   */
+  readonly onSignRequest?: ((request: SignRequestNotice) => void) | undefined;
 };
 
 /** `dataDir/<network>/entity-key.json`: the node's X25519 key pair for `/private` (docs/private.md). */
@@ -555,6 +560,10 @@ export class WeftNode {
         walletDir: walletDirPath(options),
         timeoutMs: input.signRequestTimeoutMs,
         log: logger,
+        onRequest:
+          input.onSignRequest === undefined
+            ? undefined
+            : (r) => input.onSignRequest?.({ id: r.id, kind: r.kind, origin: r.origin }),
       });
       const peerNetwork = p2p;
       privateService = new PrivateService({

@@ -5,7 +5,8 @@
  * the page answers (`/v1/quicksign`), a refusal (`{error: {type: "reject"}}`), or, unanswered,
  * the API's timeout error; `/v1/sign` answers a complete command or 409; the CORS preflight a
  * browser sends is answered; bad bodies, foreign Hosts and answers that do not fit are refused
- * with 4xx naming what is wrong. The app routes (`/app/api/wallet/dapp-signing`,
+ * with 4xx naming what is wrong; a `/v1/sign` body's numbers (`1.0`, large integers) reach the
+ * signed command as written. The host is told of each request. The app routes (`/app/api/wallet/dapp-signing`,
  * `/app/api/wallet/sign-requests`) drive it through the node.
  */
 import { existsSync, readFileSync, rmSync } from "node:fs";
@@ -15,6 +16,7 @@ import { networkInterfaces } from "node:os";
 import { join } from "node:path";
 import { createSignWithChainweaver, Pact } from "@kadena/client";
 import { afterEach, describe, expect, it } from "vitest";
+import { prepareRequest } from "../../renderer/src/features/wallet/dapp/dappRequests.ts";
 import { DappSigning } from "../../src-node/api/dappSigning/dappSigning.ts";
 import { cmdOf } from "../../src-node/command/buildCommand.ts";
 import { requestKeyBytes } from "../../src-node/command/requestKeyBytes.ts";
@@ -366,6 +368,51 @@ describe("[api] dapp signing API: requests", () => {
     expect(rr.body).toMatch(/^Cancelled/);
   });
 
+  it("/v1/sign keeps the numbers as the dapp wrote them: 1.0 and large integers reach the signed command", async () => {
+    const s = service();
+    const port = await on(s);
+    const big = "123456789012345678901234567890";
+    const text =
+      `{"code": "(coin.transfer \\"${FROM}\\" \\"${TO}\\" 1.0)", "caps": [` +
+      `{"role": "t", "description": "1.0", "cap": {"name": "coin.TRANSFER", "args": ["${FROM}", "${TO}", 1.0]}},` +
+      `{"cap": {"name": "m.BIG", "args": [${big}, 2.50, 1e3]}}],` +
+      ` "data": {"n": ${big}, "d": 0.10}, "gasLimit": 2500, "gasPrice": 1e-8, "ttl": 600,` +
+      ` "chainId": "0", "signingPubKey": "${S0.publicKey}", "networkId": "test-singleton", "nonce": "exact"}`;
+    const answer = call(port, "POST", "/v1/sign", { body: text });
+    const request = await nextRequest(s);
+    // The schema saw plain numbers; the page gets the exact text.
+    expect((request.body as { gasLimit: number }).gasLimit).toBe(2500);
+    expect(request.text).toContain(`"args":["${FROM}","${TO}",1.0]`);
+    expect(request.text).toContain(`"args":[${big},2.50,1e3]`);
+    expect(request.text).toContain(`"data":{"n":${big},"d":0.10}`);
+
+    // The page builds the command from it (dappRequests.ts), signs it, the dapp gets it.
+    const prepared = prepareRequest(request, {
+      networkId: "test-singleton",
+      publicKeys: [S0.publicKey],
+      now: 1_700_000_000,
+      nonce: "unused",
+    });
+    if (!prepared.ok) throw new Error(prepared.problem);
+    const [t] = prepared.transactions;
+    if (t === undefined) throw new Error("no transaction");
+    expect(t.cmd).toContain(`"args":["${FROM}","${TO}",1.0]`);
+    expect(t.cmd).toContain(`{"name":"m.BIG","args":[${big},2.50,1e3]}`);
+    expect(t.cmd).toContain(`"data":{"n":${big},"d":0.10}`);
+    const sig = signHash(t.hash, S0.secretKey);
+    s.queue.answer(request.id, { answer: "signed", cmd: t.cmd, sigs: [sig] });
+    const r = await answer;
+    expect(r.status, r.body).toBe(200);
+    const sent = JSON.parse(r.body) as { body: { cmd: string; hash: string } };
+    expect(sent.body.cmd).toBe(t.cmd);
+    expect(sent.body.hash).toBe(t.hash);
+    expect(sent.body.cmd).toContain(",1.0]");
+
+    const broken = await call(port, "POST", "/v1/sign", { body: '{"code": "(+ 1 2)", "caps": [' });
+    expect(broken.status).toBe(400);
+    expect(broken.body).toMatch(/^body: not JSON/);
+  });
+
   it("refuses bad requests with 4xx naming what is wrong, and foreign Hosts with 403", async () => {
     const s = service();
     const port = await on(s);
@@ -453,7 +500,11 @@ describe("[api] dapp signing API: requests", () => {
 
 describe("[api] the wallet page's sign-request routes", () => {
   it("long-polls the list, takes the answer, and refuses answers to requests that are gone", async () => {
-    const t = await openTestNode({ signRequestTimeoutMs: 60_000 });
+    const told: { kind: string; origin: string | null }[] = [];
+    const t = await openTestNode({
+      signRequestTimeoutMs: 60_000,
+      onSignRequest: (r) => told.push({ kind: r.kind, origin: r.origin }),
+    });
     nodes.push(t);
     const headers = { host: "127.0.0.1:1848", "x-weft-app-token": t.node.appToken };
     const first = await t.request("GET", "/app/api/wallet/sign-requests", { headers });
@@ -481,6 +532,8 @@ describe("[api] the wallet page's sign-request routes", () => {
     };
     expect(list.version).toBeGreaterThan(v0.version);
     expect(list.requests).toHaveLength(1);
+    // The host was told (the desktop brings its window to the front).
+    expect(told).toEqual([{ kind: "quicksign", origin: null }]);
     const id = list.requests[0]?.id as string;
 
     const bad = await t.request("POST", `/app/api/wallet/sign-requests/${id}`, {

@@ -26,10 +26,8 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { HostedNode } from "../../electron/nodeHost.ts";
 import { NodeSupervisor } from "../../electron/nodeSupervisor.ts";
-import type { Command } from "../../src-node/command/commandTypes.ts";
-import { JsonNumber } from "../../src-node/command/exactJson.ts";
 import { nodeCommands } from "../../src-node/exec/nodeCommands.ts";
-import { devAccount } from "../../src-node/genesis/devAccounts.ts";
+import { devTransfer } from "../support/devTransfer.ts";
 import { testKeystore } from "../support/keystoreFixture.ts";
 import { postJson } from "../support/postJson.ts";
 import { launchChromium, saveScreenshot } from "./support/browser.ts";
@@ -104,38 +102,7 @@ async function balance09(): Promise<string> {
 }
 
 /** sender08 → sender09 0.5 on chain 0, signed with the published test key. */
-function transfer(): Command {
-  const { buildCommand, signCommand } = nodeCommands;
-  const k = devAccount(8);
-  const payload = {
-    payload: { exec: { code: '(coin.transfer "sender08" "sender09" 0.5)', data: null } },
-    meta: {
-      chainId: "0",
-      sender: "sender08",
-      gasLimit: 2500,
-      gasPrice: "0.00000001",
-      ttl: 3600,
-      creationTime: Math.floor(Date.now() / 1000) - 60,
-    },
-    signers: [
-      {
-        pubKey: k.publicKey,
-        clist: [
-          {
-            name: "coin.TRANSFER",
-            args: ["sender08", "sender09", JsonNumber.of("0.5") as JsonNumber],
-          },
-          { name: "coin.GAS", args: [] },
-        ],
-      },
-    ],
-    networkId: "test-singleton",
-    nonce: `backup-e2e-${Date.now()}`,
-  };
-  return signCommand(buildCommand(payload), payload.signers, [
-    { publicKey: k.publicKey, secretKey: k.secretKey },
-  ]);
-}
+const transfer = () => devTransfer({ amount: "0.5", nonce: `backup-e2e-${Date.now()}` });
 
 async function polled(hash: string): Promise<Record<string, unknown>> {
   const r = await postJson(`${first.baseUrl}/chain/0/pact/api/v1/poll`, { requestKeys: [hash] });

@@ -9,22 +9,17 @@
  * asks too, passing the browser's CORS preflight: the review names that origin, and Refuse
  * answers it with the API's refusal.
  */
-import { mkdtempSync, rmSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { AxeBuilder } from "@axe-core/playwright";
 import { createClient, createSignWithChainweaver, isSignedTransaction, Pact } from "@kadena/client";
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
-import { createPactClient, type PactClient } from "../../renderer/src/api/pactClient.ts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readAccounts } from "../../renderer/src/features/wallet/accounts/readAccounts.ts";
 import { DEV_ACCOUNT_KEYS } from "../../src-node/genesis/devAccountKeys.ts";
-import { createNode, type WeftNode } from "../../src-node/node.ts";
-import { launchChromium, saveScreenshot } from "./support/browser.ts";
+import { saveScreenshot } from "./support/browser.ts";
+import { setUpRealNodePage } from "./support/realNodePage.ts";
+import { createWallet, importTestAccount } from "./support/walletSetup.ts";
 
-const PASSWORD = "a long password";
 const ONE = 10n ** 12n;
 const NETWORK = "test-singleton";
 const S0 = DEV_ACCOUNT_KEYS[0];
@@ -33,13 +28,11 @@ if (S0 === undefined || S1 === undefined) throw new Error("no test accounts");
 const FROM = `k:${S0.publicKey}`;
 const TO = `k:${S1.publicKey}`;
 
-let dataDir: string;
-let node: WeftNode;
-let pact: PactClient;
-let browser: Browser;
-let context: BrowserContext;
-let page: Page;
-let problems: string[];
+const real = setUpRealNodePage({
+  name: "dapp",
+  network: NETWORK,
+  mining: { enabled: true, threads: 1, account: `k:${"ef".repeat(32)}` },
+});
 /** A "dapp" web page on another origin than the wallet's. */
 let dappServer: Server;
 let dappOrigin: string;
@@ -54,70 +47,16 @@ async function freePort(): Promise<number> {
 }
 
 beforeAll(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), "weft-e2e-dapp-"));
-  node = await createNode({
-    network: NETWORK,
-    dataDir,
-    host: "127.0.0.1",
-    port: 0,
-    rendererDir: inject("rendererDir"),
-    mining: { enabled: true, threads: 1, account: `k:${"ef".repeat(32)}` },
-  });
-  pact = createPactClient({ baseUrl: node.baseUrl, fetch: (url, init) => fetch(url, init) });
   dappServer = createServer((_req, res) => {
     res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
     res.end("<!doctype html><title>A dapp</title><p>A dapp</p>");
   });
   await new Promise<void>((resolve) => dappServer.listen(0, "127.0.0.1", resolve));
   dappOrigin = `http://localhost:${(dappServer.address() as AddressInfo).port}`;
-  browser = await launchChromium();
 });
-afterAll(async () => {
-  await browser?.close();
-  await node?.close();
+afterAll(() => {
   dappServer?.close();
-  if (dataDir !== undefined) rmSync(dataDir, { recursive: true, force: true });
 });
-beforeEach(async () => {
-  context = await browser.newContext();
-  page = await context.newPage();
-  problems = [];
-  page.on("console", (m) => {
-    if (m.type() === "error") problems.push(m.text());
-  });
-  page.on("pageerror", (e) => problems.push(e.message));
-});
-afterEach(async () => {
-  await context?.close();
-});
-
-async function createWalletWithSender00(): Promise<void> {
-  await page.goto(`${node.appUrl}#/wallet`);
-  await page.getByRole("heading", { level: 1, name: "Wallet" }).waitFor();
-  await page.getByRole("button", { name: "Create a wallet" }).click();
-  const list = page.getByRole("list", { name: "Recovery phrase" });
-  await list.waitFor();
-  const phrase = (await list.getByRole("listitem").allTextContents()).map((w) => w.trim());
-  await page.getByRole("button", { name: "I have written them down" }).click();
-  const wordInputs = page.getByLabel(/^Word \d+$/);
-  await wordInputs.first().waitFor();
-  for (let i = 0; i < (await wordInputs.count()); i++) {
-    const input = wordInputs.nth(i);
-    const label = await page
-      .locator(`label[for="${await input.getAttribute("id")}"]`)
-      .textContent();
-    await input.fill(phrase[Number(label?.replace("Word ", "")) - 1] ?? "");
-  }
-  await page.getByRole("button", { name: "Confirm words" }).click();
-  await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
-  await page.getByLabel("Confirm", { exact: true }).fill(PASSWORD);
-  await page.getByRole("button", { name: "Create the wallet" }).click();
-  await page.getByRole("button", { name: "Lock" }).waitFor({ timeout: 30_000 });
-  await page.getByRole("button", { name: "Import a test account" }).click();
-  await expect
-    .poll(() => page.getByRole("region", { name: "Keys" }).textContent(), { timeout: 20_000 })
-    .toContain(FROM);
-}
 
 /** A transfer from sender00 as a dapp builds it with @kadena/client, unsigned. */
 const transferTx = (amount: string) =>
@@ -141,7 +80,9 @@ const transferTx = (amount: string) =>
 
 describe("[e2e] signing requests from dapps (Chainweaver's signing API)", () => {
   it("is off by default; switched on, @kadena/client's Chainweaver signer gets a signature the user approved, and the transfer is confirmed", async () => {
-    await createWalletWithSender00();
+    const { page, node, pact, problems } = real;
+    await createWallet(page, node);
+    await importTestAccount(page, FROM);
     const setting = page.getByRole("region", { name: "Signing requests from dapps" });
     await setting.waitFor();
     expect(await page.getByTestId("dapp-signing-state").textContent()).toBe("Off.");
@@ -218,6 +159,7 @@ describe("[e2e] signing requests from dapps (Chainweaver's signing API)", () => 
   });
 
   it("a web dapp of another origin passes the CORS preflight; the review names its origin and Refuse answers the API's refusal", async () => {
+    const { page, node, problems } = real;
     await page.goto(`${node.appUrl}#/wallet`);
     const unlock = page.getByRole("button", { name: "Unlock" });
     const lock = page.getByRole("button", { name: "Lock" });
@@ -225,7 +167,7 @@ describe("[e2e] signing requests from dapps (Chainweaver's signing API)", () => 
     const port = node.dappSigning.status().port;
     expect(node.dappSigning.status().listening).toBe(true);
 
-    const dapp = await context.newPage();
+    const dapp = await page.context().newPage();
     await dapp.goto(`${dappOrigin}/`);
     const tx = transferTx("0.25");
     const body = {

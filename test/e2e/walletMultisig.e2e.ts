@@ -9,21 +9,20 @@
  * amount and the fee; History lists the transfer as succeeded (and the account creation), and
  * its CSV export holds it; a transaction made elsewhere is added by its request key.
  */
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { readFileSync } from "node:fs";
 import { AxeBuilder } from "@axe-core/playwright";
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { createPactClient, type PactClient } from "../../renderer/src/api/pactClient.ts";
+import type { Page } from "playwright-core";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { PactClient } from "../../renderer/src/api/pactClient.ts";
 import { readAccounts } from "../../renderer/src/features/wallet/accounts/readAccounts.ts";
 import { commandModel } from "../../src-node/command/commandModel.ts";
 import { JsonNumber } from "../../src-node/command/exactJson.ts";
 import { DEV_ACCOUNT_KEYS } from "../../src-node/genesis/devAccountKeys.ts";
-import { createNode, type WeftNode } from "../../src-node/node.ts";
-import { launchChromium, saveScreenshot } from "./support/browser.ts";
+import type { WeftNode } from "../../src-node/node.ts";
+import { saveScreenshot } from "./support/browser.ts";
+import { setUpRealNodePage } from "./support/realNodePage.ts";
+import { createWallet, importTestAccount } from "./support/walletSetup.ts";
 
-const PASSWORD = "a long password";
 const ONE = 10n ** 12n;
 const S0 = DEV_ACCOUNT_KEYS[0];
 const S1 = DEV_ACCOUNT_KEYS[1];
@@ -31,75 +30,24 @@ if (S0 === undefined || S1 === undefined) throw new Error("no test accounts");
 const FROM = `k:${S0.publicKey}`;
 const TO = `k:${S1.publicKey}`;
 
-const dirs: string[] = [];
+/** Node A: mining, wallet A's; node B (`freshNode`): its own data folder, wallet B's. */
+const real = setUpRealNodePage({
+  name: "multisig",
+  mining: { enabled: true, threads: 1, account: `k:${"ef".repeat(32)}` },
+});
 let nodeA: WeftNode;
 let nodeB: WeftNode;
 let pact: PactClient;
-let browser: Browser;
-const contexts: BrowserContext[] = [];
-const problems: string[] = [];
-
-async function startNode(mining: boolean): Promise<WeftNode> {
-  const dataDir = mkdtempSync(join(tmpdir(), "weft-e2e-multisig-"));
-  dirs.push(dataDir);
-  return createNode({
-    network: "test-singleton",
-    dataDir,
-    host: "127.0.0.1",
-    port: 0,
-    rendererDir: inject("rendererDir"),
-    mining: { enabled: mining, threads: 1, account: `k:${"ef".repeat(32)}` },
-  });
-}
-
-async function newPage(): Promise<Page> {
-  const context = await browser.newContext({ acceptDownloads: true });
-  contexts.push(context);
-  const page = await context.newPage();
-  page.on("console", (m) => {
-    if (m.type() === "error") problems.push(m.text());
-  });
-  page.on("pageerror", (e) => problems.push(e.message));
-  return page;
-}
 
 beforeAll(async () => {
-  nodeA = await startNode(true);
-  nodeB = await startNode(false);
-  pact = createPactClient({ baseUrl: nodeA.baseUrl, fetch: (url, init) => fetch(url, init) });
-  browser = await launchChromium();
-});
-afterAll(async () => {
-  for (const c of contexts) await c.close();
-  await browser?.close();
-  await nodeA?.close();
-  await nodeB?.close();
-  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+  nodeA = real.node;
+  nodeB = await real.freshNode();
+  pact = real.pact;
 });
 
 /** Creates a wallet on `node` in `page`; its Key 0's public key. */
-async function createWallet(page: Page, node: WeftNode): Promise<string> {
-  await page.goto(`${node.appUrl}#/wallet`);
-  await page.getByRole("heading", { level: 1, name: "Wallet" }).waitFor();
-  await page.getByRole("button", { name: "Create a wallet" }).click();
-  const list = page.getByRole("list", { name: "Recovery phrase" });
-  await list.waitFor();
-  const phrase = (await list.getByRole("listitem").allTextContents()).map((w) => w.trim());
-  await page.getByRole("button", { name: "I have written them down" }).click();
-  const wordInputs = page.getByLabel(/^Word \d+$/);
-  await wordInputs.first().waitFor();
-  for (let i = 0; i < (await wordInputs.count()); i++) {
-    const input = wordInputs.nth(i);
-    const label = await page
-      .locator(`label[for="${await input.getAttribute("id")}"]`)
-      .textContent();
-    await input.fill(phrase[Number(label?.replace("Word ", "")) - 1] ?? "");
-  }
-  await page.getByRole("button", { name: "Confirm words" }).click();
-  await page.getByLabel("Password", { exact: true }).fill(PASSWORD);
-  await page.getByLabel("Confirm", { exact: true }).fill(PASSWORD);
-  await page.getByRole("button", { name: "Create the wallet" }).click();
-  await page.getByRole("button", { name: "Lock" }).waitFor({ timeout: 30_000 });
+async function createWalletKey(page: Page, node: WeftNode): Promise<string> {
+  await createWallet(page, node);
   const keys = page.getByRole("region", { name: "Keys" });
   await expect.poll(() => keys.textContent(), { timeout: 20_000 }).toMatch(/k:[0-9a-f]{64}/);
   const key = /k:([0-9a-f]{64})/.exec((await keys.textContent()) ?? "")?.[1];
@@ -122,14 +70,12 @@ async function balance(account: string): Promise<bigint> {
 
 describe("[e2e] a 2-of-2 multi-signature account, signed in two wallets", () => {
   it("creates it, funds it, signs a transfer here and there, sends it; History and its CSV list it", async () => {
-    const a = await newPage();
-    const b = await newPage();
+    const a = real.page;
+    const b = await real.anotherPage();
+    const problems = real.problems;
     await createWallet(a, nodeA);
-    await a.getByRole("button", { name: "Import a test account" }).click();
-    await expect
-      .poll(() => a.getByRole("region", { name: "Keys" }).textContent(), { timeout: 20_000 })
-      .toContain(FROM);
-    const keyB = await createWallet(b, nodeB);
+    await importTestAccount(a, FROM);
+    const keyB = await createWalletKey(b, nodeB);
 
     // Wallet A: the account of sender00's key and B's key, keys-all, on chain 0.
     await a.getByRole("button", { name: "Multi-signature" }).click();

@@ -40,8 +40,16 @@ const defaults = {
   nonce: "n-1",
 };
 
-function request(kind: "sign" | "quicksign", body: unknown): DappRequest {
-  return { id: "r1", kind, origin: "https://dapp.example", receivedAt: 1, expiresAt: 2, body };
+function request(kind: "sign" | "quicksign", body: unknown, text?: string): DappRequest {
+  return {
+    id: "r1",
+    kind,
+    origin: "https://dapp.example",
+    receivedAt: 1,
+    expiresAt: 2,
+    body,
+    text: text ?? null,
+  };
 }
 
 describe("[renderer] dapp signing requests", () => {
@@ -196,6 +204,41 @@ describe("[renderer] dapp signing requests", () => {
         chainId: "0",
       },
     });
+  });
+
+  it("builds a /v1/sign command from the exact text: 1.0 stays a decimal, large integers keep their digits", () => {
+    const big = "98765432109876543210987654321";
+    const text = `{"code":"(m.f)","caps":[{"cap":{"name":"m.CAP","args":[1.0,${big},-0.50]}}],"data":{"k":${big},"x":1.0},"gasLimit":1.2e3,"ttl":600.0,"gasPrice":2.0e-8}`;
+    const plain = JSON.parse(text) as unknown;
+    const r = request("sign", plain, text);
+    const prepared = prepareRequest(r, defaults);
+    if (!prepared.ok) throw new Error(prepared.problem);
+    const cmd = prepared.transactions[0]?.cmd ?? "";
+    expect(cmd).toContain(`"clist":[{"name":"m.CAP","args":[1.0,${big},-0.50]}]`);
+    expect(cmd).toContain(`"data":{"k":${big},"x":1.0}`);
+    expect(JSON.parse(cmd).meta).toMatchObject({ gasLimit: 1200, ttl: 600, gasPrice: 2e-8 });
+    // Without the text (JSON.parse's reading), the digits would be gone.
+    const lossy = prepareRequest(request("sign", plain), defaults);
+    expect(lossy.ok && lossy.transactions[0]?.cmd).not.toContain(big);
+    // Text that is not JSON is said so.
+    expect(prepareRequest(request("sign", plain, "{"), defaults)).toMatchObject({
+      ok: false,
+      problem: expect.stringMatching(/^the request is not JSON/),
+    });
+    // The node's list carries the text; a wrong type is refused.
+    const listed = parseDappRequests({
+      version: 1,
+      requests: [
+        { id: "a", kind: "sign", origin: null, receivedAt: 1, expiresAt: 2, body: plain, text },
+      ],
+    });
+    expect(listed.ok && listed.value.requests[0]?.text).toBe(text);
+    expect(
+      parseDappRequests({
+        version: 1,
+        requests: [{ id: "a", kind: "sign", origin: null, receivedAt: 1, expiresAt: 2, text: 5 }],
+      }).ok,
+    ).toBe(false);
   });
 
   it("says why a request cannot be shown", () => {

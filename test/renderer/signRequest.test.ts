@@ -9,17 +9,21 @@
 import { describe, expect, it } from "vitest";
 import {
   commandOf,
+  heldSigners,
   isComplete,
   parseSignRequest,
   type SignRequest,
   serializeSignRequest,
+  signWithHeld,
   unsignedSigData,
   withSignature,
 } from "../../renderer/src/features/wallet/sign/signRequest.ts";
+import { prettyJson } from "../../renderer/src/format/prettyJson.ts";
 import { detachedYaml, readDetachedTx, unsignedTx } from "../../src-node/cli/detachedTx.ts";
 import { finalCommand } from "../../src-node/cli/emitTx.ts";
 import { parseYamlText } from "../../src-node/cli/yamlValue.ts";
 import type { CommandPayload } from "../../src-node/command/commandTypes.ts";
+import { parseJsonExact } from "../../src-node/command/exactJson.ts";
 import { referenceRequestKeyOf } from "../../src-node/command/requestKeyCheck.ts";
 import { nodeCommands } from "../../src-node/exec/nodeCommands.ts";
 import { DEV_ACCOUNT_KEYS } from "../../src-node/genesis/devAccountKeys.ts";
@@ -207,6 +211,45 @@ describe("[renderer] prepare for others to sign", () => {
     expect(r.form).toBe("sigdata");
     expect(r.sigs).toEqual([null, null]);
     nodeCommands.verifyCommandSignatures(nodeCommands.parseCommand(commandOf(signBoth(r))));
+  });
+});
+
+describe("[renderer] the review's data", () => {
+  it("is indented JSON whose numbers keep the text they were written with", () => {
+    const big = "123456789012345678901234567890";
+    const data = parseJsonExact(
+      `{"amount":1.0,"big":${big},"list":[2.50,{"k":"a\\"b"}],"none":{},"e":[]}`,
+    );
+    if (data === null) throw new Error("not JSON");
+    const text = prettyJson(data);
+    expect(text).toBe(
+      `{\n  "amount": 1.0,\n  "big": ${big},\n  "list": [\n    2.50,\n    {\n      "k": "a\\"b"\n    }\n  ],\n  "none": {},\n  "e": []\n}`,
+    );
+    // Still JSON, read back to the same exact values.
+    expect(parseJsonExact(text)).toEqual(data);
+  });
+});
+
+describe("[renderer] sign with the keys held here", () => {
+  it("signs with every held key whose signature is missing, and only those", async () => {
+    const r = accepted(serializeSignRequest(unsignedSigData(unsigned.cmd, unsigned.hash, payload)));
+    const keys = [
+      { keyId: "b", publicKey: B.publicKey, secret: B.secretKey },
+      { keyId: "other", publicKey: "77".repeat(32), secret: "" },
+    ];
+    expect(heldSigners(r, keys).map((k) => k.keyId)).toEqual(["b"]);
+    const asked: string[] = [];
+    const sign = async (keyId: string, hash: string) => {
+      asked.push(keyId);
+      const k = keys.find((x) => x.keyId === keyId);
+      return nodeCommands.signRequestKey(hash, k?.secret ?? "").sig;
+    };
+    const once = await signWithHeld(r, heldSigners(r, keys), sign);
+    expect(once.sigs).toEqual([null, sigOf(B.secretKey)]);
+    // Signed already: nothing left to sign with these keys.
+    expect(heldSigners(once, keys)).toEqual([]);
+    expect(await signWithHeld(once, [], sign)).toEqual(once);
+    expect(asked).toEqual(["b"]);
   });
 });
 

@@ -13,11 +13,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { restoreBackup } from "../../src-node/backup/restoreBackup.ts";
 import { cutHeight } from "../../src-node/chain/cut.ts";
 import { cutToJson } from "../../src-node/chain/cutJson.ts";
-import type { Command } from "../../src-node/command/commandTypes.ts";
-import { JsonNumber } from "../../src-node/command/exactJson.ts";
-import { nodeCommands } from "../../src-node/exec/nodeCommands.ts";
-import { devAccount } from "../../src-node/genesis/devAccounts.ts";
 import { minerInfoOf } from "../../src-node/mining/minerInfo.ts";
+import { devTransfer } from "../support/devTransfer.ts";
 import { openTestNode, type TestNode, tempDir } from "../support/testNode.ts";
 
 const KEY = "9a".repeat(32);
@@ -32,38 +29,8 @@ afterEach(async () => {
 let nonce = 0;
 
 /** sender08 → sender09 0.1 on chain 0, signed with the published test key. */
-function transfer(): Command {
-  const { buildCommand, signCommand } = nodeCommands;
-  const k = devAccount(8);
-  const payload = {
-    payload: { exec: { code: '(coin.transfer "sender08" "sender09" 0.1)', data: null } },
-    meta: {
-      chainId: "0",
-      sender: "sender08",
-      gasLimit: 2500,
-      gasPrice: "0.00000001",
-      ttl: 3600,
-      creationTime: Math.floor(Date.now() / 1000) - 60,
-    },
-    signers: [
-      {
-        pubKey: k.publicKey,
-        clist: [
-          {
-            name: "coin.TRANSFER",
-            args: ["sender08", "sender09", JsonNumber.of("0.1") as JsonNumber],
-          },
-          { name: "coin.GAS", args: [] },
-        ],
-      },
-    ],
-    networkId: "test-singleton",
-    nonce: `under-load-${process.pid}-${nonce++}`,
-  };
-  return signCommand(buildCommand(payload), payload.signers, [
-    { publicKey: k.publicKey, secretKey: k.secretKey },
-  ]);
-}
+const transfer = () =>
+  devTransfer({ amount: "0.1", nonce: `under-load-${process.pid}-${nonce++}` });
 
 type PollAnswer = Record<string, { metaData: { blockHash: string; blockHeight: number } }>;
 

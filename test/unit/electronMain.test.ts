@@ -1,7 +1,8 @@
 /**
  * The main process composed with a fake `electron` module and a fake node host: the
  * single-instance lock, the window and its security settings, the menu, the bridge, the
- * node's start-up (success and failure) and the clean shutdown.
+ * node's start-up (success and failure), the window brought to the front by a dapp's signing
+ * request and by a second launch, and the clean shutdown.
  */
 import type { EventEmitter } from "node:events";
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -38,14 +39,23 @@ const fake = vi.hoisted(() => {
     isDestroyed() {
       return this.destroyed;
     }
+    minimized = false;
+    focused = 0;
     isMinimized() {
-      return false;
+      return this.minimized;
     }
-    restore() {}
+    restore() {
+      this.minimized = false;
+    }
+    isVisible() {
+      return this.shown && !this.minimized;
+    }
     show() {
       this.shown = true;
     }
-    focus() {}
+    focus() {
+      this.focused += 1;
+    }
   }
   return {
     FakeWindow,
@@ -241,6 +251,30 @@ describe("[electron] main process", () => {
     };
     expect(cancelled(`${APP_URL}assets/index.js`)).toBe(false);
     expect(cancelled("https://example.com/tracker.js")).toBe(true);
+  });
+
+  it("a dapp's signing request, or a second launch, brings the minimized window to the front", async () => {
+    const startNode = vi.fn(async (..._args: unknown[]) => nodeHandle());
+    fake.startNode = startNode;
+    await startDesktop();
+    const [window] = fake.FakeWindow.all;
+    if (window === undefined) throw new Error("no window");
+    window.events.get("ready-to-show")?.();
+    window.minimized = true;
+    const options = startNode.mock.calls[0]?.[0] as { onSignRequest?: (r: unknown) => void };
+    const onSignRequest = options.onSignRequest;
+    expect(onSignRequest).toBeTypeOf("function");
+    onSignRequest?.({ id: "r1", kind: "quicksign", origin: "https://dapp.example" });
+    expect(window.minimized).toBe(false);
+    expect(window.focused).toBe(1);
+
+    window.minimized = true;
+    appEvents.emit("second-instance");
+    expect([window.minimized, window.focused]).toEqual([false, 2]);
+    // A closed window is left alone.
+    window.destroyed = true;
+    onSignRequest?.({ id: "r2", kind: "sign", origin: null });
+    expect(window.focused).toBe(2);
   });
 
   it("answers the bridge only for the node's origin once it runs", async () => {

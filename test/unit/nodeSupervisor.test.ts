@@ -1,6 +1,6 @@
 /**
  * The node's supervisor (electron/nodeSupervisor.ts; docs/desktop.md §3.4): with fake nodes,
- * the order close → step → start, the same port and app token, a step that fails, retries
+ * the order close → step → start, the same port and app token, the signing request hook, a step that fails, retries
  * while the address is busy, a restart that cannot start, close during a restart, the saved
  * settings read again on a restart (another port only when the saved one changed; unreadable
  * settings keep the running ones); with the real node, the app's `POST /app/api/node/restart`
@@ -76,6 +76,24 @@ describe("[electron] node supervisor", () => {
     expect(again?.options.appToken).toBe(first.appToken);
     expect(s.node).toBe(again?.node);
     expect(restarted).toEqual([again?.node]);
+  });
+
+  it("hands every node it starts the host's signing request hook, reloaded options too", async () => {
+    const host = fakeHost();
+    const told: string[] = [];
+    const s = new NodeSupervisor({
+      options: base,
+      // Saved settings read again carry no hooks of the host.
+      reload: () => ({ ...base }),
+      start: host.start,
+      onSignRequest: (r) => told.push(r.id),
+    });
+    await s.start();
+    await s.restart({ reason: "restart" });
+    for (const [i, started] of host.started.entries()) {
+      started.options.onSignRequest?.({ id: `r${i}`, kind: "sign", origin: null });
+    }
+    expect(told).toEqual(["r0", "r1"]);
   });
 
   it("starts the node even when the step fails, and the node's own restart hook works", async () => {

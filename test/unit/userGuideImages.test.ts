@@ -2,13 +2,19 @@
  * The user guide's screenshots (docs/user-guide.md, docs/guide/): every image the guide links
  * exists, is a PNG of the e2e tests' fixed viewport, stays small and has alternative text;
  * every image is taken by an e2e test (a `saveGuideScreenshot(page, "<name>")` call in
- * test/e2e/, so running the e2e tests brings it up to date); and no image lies in
- * docs/guide/images/ that the guide does not link.
+ * test/e2e/, and `npm run guide:screenshots` runs every such file with
+ * `WEFT_GUIDE_SCREENSHOTS=1`, which alone writes them into docs/guide/images/, so an ordinary
+ * e2e run leaves the tree alone); and no image lies in docs/guide/images/ that the guide
+ * does not link.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
-import { GUIDE_VIEWPORT } from "../e2e/support/guideScreenshot.ts";
+import {
+  GUIDE_VIEWPORT,
+  guideImagesDir,
+  guideScreenshotsDir,
+} from "../e2e/support/guideScreenshot.ts";
 
 const repo = resolve(import.meta.dirname, "..", "..");
 const docs = join(repo, "docs");
@@ -57,17 +63,19 @@ function pngSize(bytes: Buffer): { width: number; height: number } {
   return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
 }
 
-/** Names passed to saveGuideScreenshot by the e2e tests. */
-function namesTakenByTests(): Set<string> {
+/** Names passed to saveGuideScreenshot by the e2e tests, and the files that pass them. */
+function takenByTests(): { names: Set<string>; files: Set<string> } {
   const dir = join(repo, "test", "e2e");
   const names = new Set<string>();
+  const files = new Set<string>();
   for (const f of readdirSync(dir).filter((n) => n.endsWith(".e2e.ts"))) {
     const text = readFileSync(join(dir, f), "utf8");
     for (const m of text.matchAll(/saveGuideScreenshot\(\s*\w+\s*,\s*"([^"]+)"/g)) {
       names.add(m[1] as string);
+      files.add(`test/e2e/${f}`);
     }
   }
-  return names;
+  return { names, files };
 }
 
 const guide = [join(docs, "user-guide.md"), ...markdownFiles(join(docs, "guide"))].filter(
@@ -94,8 +102,24 @@ describe("[docs] the user guide's screenshots", () => {
     }
   });
 
+  it("are written to the guide only on request, by a script that runs every file taking one", () => {
+    expect(guideScreenshotsDir({})).not.toBe(guideImagesDir);
+    expect(relative(repo, guideScreenshotsDir({}))).toMatch(/^test\/e2e\/artifacts\//);
+    expect(guideScreenshotsDir({ WEFT_GUIDE_SCREENSHOTS: "1" })).toBe(guideImagesDir);
+    const scripts = (
+      JSON.parse(readFileSync(join(repo, "package.json"), "utf8")) as {
+        scripts: Record<string, string>;
+      }
+    ).scripts;
+    const script = scripts["guide:screenshots"] ?? "";
+    expect(script).toContain("WEFT_GUIDE_SCREENSHOTS=1");
+    const { files } = takenByTests();
+    expect(files.size).toBeGreaterThan(0);
+    for (const f of files) expect(script.split(" "), `guide:screenshots runs ${f}`).toContain(f);
+  });
+
   it("has every image taken by an e2e test and linked by the guide", () => {
-    const taken = namesTakenByTests();
+    const taken = takenByTests().names;
     const linked = new Set(links.map((l) => resolve(dirname(l.from), l.target)));
     const files = existsSync(imagesDir) ? readdirSync(imagesDir) : [];
     expect(files.length).toBeGreaterThan(0);

@@ -1,7 +1,9 @@
 /**
  * A read-only data table: a real `<table>` with a caption and header cells, inside a
  * region that scrolls sideways when a narrow window cannot fit it (keyboard-scrollable,
- * named by the caption) instead of widening the page.
+ * named by the caption) instead of widening the page. A `fold` table never needs to: its
+ * cells wrap, and where its region is narrow (a container query in styles.css) each row
+ * becomes a block of lines, each cell after its column's name.
  * @module
  */
 import type { ReactNode } from "react";
@@ -23,6 +25,8 @@ export type DataTableProps<Row> = {
   readonly rowKey: (row: Row) => string;
   readonly className?: string;
   readonly rowData?: (row: Row) => string;
+  /** Wrap the cells, and fold each row into labelled lines where the region is narrow. */
+  readonly fold?: boolean;
 };
 
 export function DataTable<Row>({
@@ -33,10 +37,16 @@ export function DataTable<Row>({
   rowKey,
   className,
   rowData,
+  fold = false,
 }: DataTableProps<Row>) {
+  // Folded, a cell is its column's name then its value: the value in one box, so that text,
+  // line breaks and links stay together beside the name.
+  const content = (c: Column<Row>, row: Row) =>
+    fold ? <div className="cell-value">{c.cell(row)}</div> : c.cell(row);
+  const regionClass = fold ? "table-scroll table-fold" : "table-scroll";
   return (
     // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable with the keyboard
-    <section className="table-scroll" aria-labelledby={`${id}-caption`} tabIndex={0}>
+    <section className={regionClass} aria-labelledby={`${id}-caption`} tabIndex={0}>
       <table className={`data-table ${className ?? ""}`}>
         <caption id={`${id}-caption`}>{caption}</caption>
         <thead>
@@ -58,16 +68,18 @@ export function DataTable<Row>({
                     scope="row"
                     className={c.numeric ? "num" : undefined}
                     data-testid={c.testId?.(row)}
+                    data-label={fold ? c.header : undefined}
                   >
-                    {c.cell(row)}
+                    {content(c, row)}
                   </th>
                 ) : (
                   <td
                     key={c.header}
                     className={c.numeric ? "num" : undefined}
                     data-testid={c.testId?.(row)}
+                    data-label={fold ? c.header : undefined}
                   >
-                    {c.cell(row)}
+                    {content(c, row)}
                   </td>
                 ),
               )}

@@ -13,7 +13,7 @@ import { readFileIfExists, writeFileAtomic } from "../../store/atomicFile.ts";
 import type { ApiLog } from "../apiServices.ts";
 import { AppError, AppErrorCode } from "../errors.ts";
 import { buildDappSigningServer } from "./dappSigningServer.ts";
-import { SignRequestQueue } from "./signRequestQueue.ts";
+import { type PendingSignRequest, SignRequestQueue } from "./signRequestQueue.ts";
 
 /** Chainweaver's port, the one dapps call by default. */
 export const DEFAULT_DAPP_SIGNING_PORT = 9467;
@@ -23,6 +23,14 @@ export const DAPP_SIGNING_FILE = "dapp-signing.json";
 
 /** How long a request waits for the user by default: 5 minutes. */
 export const DEFAULT_SIGN_REQUEST_TIMEOUT_MS = 5 * 60 * 1000;
+
+/** What the node's host is told of a request that starts waiting (`createNode({onSignRequest})`). */
+export type SignRequestNotice = {
+  readonly id: string;
+  readonly kind: "sign" | "quicksign";
+  /** The requesting page's `Origin`; null for a program. */
+  readonly origin: string | null;
+};
 
 export type DappSigningSettings = { readonly enabled: boolean; readonly port: number };
 
@@ -43,6 +51,11 @@ export type DappSigningOptions = {
   /** Most requests waiting at once (default 10). */
   readonly maxPending?: number | undefined;
   readonly log?: ApiLog | undefined;
+  /**
+   * Told when a request starts waiting for the user (the desktop shell brings its window to
+   * the front: `createNode({onSignRequest})`); what it throws is logged, the request waits on.
+   */
+  readonly onRequest?: ((request: PendingSignRequest) => void) | undefined;
 };
 
 const DEFAULTS: DappSigningSettings = { enabled: false, port: DEFAULT_DAPP_SIGNING_PORT };
@@ -66,9 +79,22 @@ export class DappSigning {
     this.#file = join(options.walletDir, DAPP_SIGNING_FILE);
     this.#timeoutMs = options.timeoutMs ?? DEFAULT_SIGN_REQUEST_TIMEOUT_MS;
     this.#log = options.log;
+    const onRequest = options.onRequest;
     this.queue = new SignRequestQueue({
       timeoutMs: this.#timeoutMs,
       maxPending: options.maxPending ?? 10,
+      onRequest:
+        onRequest === undefined
+          ? undefined
+          : (request) => {
+              try {
+                onRequest(request);
+              } catch (e) {
+                this.#log?.warn("the host's signing request listener failed", {
+                  error: e instanceof Error ? e.message : String(e),
+                });
+              }
+            },
     });
   }
 

@@ -5,11 +5,14 @@
  * user's click on the wallet page, which sees every request with its `Origin`. The server
  * only takes requests from this computer (bound to 127.0.0.1, the peer address checked too)
  * naming a loopback `Host` with this port (no DNS rebinding), with JSON bodies matching the
- * API's schema; each request is held in the {@link SignRequestQueue} until it is answered.
+ * API's schema, read with the exact JSON parser (exactBody.ts: a `/v1/sign` request's numbers
+ * reach the command as the dapp wrote them); each request is held in the
+ * {@link SignRequestQueue} until it is answered.
  * @module
  */
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from "fastify";
 import { isLoopbackHost, isLoopbackPeer } from "../hostCheck.ts";
+import { exactBodyText, parseBodiesExactly } from "./exactBody.ts";
 import { checkQuicksign, quicksignError, quicksignRules, signRules } from "./signingAnswers.ts";
 import {
   type QuicksignBody,
@@ -77,6 +80,7 @@ export function buildDappSigningServer(queue: SignRequestQueue): FastifyInstance
     ajv: { customOptions: { coerceTypes: false, removeAdditional: false, useDefaults: false } },
   });
   server.removeContentTypeParser("text/plain");
+  parseBodiesExactly(server);
 
   server.addHook("onRequest", (request, reply, done) => {
     if (!isLoopbackPeer(request) || !isLoopbackHost(request)) {
@@ -130,6 +134,7 @@ export function buildDappSigningServer(queue: SignRequestQueue): FastifyInstance
     body: unknown,
     rules: AnswerRules,
     reply: FastifyReply,
+    text: string | null,
   ) => {
     if (queue.full) {
       send(
@@ -138,7 +143,7 @@ export function buildDappSigningServer(queue: SignRequestQueue): FastifyInstance
       );
       return;
     }
-    const held = queue.ask(kind, origin, body, rules);
+    const held = queue.ask(kind, origin, body, rules, text);
     // The dapp went away (tab closed, fetch aborted): the request leaves the page's list.
     reply.raw.once("close", () => {
       if (!reply.raw.writableEnded) held.cancel();
@@ -151,7 +156,8 @@ export function buildDappSigningServer(queue: SignRequestQueue): FastifyInstance
 
   server.post(SIGN_PATH, { schema: { body: signBodySchema } }, async (request, reply) => {
     const body = request.body as SignBody;
-    await hold("sign", originOf(request.headers.origin), body, signRules(body), reply);
+    const text = exactBodyText(request) ?? null;
+    await hold("sign", originOf(request.headers.origin), body, signRules(body), reply, text);
   });
 
   server.post(QUICKSIGN_PATH, { schema: { body: quicksignBodySchema } }, async (request, reply) => {
@@ -166,6 +172,7 @@ export function buildDappSigningServer(queue: SignRequestQueue): FastifyInstance
       { cmdSigDatas: checked.items },
       quicksignRules(checked.items),
       reply,
+      null,
     );
   });
 

@@ -24,6 +24,12 @@ export type PendingSignRequest = {
   readonly expiresAt: number;
   /** The request's body, checked (`/v1/sign`: as sent; `/v1/quicksign`: each command with its request key). */
   readonly body: unknown;
+  /**
+   * `/v1/sign`: the body's JSON text with every number as the dapp wrote it (`1.0`, large
+   * integers), which the page builds the command from; null for a quicksign (its commands
+   * are text already).
+   */
+  readonly text: string | null;
 };
 
 /** The page's answer (`POST /app/api/wallet/sign-requests/:id`), before its kind's checks. */
@@ -58,6 +64,8 @@ export type SignRequestQueueOptions = {
   /** Most requests waiting at once; more are refused (busy). */
   readonly maxPending: number;
   readonly now?: () => number;
+  /** Told of every request that starts waiting (the desktop brings its window to the front). */
+  readonly onRequest?: ((request: PendingSignRequest) => void) | undefined;
 };
 
 export class SignRequestQueue {
@@ -96,6 +104,7 @@ export class SignRequestQueue {
     origin: string | null,
     body: unknown,
     rules: AnswerRules,
+    text: string | null = null,
   ): { readonly answer: Promise<HttpAnswer>; readonly cancel: () => void } {
     if (this.#closed) return { answer: Promise.resolve(rules.closed()), cancel: () => {} };
     const now = (this.#options.now ?? Date.now)();
@@ -114,9 +123,11 @@ export class SignRequestQueue {
       receivedAt: now,
       expiresAt: now + this.#options.timeoutMs,
       body,
+      text,
     };
     this.#pending.set(id, { view, rules, settle, timer });
     this.#changed();
+    this.#options.onRequest?.(view);
     return { answer, cancel: () => this.#end(id, rules.closed()) };
   }
 

@@ -45,6 +45,8 @@ export type FakeNodeOptions = {
   readonly startHeight?: number;
   /** The miner's reward account; null makes turning mining on fail with 409, as the node does. */
   readonly miningAccount?: string | null;
+  /** What `GET /app/api/wallet/pending` answers as the wallet's `pending.json` (default none). */
+  readonly walletPending?: unknown;
 };
 
 export type FakeNode = {
@@ -462,9 +464,13 @@ export async function startFakeNode(options: FakeNodeOptions): Promise<FakeNode>
           },
         });
       }
-      // The wallet's pending cross-chain transfers: none, and saves accepted.
+      // The wallet's pending cross-chain transfers and history: as given (none), saves accepted.
       if (path === "/app/api/wallet/pending") {
-        return json(res, 200, req.method === "PUT" ? { saved: true } : { pending: null });
+        return json(
+          res,
+          200,
+          req.method === "PUT" ? { saved: true } : { pending: options.walletPending ?? null },
+        );
       }
       // The dapp signing API (docs/dapp-signing.md): off, nobody asks; a long-poll waits first.
       if (path === "/app/api/wallet/dapp-signing") {

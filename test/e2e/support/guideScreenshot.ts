@@ -1,9 +1,12 @@
 /**
- * The user guide's screenshots (docs/guide/images/<name>.png), taken by the e2e tests while
- * they run so the guide shows the app as it is: the visible part of the page at one fixed
- * viewport, in the dark theme, whatever the test's page uses otherwise. The PNGs are
- * committed; `test/unit/userGuideImages.test.ts` checks that every image the guide links
- * exists, has this size and stays small.
+ * The user guide's screenshots, taken by the e2e tests while they run so the guide shows the
+ * app as it is: the visible part of the page at one fixed viewport, in the dark theme,
+ * whatever the test's page uses otherwise. They go to docs/guide/images/<name>.png (committed)
+ * only when `WEFT_GUIDE_SCREENSHOTS=1` (`npm run guide:screenshots`): a picture holds a random
+ * recovery phrase and live heights, so an ordinary e2e run would change the committed files
+ * every time; it writes them to test/e2e/artifacts/guide/ (gitignored) instead, to look at.
+ * `test/unit/userGuideImages.test.ts` checks that every image the guide links exists, has
+ * this size and stays small, and that `guide:screenshots` runs every file that takes one.
  */
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
@@ -17,11 +20,19 @@ export const guideImagesDir = fileURLToPath(
   new URL("../../../docs/guide/images/", import.meta.url),
 );
 
+/** Where an ordinary e2e run puts them (beside browser.ts's artifacts, gitignored). */
+const artifactsGuideDir = fileURLToPath(new URL("../artifacts/guide/", import.meta.url));
+
+/** Where this run writes the screenshots: the guide's folder only when asked to. */
+export function guideScreenshotsDir(env: NodeJS.ProcessEnv = process.env): string {
+  return env.WEFT_GUIDE_SCREENSHOTS === "1" ? guideImagesDir : artifactsGuideDir;
+}
+
 /** Names are the files' names: lower case words joined by `-`. */
 const NAME = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 
 /**
- * Saves what `page` shows as docs/guide/images/<name>.png (GUIDE_VIEWPORT, dark theme), then
+ * Saves what `page` shows as <name>.png in {@link guideScreenshotsDir} (GUIDE_VIEWPORT, dark theme), then
  * gives the page back its viewport and colour scheme; returns the file's path. `top`: scroll
  * to the top of the page first (a test's last click may have scrolled it down).
  */
@@ -31,8 +42,9 @@ export async function saveGuideScreenshot(
   options: { readonly top?: boolean } = {},
 ): Promise<string> {
   if (!NAME.test(name)) throw new Error(`guide screenshot name ${JSON.stringify(name)}`);
-  mkdirSync(guideImagesDir, { recursive: true });
-  const path = join(guideImagesDir, `${name}.png`);
+  const dir = guideScreenshotsDir();
+  mkdirSync(dir, { recursive: true });
+  const path = join(dir, `${name}.png`);
   const viewport = page.viewportSize();
   const resize =
     viewport === null ||

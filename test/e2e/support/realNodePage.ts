@@ -2,7 +2,7 @@
  * The set-up the e2e files against a REAL node share: one node (createNode on 127.0.0.1,
  * port 0, a temporary data folder, the UI built by globalSetup), one headless Chromium, and
  * for every test a fresh page in a context of its own (so axe may open a page beside it)
- * whose console errors and page errors are collected in `problems`. Each data folder is
+ * whose console errors and page errors are collected in `problems` (and `anotherPage()` beside it). Each data folder is
  * `data/` inside a temporary folder, so app backups (made beside the data folder) stay in it. `setUpRealNodePage`
  * registers the vitest hooks and returns live accessors; nodes started later (the same
  * folder again, or another node on an empty folder) are closed by the same hooks.
@@ -44,6 +44,11 @@ export type RealNodePage = {
   /** Closes this test's page and opens another, watched the same way. */
   newPage(): Promise<Page>;
   /**
+   * A second page open beside this test's (a second wallet, say), in a context of its own,
+   * watched the same way; closed after the test.
+   */
+  anotherPage(): Promise<Page>;
+  /**
    * Another node on an empty data folder of its own (same network, mining off), with
    * `extra` options (e.g. `p2p.peers`); closed after the file.
    */
@@ -60,6 +65,7 @@ export function setUpRealNodePage(options: RealNodePageOptions): RealNodePage {
   let context: BrowserContext | undefined;
   let page: Page | undefined;
   let problems: string[] = [];
+  const extraContexts: BrowserContext[] = [];
   const others: { node: WeftNode; root: string }[] = [];
 
   const need = <T>(x: T | undefined, what: string): T => {
@@ -81,17 +87,24 @@ export function setUpRealNodePage(options: RealNodePageOptions): RealNodePage {
     return n;
   }
 
-  async function openPage(): Promise<Page> {
-    context = await need(browser, "the browser").newContext({ viewport: GUIDE_VIEWPORT });
-    const p = await context.newPage();
+  /** A page in a new context of its own whose console and page errors go to `problems`. */
+  async function watchedPage(): Promise<{ context: BrowserContext; page: Page }> {
+    const c = await need(browser, "the browser").newContext({ viewport: GUIDE_VIEWPORT });
+    const p = await c.newPage();
     p.on("console", (m) => {
       if (m.type() === "error" && !(options.ignoreConsole?.(m.text()) ?? false)) {
         problems.push(m.text());
       }
     });
     p.on("pageerror", (e) => problems.push(e.message));
-    page = p;
-    return p;
+    return { context: c, page: p };
+  }
+
+  async function openPage(): Promise<Page> {
+    const opened = await watchedPage();
+    context = opened.context;
+    page = opened.page;
+    return opened.page;
   }
 
   beforeAll(async () => {
@@ -114,6 +127,7 @@ export function setUpRealNodePage(options: RealNodePageOptions): RealNodePage {
     await openPage();
   });
   afterEach(async () => {
+    for (const c of extraContexts.splice(0)) await c.close();
     await context?.close();
     context = undefined;
     page = undefined;
@@ -145,6 +159,11 @@ export function setUpRealNodePage(options: RealNodePageOptions): RealNodePage {
     async newPage() {
       await context?.close();
       return openPage();
+    },
+    async anotherPage() {
+      const opened = await watchedPage();
+      extraContexts.push(opened.context);
+      return opened.page;
     },
     async freshNode(extra = {}) {
       const freshRoot = mkdtempSync(join(tmpdir(), `weft-e2e-${options.name}-fresh-`));

@@ -16,18 +16,13 @@ import { PageTitle } from "../../../ui/PageTitle.tsx";
 import { Panel } from "../../../ui/Panel.tsx";
 import { showToast } from "../../../ui/toasts.tsx";
 import { UnlockForm } from "../components/UnlockForm.tsx";
+import { NetworkWarning } from "../sign/NetworkWarning.tsx";
 import { Review } from "../sign/SignFlow.tsx";
-import { type SignRequest, withSignature } from "../sign/signRequest.ts";
+import { heldSigners, type SignRequest, signWithHeld } from "../sign/signRequest.ts";
 import type { SigningAccount } from "../transfer/TransferFlow.tsx";
 import { useVault } from "../vault/useVault.ts";
 import { useDappRequests } from "./DappRequestsProvider.tsx";
 import { type DappRequest, originText, prepareRequest, signedAnswer } from "./dappRequests.ts";
-
-function missingHeld(t: SignRequest, accounts: readonly SigningAccount[]): SigningAccount[] {
-  return accounts.filter((a) =>
-    t.payload.signers.some((s, i) => s.pubKey.toLowerCase() === a.publicKey && t.sigs[i] === null),
-  );
-}
 
 function RequestReview({
   request,
@@ -66,7 +61,7 @@ function RequestReview({
   const transactions = prepared.transactions;
   const otherNetwork = transactions.find((t) => t.payload.networkId !== config.networkId);
   const blocked = otherNetwork !== undefined && !confirmNetwork;
-  const held = transactions.map((t) => missingHeld(t, accounts));
+  const held = transactions.map((t) => heldSigners(t, accounts));
   // /v1/sign answers a complete command: every signer must be held here.
   const complete =
     request.kind === "quicksign" ||
@@ -79,10 +74,7 @@ function RequestReview({
     try {
       const signed: SignRequest[] = [];
       for (const [i, t] of transactions.entries()) {
-        let next = t;
-        for (const a of held[i] ?? [])
-          next = withSignature(next, a.publicKey, await sign(a.keyId, next.hash));
-        signed.push(next);
+        signed.push(await signWithHeld(t, held[i] ?? [], sign));
       }
       await answer(signedAnswer(request, signed));
     } catch (e) {
@@ -108,21 +100,14 @@ function RequestReview({
         </Panel>
       ))}
       {otherNetwork === undefined ? null : (
-        <Notice tone="warning" testId="dapp-network-warning">
-          <p>
-            The dapp asks to sign for the network{" "}
-            <strong>{otherNetwork.payload.networkId ?? "none"}</strong>, but this node runs{" "}
-            <strong>{config.networkId}</strong>.
-          </p>
-          <label>
-            <input
-              type="checkbox"
-              checked={confirmNetwork}
-              onChange={(e) => setConfirmNetwork(e.target.checked)}
-            />{" "}
-            Sign for {otherNetwork.payload.networkId ?? "no network"} anyway
-          </label>
-        </Notice>
+        <NetworkWarning
+          lead="The dapp asks to sign for the network"
+          txNetwork={otherNetwork.payload.networkId}
+          nodeNetwork={config.networkId}
+          confirmed={confirmNetwork}
+          onConfirm={setConfirmNetwork}
+          testId="dapp-network-warning"
+        />
       )}
       {canSign ? null : (
         <Notice tone="info" testId="dapp-not-held">

@@ -4,7 +4,9 @@
  * parsed, and each request turned into the transactions the "Sign a transaction" review
  * shows (`SignRequest`, sign/signRequest.ts): a quicksign's commands as SigData, read with
  * the same strict reader; a `/v1/sign` request built into a command here, from the dapp's
- * code, data and capabilities and the wallet's defaults for what it left out. Both are signed
+ * code, data and capabilities and the wallet's defaults for what it left out. The `/v1/sign`
+ * body is read from its exact JSON text (the node's `text`), so `1.0` stays a decimal and a
+ * large integer keeps every digit in the command. Both are signed
  * under the reference ledger's request key (Blake2b-256 of `cmd`), which the node hands them
  * (quicksign) or which is computed here (`/v1/sign`): the key dapps submit the command under.
  * @module
@@ -16,7 +18,12 @@ import type {
   Signer,
 } from "../../../../../src-node/command/commandTypes.ts";
 import { decimalText } from "../../../../../src-node/command/decimalText.ts";
-import type { JsonObject, JsonValue } from "../../../../../src-node/command/exactJson.ts";
+import {
+  JsonNumber,
+  type JsonObject,
+  type JsonValue,
+  readJsonExact,
+} from "../../../../../src-node/command/exactJson.ts";
 import { referenceRequestKeyOf } from "../../../../../src-node/command/requestKeyCheck.ts";
 import {
   array,
@@ -47,6 +54,8 @@ export type DappRequest = {
   readonly receivedAt: number;
   readonly expiresAt: number;
   readonly body: unknown;
+  /** `/v1/sign`: the body's JSON text with its numbers as the dapp wrote them; else null. */
+  readonly text: string | null;
 };
 
 export type DappRequests = { readonly version: number; readonly requests: readonly DappRequest[] };
@@ -79,6 +88,8 @@ export function parseDappRequests(raw: unknown): Decoded<DappRequests> {
         receivedAt: natural(e.receivedAt, `requests[${i}].receivedAt`),
         expiresAt: natural(e.expiresAt, `requests[${i}].expiresAt`),
         body: e.body,
+        text:
+          e.text === undefined || e.text === null ? null : string(e.text, `requests[${i}].text`),
       };
     });
     return { version: natural(o.version, "version"), requests };
@@ -118,23 +129,29 @@ export type SignDefaults = {
   readonly nonce: string;
 };
 
+/** A `/v1/sign` body as the node's schema let it through; numbers plain or exact. */
 type SignBody = {
   code: string;
   caps: { cap: { name: string; args: JsonValue[] } }[];
   data?: JsonObject | null;
   nonce?: string | null;
   chainId?: string | null;
-  gasLimit?: number | null;
-  gasPrice?: number | null;
-  ttl?: number | null;
+  gasLimit?: number | JsonNumber | null;
+  gasPrice?: number | JsonNumber | null;
+  ttl?: number | JsonNumber | null;
   sender?: string | null;
   signingPubKey?: string | null;
   networkId?: string | null;
   extraSigners?: string[] | null;
 };
 
+/** A whole number of the body (the node's schema checked it), or `fallback` when absent. */
+const whole = (v: number | JsonNumber | null | undefined, fallback: number): number =>
+  v === null || v === undefined ? fallback : v instanceof JsonNumber ? Number(v.text) : v;
+
 /**
- * The command a `/v1/sign` request asks for: its code and data; the signing key scoped to
+ * The command a `/v1/sign` request asks for (`raw`: the body read with the exact JSON parser,
+ * so capability arguments and data keep their numbers' text): its code and data; the signing key scoped to
  * its capabilities (the dapp's `signingPubKey`, else the wallet's first key), any extra
  * signers unrestricted; its chain, sender, gas, time to live and nonce, else chain 0, the
  * signer's `k:` account, the transfer form's gas limit, the minimum gas price, 8 hours and a
@@ -155,9 +172,9 @@ export function signCommandPayload(raw: unknown, d: SignDefaults): CommandPayloa
     meta: {
       chainId: b.chainId ?? "0",
       sender: b.sender ?? `k:${key}`,
-      gasLimit: b.gasLimit ?? DEFAULT_GAS_LIMIT,
+      gasLimit: whole(b.gasLimit, DEFAULT_GAS_LIMIT),
       gasPrice: decimalText(b.gasPrice ?? 1e-8, "gasPrice"),
-      ttl: b.ttl ?? DEFAULT_TTL,
+      ttl: whole(b.ttl, DEFAULT_TTL),
       creationTime: d.now,
     },
     signers,
@@ -169,8 +186,14 @@ export function signCommandPayload(raw: unknown, d: SignDefaults): CommandPayloa
 /** The transactions a request asks the user to sign, as the review shows them. */
 export function prepareRequest(r: DappRequest, d: SignDefaults): Prepared {
   if (r.kind === "quicksign") return quicksignTransactions(r.body);
+  let body: unknown = r.body;
+  if (r.text !== null) {
+    const read = readJsonExact(r.text);
+    if (!read.ok) return { ok: false, problem: `the request is not JSON (${read.reason})` };
+    body = read.value;
+  }
   try {
-    const payload = signCommandPayload(r.body, d);
+    const payload = signCommandPayload(body, d);
     const cmd = cmdOf(payload);
     const sigs = payload.signers.map((s) => ({ pubKey: s.pubKey, sig: null }));
     const parsed = parseSignRequest(

@@ -1,6 +1,7 @@
 /**
- * The wallet's history (`#/wallet/history`): its own transactions newest first — time, kind,
- * status, amount, from and to, chains, fee, block — each linked to the explorer's transaction
+ * The wallet's history (`#/wallet/history`): its own transactions newest first — time, kind
+ * and chains, status (with the block), amount and fee, from and to — in a table that fits its
+ * window from 400 px up (cells wrap; narrow, each row folds into lines), each linked to the explorer's transaction
  * page, a cross-chain transfer also to its Finish page with its state in words; "Add by request
  * key" (a transaction made elsewhere, read from the explorer's index); **Export CSV**. Needs no
  * key: the history is in `wallet/pending.json`, followed by the pending transfers' provider.
@@ -16,6 +17,7 @@ import { type Column, DataTable } from "../../../ui/DataTable.tsx";
 import { Notice } from "../../../ui/Notice.tsx";
 import { PageTitle } from "../../../ui/PageTitle.tsx";
 import { Panel } from "../../../ui/Panel.tsx";
+import { saveText } from "../../../ui/saveText.ts";
 import { TextField } from "../../../ui/TextField.tsx";
 import { usePendingTransfers } from "../crosschain/PendingProvider.tsx";
 import { stateText } from "../crosschain/pendingTransfer.ts";
@@ -84,21 +86,35 @@ export function HistoryPage() {
   const rows = sortHistory(history);
   const transferOf = (key: string) => transfers.find((t) => t.requestKey === key);
 
-  const exportCsv = () => {
-    const url = URL.createObjectURL(new Blob([historyCsv(rows)], { type: "text/csv" }));
-    const a = document.createElement("a");
-    a.href = url;
-    a.download = historyCsvName(config.networkId, new Date());
-    a.click();
-    URL.revokeObjectURL(url);
-  };
+  const exportCsv = () =>
+    saveText(historyCsv(rows), historyCsvName(config.networkId, new Date()), "text/csv");
 
+  // Six columns that wrap, and fold into lines in a narrow window (DataTable's `fold`): the
+  // chains go under the kind, the fee under the amount.
   const columns: Column<HistoryEntry>[] = [
     {
-      header: "Time",
-      cell: (e) => new Date(e.createdAt).toISOString().replace("T", " ").slice(0, 19),
+      header: "Time (UTC)",
+      cell: (e) => {
+        const iso = new Date(e.createdAt).toISOString();
+        return (
+          <time dateTime={iso} className="date-time">
+            <span>{iso.slice(0, 10)}</span> <span>{iso.slice(11, 19)}</span>
+          </time>
+        );
+      },
     },
-    { header: "Kind", cell: kindText },
+    {
+      header: "Transaction",
+      cell: (e) => (
+        <>
+          {kindText(e)}
+          <span className="cell-note">
+            {e.targetChain === null || e.targetChain === e.chain ? "chain" : "chains"}{" "}
+            {chainsText(e)}
+          </span>
+        </>
+      ),
+    },
     {
       header: "Status",
       testId: (e) => `history-status-${e.requestKey}`,
@@ -106,30 +122,32 @@ export function HistoryPage() {
         const t = e.kind === "crosschain" ? transferOf(e.requestKey) : undefined;
         return (
           <>
-            {historyStatusText(e)}
-            {t === undefined ? null : (
-              <>
-                <br />
-                {stateText(t)}
-              </>
-            )}
+            <span className="break-anywhere">{historyStatusText(e)}</span>
+            {t === undefined ? null : <span className="cell-note">{stateText(t)}</span>}
           </>
         );
       },
     },
-    { header: "Amount", numeric: true, cell: (e) => e.amount ?? "—" },
+    {
+      header: "Amount",
+      numeric: true,
+      cell: (e) => (
+        <>
+          {e.amount ?? "—"}
+          {e.fee === null ? null : <span className="cell-note">fee {e.fee}</span>}
+        </>
+      ),
+    },
     {
       header: "From → to",
       // Short names keep the table in the window; the full ones are in the title and the CSV.
       cell: (e) => (
         <span title={`${e.sender ?? "?"} → ${e.receiver ?? "?"}`}>
-          {e.sender === null ? "?" : shortAccountName(e.sender)} →{" "}
-          {e.receiver === null ? "?" : shortAccountName(e.receiver)}
+          <span className="nowrap">{e.sender === null ? "?" : shortAccountName(e.sender)}</span> →{" "}
+          <span className="nowrap">{e.receiver === null ? "?" : shortAccountName(e.receiver)}</span>
         </span>
       ),
     },
-    { header: "Chains", cell: chainsText },
-    { header: "Fee", numeric: true, cell: (e) => e.fee ?? "—" },
     {
       header: "Links",
       cell: (e) => (
@@ -138,12 +156,11 @@ export function HistoryPage() {
             {e.requestKey.slice(0, 10)}… in the explorer
           </Link>
           {e.kind === "crosschain" || e.targetChain !== null ? (
-            <>
-              {" · "}
+            <span className="cell-note">
               <Link to="/wallet/finish/$requestKey" params={{ requestKey: e.requestKey }}>
                 Finish page
               </Link>
-            </>
+            </span>
           ) : null}
         </>
       ),
@@ -179,6 +196,7 @@ export function HistoryPage() {
             columns={columns}
             rows={rows}
             rowKey={(e) => e.requestKey}
+            fold
           />
         )}
       </Panel>

@@ -10,17 +10,18 @@
 import { useId, useState } from "react";
 import { commandModel } from "../../../../../src-node/command/commandModel.ts";
 import type { Command } from "../../../../../src-node/command/commandTypes.ts";
-import { describeClientError } from "../../../api/clientError.ts";
 import { COIN_DECIMALS, formatAmount } from "../../../format/amount.ts";
 import { useLiveChain, useServices } from "../../../services/services.tsx";
 import { Button } from "../../../ui/Button.tsx";
 import { Notice } from "../../../ui/Notice.tsx";
 import { Panel } from "../../../ui/Panel.tsx";
+import { SelectField } from "../../../ui/SelectField.tsx";
 import { TextField } from "../../../ui/TextField.tsx";
 import { usePactClient } from "../accounts/useAccountsOnChains.ts";
 import { usePendingTransfers } from "../crosschain/PendingProvider.tsx";
 import { newHistoryEntry } from "../history/historyModel.ts";
-import type { SigningAccount } from "../transfer/TransferFlow.tsx";
+import { preflightAndSend } from "../transfer/preflightAndSend.ts";
+import { accountOptions, type SigningAccount } from "../transfer/TransferFlow.tsx";
 import { DEFAULT_GAS_LIMIT, DEFAULT_TTL, MIN_GAS_PRICE } from "../transfer/transferRules.ts";
 import {
   buildKeyset,
@@ -47,8 +48,6 @@ export function CreateMultisig({
   const pact = usePactClient();
   const { recordHistory, addMultisig } = usePendingTransfers();
   const keysId = useId();
-  const predId = useId();
-  const payerId = useId();
   const [keysText, setKeysText] = useState("");
   const [own, setOwn] = useState<readonly string[]>([]);
   const [pred, setPred] = useState<KeysetPred>("keys-all");
@@ -94,22 +93,9 @@ export function CreateMultisig({
         const unsigned = commandModel.buildCommand(payload);
         const sig = await sign(payer.keyId, unsigned.hash);
         const command: Command = { ...unsigned, sigs: [{ sig }] };
-        const pre = await pact.preflight(chain, command);
-        if (!pre.ok) {
-          say({ chain, ok: false, text: describeClientError(pre.error) });
-          continue;
-        }
-        if (!pre.value.result.outcome.ok) {
-          say({
-            chain,
-            ok: false,
-            text: `The node's preflight refused it: ${pre.value.result.outcome.message}`,
-          });
-          continue;
-        }
-        const sent = await pact.send(chain, [command]);
-        if (!sent.ok) {
-          say({ chain, ok: false, text: describeClientError(sent.error) });
+        const problem = await preflightAndSend(pact, chain, command);
+        if (problem !== null) {
+          say({ chain, ok: false, text: problem });
           continue;
         }
         recordHistory(
@@ -194,23 +180,12 @@ export function CreateMultisig({
             </label>
           ))}
         </fieldset>
-        <div className="field">
-          <label className="field-label" htmlFor={predId}>
-            Who signs
-          </label>
-          <select
-            id={predId}
-            className="input"
-            value={pred}
-            onChange={(e) => setPred(e.target.value as KeysetPred)}
-          >
-            {KEYSET_PREDS.map((p) => (
-              <option key={p} value={p}>
-                {p}
-              </option>
-            ))}
-          </select>
-        </div>
+        <SelectField
+          label="Who signs"
+          value={pred}
+          options={KEYSET_PREDS.map((p) => ({ value: p, label: p }))}
+          onChange={(v) => setPred(v as KeysetPred)}
+        />
         <TextField
           label="Chains"
           value={chainsText}
@@ -218,23 +193,12 @@ export function CreateMultisig({
           error={chains.ok ? null : chains.problem}
           hint="The chains to create it on, e.g. 0, 3 (or all)."
         />
-        <div className="field">
-          <label className="field-label" htmlFor={payerId}>
-            Paid by
-          </label>
-          <select
-            id={payerId}
-            className="input"
-            value={payer?.keyId}
-            onChange={(e) => setPayerKey(e.target.value)}
-          >
-            {accounts.map((a) => (
-              <option key={a.keyId} value={a.keyId}>
-                {a.label} — {a.account}
-              </option>
-            ))}
-          </select>
-        </div>
+        <SelectField
+          label="Paid by"
+          value={payer?.keyId}
+          options={accountOptions(accounts)}
+          onChange={setPayerKey}
+        />
         {keyset.ok && name !== null ? (
           <dl className="facts" data-testid="multisig-preview">
             <dt>Account</dt>

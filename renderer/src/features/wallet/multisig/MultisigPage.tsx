@@ -5,15 +5,13 @@
  * the other signatures. Creating and sending need the unlocked vault; the list does not.
  * @module
  */
-import { Link } from "@tanstack/react-router";
-import { Notice } from "../../../ui/Notice.tsx";
 import { PageTitle } from "../../../ui/PageTitle.tsx";
 import { Panel } from "../../../ui/Panel.tsx";
 import { BalancesTable } from "../accounts/BalancesTable.tsx";
 import { balanceTable } from "../accounts/balanceTable.ts";
 import { useAccountsOnChains } from "../accounts/useAccountsOnChains.ts";
+import { WithSigningKeys } from "../components/WithSigningKeys.tsx";
 import { usePendingTransfers } from "../crosschain/PendingProvider.tsx";
-import { useVault } from "../vault/useVault.ts";
 import { CreateMultisig } from "./CreateMultisig.tsx";
 import { MultisigTransfer } from "./MultisigTransfer.tsx";
 import { describePred, type MultisigAccount } from "./multisigAccount.ts";
@@ -52,19 +50,7 @@ export function MultisigBalances({ multisig }: { readonly multisig: readonly Mul
 }
 
 export function MultisigPage() {
-  const vault = useVault();
   const { multisigAccounts } = usePendingTransfers();
-  const { state } = vault;
-  const accounts =
-    state.status === "unlocked"
-      ? state.keys.map((k) => ({
-          keyId: k.id,
-          account: k.account,
-          publicKey: k.publicKey,
-          label: k.label,
-        }))
-      : [];
-  const sign = (keyId: string, requestKey: string) => vault.sign(keyId, requestKey);
   return (
     <>
       <PageTitle>Multi-signature accounts</PageTitle>
@@ -79,23 +65,14 @@ export function MultisigPage() {
           <MultisigBalances multisig={multisigAccounts} />
         )}
       </Panel>
-      {state.status === "unlocked" ? (
-        <>
-          <CreateMultisig accounts={accounts} sign={sign} />
-          <MultisigTransfer multisig={multisigAccounts} accounts={accounts} sign={sign} />
-        </>
-      ) : state.status === "loading" ? (
-        <p>Loading the wallet…</p>
-      ) : (
-        <Notice tone="info">
-          <p>
-            {state.status === "locked"
-              ? "The wallet is locked: unlock it to create or send."
-              : "There is no wallet yet: create or restore one first."}{" "}
-            <Link to="/wallet">Go to the wallet</Link>
-          </p>
-        </Notice>
-      )}
+      <WithSigningKeys action="create or send">
+        {(accounts, sign) => (
+          <>
+            <CreateMultisig accounts={accounts} sign={sign} />
+            <MultisigTransfer multisig={multisigAccounts} accounts={accounts} sign={sign} />
+          </>
+        )}
+      </WithSigningKeys>
     </>
   );
 }

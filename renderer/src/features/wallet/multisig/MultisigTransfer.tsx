@@ -9,36 +9,34 @@
  * @module
  */
 import { useQuery } from "@tanstack/react-query";
-import { useId, useState } from "react";
+import { useState } from "react";
 import { commandModel } from "../../../../../src-node/command/commandModel.ts";
 import type { CommandPayload } from "../../../../../src-node/command/commandTypes.ts";
-import { describeClientError } from "../../../api/clientError.ts";
 import { accountNameProblem } from "../../../format/accountName.ts";
 import { COIN_DECIMALS, formatAmount } from "../../../format/amount.ts";
 import { useServices } from "../../../services/services.tsx";
 import { Button } from "../../../ui/Button.tsx";
 import { Notice } from "../../../ui/Notice.tsx";
 import { Panel } from "../../../ui/Panel.tsx";
+import { SelectField } from "../../../ui/SelectField.tsx";
 import { TextField } from "../../../ui/TextField.tsx";
-import { showToast } from "../../../ui/toasts.tsx";
 import { describeGuard } from "../accounts/accountDetails.ts";
 import { readAccounts } from "../accounts/readAccounts.ts";
 import { usePactClient, walletKeys } from "../accounts/useAccountsOnChains.ts";
 import { usePendingTransfers } from "../crosschain/PendingProvider.tsx";
 import { commandFacts } from "../history/commandFacts.ts";
 import { newHistoryEntry } from "../history/historyModel.ts";
+import { SignActions, useSignActions } from "../sign/SignActions.tsx";
+import { SignerList } from "../sign/SignerList.tsx";
 import {
-  commandOf,
-  fileNameOf,
   isComplete,
   type SignRequest,
   serializeSignRequest,
   unsignedSigData,
-  withSignature,
 } from "../sign/signRequest.ts";
 import type { SigningAccount } from "../transfer/TransferFlow.tsx";
 import { TransferStatus } from "../transfer/TransferStatus.tsx";
-import { capabilityText, type TransferPlan, transferCode } from "../transfer/transferCommand.ts";
+import { type TransferPlan, transferCode } from "../transfer/transferCommand.ts";
 import {
   checkAmount,
   checkReceiver,
@@ -75,15 +73,8 @@ function PreparedPanel({
   readonly onChange: (p: Prepared) => void;
   readonly onSent: (chainId: number, requestKey: string) => void;
 }) {
-  const pact = usePactClient();
   const { recordHistory } = usePendingTransfers();
-  const [busy, setBusy] = useState<string | null>(null);
-  const [failure, setFailure] = useState<string | null>(null);
   const { plan, payload, request } = prepared;
-  const held = accounts.filter((a) =>
-    payload.signers.some((s, i) => s.pubKey === a.publicKey && request.sigs[i] === null),
-  );
-  const output = serializeSignRequest(request);
   const entry = (status: "prepared" | "pending") =>
     newHistoryEntry({
       ...commandFacts(payload),
@@ -92,59 +83,20 @@ function PreparedPanel({
       status,
       createdAt: Date.now(),
     });
-
-  const onSign = async () => {
-    setFailure(null);
-    setBusy("Signing…");
-    try {
-      let next = request;
-      for (const a of held) next = withSignature(next, a.publicKey, await sign(a.keyId, next.hash));
+  const actions = useSignActions({
+    request,
+    accounts,
+    sign,
+    onSigned: (next) => {
       onChange({ ...prepared, request: next, signed: true });
       recordHistory(entry("prepared"));
-    } catch (e) {
-      setFailure(e instanceof Error ? e.message : String(e));
-    } finally {
-      setBusy(null);
-    }
-  };
-
-  const onSend = async () => {
-    if (!isComplete(request)) return;
-    setFailure(null);
-    try {
-      const command = commandOf(request);
-      setBusy("Checking with the node (preflight)…");
-      const pre = await pact.preflight(plan.chainId, command);
-      if (!pre.ok) return setFailure(describeClientError(pre.error));
-      if (!pre.value.result.outcome.ok) {
-        return setFailure(`The node's preflight refused it: ${pre.value.result.outcome.message}`);
-      }
-      setBusy("Sending…");
-      const sent = await pact.send(plan.chainId, [command]);
-      if (!sent.ok) return setFailure(describeClientError(sent.error));
+    },
+    onSent: (chainId, requestKey) => {
       recordHistory(entry("pending"));
-      onSent(plan.chainId, request.hash);
-    } catch (e) {
-      setFailure(e instanceof Error ? e.message : String(e));
-    } finally {
-      setBusy(null);
-    }
-  };
-
-  const onCopy = () => {
-    void navigator.clipboard.writeText(output).then(
-      () => showToast("Copied the transaction."),
-      () => showToast("Could not copy: the browser refused the clipboard.", "error"),
-    );
-  };
-  const onSave = () => {
-    const url = URL.createObjectURL(new Blob([output], { type: "application/json" }));
-    const a = document.createElement("a");
-    a.href = url;
-    a.download = fileNameOf(request);
-    a.click();
-    URL.revokeObjectURL(url);
-  };
+      onSent(chainId, requestKey);
+    },
+  });
+  const held = actions.held;
 
   const expiry = new Date((plan.creationTime + plan.ttl) * 1000);
   return (
@@ -165,32 +117,9 @@ function PreparedPanel({
         <dd>
           <code>{transferCode(plan)}</code>
         </dd>
-        <dt>Signers</dt>
+        <dt>Signers and their capabilities</dt>
         <dd>
-          <ol data-testid="multisig-signers">
-            {payload.signers.map((s, i) => {
-              const mine = accounts.find((a) => a.publicKey === s.pubKey);
-              return (
-                <li key={s.pubKey}>
-                  <code>{s.pubKey}</code>{" "}
-                  <strong>
-                    {mine === undefined ? "not held by this wallet" : `held here (${mine.label})`}
-                  </strong>
-                  {request.sigs[i] === null ? ", not signed yet" : ", signed"}
-                </li>
-              );
-            })}
-          </ol>
-        </dd>
-        <dt>Capabilities (each signer)</dt>
-        <dd>
-          <ul>
-            {(payload.signers[0]?.clist ?? []).map((c) => (
-              <li key={c.name}>
-                <code>{capabilityText(c)}</code>
-              </li>
-            ))}
-          </ul>
+          <SignerList request={request} accounts={accounts} testId="multisig-signers" />
         </dd>
         <dt>Gas</dt>
         <dd>
@@ -212,34 +141,11 @@ function PreparedPanel({
               ? `This wallet holds ${held.length} of the ${payload.signers.length} signers' keys.`
               : "This wallet holds none of these keys: copy or save it for the signers."}
       </p>
-      {failure === null ? null : (
-        <Notice tone="error" testId="multisig-failure">
-          <p>{failure}</p>
-        </Notice>
-      )}
-      {busy === null ? null : <p role="status">{busy}</p>}
-      <div className="dialog-actions">
-        <Button
-          tone="primary"
-          onPress={() => void onSign()}
-          isDisabled={busy !== null || held.length === 0}
-        >
-          Sign
-        </Button>
-        <Button onPress={onCopy}>Copy</Button>
-        <Button onPress={onSave}>Save</Button>
-        <Button
-          tone="primary"
-          onPress={() => void onSend()}
-          isDisabled={busy !== null || !isComplete(request)}
-        >
-          Send
-        </Button>
-      </div>
+      <SignActions state={actions} failureTestId="multisig-failure" />
       <details open={prepared.signed}>
         <summary>The transaction for the other signers (SigData)</summary>
         <pre className="code" data-testid="multisig-output">
-          {output}
+          {serializeSignRequest(request)}
         </pre>
       </details>
     </Panel>
@@ -257,7 +163,6 @@ export function MultisigTransfer({
 }) {
   const { config } = useServices();
   const pact = usePactClient();
-  const fromId = useId();
   const [fromName, setFromName] = useState(multisig[0]?.account ?? "");
   const [chainText, setChainText] = useState("");
   const [receiver, setReceiver] = useState("");
@@ -321,18 +226,15 @@ export function MultisigTransfer({
   }
   if (sent !== null) {
     return (
-      <>
-        <TransferStatus chainId={sent.chainId} requestKey={sent.requestKey} />
-        <Button
-          onPress={() => {
-            setSent(null);
-            setPrepared(null);
-            setAmountText("");
-          }}
-        >
-          Send another
-        </Button>
-      </>
+      <TransferStatus
+        chainId={sent.chainId}
+        requestKey={sent.requestKey}
+        onAnother={() => {
+          setSent(null);
+          setPrepared(null);
+          setAmountText("");
+        }}
+      />
     );
   }
   if (prepared !== null) {
@@ -415,27 +317,16 @@ export function MultisigTransfer({
           onReview();
         }}
       >
-        <div className="field">
-          <label className="field-label" htmlFor={fromId}>
-            From
-          </label>
-          <select
-            id={fromId}
-            className="input"
-            value={from.account}
-            onChange={(e) => {
-              setFromName(e.target.value);
-              setChosen(null);
-              setChainText("");
-            }}
-          >
-            {multisig.map((m) => (
-              <option key={m.account} value={m.account}>
-                {m.account}
-              </option>
-            ))}
-          </select>
-        </div>
+        <SelectField
+          label="From"
+          value={from.account}
+          options={multisig.map((m) => ({ value: m.account, label: m.account }))}
+          onChange={(v) => {
+            setFromName(v);
+            setChosen(null);
+            setChainText("");
+          }}
+        />
         <TextField
           label="Chain"
           value={chainShown}

@@ -10,7 +10,7 @@ import type {
 } from "../../../../../src-node/command/commandTypes.ts";
 import { Button } from "../../../ui/Button.tsx";
 import { Panel } from "../../../ui/Panel.tsx";
-import { showToast } from "../../../ui/toasts.tsx";
+import { copyText, saveText } from "../../../ui/saveText.ts";
 import { fileNameOf, serializeSignRequest, unsignedSigData } from "./signRequest.ts";
 
 export function PreparedForOthers({
@@ -22,20 +22,8 @@ export function PreparedForOthers({
 }) {
   const request = unsignedSigData(unsigned.cmd, unsigned.hash, payload);
   const text = serializeSignRequest(request);
-  const copy = () => {
-    void navigator.clipboard.writeText(text).then(
-      () => showToast("Copied the unsigned transaction."),
-      () => showToast("Could not copy: the browser refused the clipboard.", "error"),
-    );
-  };
-  const save = () => {
-    const url = URL.createObjectURL(new Blob([text], { type: "application/json" }));
-    const a = document.createElement("a");
-    a.href = url;
-    a.download = fileNameOf(request);
-    a.click();
-    URL.revokeObjectURL(url);
-  };
+  const copy = () => copyText(text, "the unsigned transaction");
+  const save = () => saveText(text, fileNameOf(request), "application/json");
   return (
     <Panel id="prepared-for-others" title="Prepared for others to sign">
       <p>

@@ -10,27 +10,23 @@
  */
 import { useId, useState } from "react";
 import type { CommandPayload } from "../../../../../src-node/command/commandTypes.ts";
-import { describeClientError } from "../../../api/clientError.ts";
+import { prettyJson } from "../../../format/prettyJson.ts";
 import { useServices } from "../../../services/services.tsx";
-import { Button } from "../../../ui/Button.tsx";
 import { Notice } from "../../../ui/Notice.tsx";
 import { Panel } from "../../../ui/Panel.tsx";
-import { showToast } from "../../../ui/toasts.tsx";
-import { usePactClient } from "../accounts/useAccountsOnChains.ts";
 import { usePendingTransfers } from "../crosschain/PendingProvider.tsx";
 import { commandFacts } from "../history/commandFacts.ts";
 import { newHistoryEntry } from "../history/historyModel.ts";
 import type { SigningAccount } from "../transfer/TransferFlow.tsx";
 import { TransferStatus } from "../transfer/TransferStatus.tsx";
-import { capabilityText } from "../transfer/transferCommand.ts";
+import { NetworkWarning } from "./NetworkWarning.tsx";
+import { SignActions, useSignActions } from "./SignActions.tsx";
+import { SignerList } from "./SignerList.tsx";
 import {
-  commandOf,
-  fileNameOf,
   isComplete,
   parseSignRequest,
   type SignRequest,
   serializeSignRequest,
-  withSignature,
 } from "./signRequest.ts";
 
 export type SignFlowProps = {
@@ -47,7 +43,7 @@ function codeOf(payload: CommandPayload): string {
 function dataOf(payload: CommandPayload): string | null {
   const p = payload.payload;
   const data = "exec" in p ? p.exec.data : p.cont.data;
-  return data === null || Object.keys(data).length === 0 ? null : JSON.stringify(data, null, 2);
+  return data === null || Object.keys(data).length === 0 ? null : prettyJson(data);
 }
 
 /** Everything a transaction does, as signed (also the review of dapps' requests, dapp/). */
@@ -86,33 +82,7 @@ export function Review({
       )}
       <dt>Signers</dt>
       <dd>
-        <ol data-testid="sign-signers">
-          {payload.signers.map((s, i) => {
-            const held = accounts.find((a) => a.publicKey === s.pubKey.toLowerCase());
-            return (
-              // biome-ignore lint/suspicious/noArrayIndexKey: signers are positional
-              <li key={i}>
-                <code>{s.pubKey}</code>{" "}
-                <strong>
-                  {held === undefined ? "not held by this wallet" : `held here (${held.label})`}
-                </strong>
-                {request.sigs[i] === null ? ", not signed yet" : ", signed"}
-                {s.clist.length === 0 ? (
-                  <p>Unrestricted: this signature allows anything the code does with this key.</p>
-                ) : (
-                  <ul>
-                    {s.clist.map((c, j) => (
-                      // biome-ignore lint/suspicious/noArrayIndexKey: capabilities are positional
-                      <li key={j}>
-                        <code>{capabilityText(c)}</code>
-                      </li>
-                    ))}
-                  </ul>
-                )}
-              </li>
-            );
-          })}
-        </ol>
+        <SignerList request={request} accounts={accounts} testId="sign-signers" />
       </dd>
       <dt>Gas</dt>
       <dd data-testid="sign-gas">
@@ -139,35 +109,21 @@ export function Review({
 
 export function SignFlow({ accounts, sign }: SignFlowProps) {
   const { config } = useServices();
-  const pact = usePactClient();
   const { recordHistory } = usePendingTransfers();
   const textId = useId();
   const fileId = useId();
   const [text, setText] = useState("");
   const [signed, setSigned] = useState<SignRequest | null>(null);
   const [confirmNetwork, setConfirmNetwork] = useState(false);
-  const [busy, setBusy] = useState<string | null>(null);
-  const [failure, setFailure] = useState<string | null>(null);
   const [sent, setSent] = useState<{ chainId: number; requestKey: string } | null>(null);
 
   const parsed = text.trim() === "" ? null : parseSignRequest(text);
   const request = signed ?? (parsed?.ok ? parsed.request : null);
-  const networkDiffers = request !== null && request.payload.networkId !== config.networkId;
-  const mine =
-    request === null
-      ? []
-      : accounts.filter((a) =>
-          request.payload.signers.some((s, i) => {
-            return s.pubKey.toLowerCase() === a.publicKey && request.sigs[i] === null;
-          }),
-        );
-  const output = request === null ? "" : serializeSignRequest(request);
 
   const onText = (value: string) => {
     setText(value);
     setSigned(null);
     setConfirmNetwork(false);
-    setFailure(null);
   };
 
   const onFile = async (file: File | undefined) => {
@@ -175,73 +131,8 @@ export function SignFlow({ accounts, sign }: SignFlowProps) {
     onText(await file.text());
   };
 
-  const onSign = async () => {
-    if (request === null) return;
-    setFailure(null);
-    setBusy("Signing…");
-    try {
-      let next = request;
-      for (const a of mine) next = withSignature(next, a.publicKey, await sign(a.keyId, next.hash));
-      setSigned(next);
-    } catch (e) {
-      setFailure(e instanceof Error ? e.message : String(e));
-    } finally {
-      setBusy(null);
-    }
-  };
-
-  const onCopy = () => {
-    void navigator.clipboard.writeText(output).then(
-      () => showToast("Copied the transaction."),
-      () => showToast("Could not copy: the browser refused the clipboard.", "error"),
-    );
-  };
-
-  const onSave = () => {
-    if (request === null) return;
-    const url = URL.createObjectURL(new Blob([output], { type: "text/plain" }));
-    const a = document.createElement("a");
-    a.href = url;
-    a.download = fileNameOf(request);
-    a.click();
-    URL.revokeObjectURL(url);
-  };
-
-  const onSend = async () => {
-    if (request === null || !isComplete(request)) return;
-    setFailure(null);
-    const chainId = Number(request.payload.meta.chainId);
-    try {
-      const command = commandOf(request);
-      setBusy("Checking with the node (preflight)…");
-      const pre = await pact.preflight(chainId, command);
-      if (!pre.ok) return setFailure(describeClientError(pre.error));
-      if (!pre.value.result.outcome.ok) {
-        return setFailure(`The node's preflight refused it: ${pre.value.result.outcome.message}`);
-      }
-      setBusy("Sending…");
-      const result = await pact.send(chainId, [command]);
-      if (!result.ok) return setFailure(describeClientError(result.error));
-      // In the history (a multi-signature transfer prepared here stays one entry).
-      recordHistory(
-        newHistoryEntry({
-          ...commandFacts(request.payload),
-          requestKey: request.hash,
-          kind: "signed",
-          createdAt: Date.now(),
-        }),
-      );
-      setSent({ chainId, requestKey: request.hash });
-    } catch (e) {
-      setFailure(e instanceof Error ? e.message : String(e));
-    } finally {
-      setBusy(null);
-    }
-  };
-
   if (sent !== null) return <TransferStatus chainId={sent.chainId} requestKey={sent.requestKey} />;
 
-  const blocked = networkDiffers && !confirmNetwork;
   return (
     <>
       <Panel id="sign-input" title="Paste or open">
@@ -277,64 +168,85 @@ export function SignFlow({ accounts, sign }: SignFlowProps) {
         ) : null}
       </Panel>
       {request === null ? null : (
-        <Panel id="sign-review-panel" title="What is signed">
-          <Review request={request} accounts={accounts} />
-          {networkDiffers ? (
-            <Notice tone="warning" testId="sign-network-warning">
-              <p>
-                This transaction is for the network{" "}
-                <strong>{request.payload.networkId ?? "none"}</strong>, but this node runs{" "}
-                <strong>{config.networkId}</strong>.
-              </p>
-              <label>
-                <input
-                  type="checkbox"
-                  checked={confirmNetwork}
-                  onChange={(e) => setConfirmNetwork(e.target.checked)}
-                />{" "}
-                Sign for {request.payload.networkId ?? "no network"} anyway
-              </label>
-            </Notice>
-          ) : null}
-          <p data-testid="sign-summary">
-            {isComplete(request)
-              ? "Every signature is present: it can be sent."
-              : mine.length > 0
-                ? `This wallet holds ${mine.length} of the missing keys.`
-                : "This wallet holds none of the missing keys: pass it on to the other signers."}
-          </p>
-          {failure === null ? null : (
-            <Notice tone="error" testId="sign-failure">
-              <p>{failure}</p>
-            </Notice>
-          )}
-          {busy === null ? null : <p role="status">{busy}</p>}
-          <div className="dialog-actions">
-            <Button
-              tone="primary"
-              onPress={() => void onSign()}
-              isDisabled={busy !== null || mine.length === 0 || blocked}
-            >
-              Sign
-            </Button>
-            <Button onPress={onCopy}>Copy</Button>
-            <Button onPress={onSave}>Save</Button>
-            <Button
-              tone="primary"
-              onPress={() => void onSend()}
-              isDisabled={busy !== null || !isComplete(request) || blocked}
-            >
-              Send
-            </Button>
-          </div>
-          <details>
-            <summary>The transaction as it will be copied or saved</summary>
-            <pre className="code" data-testid="sign-output">
-              {output}
-            </pre>
-          </details>
-        </Panel>
+        <SignReviewPanel
+          // A new transaction starts with no failure and nothing running.
+          key={text}
+          request={request}
+          accounts={accounts}
+          sign={sign}
+          networkId={config.networkId}
+          confirmNetwork={confirmNetwork}
+          onConfirmNetwork={setConfirmNetwork}
+          onSigned={setSigned}
+          onSent={(chainId, requestKey) => {
+            // In the history (a multi-signature transfer prepared here stays one entry).
+            recordHistory(
+              newHistoryEntry({
+                ...commandFacts(request.payload),
+                requestKey,
+                kind: "signed",
+                createdAt: Date.now(),
+              }),
+            );
+            setSent({ chainId, requestKey });
+          }}
+        />
       )}
     </>
+  );
+}
+
+function SignReviewPanel({
+  request,
+  accounts,
+  sign,
+  networkId,
+  confirmNetwork,
+  onConfirmNetwork,
+  onSigned,
+  onSent,
+}: SignFlowProps & {
+  readonly request: SignRequest;
+  readonly networkId: string;
+  readonly confirmNetwork: boolean;
+  readonly onConfirmNetwork: (confirmed: boolean) => void;
+  readonly onSigned: (signed: SignRequest) => void;
+  readonly onSent: (chainId: number, requestKey: string) => void;
+}) {
+  const actions = useSignActions({ request, accounts, sign, onSigned, onSent });
+  const networkDiffers = request.payload.networkId !== networkId;
+  const mine = actions.held;
+  return (
+    <Panel id="sign-review-panel" title="What is signed">
+      <Review request={request} accounts={accounts} />
+      {networkDiffers ? (
+        <NetworkWarning
+          lead="This transaction is for the network"
+          txNetwork={request.payload.networkId}
+          nodeNetwork={networkId}
+          confirmed={confirmNetwork}
+          onConfirm={onConfirmNetwork}
+          testId="sign-network-warning"
+        />
+      ) : null}
+      <p data-testid="sign-summary">
+        {isComplete(request)
+          ? "Every signature is present: it can be sent."
+          : mine.length > 0
+            ? `This wallet holds ${mine.length} of the missing keys.`
+            : "This wallet holds none of the missing keys: pass it on to the other signers."}
+      </p>
+      <SignActions
+        state={actions}
+        blocked={networkDiffers && !confirmNetwork}
+        failureTestId="sign-failure"
+      />
+      <details>
+        <summary>The transaction as it will be copied or saved</summary>
+        <pre className="code" data-testid="sign-output">
+          {serializeSignRequest(request)}
+        </pre>
+      </details>
+    </Panel>
   );
 }

@@ -214,6 +214,27 @@ export function withSignature(r: SignRequest, pubKey: string, signature: string)
 
 export const isComplete = (r: SignRequest) => r.sigs.every((s) => s !== null);
 
+/** A key of this wallet: the vault's id of it and its public key (64 lower-case hex). */
+export type HeldKey = { readonly keyId: string; readonly publicKey: string };
+
+/** The wallet's keys that sign `r` and have not signed it yet. */
+export function heldSigners<K extends HeldKey>(r: SignRequest, keys: readonly K[]): K[] {
+  return keys.filter((k) =>
+    r.payload.signers.some((s, i) => s.pubKey.toLowerCase() === k.publicKey && r.sigs[i] === null),
+  );
+}
+
+/** `r` signed with each of `held` (the vault signs the request key, one key after another). */
+export async function signWithHeld(
+  r: SignRequest,
+  held: readonly HeldKey[],
+  sign: (keyId: string, requestKey: string) => Promise<string>,
+): Promise<SignRequest> {
+  let next = r;
+  for (const k of held) next = withSignature(next, k.publicKey, await sign(k.keyId, next.hash));
+  return next;
+}
+
 /** The command to send: every signature present, in signer order. */
 export function commandOf(r: SignRequest): Command {
   return {

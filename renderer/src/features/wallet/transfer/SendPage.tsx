@@ -5,16 +5,12 @@
  * states (`../crosschain/`).
  * @module
  */
-import { Link } from "@tanstack/react-router";
-import { Notice } from "../../../ui/Notice.tsx";
 import { PageTitle } from "../../../ui/PageTitle.tsx";
+import { WithSigningKeys } from "../components/WithSigningKeys.tsx";
 import { PendingTransfers } from "../crosschain/PendingTransfers.tsx";
-import { useVault } from "../vault/useVault.ts";
 import { TransferFlow } from "./TransferFlow.tsx";
 
 export function SendPage() {
-  const vault = useVault();
-  const { state } = vault;
   return (
     <>
       <PageTitle>Send</PageTitle>
@@ -23,28 +19,9 @@ export function SendPage() {
         chain (the wallet finishes a cross-chain transfer by itself). You review exactly what your
         key signs before it is sent.
       </p>
-      {state.status === "unlocked" ? (
-        <TransferFlow
-          accounts={state.keys.map((k) => ({
-            keyId: k.id,
-            account: k.account,
-            publicKey: k.publicKey,
-            label: k.label,
-          }))}
-          sign={(keyId, requestKey) => vault.sign(keyId, requestKey)}
-        />
-      ) : state.status === "loading" ? (
-        <p>Loading the wallet…</p>
-      ) : (
-        <Notice tone="info">
-          <p>
-            {state.status === "locked"
-              ? "The wallet is locked: unlock it to send."
-              : "There is no wallet yet: create or restore one first."}{" "}
-            <Link to="/wallet">Go to the wallet</Link>
-          </p>
-        </Notice>
-      )}
+      <WithSigningKeys action="send">
+        {(accounts, sign) => <TransferFlow accounts={accounts} sign={sign} />}
+      </WithSigningKeys>
       {/* Shown locked or not: finishing a transfer needs no key. */}
       <PendingTransfers />
     </>

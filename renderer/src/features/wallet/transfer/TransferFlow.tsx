@@ -8,16 +8,16 @@
  * @module
  */
 import { useQuery } from "@tanstack/react-query";
-import { useId, useState } from "react";
+import { useState } from "react";
 import { commandModel } from "../../../../../src-node/command/commandModel.ts";
 import type { Command, UnsignedCommand } from "../../../../../src-node/command/commandTypes.ts";
-import { describeClientError } from "../../../api/clientError.ts";
 import { accountNameProblem } from "../../../format/accountName.ts";
 import { COIN_DECIMALS, formatAmount, maxGasFee, maxSendable } from "../../../format/amount.ts";
 import { useLiveChain, useServices } from "../../../services/services.tsx";
 import { Button } from "../../../ui/Button.tsx";
 import { Notice } from "../../../ui/Notice.tsx";
 import { Panel } from "../../../ui/Panel.tsx";
+import { SelectField, type SelectOption } from "../../../ui/SelectField.tsx";
 import { TextField } from "../../../ui/TextField.tsx";
 import { describeGuard } from "../accounts/accountDetails.ts";
 import { readAccounts } from "../accounts/readAccounts.ts";
@@ -26,7 +26,8 @@ import { usePendingTransfers } from "../crosschain/PendingProvider.tsx";
 import { newPending } from "../crosschain/pendingTransfer.ts";
 import { newHistoryEntry } from "../history/historyModel.ts";
 import { PreparedForOthers } from "../sign/PreparedForOthers.tsx";
-import { TransferStatus } from "./TransferStatus.tsx";
+import { preflightAndSend } from "./preflightAndSend.ts";
+import { SendAnother, TransferStatus } from "./TransferStatus.tsx";
 import {
   capabilityText,
   isCrossChain,
@@ -52,6 +53,10 @@ export type SigningAccount = {
   readonly publicKey: string;
   readonly label: string;
 };
+
+/** The accounts as a select's options: "label — account", by key. */
+export const accountOptions = (accounts: readonly SigningAccount[]): SelectOption[] =>
+  accounts.map((a) => ({ value: a.keyId, label: `${a.label} — ${a.account}` }));
 
 export type TransferFlowProps = {
   readonly accounts: readonly SigningAccount[];
@@ -94,15 +99,8 @@ function ReviewPanel({
       setBusy("Signing…");
       const sig = await sign(review.keyId, unsigned.hash);
       const command: Command = { ...unsigned, sigs: [{ sig }] };
-      setBusy("Checking with the node (preflight)…");
-      const pre = await pact.preflight(plan.chainId, command);
-      if (!pre.ok) return setFailure(describeClientError(pre.error));
-      if (!pre.value.result.outcome.ok) {
-        return setFailure(`The node's preflight refused it: ${pre.value.result.outcome.message}`);
-      }
-      setBusy("Sending…");
-      const sent = await pact.send(plan.chainId, [command]);
-      if (!sent.ok) return setFailure(describeClientError(sent.error));
+      const problem = await preflightAndSend(pact, plan.chainId, command, setBusy);
+      if (problem !== null) return setFailure(problem);
       onSent(unsigned.hash);
     } catch (e) {
       setFailure(e instanceof Error ? e.message : String(e));
@@ -194,7 +192,6 @@ export function TransferFlow({ accounts, sign }: TransferFlowProps) {
   const { config } = useServices();
   const { heights } = useLiveChain();
   const pact = usePactClient();
-  const selectId = useId();
   const [fromKey, setFromKey] = useState(accounts[0]?.keyId ?? "");
   const [chainText, setChainText] = useState("0");
   const [receiver, setReceiver] = useState("");
@@ -265,9 +262,14 @@ export function TransferFlow({ accounts, sign }: TransferFlowProps) {
         : null;
 
   const sentTransfer = pending.transfers.find((t) => t.requestKey === sent?.requestKey);
+  const another = () => {
+    setSent(null);
+    setReview(null);
+    setAmountText("");
+  };
   if (sent !== null && sentTransfer !== undefined) {
     return (
-      <>
+      <SendAnother onAnother={another}>
         <Panel id="transfer-status" title="Status">
           <p>
             Step 1 is sent on chain {sentTransfer.sourceChain}. The wallet finishes the transfer on
@@ -275,32 +277,12 @@ export function TransferFlow({ accounts, sign }: TransferFlowProps) {
             "Cross-chain transfers" below.
           </p>
         </Panel>
-        <Button
-          onPress={() => {
-            setSent(null);
-            setReview(null);
-            setAmountText("");
-          }}
-        >
-          Send another
-        </Button>
-      </>
+      </SendAnother>
     );
   }
   if (sent !== null) {
     return (
-      <>
-        <TransferStatus chainId={sent.chainId} requestKey={sent.requestKey} />
-        <Button
-          onPress={() => {
-            setSent(null);
-            setReview(null);
-            setAmountText("");
-          }}
-        >
-          Send another
-        </Button>
-      </>
+      <TransferStatus chainId={sent.chainId} requestKey={sent.requestKey} onAnother={another} />
     );
   }
   if (review !== null) {
@@ -444,23 +426,12 @@ export function TransferFlow({ accounts, sign }: TransferFlowProps) {
           onReview();
         }}
       >
-        <div className="field">
-          <label className="field-label" htmlFor={selectId}>
-            From
-          </label>
-          <select
-            id={selectId}
-            className="input"
-            value={from?.keyId}
-            onChange={(e) => setFromKey(e.target.value)}
-          >
-            {accounts.map((a) => (
-              <option key={a.keyId} value={a.keyId}>
-                {a.label} — {a.account}
-              </option>
-            ))}
-          </select>
-        </div>
+        <SelectField
+          label="From"
+          value={from?.keyId}
+          options={accountOptions(accounts)}
+          onChange={setFromKey}
+        />
         <div className="lookup">
           <TextField
             label="Chain"

@@ -2,11 +2,13 @@
  * A sent transfer's progress: submitted → pending (waiting for a block; if this node's
  * miner is off, says so and offers to turn it on through the app's mining route) →
  * confirmed (block height, link to the explorer's page of the request key) or failed (the
- * contract's message). Polled on every block of its chain and every few seconds.
+ * contract's message). Polled on every block of its chain and every few seconds. With
+ * `onAnother`, "Send another" under it (`SendAnother`, also for the cross-chain step's panel).
  * @module
  */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
+import type { ReactNode } from "react";
 import { describeClientError } from "../../../api/clientError.ts";
 import { clientErrorOf, unwrap } from "../../../api/clientFailure.ts";
 import { queryKeys } from "../../../services/queryClient.ts";
@@ -58,9 +60,12 @@ function MiningOffer() {
 export function TransferStatus({
   chainId,
   requestKey,
+  onAnother,
 }: {
   readonly chainId: number;
   readonly requestKey: string;
+  /** When given, a "Send another" button under the status (back to an empty form). */
+  readonly onAnother?: (() => void) | undefined;
 }) {
   const pact = usePactClient();
   useRefreshOnBlocks();
@@ -76,7 +81,7 @@ export function TransferStatus({
   else if (result.outcome.ok)
     status = `Confirmed in block ${result.blockHeight ?? "?"} of chain ${chainId}`;
   else status = `Failed: ${result.outcome.message}`;
-  return (
+  const panel = (
     <Panel id="transfer-status" title="Status">
       <p role="status" data-testid="transfer-status">
         {status}
@@ -101,5 +106,22 @@ export function TransferStatus({
         </p>
       )}
     </Panel>
+  );
+  return onAnother === undefined ? panel : <SendAnother onAnother={onAnother}>{panel}</SendAnother>;
+}
+
+/** A sent transfer's panel with "Send another" under it. */
+export function SendAnother({
+  onAnother,
+  children,
+}: {
+  readonly onAnother: () => void;
+  readonly children: ReactNode;
+}) {
+  return (
+    <>
+      {children}
+      <Button onPress={onAnother}>Send another</Button>
+    </>
   );
 }
