@@ -18,18 +18,15 @@ import {
   chainHashRow,
   type HashHeightRow,
   type HeaderRow,
-  type HeaderTextRow,
   hashHeightRow,
   hashValue,
   headerFromBlob,
   headerRow,
-  headerTextTuple,
   integerValue,
   metaRow,
   payloadRow,
   type StoredBlock,
   storedBlockTuple,
-  type TransactionRow,
   transactionRow,
   transactionTuple,
 } from "./blockRows.ts";
@@ -49,6 +46,9 @@ export type ScanStart =
   | { readonly kind: "inclusive" | "exclusive"; readonly height: number; readonly hash: Hash32 };
 
 const CACHE_SIZE = 8192;
+
+/** What a page row carries beside the hash (see {@link BlockStore.scanPageRows}). */
+export type PageItem = "hash" | "header" | "object";
 
 function bytes(hash: Hash32): Uint8Array {
   return hash32Bytes(hash);
@@ -342,44 +342,137 @@ export class BlockStore {
   }
 
   /**
-   * Like {@link scanHashes}, with each header's stored object text (null
-   * when the row has none): raw rows, a hash converted only when read.
+   * The height of the header `hash` if it is on `chainId` (a page cursor's
+   * key: an index lookup, nothing decoded).
    */
-  scanObjectTexts(
+  heightOnChain(chainId: number, hash: Hash32): number | undefined {
+    const cached = this.#cache.get(hash);
+    if (cached !== undefined) return cached.chainId === chainId ? cached.height : undefined;
+    const [height] = this.db.column(
+      sql`SELECT height FROM headers WHERE hash = ${bytes(hash)} AND chain_id = ${chainId}`,
+      (v) => integerValue(v, "height"),
+    );
+    return height;
+  }
+
+  /**
+   * A page's rows as SQLite returns them, for a page written as bytes
+   * without an object per row: tuples [hash, item] of a chain in (height,
+   * raw hash) order from the key (`height`, `hash`) (`exclusive`: after it;
+   * 32 zero bytes start at the height's first block), at most `limit`,
+   * none above `maxHeight`. The item is the stored binary header
+   * (`"header"`), the stored object text's UTF-8 bytes (`"object"`, null
+   * when the row has none), or nothing (`"hash"`: the tuple is [hash]).
+   */
+  scanPageRows(
     chainId: number,
-    start: ScanStart,
+    from: { readonly height: number; readonly hash: Uint8Array; readonly exclusive: boolean },
     maxHeight: number,
     limit: number,
-  ): HeaderTextRow[] {
-    switch (start.kind) {
-      case "height":
-        return this.db.tuples(
-          sql`SELECT hash, header_object FROM headers
-              WHERE chain_id = ${chainId} AND height >= ${start.height} AND height <= ${maxHeight}
-              ORDER BY height, hash LIMIT ${limit}`,
-          headerTextTuple,
-        );
-      case "inclusive":
-        return this.db.tuples(
-          sql`SELECT hash, header_object FROM headers
-              WHERE chain_id = ${chainId} AND (height, hash) >= (${start.height}, ${bytes(start.hash)})
-                AND height <= ${maxHeight}
-              ORDER BY height, hash LIMIT ${limit}`,
-          headerTextTuple,
-        );
-      case "exclusive":
-        return this.db.tuples(
-          sql`SELECT hash, header_object FROM headers
-              WHERE chain_id = ${chainId} AND (height, hash) > (${start.height}, ${bytes(start.hash)})
-                AND height <= ${maxHeight}
-              ORDER BY height, hash LIMIT ${limit}`,
-          headerTextTuple,
-        );
-      default: {
-        const never: never = start;
-        return never;
+    item: PageItem,
+  ): (readonly unknown[])[] {
+    const { height, hash } = from;
+    if (from.exclusive) {
+      switch (item) {
+        case "hash":
+          return this.db.rows(
+            sql`SELECT hash FROM headers
+                WHERE chain_id = ${chainId} AND (height, hash) > (${height}, ${hash})
+                  AND height <= ${maxHeight}
+                ORDER BY height, hash LIMIT ${limit}`,
+          );
+        case "header":
+          return this.db.rows(
+            sql`SELECT hash, header FROM headers
+                WHERE chain_id = ${chainId} AND (height, hash) > (${height}, ${hash})
+                  AND height <= ${maxHeight}
+                ORDER BY height, hash LIMIT ${limit}`,
+          );
+        case "object":
+          return this.db.rows(
+            sql`SELECT hash, CAST(header_object AS BLOB) FROM headers
+                WHERE chain_id = ${chainId} AND (height, hash) > (${height}, ${hash})
+                  AND height <= ${maxHeight}
+                ORDER BY height, hash LIMIT ${limit}`,
+          );
       }
     }
+    switch (item) {
+      case "hash":
+        return this.db.rows(
+          sql`SELECT hash FROM headers
+              WHERE chain_id = ${chainId} AND (height, hash) >= (${height}, ${hash})
+                AND height <= ${maxHeight}
+              ORDER BY height, hash LIMIT ${limit}`,
+        );
+      case "header":
+        return this.db.rows(
+          sql`SELECT hash, header FROM headers
+              WHERE chain_id = ${chainId} AND (height, hash) >= (${height}, ${hash})
+                AND height <= ${maxHeight}
+              ORDER BY height, hash LIMIT ${limit}`,
+        );
+      case "object":
+        return this.db.rows(
+          sql`SELECT hash, CAST(header_object AS BLOB) FROM headers
+              WHERE chain_id = ${chainId} AND (height, hash) >= (${height}, ${hash})
+                AND height <= ${maxHeight}
+              ORDER BY height, hash LIMIT ${limit}`,
+        );
+    }
+  }
+
+  /**
+   * A block page's rows as SQLite returns them (see {@link scanPageRows}):
+   * tuples [hash, height, object text bytes (null when none), payload_hash,
+   * transactions_hash, outputs_hash, miner_data, coinbase, transaction_count].
+   */
+  scanBlockPageRows(
+    chainId: number,
+    from: { readonly height: number; readonly hash: Uint8Array; readonly exclusive: boolean },
+    maxHeight: number,
+    limit: number,
+  ): (readonly unknown[])[] {
+    const { height, hash } = from;
+    return from.exclusive
+      ? this.db.rows(
+          sql`SELECT h.hash, h.height, CAST(h.header_object AS BLOB), h.payload_hash,
+                     p.transactions_hash, p.outputs_hash, p.miner_data, p.coinbase,
+                     p.transaction_count
+              FROM headers AS h JOIN payloads AS p ON p.payload_hash = h.payload_hash
+              WHERE h.chain_id = ${chainId} AND (h.height, h.hash) > (${height}, ${hash})
+                AND h.height <= ${maxHeight}
+              ORDER BY h.height, h.hash LIMIT ${limit}`,
+        )
+      : this.db.rows(
+          sql`SELECT h.hash, h.height, CAST(h.header_object AS BLOB), h.payload_hash,
+                     p.transactions_hash, p.outputs_hash, p.miner_data, p.coinbase,
+                     p.transaction_count
+              FROM headers AS h JOIN payloads AS p ON p.payload_hash = h.payload_hash
+              WHERE h.chain_id = ${chainId} AND (h.height, h.hash) >= (${height}, ${hash})
+                AND h.height <= ${maxHeight}
+              ORDER BY h.height, h.hash LIMIT ${limit}`,
+        );
+  }
+
+  /**
+   * The transactions of a chain's blocks from key `first` to key `last`
+   * (height, hash bytes; both included) as SQLite returns them: tuples
+   * [transaction_bytes, output_bytes] in (height, hash, position) order.
+   */
+  pageTransactionRows(
+    chainId: number,
+    first: { readonly height: number; readonly hash: Uint8Array },
+    last: { readonly height: number; readonly hash: Uint8Array },
+  ): (readonly unknown[])[] {
+    return this.db.rows(
+      sql`SELECT t.transaction_bytes, t.output_bytes
+          FROM headers AS h JOIN payload_transactions AS t ON t.payload_hash = h.payload_hash
+          WHERE h.chain_id = ${chainId}
+            AND (h.height, h.hash) >= (${first.height}, ${first.hash})
+            AND (h.height, h.hash) <= (${last.height}, ${last.hash})
+          ORDER BY h.height, h.hash, t.position`,
+    );
   }
 
   /** The stored header rows of `chainId` at heights `lo`…`hi`, by hash (branch pages). */
@@ -395,54 +488,7 @@ export class BlockStore {
     return out;
   }
 
-  /**
-   * The stored blocks of `chainId` from `first` to `last` (height, hash keys,
-   * both included) in (height, hash) order, as a block page sends them: two
-   * statements for the whole range, nothing decoded.
-   */
-  storedBlocksBetween(
-    chainId: number,
-    first: { readonly height: number; readonly hash: Hash32 },
-    last: { readonly height: number; readonly hash: Hash32 },
-  ): StoredBlock[] {
-    const lo = bytes(first.hash);
-    const hi = bytes(last.hash);
-    const blocks = this.db.tuples(
-      sql`SELECT h.hash, h.header, h.header_object, h.payload_hash, p.transactions_hash,
-                 p.outputs_hash, p.miner_data, p.coinbase, p.transaction_count
-          FROM headers AS h JOIN payloads AS p ON p.payload_hash = h.payload_hash
-          WHERE h.chain_id = ${chainId}
-            AND (h.height, h.hash) >= (${first.height}, ${lo})
-            AND (h.height, h.hash) <= (${last.height}, ${hi})
-          ORDER BY h.height, h.hash`,
-      storedBlockTuple,
-    );
-    let count = 0;
-    for (const b of blocks) count += b.payload.transactionCount;
-    if (count === 0) return blocks;
-    // In the same order: each block's transactions follow one another, by position.
-    const rows = this.db.tuples(
-      sql`SELECT t.transaction_bytes, t.output_bytes
-          FROM headers AS h JOIN payload_transactions AS t ON t.payload_hash = h.payload_hash
-          WHERE h.chain_id = ${chainId}
-            AND (h.height, h.hash) >= (${first.height}, ${lo})
-            AND (h.height, h.hash) <= (${last.height}, ${hi})
-          ORDER BY h.height, h.hash, t.position`,
-      transactionTuple,
-    );
-    if (rows.length !== count) {
-      corruptStore(this.db.path, `payloads of chain ${chainId} lack transactions`);
-    }
-    let at = 0;
-    for (const b of blocks) {
-      for (let i = 0; i < b.payload.transactionCount; i++) {
-        b.transactions.push(rows[at++] as TransactionRow);
-      }
-    }
-    return blocks;
-  }
-
-  /** One stored block by hash, as {@link storedBlocksBetween} gives them. */
+  /** One stored block by hash: the header row and the payload's stored parts, nothing decoded. */
   storedBlock(hash: Hash32): StoredBlock | undefined {
     const key = bytes(hash);
     const [b] = this.db.tuples(
