@@ -14,6 +14,7 @@ import type { PayloadWithOutputs } from "../chain/payloadWithOutputs.ts";
 import { type Hash32, hash32Bytes } from "../encoding/hash32.ts";
 import { blockMigrations } from "./blockMigrations.ts";
 import {
+  blobValue,
   type ChainHashRow,
   chainHashRow,
   type HashHeightRow,
@@ -47,8 +48,17 @@ export type ScanStart =
 
 const CACHE_SIZE = 8192;
 
-/** What a page row carries beside the hash (see {@link BlockStore.scanPageRows}). */
+/** What a page row carries (see {@link BlockStore.scanPageRows}). */
 export type PageItem = "hash" | "header" | "object";
+
+/**
+ * Where a page's rows start: those at or after the key (height, hash bytes)
+ * in (height, raw hash) order. 32 zero bytes start at the height's first
+ * row; a hash with a zero byte appended starts right after that hash (blobs
+ * compare bytewise, then the shorter first, so it sorts after the hash and
+ * before every other hash greater than it).
+ */
+export type PageKey = { readonly height: number; readonly hash: Uint8Array };
 
 function bytes(hash: Hash32): Uint8Array {
   return hash32Bytes(hash);
@@ -357,46 +367,20 @@ export class BlockStore {
 
   /**
    * A page's rows as SQLite returns them, for a page written as bytes
-   * without an object per row: tuples [hash, item] of a chain in (height,
-   * raw hash) order from the key (`height`, `hash`) (`exclusive`: after it;
-   * 32 zero bytes start at the height's first block), at most `limit`,
-   * none above `maxHeight`. The item is the stored binary header
-   * (`"header"`), the stored object text's UTF-8 bytes (`"object"`, null
-   * when the row has none), or nothing (`"hash"`: the tuple is [hash]).
+   * without an object per row: a chain's rows in (height, raw hash) order
+   * from the key `from` (a height and hash bytes; rows at or after it), at
+   * most `limit`, none above `maxHeight`. Tuples [hash] (`"hash"`), [stored
+   * binary header] (`"header"`) or [hash, stored object text's UTF-8 bytes,
+   * null when the row has none] (`"object"`).
    */
   scanPageRows(
     chainId: number,
-    from: { readonly height: number; readonly hash: Uint8Array; readonly exclusive: boolean },
+    from: PageKey,
     maxHeight: number,
     limit: number,
     item: PageItem,
   ): (readonly unknown[])[] {
     const { height, hash } = from;
-    if (from.exclusive) {
-      switch (item) {
-        case "hash":
-          return this.db.rows(
-            sql`SELECT hash FROM headers
-                WHERE chain_id = ${chainId} AND (height, hash) > (${height}, ${hash})
-                  AND height <= ${maxHeight}
-                ORDER BY height, hash LIMIT ${limit}`,
-          );
-        case "header":
-          return this.db.rows(
-            sql`SELECT hash, header FROM headers
-                WHERE chain_id = ${chainId} AND (height, hash) > (${height}, ${hash})
-                  AND height <= ${maxHeight}
-                ORDER BY height, hash LIMIT ${limit}`,
-          );
-        case "object":
-          return this.db.rows(
-            sql`SELECT hash, CAST(header_object AS BLOB) FROM headers
-                WHERE chain_id = ${chainId} AND (height, hash) > (${height}, ${hash})
-                  AND height <= ${maxHeight}
-                ORDER BY height, hash LIMIT ${limit}`,
-          );
-      }
-    }
     switch (item) {
       case "hash":
         return this.db.rows(
@@ -407,7 +391,7 @@ export class BlockStore {
         );
       case "header":
         return this.db.rows(
-          sql`SELECT hash, header FROM headers
+          sql`SELECT header FROM headers
               WHERE chain_id = ${chainId} AND (height, hash) >= (${height}, ${hash})
                 AND height <= ${maxHeight}
               ORDER BY height, hash LIMIT ${limit}`,
@@ -423,36 +407,69 @@ export class BlockStore {
   }
 
   /**
+   * The stored object texts of the rows {@link scanPageRows} reads, joined
+   * with commas by SQLite into one value: the page is one allocation, with
+   * no value per row. `count`: the rows; `texts`: those with a stored text
+   * (the join skips a missing one, so the caller reads the rows instead).
+   */
+  joinedObjectTexts(
+    chainId: number,
+    from: PageKey,
+    maxHeight: number,
+    limit: number,
+  ): { readonly joined: Buffer; readonly count: number; readonly texts: number } {
+    const { height, hash } = from;
+    // group_concat's own ORDER BY: the order is the join's, not left to the plan.
+    const [row] = this.db.rows(
+      sql`SELECT CAST(group_concat(t, ',' ORDER BY height, hash) AS BLOB), count(*), count(t)
+          FROM (SELECT header_object AS t, height, hash FROM headers
+                WHERE chain_id = ${chainId} AND (height, hash) >= (${height}, ${hash})
+                  AND height <= ${maxHeight}
+                ORDER BY height, hash LIMIT ${limit})`,
+    );
+    const count = integerValue(row?.[1], "count");
+    const texts = integerValue(row?.[2], "count");
+    const joined = row?.[0] === null ? Buffer.alloc(0) : blobValue(row?.[0], "header_object");
+    return { joined, count, texts };
+  }
+
+  /**
+   * The hashes of the rows at positions `offset` and `offset + 1` of those
+   * {@link scanPageRows} reads (a page's cursor: its last row and the first
+   * one after it); read from the index alone.
+   */
+  pageCursorHashes(chainId: number, from: PageKey, maxHeight: number, offset: number): unknown[] {
+    const { height, hash } = from;
+    return this.db.column(
+      sql`SELECT hash FROM headers
+          WHERE chain_id = ${chainId} AND (height, hash) >= (${height}, ${hash})
+            AND height <= ${maxHeight}
+          ORDER BY height, hash LIMIT 2 OFFSET ${offset}`,
+      (v) => v,
+    );
+  }
+
+  /**
    * A block page's rows as SQLite returns them (see {@link scanPageRows}):
    * tuples [hash, height, object text bytes (null when none), payload_hash,
    * transactions_hash, outputs_hash, miner_data, coinbase, transaction_count].
    */
   scanBlockPageRows(
     chainId: number,
-    from: { readonly height: number; readonly hash: Uint8Array; readonly exclusive: boolean },
+    from: PageKey,
     maxHeight: number,
     limit: number,
   ): (readonly unknown[])[] {
     const { height, hash } = from;
-    return from.exclusive
-      ? this.db.rows(
-          sql`SELECT h.hash, h.height, CAST(h.header_object AS BLOB), h.payload_hash,
-                     p.transactions_hash, p.outputs_hash, p.miner_data, p.coinbase,
-                     p.transaction_count
-              FROM headers AS h JOIN payloads AS p ON p.payload_hash = h.payload_hash
-              WHERE h.chain_id = ${chainId} AND (h.height, h.hash) > (${height}, ${hash})
-                AND h.height <= ${maxHeight}
-              ORDER BY h.height, h.hash LIMIT ${limit}`,
-        )
-      : this.db.rows(
-          sql`SELECT h.hash, h.height, CAST(h.header_object AS BLOB), h.payload_hash,
-                     p.transactions_hash, p.outputs_hash, p.miner_data, p.coinbase,
-                     p.transaction_count
-              FROM headers AS h JOIN payloads AS p ON p.payload_hash = h.payload_hash
-              WHERE h.chain_id = ${chainId} AND (h.height, h.hash) >= (${height}, ${hash})
-                AND h.height <= ${maxHeight}
-              ORDER BY h.height, h.hash LIMIT ${limit}`,
-        );
+    return this.db.rows(
+      sql`SELECT h.hash, h.height, CAST(h.header_object AS BLOB), h.payload_hash,
+                 p.transactions_hash, p.outputs_hash, p.miner_data, p.coinbase,
+                 p.transaction_count
+          FROM headers AS h JOIN payloads AS p ON p.payload_hash = h.payload_hash
+          WHERE h.chain_id = ${chainId} AND (h.height, h.hash) >= (${height}, ${hash})
+            AND h.height <= ${maxHeight}
+          ORDER BY h.height, h.hash LIMIT ${limit}`,
+    );
   }
 
   /**

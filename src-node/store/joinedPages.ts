@@ -1,10 +1,12 @@
 /**
  * Ascending pages written as bytes: the items of a header, hash or block
- * page as one Buffer of their JSON texts joined with commas, read with one
- * statement of raw rows (two for blocks with transactions) and written
- * straight into the buffer: stored object texts copied as they are, stored
- * bytes as base64url in quotes. No object per row, nothing decoded, and only
- * the cursor's hash converted to text. The same rows, order and cursors as
+ * page as one Buffer of their JSON texts joined with commas. Object header
+ * pages are the stored texts joined by SQLite itself (one value for the
+ * page); base64url header, hash and block pages are read as raw rows and
+ * written straight into one buffer (stored bytes as base64url in quotes,
+ * stored texts copied). No object per row, nothing decoded, and only the
+ * cursor's hashes converted to text (read from the index when the rows
+ * were read without them). The same rows, order and cursors as
  * blockPages.ts `headerPage` and `hashPage` (its module comment has the
  * paging rules); the golden pages of
  * test/api/pageGolden.test.ts pin the bytes.
@@ -14,6 +16,7 @@ import { type Hash32, hash32Bytes } from "../encoding/hash32.ts";
 import type { BlockDb } from "./blockDb.ts";
 import { type Cursor, keyNotFound, type PageQuery, pageTop } from "./blockPages.ts";
 import { blobValue, hashValue, integerValue } from "./blockRows.ts";
+import type { PageKey } from "./blockStore.ts";
 import { StoreError, StoreErrorCode, storeInvariant } from "./errors.ts";
 
 /** A page's items as one Buffer: their JSON texts joined with commas, `count` of them. */
@@ -27,12 +30,12 @@ export type JoinedPage = {
 export type JoinedItem = "object" | "base64" | "hash";
 
 type Row = readonly unknown[];
-type From = { readonly height: number; readonly hash: Uint8Array; readonly exclusive: boolean };
 
 const COMMA = 0x2c;
 const QUOTE = 0x22;
 /** 32 zero bytes: sorts before every hash, so the key (height, LOWEST) starts at the height. */
 const LOWEST_HASH = new Uint8Array(32);
+const ZERO = new Uint8Array(1);
 const EMPTY: JoinedPage = { count: 0, items: Buffer.alloc(0), next: null };
 
 /** Where an ascending page starts and its top height; undefined: empty (a cursor below `minHeight`). */
@@ -40,14 +43,14 @@ function pageStart(
   db: BlockDb,
   chainId: number,
   q: PageQuery,
-): { readonly from: From; readonly top: number } | undefined {
+): { readonly from: PageKey; readonly top: number } | undefined {
   const top = pageTop(db, chainId, q.maxHeight);
-  if (q.next === undefined) {
-    return { top, from: { height: q.minHeight ?? 0, hash: LOWEST_HASH, exclusive: false } };
-  }
+  if (q.next === undefined) return { top, from: { height: q.minHeight ?? 0, hash: LOWEST_HASH } };
   const height = db.store.heightOnChain(chainId, q.next.hash) ?? keyNotFound(q.next.hash, "next");
   if (q.minHeight !== undefined && height < q.minHeight) return undefined;
-  return { top, from: { height, hash: hash32Bytes(q.next.hash), exclusive: !q.next.inclusive } };
+  const hash = hash32Bytes(q.next.hash);
+  // After the hash: the hash with a zero byte appended (BlockStore's PageKey).
+  return { top, from: { height, hash: q.next.inclusive ? hash : Buffer.concat([hash, ZERO]) } };
 }
 
 /** The cursor after a page of `limit` items read as `rows` (at most limit + 1; column 0 the hash). */
@@ -55,6 +58,26 @@ function nextCursor(rows: readonly Row[], limit: number): Cursor | null {
   if (rows.length > limit) return { inclusive: true, hash: hashValue(rows[limit]?.[0], "hash") };
   const last = rows[rows.length - 1];
   return last === undefined ? null : { inclusive: false, hash: hashValue(last[0], "hash") };
+}
+
+/**
+ * The cursor after a page of `count` of at most `limit` items from `from`,
+ * read from the index (the page's rows were read without their hashes).
+ */
+function cursorAfter(
+  db: BlockDb,
+  chainId: number,
+  start: { readonly from: PageKey; readonly top: number },
+  count: number,
+  limit: number,
+): Cursor | null {
+  if (count === 0 && limit > 0) return null;
+  const hashes = db.store.pageCursorHashes(chainId, start.from, start.top, Math.max(count - 1, 0));
+  // limit 0: the first row is the next one; else the page's last row, then the next one.
+  const more = limit === 0 ? hashes[0] : count === limit ? hashes[1] : undefined;
+  if (more !== undefined) return { inclusive: true, hash: hashValue(more, "hash") };
+  const last = limit === 0 ? undefined : hashes[0];
+  return last === undefined ? null : { inclusive: false, hash: hashValue(last, "hash") };
 }
 
 /** Length of the unpadded base64url text of `n` bytes. */
@@ -79,10 +102,44 @@ function objectTextBytes(db: BlockDb, stored: unknown, rawHash: unknown): Buffer
   return Buffer.from(row.objectText);
 }
 
+/** The rows' stored object texts (tuples [hash, text or null]) joined with commas. */
+function joinTexts(db: BlockDb, rows: readonly Row[], count: number): Buffer {
+  const texts: Buffer[] = new Array(count);
+  let size = count > 0 ? count - 1 : 0;
+  for (let i = 0; i < count; i++) {
+    const row = rows[i] as Row;
+    const text = objectTextBytes(db, row[1], row[0]);
+    texts[i] = text;
+    size += text.length;
+  }
+  const out = Buffer.allocUnsafe(size);
+  let at = 0;
+  for (let i = 0; i < count; i++) {
+    if (i > 0) out[at++] = COMMA;
+    at += (texts[i] as Buffer).copy(out, at);
+  }
+  return out;
+}
+
+/** Column `col` of the rows (bytes) as JSON strings of unpadded base64url, joined with commas. */
+function joinBase64(rows: readonly Row[], count: number, col: number): Buffer {
+  let size = count > 0 ? count - 1 : 0;
+  for (let i = 0; i < count; i++) {
+    size += base64UrlLength(blobValue((rows[i] as Row)[col], "header").length) + 2;
+  }
+  const out = Buffer.allocUnsafe(size);
+  let at = 0;
+  for (let i = 0; i < count; i++) {
+    if (i > 0) out[at++] = COMMA;
+    at = writeBase64String(out, at, (rows[i] as Row)[col] as Buffer);
+  }
+  return out;
+}
+
 /**
  * An ascending header or hash page of a chain as bytes: object-encoded
- * headers (the stored texts), base64url headers (of the stored bytes), or
- * hashes.
+ * headers (the stored texts, joined by SQLite), base64url headers (of the
+ * stored bytes), or hashes.
  */
 export function joinedHeaderPage(
   db: BlockDb,
@@ -92,39 +149,32 @@ export function joinedHeaderPage(
 ): JoinedPage {
   const start = pageStart(db, chainId, q);
   if (start === undefined) return EMPTY;
-  const column = item === "object" ? "object" : item === "base64" ? "header" : "hash";
-  const rows = db.store.scanPageRows(chainId, start.from, start.top, q.limit + 1, column);
-  const count = Math.min(rows.length, q.limit);
-  let items: Buffer;
-  if (item === "object") {
-    const texts: Buffer[] = new Array(count);
-    let size = count > 0 ? count - 1 : 0;
-    for (let i = 0; i < count; i++) {
-      const row = rows[i] as Row;
-      const text = objectTextBytes(db, row[1], row[0]);
-      texts[i] = text;
-      size += text.length;
+  const { from, top } = start;
+  switch (item) {
+    case "hash": {
+      const rows = db.store.scanPageRows(chainId, from, top, q.limit + 1, "hash");
+      const count = Math.min(rows.length, q.limit);
+      return { count, items: joinBase64(rows, count, 0), next: nextCursor(rows, q.limit) };
     }
-    items = Buffer.allocUnsafe(size);
-    let at = 0;
-    for (let i = 0; i < count; i++) {
-      if (i > 0) items[at++] = COMMA;
-      at += (texts[i] as Buffer).copy(items, at);
+    case "base64": {
+      const rows = db.store.scanPageRows(chainId, from, top, q.limit, "header");
+      const count = rows.length;
+      const items = joinBase64(rows, count, 0);
+      return { count, items, next: cursorAfter(db, chainId, start, count, q.limit) };
     }
-  } else {
-    const col = item === "hash" ? 0 : 1;
-    let size = count > 0 ? count - 1 : 0;
-    for (let i = 0; i < count; i++) {
-      size += base64UrlLength(blobValue((rows[i] as Row)[col], "header").length) + 2;
-    }
-    items = Buffer.allocUnsafe(size);
-    let at = 0;
-    for (let i = 0; i < count; i++) {
-      if (i > 0) items[at++] = COMMA;
-      at = writeBase64String(items, at, (rows[i] as Row)[col] as Buffer);
+    case "object": {
+      const page = db.store.joinedObjectTexts(chainId, from, top, q.limit);
+      const items =
+        page.texts === page.count
+          ? page.joined
+          : joinTexts(db, db.store.scanPageRows(chainId, from, top, q.limit, "object"), page.count);
+      return {
+        count: page.count,
+        items,
+        next: cursorAfter(db, chainId, start, page.count, q.limit),
+      };
     }
   }
-  return { count, items, next: nextCursor(rows, q.limit) };
 }
 
 // Block rows' columns (BlockStore.scanBlockPageRows).

@@ -16,6 +16,10 @@
  * process). `fetch_pages_per_s`: the object pages through fetch(), each body
  * decoded to a string and scanned for its headers (the client this bench
  * used before, for comparison: it spends more per page than the server).
+ * Each pages figure comes with `<name>_cpu_us`: the process's CPU time per
+ * page (user and system, server and client). On a loaded machine (the
+ * benchmarks share 2 cores with other work) wall time mostly measures the
+ * wait for a core; the ratio of CPU times is the one to compare then.
  *
  * The database is built with the test chain builder and written through the
  * store directly in large transactions (validation is measured elsewhere),
@@ -63,18 +67,31 @@ function report(metric: string, value: number, unit = "1/s"): void {
   console.log(`BENCH headers ${metric}=${Math.round(value)} ${unit}`);
 }
 
-/** Calls `step` (one page) for about SECONDS after a short warm-up; pages per second. */
-async function pagesPerSecond(step: () => Promise<void> | void): Promise<number> {
+/** The process's CPU time so far (user and system, all threads), µs. */
+function cpuMicros(): number {
+  const u = process.cpuUsage();
+  return u.user + u.system;
+}
+
+/**
+ * Calls `step` (one page) for about SECONDS after a short warm-up; pages per
+ * second. Also prints `<name>_cpu_us`, the process's CPU time per page (server
+ * and client alike, they share the process): on a loaded machine wall time
+ * mostly measures the wait for a core, CPU time what a page costs.
+ */
+async function pagesPerSecond(step: () => Promise<void> | void, name?: string): Promise<number> {
   const warm = performance.now() + 500;
   while (performance.now() < warm) await step();
   let pages = 0;
   const start = performance.now();
+  const cpuStart = cpuMicros();
   let now = start;
   while (now - start < SECONDS * 1000) {
     await step();
     pages++;
     now = performance.now();
   }
+  if (name !== undefined) report(`${name}_cpu_us`, (cpuMicros() - cpuStart) / pages, "us");
   return (pages * 1000) / (now - start);
 }
 
@@ -113,7 +130,7 @@ try {
         (v) => v as Buffer,
       );
       rawHeight = rows.length > PAGE ? rawHeight + PAGE : 0;
-    }),
+    }, "raw_pages"),
   );
   // The store's page read: rows decoded into headers (what the route starts from).
   let storeHeight = 0;
@@ -129,7 +146,7 @@ try {
       // Read every header: rows decode lazily.
       for (const r of rows) if (r.header.chainId !== 0) throw new Error("wrong chain");
       storeHeight = rows.length > PAGE ? storeHeight + PAGE : 0;
-    }),
+    }, "store_pages"),
   );
   // The raw read of a block page: header, payload and transaction rows, as stored.
   let rawBlockHeight = 0;
@@ -153,7 +170,7 @@ try {
       );
       if (txs.length < 0) throw new Error("unreachable");
       rawBlockHeight = heads.length > PAGE ? rawBlockHeight + PAGE : 0;
-    }),
+    }, "raw_block_pages"),
   );
   raw.close();
 
@@ -206,7 +223,7 @@ try {
         headers: { accept: OBJECT },
       });
       injectUrl = pageUrl(first, nextOf(r.body));
-    }),
+    }, "inject_pages"),
   );
   // The client: node:http on one kept-alive socket, the body collected as
   // bytes (what a peer or a proxy does with it), only its first and last
@@ -265,6 +282,7 @@ try {
 
   /** Pages per second over HTTP of a route, following `next` from `path` (a GET or a POST). */
   const routePages = async (
+    name: string,
     path: string,
     accept: string,
     body?: unknown,
@@ -279,10 +297,10 @@ try {
       count += limitOf(res.body);
       pages++;
       url = pageUrl(path, nextOf(res.body));
-    });
+    }, name);
     return { perSecond: perS, items: count / pages };
   };
-  const objectPages = await routePages(first, OBJECT);
+  const objectPages = await routePages("pages", first, OBJECT);
   report("pages_per_s", objectPages.perSecond);
   report("headers_per_page", objectPages.items, "headers");
   let fetchUrl = first;
@@ -296,22 +314,37 @@ try {
         throw new Error("a page's headers do not match its limit");
       }
       fetchUrl = pageUrl(first, nextOf(text));
-    }),
+    }, "fetch_pages"),
   );
-  report("base64_pages_per_s", (await routePages(first, "application/json")).perSecond);
+  report(
+    "base64_pages_per_s",
+    (await routePages("base64_pages", first, "application/json")).perSecond,
+  );
   report(
     "hash_pages_per_s",
-    (await routePages(`${node.basePath}/chain/0/hash?limit=${PAGE}`, "application/json")).perSecond,
+    (
+      await routePages(
+        "hash_pages",
+        `${node.basePath}/chain/0/hash?limit=${PAGE}`,
+        "application/json",
+      )
+    ).perSecond,
   );
   const head = blocks.cut().get(0);
   if (head === undefined) throw new Error("no head");
-  const branch = await routePages(`${node.basePath}/chain/0/header/branch?limit=${PAGE}`, OBJECT, {
-    lower: [],
-    upper: [head.hash],
-  });
+  const branch = await routePages(
+    "branch_pages",
+    `${node.basePath}/chain/0/header/branch?limit=${PAGE}`,
+    OBJECT,
+    {
+      lower: [],
+      upper: [head.hash],
+    },
+  );
   report("branch_pages_per_s", branch.perSecond);
   report("branch_headers_per_page", branch.items, "headers");
   const blockPages = await routePages(
+    "block_pages",
     `${node.basePath}/chain/0/block?limit=${PAGE}`,
     "application/json",
   );
