@@ -296,8 +296,11 @@ export class BlockStore {
 
   /** Highest and lowest stored height of a chain (undefined when it has no blocks). */
   chainHeightRange(chainId: number): { min: number; max: number } | undefined {
+    // Two subqueries: SQLite answers a lone MIN or MAX from the index's end,
+    // but both in one SELECT scan every index entry of the chain (each page pays this).
     return this.db.get(
-      sql`SELECT MIN(height) AS min, MAX(height) AS max FROM headers WHERE chain_id = ${chainId}`,
+      sql`SELECT (SELECT MIN(height) FROM headers WHERE chain_id = ${chainId}) AS min,
+                 (SELECT MAX(height) FROM headers WHERE chain_id = ${chainId}) AS max`,
       (r) => {
         const o = r as { min: unknown; max: unknown };
         if (o.min === null) return undefined;
