@@ -22,7 +22,7 @@
 import type { BlockHeader } from "../chain/blockHeader.ts";
 import { compareHash32, type Hash32 } from "../encoding/hash32.ts";
 import type { Block, BlockDb } from "./blockDb.ts";
-import type { HashHeightRow, HeaderRow, HeaderTextRow, StoredBlock } from "./blockRows.ts";
+import type { HashHeightRow, HeaderRow, StoredBlock } from "./blockRows.ts";
 import type { ScanStart } from "./blockStore.ts";
 import { StoreError, StoreErrorCode } from "./errors.ts";
 
@@ -40,7 +40,7 @@ export type Page<T> = { readonly items: readonly T[]; readonly next: Cursor | nu
 
 export type BranchBounds = { readonly lower: readonly Hash32[]; readonly upper: readonly Hash32[] };
 
-function keyNotFound(key: Hash32, what: string): never {
+export function keyNotFound(key: Hash32, what: string): never {
   throw new StoreError(
     { code: StoreErrorCode.KeyNotFound, key, what },
     `${what}: block ${key} not found on this chain`,
@@ -48,7 +48,7 @@ function keyNotFound(key: Hash32, what: string): never {
 }
 
 /** The highest height a page may reach; checks that `maxHeight` names a height of the chain. */
-function pageTop(db: BlockDb, chainId: number, maxHeight: number | undefined): number {
+export function pageTop(db: BlockDb, chainId: number, maxHeight: number | undefined): number {
   db.requireChain(chainId);
   const range = db.store.chainHeightRange(chainId);
   if (range === undefined) {
@@ -124,58 +124,6 @@ export function headerPage(db: BlockDb, chainId: number, q: PageQuery): Page<Hea
     (s, max, n) => db.store.scanHeaders(chainId, s, max, n),
     (r) => r,
   );
-}
-
-/**
- * An object-encoded header page of a chain, ascending: the page of
- * {@link headerPage} (same rows, same cursor) as its items' stored object
- * texts joined with commas, read in one statement of raw rows (a hash is
- * converted only for the cursor); undefined when a text is missing (the
- * caller falls back to {@link headerPage}).
- */
-export function headerObjectTextPage(
-  db: BlockDb,
-  chainId: number,
-  q: PageQuery,
-): { readonly count: number; readonly text: string; readonly next: Cursor | null } | undefined {
-  const page = ascending<HeaderTextRow, string | null>(
-    db,
-    chainId,
-    q,
-    (s, max, n) => db.store.scanObjectTexts(chainId, s, max, n),
-    (r) => r.objectText,
-  );
-  if (page.items.some((t) => t === null)) return undefined;
-  return { count: page.items.length, text: page.items.join(","), next: page.next };
-}
-
-/**
- * Full blocks of a chain, ascending, orphans included, as stored (the page
- * of {@link hashPage}: same rows, same cursor; read in two statements).
- */
-export function storedBlockPage(db: BlockDb, chainId: number, q: PageQuery): Page<StoredBlock> {
-  const page = ascending<HashHeightRow, HashHeightRow>(
-    db,
-    chainId,
-    q,
-    (s, max, n) => db.store.scanHashes(chainId, s, max, n),
-    (r) => r,
-  );
-  const first = page.items[0];
-  const last = page.items[page.items.length - 1];
-  if (first === undefined || last === undefined) return { items: [], next: page.next };
-  const items = db.store.storedBlocksBetween(chainId, first, last);
-  if (items.length !== page.items.length) {
-    throw new StoreError(
-      {
-        code: StoreErrorCode.Corrupt,
-        path: db.store.db.path,
-        reason: `a block of chain ${chainId} between heights ${first.height} and ${last.height} has no payload`,
-      },
-      `a block of chain ${chainId} between heights ${first.height} and ${last.height} has no payload`,
-    );
-  }
-  return { items, next: page.next };
 }
 
 /** Full blocks of the branches between the bounds, descending, as stored. */

@@ -129,24 +129,6 @@ export function transactionRow(row: unknown): TransactionRow {
   };
 }
 
-/** A header's hash (converted when read) and stored object text (null: none stored). */
-export type HeaderTextRow = { readonly hash: Hash32; readonly objectText: string | null };
-
-/** A tuple (hash, header_object). */
-export function headerTextTuple(r: readonly unknown[]): HeaderTextRow {
-  const raw = r[0];
-  const text = r[1];
-  if (text !== null && typeof text !== "string") corrupt("header_object is not text");
-  let hash: Hash32 | undefined;
-  return {
-    get hash() {
-      hash ??= hashValue(raw, "hash");
-      return hash;
-    },
-    objectText: text,
-  };
-}
-
 /**
  * A stored block as a page sends it: the header row (bytes, object text) and
  * the payload's stored parts, never decoded into a payload object.

@@ -14,22 +14,20 @@ import type { PayloadWithOutputs } from "../chain/payloadWithOutputs.ts";
 import { type Hash32, hash32Bytes } from "../encoding/hash32.ts";
 import { blockMigrations } from "./blockMigrations.ts";
 import {
+  blobValue,
   type ChainHashRow,
   chainHashRow,
   type HashHeightRow,
   type HeaderRow,
-  type HeaderTextRow,
   hashHeightRow,
   hashValue,
   headerFromBlob,
   headerRow,
-  headerTextTuple,
   integerValue,
   metaRow,
   payloadRow,
   type StoredBlock,
   storedBlockTuple,
-  type TransactionRow,
   transactionRow,
   transactionTuple,
 } from "./blockRows.ts";
@@ -49,6 +47,18 @@ export type ScanStart =
   | { readonly kind: "inclusive" | "exclusive"; readonly height: number; readonly hash: Hash32 };
 
 const CACHE_SIZE = 8192;
+
+/** What a page row carries (see {@link BlockStore.scanPageRows}). */
+export type PageItem = "hash" | "header" | "object";
+
+/**
+ * Where a page's rows start: those at or after the key (height, hash bytes)
+ * in (height, raw hash) order. 32 zero bytes start at the height's first
+ * row; a hash with a zero byte appended starts right after that hash (blobs
+ * compare bytewise, then the shorter first, so it sorts after the hash and
+ * before every other hash greater than it).
+ */
+export type PageKey = { readonly height: number; readonly hash: Uint8Array };
 
 function bytes(hash: Hash32): Uint8Array {
   return hash32Bytes(hash);
@@ -286,8 +296,11 @@ export class BlockStore {
 
   /** Highest and lowest stored height of a chain (undefined when it has no blocks). */
   chainHeightRange(chainId: number): { min: number; max: number } | undefined {
+    // Two subqueries: SQLite answers a lone MIN or MAX from the index's end,
+    // but both in one SELECT scan every index entry of the chain (each page pays this).
     return this.db.get(
-      sql`SELECT MIN(height) AS min, MAX(height) AS max FROM headers WHERE chain_id = ${chainId}`,
+      sql`SELECT (SELECT MIN(height) FROM headers WHERE chain_id = ${chainId}) AS min,
+                 (SELECT MAX(height) FROM headers WHERE chain_id = ${chainId}) AS max`,
       (r) => {
         const o = r as { min: unknown; max: unknown };
         if (o.min === null) return undefined;
@@ -342,44 +355,144 @@ export class BlockStore {
   }
 
   /**
-   * Like {@link scanHashes}, with each header's stored object text (null
-   * when the row has none): raw rows, a hash converted only when read.
+   * The height of the header `hash` if it is on `chainId` (a page cursor's
+   * key: an index lookup, nothing decoded).
    */
-  scanObjectTexts(
+  heightOnChain(chainId: number, hash: Hash32): number | undefined {
+    const cached = this.#cache.get(hash);
+    if (cached !== undefined) return cached.chainId === chainId ? cached.height : undefined;
+    const [height] = this.db.column(
+      sql`SELECT height FROM headers WHERE hash = ${bytes(hash)} AND chain_id = ${chainId}`,
+      (v) => integerValue(v, "height"),
+    );
+    return height;
+  }
+
+  /**
+   * A page's rows as SQLite returns them, for a page written as bytes
+   * without an object per row: a chain's rows in (height, raw hash) order
+   * from the key `from` (a height and hash bytes; rows at or after it), at
+   * most `limit`, none above `maxHeight`. Tuples [hash] (`"hash"`), [stored
+   * binary header] (`"header"`) or [hash, stored object text's UTF-8 bytes,
+   * null when the row has none] (`"object"`).
+   */
+  scanPageRows(
     chainId: number,
-    start: ScanStart,
+    from: PageKey,
     maxHeight: number,
     limit: number,
-  ): HeaderTextRow[] {
-    switch (start.kind) {
-      case "height":
-        return this.db.tuples(
-          sql`SELECT hash, header_object FROM headers
-              WHERE chain_id = ${chainId} AND height >= ${start.height} AND height <= ${maxHeight}
-              ORDER BY height, hash LIMIT ${limit}`,
-          headerTextTuple,
-        );
-      case "inclusive":
-        return this.db.tuples(
-          sql`SELECT hash, header_object FROM headers
-              WHERE chain_id = ${chainId} AND (height, hash) >= (${start.height}, ${bytes(start.hash)})
+    item: PageItem,
+  ): (readonly unknown[])[] {
+    const { height, hash } = from;
+    switch (item) {
+      case "hash":
+        return this.db.rows(
+          sql`SELECT hash FROM headers
+              WHERE chain_id = ${chainId} AND (height, hash) >= (${height}, ${hash})
                 AND height <= ${maxHeight}
               ORDER BY height, hash LIMIT ${limit}`,
-          headerTextTuple,
         );
-      case "exclusive":
-        return this.db.tuples(
-          sql`SELECT hash, header_object FROM headers
-              WHERE chain_id = ${chainId} AND (height, hash) > (${start.height}, ${bytes(start.hash)})
+      case "header":
+        return this.db.rows(
+          sql`SELECT header FROM headers
+              WHERE chain_id = ${chainId} AND (height, hash) >= (${height}, ${hash})
                 AND height <= ${maxHeight}
               ORDER BY height, hash LIMIT ${limit}`,
-          headerTextTuple,
         );
-      default: {
-        const never: never = start;
-        return never;
-      }
+      case "object":
+        return this.db.rows(
+          sql`SELECT hash, CAST(header_object AS BLOB) FROM headers
+              WHERE chain_id = ${chainId} AND (height, hash) >= (${height}, ${hash})
+                AND height <= ${maxHeight}
+              ORDER BY height, hash LIMIT ${limit}`,
+        );
     }
+  }
+
+  /**
+   * The stored object texts of the rows {@link scanPageRows} reads, joined
+   * with commas by SQLite into one value: the page is one allocation, with
+   * no value per row. `count`: the rows; `texts`: those with a stored text
+   * (the join skips a missing one, so the caller reads the rows instead).
+   */
+  joinedObjectTexts(
+    chainId: number,
+    from: PageKey,
+    maxHeight: number,
+    limit: number,
+  ): { readonly joined: Buffer; readonly count: number; readonly texts: number } {
+    const { height, hash } = from;
+    // group_concat's own ORDER BY: the order is the join's, not left to the plan.
+    const [row] = this.db.rows(
+      sql`SELECT CAST(group_concat(t, ',' ORDER BY height, hash) AS BLOB), count(*), count(t)
+          FROM (SELECT header_object AS t, height, hash FROM headers
+                WHERE chain_id = ${chainId} AND (height, hash) >= (${height}, ${hash})
+                  AND height <= ${maxHeight}
+                ORDER BY height, hash LIMIT ${limit})`,
+    );
+    const count = integerValue(row?.[1], "count");
+    const texts = integerValue(row?.[2], "count");
+    const joined = row?.[0] === null ? Buffer.alloc(0) : blobValue(row?.[0], "header_object");
+    return { joined, count, texts };
+  }
+
+  /**
+   * The hashes of the rows at positions `offset` and `offset + 1` of those
+   * {@link scanPageRows} reads (a page's cursor: its last row and the first
+   * one after it); read from the index alone.
+   */
+  pageCursorHashes(chainId: number, from: PageKey, maxHeight: number, offset: number): unknown[] {
+    const { height, hash } = from;
+    return this.db.column(
+      sql`SELECT hash FROM headers
+          WHERE chain_id = ${chainId} AND (height, hash) >= (${height}, ${hash})
+            AND height <= ${maxHeight}
+          ORDER BY height, hash LIMIT 2 OFFSET ${offset}`,
+      (v) => v,
+    );
+  }
+
+  /**
+   * A block page's rows as SQLite returns them (see {@link scanPageRows}):
+   * tuples [hash, height, object text bytes (null when none), payload_hash,
+   * transactions_hash, outputs_hash, miner_data, coinbase, transaction_count].
+   */
+  scanBlockPageRows(
+    chainId: number,
+    from: PageKey,
+    maxHeight: number,
+    limit: number,
+  ): (readonly unknown[])[] {
+    const { height, hash } = from;
+    return this.db.rows(
+      sql`SELECT h.hash, h.height, CAST(h.header_object AS BLOB), h.payload_hash,
+                 p.transactions_hash, p.outputs_hash, p.miner_data, p.coinbase,
+                 p.transaction_count
+          FROM headers AS h JOIN payloads AS p ON p.payload_hash = h.payload_hash
+          WHERE h.chain_id = ${chainId} AND (h.height, h.hash) >= (${height}, ${hash})
+            AND h.height <= ${maxHeight}
+          ORDER BY h.height, h.hash LIMIT ${limit}`,
+    );
+  }
+
+  /**
+   * The transactions of a chain's blocks from key `first` to key `last`
+   * (height, hash bytes; both included) as SQLite returns them: tuples
+   * [transaction_bytes, output_bytes] in (height, hash, position) order.
+   */
+  pageTransactionRows(
+    chainId: number,
+    first: { readonly height: number; readonly hash: Uint8Array },
+    last: { readonly height: number; readonly hash: Uint8Array },
+  ): (readonly unknown[])[] {
+    return this.db.rows(
+      sql`SELECT t.transaction_bytes, t.output_bytes
+          FROM headers AS h JOIN payload_transactions AS t ON t.payload_hash = h.payload_hash
+          WHERE h.chain_id = ${chainId}
+            AND (h.height, h.hash) >= (${first.height}, ${first.hash})
+            AND (h.height, h.hash) <= (${last.height}, ${last.hash})
+          ORDER BY h.height, h.hash, t.position`,
+    );
   }
 
   /** The stored header rows of `chainId` at heights `lo`…`hi`, by hash (branch pages). */
@@ -395,54 +508,7 @@ export class BlockStore {
     return out;
   }
 
-  /**
-   * The stored blocks of `chainId` from `first` to `last` (height, hash keys,
-   * both included) in (height, hash) order, as a block page sends them: two
-   * statements for the whole range, nothing decoded.
-   */
-  storedBlocksBetween(
-    chainId: number,
-    first: { readonly height: number; readonly hash: Hash32 },
-    last: { readonly height: number; readonly hash: Hash32 },
-  ): StoredBlock[] {
-    const lo = bytes(first.hash);
-    const hi = bytes(last.hash);
-    const blocks = this.db.tuples(
-      sql`SELECT h.hash, h.header, h.header_object, h.payload_hash, p.transactions_hash,
-                 p.outputs_hash, p.miner_data, p.coinbase, p.transaction_count
-          FROM headers AS h JOIN payloads AS p ON p.payload_hash = h.payload_hash
-          WHERE h.chain_id = ${chainId}
-            AND (h.height, h.hash) >= (${first.height}, ${lo})
-            AND (h.height, h.hash) <= (${last.height}, ${hi})
-          ORDER BY h.height, h.hash`,
-      storedBlockTuple,
-    );
-    let count = 0;
-    for (const b of blocks) count += b.payload.transactionCount;
-    if (count === 0) return blocks;
-    // In the same order: each block's transactions follow one another, by position.
-    const rows = this.db.tuples(
-      sql`SELECT t.transaction_bytes, t.output_bytes
-          FROM headers AS h JOIN payload_transactions AS t ON t.payload_hash = h.payload_hash
-          WHERE h.chain_id = ${chainId}
-            AND (h.height, h.hash) >= (${first.height}, ${lo})
-            AND (h.height, h.hash) <= (${last.height}, ${hi})
-          ORDER BY h.height, h.hash, t.position`,
-      transactionTuple,
-    );
-    if (rows.length !== count) {
-      corruptStore(this.db.path, `payloads of chain ${chainId} lack transactions`);
-    }
-    let at = 0;
-    for (const b of blocks) {
-      for (let i = 0; i < b.payload.transactionCount; i++) {
-        b.transactions.push(rows[at++] as TransactionRow);
-      }
-    }
-    return blocks;
-  }
-
-  /** One stored block by hash, as {@link storedBlocksBetween} gives them. */
+  /** One stored block by hash: the header row and the payload's stored parts, nothing decoded. */
   storedBlock(hash: Hash32): StoredBlock | undefined {
     const key = bytes(hash);
     const [b] = this.db.tuples(

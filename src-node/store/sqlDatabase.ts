@@ -175,6 +175,16 @@ export class SqlDatabase {
       .map((row) => map(row as unknown[]));
   }
 
+  /**
+   * Every row as SQLite gives it, an array of its columns in selected order
+   * (the page writers read them without a mapped object per row).
+   */
+  rows(query: SqlQuery): (readonly unknown[])[] {
+    return this.#statement(query)
+      .raw(true)
+      .all(...query.values) as unknown[][];
+  }
+
   /** Runs a statement; returns the number of rows changed. */
   run(query: SqlQuery): number {
     return this.#statement(query).run(...query.values).changes;

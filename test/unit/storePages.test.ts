@@ -9,7 +9,10 @@ import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { BlockHeader } from "../../src-node/chain/blockHeader.ts";
+import { encodeBlockHeader } from "../../src-node/chain/blockHeaderBinary.ts";
+import { blockHeaderToObject } from "../../src-node/chain/blockHeaderObject.ts";
 import { testSingletonVersion } from "../../src-node/chain/versions.ts";
+import { base64UrlEncode } from "../../src-node/encoding/base64url.ts";
 import { compareHash32, type Hash32 } from "../../src-node/encoding/hash32.ts";
 import { isNodeError } from "../../src-node/errors/nodeError.ts";
 import { BlockDb } from "../../src-node/store/blockDb.ts";
@@ -18,9 +21,11 @@ import {
   branchHashes,
   type Cursor,
   hashPage,
+  headerPage,
   type Page,
   type PageQuery,
 } from "../../src-node/store/blockPages.ts";
+import { joinedHeaderPage } from "../../src-node/store/joinedPages.ts";
 import { buildForkedChain, type ForkedChain } from "../support/forkedChain.ts";
 import { tempDir } from "../support/testNode.ts";
 
@@ -146,6 +151,75 @@ describe("[store] ascending pages", () => {
     ).toBe("STORE_KEY_NOT_FOUND");
     expect(code(() => hashPage(db, 0, { limit: 1, maxHeight: 9 }))).toBe("STORE_HEIGHT_NOT_FOUND");
     expect(hashPage(db, 0, { limit: 1, maxHeight: 8 }).items).toHaveLength(1);
+  });
+});
+
+describe("[store] ascending pages written as bytes (joinedPages.ts)", () => {
+  /** The joined page of each kind beside the per-row pages it must equal, for one query. */
+  function sameAsPerRow(c: number, q: PageQuery): Cursor | null {
+    const hashes = hashPage(db, c, q);
+    const headers = headerPage(db, c, q);
+    const byHash = joinedHeaderPage(db, c, q, "hash");
+    const byBase64 = joinedHeaderPage(db, c, q, "base64");
+    const byObject = joinedHeaderPage(db, c, q, "object");
+    for (const p of [byHash, byBase64, byObject]) {
+      expect(p.count).toBe(hashes.items.length);
+      expect(p.next).toEqual(hashes.next);
+    }
+    expect(JSON.parse(`[${byHash.items}]`)).toEqual(hashes.items);
+    expect(JSON.parse(`[${byBase64.items}]`)).toEqual(
+      headers.items.map((r) => base64UrlEncode(encodeBlockHeader(r.header))),
+    );
+    expect(byObject.items.toString()).toBe(
+      headers.items.map((r) => JSON.stringify(blockHeaderToObject(r.header))).join(","),
+    );
+    return hashes.next;
+  }
+
+  it("equal the per-row pages, items and cursors, for any page size and height bounds", () => {
+    const queries: Omit<PageQuery, "limit">[] = [
+      {},
+      { minHeight: 2, maxHeight: 7 },
+      { maxHeight: 8 },
+    ];
+    for (const c of [0, 7]) {
+      for (const bounds of queries) {
+        for (const limit of [0, 1, 2, 3, 5, 100]) {
+          let next: Cursor | undefined;
+          for (let i = 0; i < 100; i++) {
+            const cursor = sameAsPerRow(c, { ...bounds, limit, next });
+            if (cursor === null || limit === 0) break;
+            next = cursor;
+            // The end of the list: the exclusive cursor once more, then done.
+            if (!cursor.inclusive) {
+              sameAsPerRow(c, { ...bounds, limit, next });
+              break;
+            }
+          }
+        }
+      }
+    }
+    const g = db.genesis.get(0)!;
+    sameAsPerRow(0, { limit: 5, minHeight: 3, next: { inclusive: true, hash: g.hash } });
+    sameAsPerRow(0, { limit: 5, minHeight: 50 });
+  });
+
+  it("refuse what the per-row pages refuse", () => {
+    const foreign = db.genesis.get(1)!.hash;
+    const bad: [number, PageQuery, string][] = [
+      [10, { limit: 1 }, "STORE_UNKNOWN_CHAIN"],
+      [0, { limit: 1, next: { inclusive: true, hash: foreign } }, "STORE_KEY_NOT_FOUND"],
+      [0, { limit: 1, maxHeight: 9 }, "STORE_HEIGHT_NOT_FOUND"],
+    ];
+    for (const [c, q, expected] of bad) {
+      expect(code(() => hashPage(db, c, q))).toBe(expected);
+      for (const item of ["hash", "base64", "object"] as const) {
+        expect(
+          code(() => joinedHeaderPage(db, c, q, item)),
+          `${item} ${expected}`,
+        ).toBe(expected);
+      }
+    }
   });
 });
 

@@ -5,22 +5,25 @@
  * (reference §8.8). Pages of at most 360 blocks; JSON only (other Accept
  * values: 406).
  *
- * A page is written as text from the stored rows (store/blockPages.ts
- * `storedBlockPage`, `storedBranchBlocks`): the header's stored object text
- * and the payload's stored bytes in base64url, in the key order of
- * `payloadWithOutputsToJson`; no payload object and no serializer walking
- * one (the golden pages of test/api/pageGolden.test.ts pin the bytes).
+ * A page is written from the stored rows: ascending pages as bytes
+ * (store/joinedPages.ts `joinedBlockPage`: one buffer, no object per row),
+ * branch pages as text (`storedBranchBlocks`, {@link storedBlockText}); the
+ * header's stored object text and the payload's stored bytes in base64url,
+ * in the key order of `payloadWithOutputsToJson`; no payload object and no
+ * serializer walking one (the golden pages of test/api/pageGolden.test.ts
+ * pin the bytes).
  * @module
  */
 import type { FastifyInstance } from "fastify";
 import { blockHeaderToObject } from "../../chain/blockHeaderObject.ts";
 import { payloadWithOutputsToJson } from "../../chain/payloadWithOutputs.ts";
 import type { Block } from "../../store/blockDb.ts";
-import { storedBlockPage, storedBranchBlocks } from "../../store/blockPages.ts";
+import { storedBranchBlocks } from "../../store/blockPages.ts";
 import type { StoredBlock } from "../../store/blockRows.ts";
+import { joinedBlockPage } from "../../store/joinedPages.ts";
 import { requireJson } from "../accept.ts";
 import { parseBranchBounds, parseChainParam, parsePageQuery, propertyOf } from "../params.ts";
-import { type RouteContext, sendPageText } from "../routeContext.ts";
+import { type RouteContext, sendJoinedPage, sendPageText } from "../routeContext.ts";
 
 /** The JSON of a block. */
 export function blockJson(block: Block): unknown {
@@ -55,7 +58,7 @@ export function registerBlockRoutes(server: FastifyInstance, ctx: RouteContext):
     const chainId = parseChainParam(blocks, propertyOf(request.params, "chain"));
     requireJson(request.headers.accept);
     const q = parsePageQuery(request.query, ctx.pageLimits.headers);
-    sendPageText(reply, storedBlockPage(blocks, chainId, q), storedBlockText);
+    sendJoinedPage(reply, joinedBlockPage(blocks, chainId, q));
   });
   server.post(`${ctx.base}/chain/:chain/block/branch`, (request, reply) => {
     const chainId = parseChainParam(blocks, propertyOf(request.params, "chain"));

@@ -6,16 +6,17 @@
  * @module
  */
 import type { FastifyInstance } from "fastify";
-import { branchHashes, hashPage } from "../../store/blockPages.ts";
+import { branchHashes } from "../../store/blockPages.ts";
+import { joinedHeaderPage } from "../../store/joinedPages.ts";
 import { parseBranchBounds, parseChainParam, parsePageQuery, propertyOf } from "../params.ts";
-import { type RouteContext, sendPageText } from "../routeContext.ts";
+import { type RouteContext, sendJoinedPage, sendPageText } from "../routeContext.ts";
 
 export function registerHashRoutes(server: FastifyInstance, ctx: RouteContext): void {
   const { blocks } = ctx.node;
   server.get(`${ctx.base}/chain/:chain/hash`, (request, reply) => {
     const chainId = parseChainParam(blocks, propertyOf(request.params, "chain"));
     const q = parsePageQuery(request.query, ctx.pageLimits.hashes);
-    sendPageText(reply, hashPage(blocks, chainId, q), (h) => `"${h}"`);
+    sendJoinedPage(reply, joinedHeaderPage(blocks, chainId, q, "hash"));
   });
   server.post(`${ctx.base}/chain/:chain/hash/branch`, (request, reply) => {
     const chainId = parseChainParam(blocks, propertyOf(request.params, "chain"));

@@ -12,9 +12,10 @@ import type { BlockHeader } from "../../chain/blockHeader.ts";
 import { encodeBlockHeader } from "../../chain/blockHeaderBinary.ts";
 import { blockHeaderToObject } from "../../chain/blockHeaderObject.ts";
 import { base64UrlEncode } from "../../encoding/base64url.ts";
-import { branchHeaderRows, headerObjectTextPage, headerPage } from "../../store/blockPages.ts";
+import { branchHeaderRows } from "../../store/blockPages.ts";
 import type { HeaderRow } from "../../store/blockRows.ts";
 import { StoreError, StoreErrorCode } from "../../store/errors.ts";
+import { joinedHeaderPage } from "../../store/joinedPages.ts";
 import { HEADER_OBJECT_TYPE, type HeaderEncoding, negotiateHeaderEncoding } from "../accept.ts";
 import {
   parseBranchBounds,
@@ -51,14 +52,9 @@ export function registerHeaderRoutes(server: FastifyInstance, ctx: RouteContext)
     const chainId = parseChainParam(blocks, propertyOf(request.params, "chain"));
     const encoding = negotiateHeaderEncoding(request.headers.accept, false);
     const q = parsePageQuery(request.query, ctx.pageLimits.headers);
-    // Object pages: the stored texts joined by SQLite; base64url pages from the stored bytes.
-    const joined = encoding === "object" ? headerObjectTextPage(blocks, chainId, q) : undefined;
-    if (joined !== undefined) {
-      sendJoinedPage(reply, joined, contentType(encoding));
-      return;
-    }
-    const page = headerPage(blocks, chainId, q);
-    sendPageText(reply, page, (r) => rowText(encoding, r), contentType(encoding));
+    // The stored object texts, or the stored bytes in base64url, written into one buffer.
+    const page = joinedHeaderPage(blocks, chainId, q, encoding === "object" ? "object" : "base64");
+    sendJoinedPage(reply, page, contentType(encoding));
   });
 
   server.get(`${ctx.base}/chain/:chain/header/:blockHash`, (request, reply) => {
