@@ -216,28 +216,28 @@ const NODE_SIZE = 8;
  * lists is never walked in full.
  */
 export function valueSize(v: PactValue, cap: number): number {
+  const flat = scalarSize(v);
+  if (flat >= 0) return flat;
   let size = 0;
   const stack: PactValue[] = [v];
   while (stack.length > 0) {
     const x = stack.pop() as PactValue;
     size += NODE_SIZE;
     switch (x.kind) {
-      case "string":
-        size += x.value.length;
-        break;
-      case "integer":
-        size += Math.ceil(bigintBits(x.value) / 3.3);
-        break;
-      case "decimal":
-        size += Math.ceil(bigintBits(x.value.mantissa) / 3.3) + 1;
-        break;
       case "list":
-        for (const i of x.items) stack.push(i);
+        // Scalars are counted here, not pushed: most lists hold few containers.
+        for (const i of x.items) {
+          const s = scalarSize(i);
+          if (s >= 0) size += s;
+          else stack.push(i);
+        }
         break;
       case "object":
         for (const [k, f] of x.fields) {
           size += k.length;
-          stack.push(f);
+          const s = scalarSize(f);
+          if (s >= 0) size += s;
+          else stack.push(f);
         }
         break;
       case "guard": {
@@ -255,6 +255,24 @@ export function valueSize(v: PactValue, cap: number): number {
     if (size > cap) return size;
   }
   return size;
+}
+
+/** A scalar's {@link valueSize} (its NODE_SIZE included), or -1 for a list, object or guard. */
+function scalarSize(x: PactValue): number {
+  switch (x.kind) {
+    case "string":
+      return NODE_SIZE + x.value.length;
+    case "integer":
+      return NODE_SIZE + Math.ceil(bigintBits(x.value) / 3.3);
+    case "decimal":
+      return NODE_SIZE + Math.ceil(bigintBits(x.value.mantissa) / 3.3) + 1;
+    case "list":
+    case "object":
+    case "guard":
+      return -1;
+    default:
+      return NODE_SIZE + 16;
+  }
 }
 
 /** Bits of a bigint's magnitude (0 for 0), in time proportional to its size / 4096. */

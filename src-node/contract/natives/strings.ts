@@ -32,18 +32,18 @@ export const nativeConstants: ReadonlyMap<string, PactValue> = new Map([
   ["CHARSET_LATIN1", pInteger(1n)],
 ]);
 
-/** The reference's estimate of a value's formatted length (`ToPactStringGas`). */
+/** 10^0 … 10^16, exact as numbers. */
+const POWERS_OF_TEN: readonly number[] = Array.from({ length: 17 }, (_, i) => 10 ** i);
+
 /** floor(log10 |n|) (0 for 0), without rendering the number. */
 function decimalDigitsLessOne(n: bigint): number {
   const a = n < 0n ? -n : n;
   if (a < 10n) return 0;
   if (a <= 9007199254740991n) {
-    let x = Number(a);
-    let d = 0;
-    while (x >= 10) {
-      x = Math.floor(x / 10);
-      d++;
-    }
+    // Compared with exact powers of ten (no division per digit: format pays this per argument).
+    const x = Number(a);
+    let d = 1;
+    while (d < 15 && x >= (POWERS_OF_TEN[d + 1] as number)) d++;
     return d;
   }
   let d = Math.floor((bigintBits(a) - 1) * Math.LOG10E * Math.LN2);
@@ -66,6 +66,7 @@ function listEstimate(vs: readonly PactValue[]): number {
   return n;
 }
 
+/** The reference's estimate of a value's formatted length (`ToPactStringGas`). */
 // Module-level helpers, no closures: tsx names every closure it creates (a defineProperty
 // per call), which cost format three times its speed.
 function formatEstimate(v: PactValue): number {
@@ -120,6 +121,13 @@ function formatEstimate(v: PactValue): number {
   }
 }
 
+/** The code points of every value rendered as `format` renders it (the pre-4.8 charge). */
+function renderedLength(vs: readonly PactValue[]): number {
+  let n = 0;
+  for (const v of vs) n += codePointLength(renderValue(v, true));
+  return n;
+}
+
 const format = strict("format", [2, 2], "template:string vars:list -> string", (c, args) => {
   const t = args[0] as Value;
   const vars = args[1] as Value;
@@ -130,17 +138,17 @@ const format = strict("format", [2, 2], "template:string vars:list -> string", (
   if (parts.length === 1) return t;
   if (parts.length - 1 > vars.items.length)
     throw c.evalError("format: not enough arguments for template");
-  const rendered = vars.items.map((v) => renderValue(v, true));
   // The reference's charge: before Pact 4.8 the lengths of the template and the rendered
   // arguments (none before 4.4); since, a tenth of its estimate of the output's length.
+  const flags = c.ctx.execFlags;
   const tlen = codePointLength(t.value);
-  if (c.ctx.execFlags.has("DisablePact48")) {
-    if (!c.ctx.execFlags.has("DisablePact44"))
-      c.ip.chargeGas(tlen + rendered.reduce((a, x) => a + codePointLength(x), 0), c.span);
+  const legacy = flags.size > 0 && flags.has("DisablePact48");
+  if (legacy) {
+    if (!flags.has("DisablePact44")) c.ip.chargeGas(tlen + renderedLength(vars.items), c.span);
   } else c.ip.chargeGas(Math.floor((tlen + listEstimate(vars.items)) / 10), c.span);
   let out = parts[0] as string;
   for (let i = 1; i < parts.length; i++) {
-    out += (rendered[i - 1] as string) + (parts[i] as string);
+    out += renderValue(vars.items[i - 1] as PactValue, true) + (parts[i] as string);
     if (out.length > 10_000_000) throw c.evalError("format: result too large");
   }
   c.charge(Math.ceil(out.length / 64));
