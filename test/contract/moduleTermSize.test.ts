@@ -12,6 +12,7 @@ import {
   nativeTermSize,
 } from "../../src-node/contract/eval/moduleTermSize.ts";
 import { parseProgram } from "../../src-node/contract/syntax/parser.ts";
+import type { PactValue } from "../../src-node/contract/values/value.ts";
 
 const env: ModuleSizeEnv = {
   ver: 1,
@@ -21,10 +22,10 @@ const env: ModuleSizeEnv = {
   findModule: () => null,
 };
 
-function sizeOf(code: string): number | null {
+function sizeOf(code: string, consts: [string, PactValue][] = []): number | null {
   const node = parseProgram(code, "t.pact")[0];
   if (node === undefined || node.kind !== "sexp") throw new Error("not a form");
-  return moduleTermsSize(moduleHeader(node), env);
+  return moduleTermsSize(moduleHeader(node), { ...env, consts: new Map(consts) });
 }
 
 describe("[contract] module memory: the reference's compiled terms", () => {
@@ -59,6 +60,36 @@ describe("[contract] module memory: the reference's compiled terms", () => {
     const table = 56 + (48 + 2) + (24 + 50 + 8) + 104 + (8 + 24 + 16 + schema + 8) + 40;
     const call = 24 + 8 + (40 + 24 + 16 + keys + 8) + (32 + (40 + 24 + 16 + table) + 8) + 8;
     expect((twice as number) - (once as number)).toBe(8 + call);
+  });
+
+  it("inlines a constant's evaluated value at every reference, lifted as the reference keeps it", () => {
+    const seven = { kind: "integer", value: 7n } as const;
+    const base = "(module m G (defcap G () true) (defconst C 7) ";
+    const once = sizeOf(`${base}(defun f () C))`, [["C", seven]]) as number;
+    const twice = sizeOf(`${base}(defun f () C C))`, [["C", seven]]);
+    // One more body element (8); the variable under the defun's scope (40 + 24) holding
+    // Ref (16) of the lifted value: TVar (24) around Direct (16) of the literal 7 (24 + 16 + 8).
+    expect((twice as number) - once).toBe(8 + 40 + 24 + 16 + (24 + 16) + (24 + 16 + 8));
+  });
+
+  it("keeps a constant's raw term and its lifted value; a constant naming another reads through its lift", () => {
+    const seven = { kind: "integer", value: 7n } as const;
+    const none = sizeOf("(module m G (defcap G () true) (defun f () 1))") as number;
+    const c = sizeOf("(module m G (defcap G () true) (defconst C 7) (defun f () 1))", [
+      ["C", seven],
+    ]) as number;
+    const cd = sizeOf(
+      "(module m G (defcap G () true) (defconst C 7) (defconst D C) (defun f () 1))",
+      [
+        ["C", seven],
+        ["D", seven],
+      ],
+    ) as number;
+    const literal = 24 + 16 + 8;
+    const lifted = 24 + 16 + literal;
+    // C's raw term is the literal; D's, a variable (24) holding Ref (16) of C's lifted value.
+    // Both evaluate to the literal, each kept lifted: D's value is not lifted twice.
+    expect(cd - c - (c - none)).toBe(24 + 16 + lifted - literal);
   });
 
   it("leaves out what it does not model", () => {

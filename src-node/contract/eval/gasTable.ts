@@ -172,6 +172,47 @@ export const GAS_INTEGER_WORDS_SQUARED_PER_UNIT = 64;
 export const MAX_VALUE_LENGTH = 10_000_000;
 export const MAX_VALUE_SIZE = 64_000_000;
 
+/**
+ * Pact's `expLengthPenalty` (`make-list` and `enumerate` under
+ * `DisablePact45`): 1 + floor(log₁₀₀(len)¹⁰), computed as the reference does,
+ * in single precision (`Float`), the power by repeated squaring (x⁸ · x²).
+ */
+export function expLengthPenalty(len: number): number {
+  const f = Math.fround;
+  const lv = f(f(Math.log(f(len))) / f(Math.log(100)));
+  const x2 = f(lv * lv);
+  const x4 = f(x2 * x2);
+  const x8 = f(x4 * x4);
+  return 1 + Math.floor(f(x8 * x2));
+}
+
+/**
+ * Pact's `intCost` of an integer element: nothing below 10^80 (10^30 under
+ * `DisablePact48`), then the square of its bytes over 100.
+ */
+export function pactIntCost(a: bigint, disablePact48: boolean): number {
+  const abs = a < 0n ? -a : a;
+  if (abs < (disablePact48 ? 10n ** 30n : 10n ** 80n)) return 0;
+  const bytes = Math.floor(abs.toString(2).length / 8);
+  return Math.floor((bytes * bytes) / 100);
+}
+
+/**
+ * Gas for a list of `len` new elements `make-list` or `enumerate` builds
+ * (Pact's `GMakeList2`: the length, plus the length times the `intCost` of
+ * the largest integer element, `largest`, for `enumerate`), or under
+ * `DisablePact45` its length penalty (`GMakeList`).
+ */
+export function makeListGas(
+  len: number,
+  largest: bigint | null,
+  flags: ReadonlySet<string>,
+): number {
+  if (flags.has("DisablePact45")) return expLengthPenalty(len);
+  const per = largest === null ? 0 : pactIntCost(largest, flags.has("DisablePact48"));
+  return len + len * per;
+}
+
 /** Gas for `chars` characters of text processed. */
 export function textGas(chars: number): number {
   return Math.floor(chars / GAS_TEXT_CHARS_PER_UNIT);

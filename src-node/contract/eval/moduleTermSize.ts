@@ -74,6 +74,13 @@ const SCOPE_LAYER = cc(2) + cc(1);
 /** `TVar (B i)`: the variable and the index. */
 const BOUND_VAR = cc(2) + cc(1) + 2 * WORD;
 
+/**
+ * The layer `liftTerm` puts around a constant's evaluated value,
+ * `TVar (Direct value)`: the constant holds it so, and every reference to the
+ * constant inlines it so.
+ */
+const LIFTED = cc(2) + cc(1);
+
 class Unsupported extends Error {}
 
 function unsupported(): never {
@@ -788,7 +795,8 @@ class ModuleSizer {
           const c = NATIVE_CONSTANT_FACTS[node.parts[0] as string];
           if (c !== undefined) return cc(2) + cc(1) + integerSize(this.env.ver, c[1]);
           const own = this.members.get(node.parts[0] as string);
-          if (own?.form === "defconst") return this.constValue(own);
+          // Reducing a reference to a constant reads through its lifted value.
+          if (own?.form === "defconst") return this.constValue(own) - LIFTED;
         }
         return unsupported();
       }
@@ -810,10 +818,11 @@ class ModuleSizer {
     }
   }
 
+  /** A constant's evaluated value as the reference keeps it: lifted (`liftTerm`). */
   constValue(m: Member): number {
     const v = this.env.consts.get(m.name);
     if (v === undefined) return unsupported();
-    return this.valueTerm(m.valueNode, v);
+    return LIFTED + this.valueTerm(m.valueNode, v);
   }
 
   /** A member's term with what it inlines (recursively). */

@@ -2,7 +2,10 @@
  * Native family: higher-order functions — `map`, `filter`, `fold`, `zip`,
  * `compose`, `constantly`, `identity`, `where`, `and?`, `or?`, `not?`. Their
  * function arguments may be partial applications (`(map (+ 1) xs)`), which the
- * evaluator builds for the positions listed in `fnArgs`.
+ * evaluator builds for the positions listed in `fnArgs`. As in Pact 4.13,
+ * `map`, `filter`, `fold` and `zip` pay their table cost alone: each element's
+ * application pays for itself (a native its cost, a closure an evaluation step
+ * of the work meter, a gas past the free steps).
  * @module
  */
 import type { ContractError } from "../errors.ts";
@@ -38,7 +41,6 @@ const map = strict(
     const l = args[1] as Value;
     if (f === null) throw c.argsError(args);
     if (l.kind !== "list") throw notAList(c, l);
-    c.chargeElements(l.items.length);
     const out: PactValue[] = new Array(l.items.length);
     for (let i = 0; i < l.items.length; i++)
       out[i] = data(c, c.apply(f, [l.items[i] as PactValue]));
@@ -61,7 +63,6 @@ const filter = strict(
       if (r.kind !== "bool") throw c.evalError("filter: expected closure to return bool");
       return r.value;
     };
-    c.chargeElements(l.items.length);
     return { kind: "list", items: l.items.filter(keep) };
   },
   { fnArgs: [0] },
@@ -76,7 +77,6 @@ const fold = strict(
     const l = args[2] as Value;
     if (f === null) throw c.argsError(args);
     if (l.kind !== "list") throw notAList(c, l);
-    c.chargeElements(l.items.length);
     let acc = args[1] as Value;
     const native = c.ip.nativeTarget(f);
     if (native !== null) for (const x of l.items) acc = c.ip.callNative(native, [acc, x], c.span);
@@ -96,7 +96,6 @@ const zip = strict(
     const b = args[2] as Value;
     if (f === null || a.kind !== "list" || b.kind !== "list") throw c.argsError(args);
     const n = Math.min(a.items.length, b.items.length);
-    c.chargeElements(n);
     const out: PactValue[] = [];
     for (let i = 0; i < n; i++)
       out.push(data(c, c.apply(f, [a.items[i] as PactValue, b.items[i] as PactValue])));

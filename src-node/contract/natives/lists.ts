@@ -4,6 +4,8 @@
  * `remove`. Work proportional to a size is charged before it is done.
  * @module
  */
+
+import { MAX_VALUE_LENGTH, makeListGas } from "../eval/gasTable.ts";
 import type { Value } from "../eval/term.ts";
 import { compareOrdered, valueEquals } from "../values/equality.ts";
 import {
@@ -19,9 +21,10 @@ import {
 import { type Call, type NativeDef, strict, VARIADIC } from "./native.ts";
 import { isOpaqueValue } from "./valueGuards.ts";
 
-function chargeLength(c: Call, n: bigint | number): number {
+function chargeLength(c: Call, n: bigint | number, largest: bigint | null = null): number {
   // Past the memory bound (MAX_VALUE_LENGTH) a GasError, before any work.
-  const k = c.chargeNewElements(n);
+  const len = n > MAX_VALUE_LENGTH ? 0 : Number(n);
+  const k = c.chargeNewElements(n, makeListGas(len, largest, c.ctx.execFlags));
   c.charge(Math.ceil(k / 8));
   return k;
 }
@@ -265,14 +268,23 @@ const enumerate = strict(
     const a = from.value;
     const b = to.value;
     const inc = incV !== undefined && incV.kind === "integer" ? incV.value : b >= a ? 1n : -1n;
-    if (a === b) return { kind: "list", items: [pInteger(a)] };
-    if (inc === 0n) return { kind: "list", items: [] };
+    // The reference charges a list of one for these too (with `from`'s size when it is kept).
+    if (a === b) {
+      chargeLength(c, 1, a);
+      return { kind: "list", items: [pInteger(a)] };
+    }
+    if (inc === 0n) {
+      chargeLength(c, 1, 0n);
+      return { kind: "list", items: [] };
+    }
     if (b > a && inc < 0n)
       throw c.evalError("enumerate: increment diverges below from interval bounds.");
     if (b < a && inc > 0n)
       throw c.evalError("enumerate: increment diverges above from interval bounds.");
     const count = (b - a) / inc + 1n;
-    const k = chargeLength(c, count);
+    // Each element pays the intCost of the larger bound in magnitude (the cost takes its magnitude).
+    const abs = (x: bigint) => (x < 0n ? -x : x);
+    const k = chargeLength(c, count, abs(a) > abs(b) ? a : b);
     const out: PactValue[] = new Array(k);
     let x = a;
     for (let i = 0; i < k; i++, x += inc) out[i] = pInteger(x);

@@ -114,12 +114,15 @@ export class Call {
     return k;
   }
 
-  /** Gas for `n` new elements this call makes (`make-list`, `enumerate`, …); bounded as text. */
-  chargeNewElements(n: number | bigint): number {
+  /**
+   * Gas for `n` new elements this call makes (`make-list`, `enumerate`, …),
+   * or `gas` when the native works out the reference's own charge; bounded as text.
+   */
+  chargeNewElements(n: number | bigint, gas?: number): number {
     if (n > MAX_VALUE_LENGTH)
       throw this.ip.tooLarge("list", Number(n), MAX_VALUE_LENGTH, this.span);
     const k = Number(n);
-    this.ip.chargeSizeGas(Math.floor(k / GAS_NEW_ELEMENTS_PER_UNIT), this.span);
+    this.ip.chargeSizeGas(gas ?? Math.floor(k / GAS_NEW_ELEMENTS_PER_UNIT), this.span);
     return k;
   }
 

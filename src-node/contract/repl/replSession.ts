@@ -121,6 +121,15 @@ export class ReplGasMeter extends ContractGasMeter {
     return ok;
   }
 
+  /** Size charges are gas too: `env-gaslog`'s total matches `env-gas`. */
+  override chargeSize(units: number): boolean {
+    const before = this.used;
+    const ok = super.chargeSize(units);
+    if (this.log !== null && this.used !== before)
+      this.log.push({ name: "charge", units: this.used - before });
+    return ok;
+  }
+
   /** The entries logged since the last call (null when logging was off), and logs anew. */
   takeLog(): { name: string; units: number }[] | null {
     const l = this.log;
