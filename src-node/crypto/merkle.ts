@@ -13,7 +13,7 @@
  * the left (h = H(0x01 ‖ sibling ‖ h)), side 0x01 that it is on the right.
  * @module
  */
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import { CryptoError, CryptoErrorCode } from "./errors.ts";
 
 /** One step of an inclusion proof. */
@@ -21,10 +21,26 @@ export type MerkleProofStep = { readonly side: 0 | 1; readonly sibling: Uint8Arr
 
 /** SHA-512/256 of the concatenation of `parts`. */
 export function sha512t256(...parts: Uint8Array[]): Uint8Array {
-  const h = createHash("sha512-256");
-  for (const p of parts) h.update(p);
-  const d = h.digest();
+  // One-shot over the joined parts: a `createHash` object per call cost more than the
+  // hashing itself (every header's Merkle tree hashes about 40 short inputs).
+  const d = hash(
+    "sha512-256",
+    parts.length === 1 ? (parts[0] as Uint8Array) : concat(parts),
+    "buffer",
+  );
   return new Uint8Array(d.buffer, d.byteOffset, d.byteLength);
+}
+
+function concat(parts: readonly Uint8Array[]): Uint8Array {
+  let n = 0;
+  for (const p of parts) n += p.length;
+  const out = new Uint8Array(n);
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
 }
 
 const LEAF = Uint8Array.of(0x00);
