@@ -34,7 +34,7 @@ import {
 import { StoreError, StoreErrorCode } from "./errors.ts";
 import { headerObjectText } from "./headerObjectText.ts";
 import { runMigrations } from "./migration.ts";
-import { sql } from "./sql.ts";
+import { type SqlQuery, sql } from "./sql.ts";
 import { type OpenDatabaseOptions, SqlDatabase } from "./sqlDatabase.ts";
 
 function corruptStore(path: string, reason: string): never {
@@ -421,19 +421,49 @@ export class BlockStore {
     maxHeight: number,
     limit: number,
   ): { readonly joined: Buffer; readonly count: number; readonly texts: number } {
-    const { height, hash } = from;
-    // group_concat's own ORDER BY: the order is the join's, not left to the plan.
-    const [row] = this.db.rows(
-      sql`SELECT CAST(group_concat(t, ',' ORDER BY height, hash) AS BLOB), count(*), count(t)
-          FROM (SELECT header_object AS t, height, hash FROM headers
-                WHERE chain_id = ${chainId} AND (height, hash) >= (${height}, ${hash})
-                  AND height <= ${maxHeight}
-                ORDER BY height, hash LIMIT ${limit})`,
-    );
+    // No ORDER BY in group_concat (it sorts the page's texts in a sorter of
+    // its own, about a third of the page's SQLite time): a subquery with a
+    // LIMIT is never flattened into an aggregate, so it runs as a co-routine
+    // walking the (chain_id, height, hash) index in order, and the join takes
+    // its rows in that order (the plan is pinned by test/unit/storePages.test.ts).
+    const [row] = this.db.rows(joinedObjectTextsQuery(chainId, from, maxHeight, limit));
     const count = integerValue(row?.[1], "count");
     const texts = integerValue(row?.[2], "count");
     const joined = row?.[0] === null ? Buffer.alloc(0) : blobValue(row?.[0], "header_object");
     return { joined, count, texts };
+  }
+
+  /**
+   * The stored binary headers of the rows {@link scanPageRows} reads, one
+   * after the other in one value (as {@link joinedObjectTexts}, without a
+   * separator: group_concat keeps a blob's bytes, zero bytes included).
+   * `count`: the rows; `size`: every header's length when all have the same
+   * one, else undefined (the caller then reads the rows).
+   */
+  joinedHeaderBytes(
+    chainId: number,
+    from: PageKey,
+    maxHeight: number,
+    limit: number,
+  ): { readonly joined: Buffer; readonly count: number; readonly size: number | undefined } {
+    const [row] = this.db.rows(joinedHeaderBytesQuery(chainId, from, maxHeight, limit));
+    const count = integerValue(row?.[1], "count");
+    if (count === 0) return { joined: Buffer.alloc(0), count, size: undefined };
+    const min = integerValue(row?.[2], "length");
+    const max = integerValue(row?.[3], "length");
+    const joined = blobValue(row?.[0], "header");
+    return { joined, count, size: min === max && joined.length === min * count ? min : undefined };
+  }
+
+  /**
+   * The query plans (SQLite's EXPLAIN QUERY PLAN details) of the joined page
+   * statements, for the test that pins their order to the index's.
+   */
+  joinedPagePlans(): string[][] {
+    const from: PageKey = { height: 0, hash: new Uint8Array(32) };
+    return [joinedObjectTextsQuery, joinedHeaderBytesQuery].map((q) =>
+      this.db.queryPlan(q(0, from, 0, 1)),
+    );
   }
 
   /**
@@ -623,4 +653,32 @@ export class BlockStore {
           ON CONFLICT (chain_id, height) DO UPDATE SET hash = excluded.hash`,
     );
   }
+}
+
+/** The statement of {@link BlockStore.joinedObjectTexts}. */
+function joinedObjectTextsQuery(
+  chainId: number,
+  from: PageKey,
+  maxHeight: number,
+  limit: number,
+): SqlQuery {
+  return sql`SELECT CAST(group_concat(t, ',') AS BLOB), count(*), count(t)
+    FROM (SELECT header_object AS t FROM headers
+          WHERE chain_id = ${chainId} AND (height, hash) >= (${from.height}, ${from.hash})
+            AND height <= ${maxHeight}
+          ORDER BY height, hash LIMIT ${limit})`;
+}
+
+/** The statement of {@link BlockStore.joinedHeaderBytes}. */
+function joinedHeaderBytesQuery(
+  chainId: number,
+  from: PageKey,
+  maxHeight: number,
+  limit: number,
+): SqlQuery {
+  return sql`SELECT CAST(group_concat(h, '') AS BLOB), count(*), min(length(h)), max(length(h))
+    FROM (SELECT header AS h FROM headers
+          WHERE chain_id = ${chainId} AND (height, hash) >= (${from.height}, ${from.hash})
+            AND height <= ${maxHeight}
+          ORDER BY height, hash LIMIT ${limit})`;
 }

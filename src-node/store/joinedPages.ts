@@ -2,9 +2,11 @@
  * Ascending pages written as bytes: the items of a header, hash or block
  * page as one Buffer of their JSON texts joined with commas. Object header
  * pages are the stored texts joined by SQLite itself (one value for the
- * page); base64url header, hash and block pages are read as raw rows and
- * written straight into one buffer (stored bytes as base64url in quotes,
- * stored texts copied). No object per row, nothing decoded, and only the
+ * page), base64url header pages the stored header bytes joined the same
+ * way; hash and block pages are read as raw rows. Everything is written
+ * straight into one buffer (stored bytes as base64url in quotes by
+ * encoding/base64UrlInto.ts, stored texts copied). No object per row, no
+ * string per value, nothing decoded, and only the
  * cursor's hashes converted to text (read from the index when the rows
  * were read without them). The same rows, order and cursors as
  * blockPages.ts `headerPage` and `hashPage` (its module comment has the
@@ -12,6 +14,7 @@
  * test/api/pageGolden.test.ts pin the bytes.
  * @module
  */
+import { base64UrlLength, writeBase64Url } from "../encoding/base64UrlInto.ts";
 import { type Hash32, hash32Bytes } from "../encoding/hash32.ts";
 import type { BlockDb } from "./blockDb.ts";
 import { type Cursor, keyNotFound, type PageQuery, pageTop } from "./blockPages.ts";
@@ -80,16 +83,10 @@ function cursorAfter(
   return last === undefined ? null : { inclusive: false, hash: hashValue(last, "hash") };
 }
 
-/** Length of the unpadded base64url text of `n` bytes. */
-function base64UrlLength(n: number): number {
-  const rest = n % 3;
-  return Math.floor(n / 3) * 4 + (rest === 0 ? 0 : rest + 1);
-}
-
 /** Writes `"<base64url of bytes>"` at `at`; returns the offset after it. */
-function writeBase64String(out: Buffer, at: number, bytes: Buffer): number {
+function writeBase64String(out: Buffer, at: number, bytes: Uint8Array): number {
   out[at++] = QUOTE;
-  at += out.write(bytes.toString("base64url"), at, "latin1");
+  at = writeBase64Url(bytes, out, at);
   out[at++] = QUOTE;
   return at;
 }
@@ -137,6 +134,21 @@ function joinBase64(rows: readonly Row[], count: number, col: number): Buffer {
 }
 
 /**
+ * `count` headers of `size` bytes each, one after the other in `joined`,
+ * as JSON strings of unpadded base64url joined with commas.
+ */
+function splitBase64(joined: Buffer, count: number, size: number): Buffer {
+  if (count === 0) return Buffer.alloc(0);
+  const out = Buffer.allocUnsafe(count * (base64UrlLength(size) + 3) - 1);
+  let at = 0;
+  for (let i = 0; i < count; i++) {
+    if (i > 0) out[at++] = COMMA;
+    at = writeBase64String(out, at, joined.subarray(i * size, (i + 1) * size));
+  }
+  return out;
+}
+
+/**
  * An ascending header or hash page of a chain as bytes: object-encoded
  * headers (the stored texts, joined by SQLite), base64url headers (of the
  * stored bytes), or hashes.
@@ -157,12 +169,16 @@ export function joinedHeaderPage(
       return { count, items: joinBase64(rows, count, 0), next: nextCursor(rows, q.limit) };
     }
     case "base64": {
-      const rows = db.store.scanPageRows(chainId, from, top, q.limit, "header");
-      const count = rows.length;
-      const items = joinBase64(rows, count, 0);
+      const page = db.store.joinedHeaderBytes(chainId, from, top, q.limit);
+      const { count, size } = page;
+      const items =
+        size !== undefined
+          ? splitBase64(page.joined, count, size)
+          : joinBase64(db.store.scanPageRows(chainId, from, top, q.limit, "header"), count, 0);
       return { count, items, next: cursorAfter(db, chainId, start, count, q.limit) };
     }
     case "object": {
+      // The stored texts joined by SQLite (one value for the page).
       const page = db.store.joinedObjectTexts(chainId, from, top, q.limit);
       const items =
         page.texts === page.count

@@ -185,6 +185,19 @@ export class SqlDatabase {
       .all(...query.values) as unknown[][];
   }
 
+  /**
+   * SQLite's plan of a statement (EXPLAIN QUERY PLAN, each step's detail):
+   * for tests that pin a plan a statement's result depends on, such as an
+   * order taken from an index.
+   */
+  queryPlan(query: SqlQuery): string[] {
+    this.#requireOpen();
+    return this.#db
+      .prepare(`EXPLAIN QUERY PLAN ${sqlText(query)}`)
+      .all(...query.values)
+      .map((row) => String((row as { detail: unknown }).detail));
+  }
+
   /** Runs a statement; returns the number of rows changed. */
   run(query: SqlQuery): number {
     return this.#statement(query).run(...query.values).changes;
