@@ -598,7 +598,9 @@ export class ChainExecutor implements BlockExecutor {
     const head = this.bestHead(chainId);
     const genesisHeight = genesisHeightOf(this.version, chainId);
     const height = Math.max(genesisHeight, head.height - rewindDepth);
-    const compaction = this.state.compaction(chainId);
+    // The head itself is never below the horizon (rewinding under it is refused), so only a
+    // deeper view reads it: the read was a SQLite statement on every /local (~30 µs of ~200).
+    const compaction = height < head.height ? this.state.compaction(chainId) : undefined;
     if (compaction !== undefined && height < compaction.horizonHeight) {
       throw new ExecError(
         {
