@@ -68,7 +68,7 @@ const DEFAULT_STEP_BLOCKS = 256;
  */
 export const LIVE_STEP_TRANSACTIONS = 32;
 
-/** How long one background step of live indexing may run before it yields, ms. */
+/** How long one background step of live indexing may run before it yields, ms (default). */
 const LIVE_STEP_BUDGET_MS = 4;
 
 export type IndexStatus = {
@@ -100,6 +100,12 @@ export type ChainIndexOptions = OpenDatabaseOptions & {
   readonly blocks: BlockDb;
   /** Blocks per catch-up step (default 256). */
   readonly stepBlocks?: number | undefined;
+  /**
+   * How long one background step of live indexing may run before it yields,
+   * ms (default 4; at least one unit runs per step, so 0 gives one index
+   * transaction per turn of the event loop, as tests of the steps need).
+   */
+  readonly liveStepMs?: number | undefined;
   readonly log?: ChainIndexLog | undefined;
   readonly catchUp?: IndexCatchUpReporter | undefined;
 };
@@ -158,6 +164,7 @@ export class ChainIndex {
   readonly #store: IndexStore;
   readonly #blocks: BlockDb;
   readonly #stepBlocks: number;
+  readonly #liveStepMs: number;
   readonly #log: ChainIndexLog | undefined;
   readonly #catchUp: IndexCatchUpReporter | undefined;
   #task: IndexCatchUpTask | undefined;
@@ -181,6 +188,7 @@ export class ChainIndex {
     this.#store = store;
     this.#blocks = options.blocks;
     this.#stepBlocks = Math.max(1, options.stepBlocks ?? DEFAULT_STEP_BLOCKS);
+    this.#liveStepMs = Math.max(0, options.liveStepMs ?? LIVE_STEP_BUDGET_MS);
     this.#log = options.log;
     this.#catchUp = options.catchUp;
     this.#blockCount = store.blockCount();
@@ -407,8 +415,11 @@ export class ChainIndex {
         if (!this.catchingUp) for (const w of this.#waiters.splice(0)) w();
       }
       // The cut changes queued meanwhile or since, in order, for a few milliseconds.
-      const until = performance.now() + LIVE_STEP_BUDGET_MS;
-      while (this.#queue.length > 0 && performance.now() < until) this.#liveUnit();
+      const until = performance.now() + this.#liveStepMs;
+      while (this.#queue.length > 0) {
+        this.#liveUnit();
+        if (performance.now() >= until) break;
+      }
       // A resume is due once the queue is done (the defer ended meanwhile).
       if (this.#queue.length === 0 && this.#resumeDue && !this.#deferred) {
         this.#resumeDue = false;

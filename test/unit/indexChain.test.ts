@@ -39,8 +39,13 @@ function fresh() {
   return { dir, blocks, payloads, main };
 }
 
-async function openIndex(blocks: BlockDb, path: string, stepBlocks = 7): Promise<ChainIndex> {
-  const index = ChainIndex.open({ path, blocks, stepBlocks });
+async function openIndex(
+  blocks: BlockDb,
+  path: string,
+  stepBlocks = 7,
+  liveStepMs?: number,
+): Promise<ChainIndex> {
+  const index = ChainIndex.open({ path, blocks, stepBlocks, liveStepMs });
   closers.push(() => index.close());
   await index.caughtUp();
   return index;
@@ -187,7 +192,8 @@ describe("[index] a large block in steps", () => {
   it("indexes it a part at a time with the event loop running between, and readers see it whole", async () => {
     const { dir, blocks, payloads, main } = fresh();
     const path = join(dir, "index.sqlite");
-    const index = await openIndex(blocks, path);
+    // One index transaction per turn: the steps are seen however fast the machine is.
+    const index = await openIndex(blocks, path, 7, 0);
     const perBlock = 2 * LIVE_STEP_TRANSACTIONS + 5;
     payloads.queue("main", 3, ...manyTransfers(perBlock, "a"));
     const round = main.round();
@@ -227,7 +233,7 @@ describe("[index] a large block in steps", () => {
   it("indexes a block again that was half written when the node stopped", async () => {
     const { dir, blocks, payloads, main } = fresh();
     const path = join(dir, "index.sqlite");
-    await openIndex(blocks, path);
+    await openIndex(blocks, path, 7, 0);
     payloads.queue("main", 3, ...manyTransfers(3 * LIVE_STEP_TRANSACTIONS, "a"));
     insertAll(blocks, main.round());
     const reader = IndexStore.open(path);
