@@ -14,23 +14,20 @@ import type { AtomNode, ParseNode, TypeAnn } from "../syntax/parseTree.ts";
 import type { ModuleHeader } from "./compileModule.ts";
 import {
   constructorCost as cc,
+  fieldSize,
   integerSize,
   moduleNameSize,
   type SizeOfVersion,
   textSize,
+  WORD,
 } from "./sizeOf.ts";
-
-const WORD = 8;
 
 /** A Haskell list of `n` elements, without them. */
 function listCost(n: number): number {
   return (1 + 3 * n) * WORD;
 }
 
-/** A field of a generically sized constructor: the field and a word. */
-function f(size: number): number {
-  return size + WORD;
-}
+const f = fieldSize;
 
 /** `Maybe` of something of size `s` (null: Nothing). */
 function maybe(s: number | null): number {

@@ -33,18 +33,15 @@ import { type ModuleHeader, moduleHeader } from "./compileModule.ts";
 import { freshTypeVarName, type Meta, metaSize, readMeta } from "./moduleMemory.ts";
 import {
   constructorCost as cc,
+  fieldSize,
   integerSize,
   moduleNameSize,
   type SizeOfVersion,
   textSize,
+  WORD,
 } from "./sizeOf.ts";
 
-const WORD = 8;
-
-/** A generic constructor's field: the field and a word. */
-function f(size: number): number {
-  return size + WORD;
-}
+const f = fieldSize;
 
 /** A Haskell list of elements of these sizes. */
 function list(items: readonly number[]): number {

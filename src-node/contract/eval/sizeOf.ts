@@ -13,7 +13,13 @@ import { codePointLength } from "../values/value.ts";
 
 export type SizeOfVersion = 0 | 1;
 
-const WORD = 8;
+/** A machine word, in bytes. */
+export const WORD = 8;
+
+/** A field of a generically sized constructor: the field and a word. */
+export function fieldSize(size: number): number {
+  return size + WORD;
+}
 
 /** A constructor with `fields` fields: a header word and a word per field. */
 export function constructorCost(fields: number): number {

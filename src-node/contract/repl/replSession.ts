@@ -115,16 +115,17 @@ export class ReplGasMeter extends ContractGasMeter {
 
   override charge(units: number): boolean {
     const before = this.used;
-    const ok = super.charge(units);
-    if (this.log !== null && this.used !== before)
-      this.log.push({ name: "charge", units: this.used - before });
-    return ok;
+    return this.#logged(before, super.charge(units));
   }
 
   /** Size charges are gas too: `env-gaslog`'s total matches `env-gas`. */
   override chargeSize(units: number): boolean {
     const before = this.used;
-    const ok = super.chargeSize(units);
+    return this.#logged(before, super.chargeSize(units));
+  }
+
+  /** Logs what a charge added to `used` since `before` (when logging is on); passes `ok` on. */
+  #logged(before: number, ok: boolean): boolean {
     if (this.log !== null && this.used !== before)
       this.log.push({ name: "charge", units: this.used - before });
     return ok;
