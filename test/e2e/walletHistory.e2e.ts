@@ -142,8 +142,14 @@ describe("[e2e] the History table fits its window", () => {
       });
       // Wide windows show the columns side by side; narrow ones fold each row.
       expect(fit.rowDisplay, `at ${width} px`).toBe(width >= 1280 ? "table-row" : "block");
-      if (width === 400 || width === 1280)
+      if (width === 400 || width === 1280) {
         expect(await axeViolations(), `at ${width} px`).toEqual([]);
+        // The dark colours too, at both layouts.
+        await page.emulateMedia({ colorScheme: "dark" });
+        await saveScreenshot(page, `wallet-history-${width}-dark`);
+        expect(await axeViolations(), `dark at ${width} px`).toEqual([]);
+        await page.emulateMedia({ colorScheme: "light" });
+      }
     }
     // Folded, each cell says which column it is.
     await page.setViewportSize({ width: 400, height: 900 });
