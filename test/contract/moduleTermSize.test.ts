@@ -12,11 +12,19 @@ import {
   nativeTermSize,
 } from "../../src-node/contract/eval/moduleTermSize.ts";
 import { parseProgram } from "../../src-node/contract/syntax/parser.ts";
+import type { ParseNode } from "../../src-node/contract/syntax/parseTree.ts";
 import type { PactValue } from "../../src-node/contract/values/value.ts";
+import { base64UrlEncode } from "../../src-node/encoding/base64url.ts";
+
+/** A hash whose 32 bytes are all ASCII ("A"): 32 characters, 9 words and 32 bytes (104). */
+const ASCII_HASH = "QUFBQUFBQUFBQUFBQUFBQUFBQUFBQUFBQUFBQUFBQUE";
+
+type Sexp = Extract<ParseNode, { kind: "sexp" }>;
 
 const env: ModuleSizeEnv = {
   ver: 1,
   namespace: null,
+  hash: ASCII_HASH,
   interfaces: [],
   consts: new Map(),
   findModule: () => null,
@@ -90,6 +98,26 @@ describe("[contract] module memory: the reference's compiled terms", () => {
     // C's raw term is the literal; D's, a variable (24) holding Ref (16) of C's lifted value.
     // Both evaluate to the literal, each kept lifted: D's value is not lifted twice.
     expect(cd - c - (c - none)).toBe(24 + 16 + lifted - literal);
+  });
+
+  it("sizes the module's hash, in each qualified name and table, by the UTF-8 characters of its bytes", () => {
+    const code =
+      "(module m G (defcap G () true) (defschema s a:integer) (deftable t:{s}) (defun f () 1) (defun g () (f) (keys t)))";
+    const withHash = (bytes: number[]) =>
+      moduleTermsSize(moduleHeader(parseProgram(code, "t.pact")[0] as Sexp), {
+        ...env,
+        hash: base64UrlEncode(Uint8Array.from(bytes)),
+      }) as number;
+    const a = "A".charCodeAt(0);
+    const ascii = withHash(Array(32).fill(a));
+    // The hash is held three times: by the table, by the table inlined in g, by g's name of f.
+    // "é" (2 bytes) is one character: 31 characters, 3 bytes less.
+    expect(ascii - withHash([...Array(30).fill(a), 0xc3, 0xa9])).toBe(3);
+    // Ten "€" (3 bytes each) and two "A": 12 characters.
+    expect(ascii - withHash([...Array(10).fill([0xe2, 0x82, 0xac]).flat(), a, a])).toBe(3 * 20);
+    // An overlong 2-byte sequence is two replacement characters, as are 2 stray bytes.
+    expect(withHash([0xc0, 0x80, ...Array(30).fill(a)])).toBe(ascii);
+    expect(withHash([0x80, 0xff, ...Array(30).fill(a)])).toBe(ascii);
   });
 
   it("leaves out what it does not model", () => {

@@ -7,6 +7,7 @@
  */
 import { describe, expect, it } from "vitest";
 import {
+  byteStringSize,
   integerSize,
   keysetSize,
   memoryGas,
@@ -15,6 +16,7 @@ import {
   objectMapSize,
   pactValueSize,
   textSize,
+  utf8CharCount,
 } from "../../src-node/contract/eval/sizeOf.ts";
 import { makeDecimal } from "../../src-node/contract/values/decimal.ts";
 import {
@@ -38,6 +40,29 @@ describe("[contract] the reference's SizeOf", () => {
     expect(textSize("😀")).toBe(50);
   });
 
+  it("sizes a bytestring by the characters utf8-string decodes from it, not its bytes", () => {
+    const count = (b: number[]) => utf8CharCount(Uint8Array.from(b));
+    expect(count([0x41, 0x42])).toBe(2);
+    // Well-formed sequences of 2, 3 and 4 bytes: one character each.
+    expect(count([0xc3, 0xa9, 0xe2, 0x82, 0xac, 0xf0, 0x9f, 0x98, 0x80])).toBe(3);
+    // Stray continuation bytes and bytes 0xf8 and above: one each.
+    expect(count([0x80, 0xbf, 0xf8, 0xff])).toBe(4);
+    // An overlong 2-byte sequence: its lead alone, then the continuation byte.
+    expect(count([0xc0, 0x80])).toBe(2);
+    // Overlong, surrogate or non-character 3-byte sequences: one replacement for all 3 bytes.
+    expect(count([0xe0, 0x80, 0x80, 0xed, 0xa0, 0x80, 0xef, 0xbf, 0xbf])).toBe(3);
+    // A 4-byte sequence above U+10FFFF: one replacement for all 4 bytes.
+    expect(count([0xf4, 0x90, 0x80, 0x80])).toBe(1);
+    // A lead byte missing continuation bytes takes those present: 0xe2 0x82 is one, "A" another.
+    expect(count([0xe2, 0x82, 0x41])).toBe(2);
+    expect(count([0xf0, 0x9f, 0x98])).toBe(1);
+    expect(count([0xc3, 0x41])).toBe(2);
+    // Coin v5's hash (rE7DU8jl…): its 32 bytes decode to 30 characters.
+    const v5 = "ac4ec353c8e540bf71fcc3d8ba789925fe480814c0107008150081e1b9687cfe";
+    expect(utf8CharCount(Uint8Array.from(Buffer.from(v5, "hex")))).toBe(30);
+    expect(byteStringSize(Uint8Array.from(Buffer.from(v5, "hex")))).toBe(72 + 30);
+  });
+
   it("sizes integers by bytes since Pact 4.5, by base-100000 digits before", () => {
     expect(integerSize(1, 0n)).toBe(8);
     expect(integerSize(1, -5n)).toBe(8);
@@ -59,7 +84,7 @@ describe("[contract] the reference's SizeOf", () => {
     expect(pactValueSize(1, { kind: "list", items: [TRUE, TRUE] })).toBe(16 + 72 + 64);
   });
 
-  it("sizes a keyset by its set of keys (UTF-8 bytes) and its predicate's name", () => {
+  it("sizes a keyset by its set of keys (bytestrings of their UTF-8) and its predicate's name", () => {
     const ks = { keys: ["keys1"], pred: "keys-all" };
     // KeySet: 24 + set (32 + 72 + 5) + Name (16 + BareName (24 + text 64)).
     expect(keysetSize(1, ks)).toBe(237);
@@ -69,6 +94,8 @@ describe("[contract] the reference's SizeOf", () => {
       24 + 8 + 16 + 32 + moduleNameSize(null, "util") + textSize("keys-one"),
     );
     expect(pactValueSize(1, guard({ kind: "keyset", ...ks }))).toBe(16 + 16 + 237);
+    // A key's bytestring counts its characters: "kéys1" is 6 bytes but 5 characters.
+    expect(keysetSize(1, { keys: ["kéys1"], pred: "keys-all" })).toBe(237);
   });
 
   it("charges a row write by a tenth of its key's and of its object's sizes, each rounded up", () => {

@@ -20,6 +20,8 @@
  * that, dynamic references and other shapes not modelled here give null.
  * @module
  */
+
+import { decodeHash } from "../../encoding/base64url.ts";
 import {
   NATIVE_CONSTANT_FACTS,
   NATIVE_DOC_FACTS,
@@ -32,6 +34,7 @@ import type { PactValue } from "../values/value.ts";
 import { type ModuleHeader, moduleHeader } from "./compileModule.ts";
 import { freshTypeVarName, type Meta, metaSize, readMeta } from "./moduleMemory.ts";
 import {
+  byteStringSize,
   constructorCost as cc,
   fieldSize,
   integerSize,
@@ -61,8 +64,15 @@ function maybe(s: number | null): number {
   return s === null ? cc(0) : cc(1) + s;
 }
 
-/** A `Hash`: a 32-byte short bytestring (its instance is the bytestring's). */
-const HASH = 9 * WORD + 32;
+/**
+ * A module's `Hash`, a 32-byte short bytestring sized as a `ByteString`: by
+ * the UTF-8 characters its bytes decode to, not by its bytes (so coin v5's
+ * hash is 30 "characters", v6's 28). Every fully qualified name and table
+ * holds one.
+ */
+function hashSize(hash: string): number {
+  return byteStringSize(decodeHash(hash, "module hash"));
+}
 const TY_ANY = WORD;
 const TY_PRIM = WORD + f(0);
 
@@ -265,12 +275,16 @@ export type OtherModule = {
   /** The interfaces a module implements (fully qualified names). */
   readonly interfaces: readonly string[];
   readonly code: string;
+  /** Its hash (unpadded base64url). */
+  readonly hash: string;
 };
 
 export type ModuleSizeEnv = {
   readonly ver: SizeOfVersion;
   /** The namespace the module is declared in. */
   readonly namespace: string | null;
+  /** The module's hash (unpadded base64url), held by its qualified names and tables. */
+  readonly hash: string;
   /** The interfaces it implements (fully qualified names). */
   readonly interfaces: readonly string[];
   /** Its constants' values. */
@@ -313,6 +327,7 @@ class ModuleSizer {
   private current: Sized = { structure: 0, inlined: [] };
   private readonly resolved = new Map<string, number>();
   private readonly moduleName: number;
+  private readonly hash: number;
 
   readonly header: ModuleHeader;
   readonly env: ModuleSizeEnv;
@@ -321,6 +336,7 @@ class ModuleSizer {
     this.header = header;
     this.env = env;
     this.moduleName = moduleNameSize(env.namespace, header.name);
+    this.hash = hashSize(env.hash);
     for (const n of header.body) {
       if (n.kind !== "sexp") continue;
       const h = n.items[0];
@@ -376,7 +392,7 @@ class ModuleSizer {
       case "defcap":
       case "defpact": {
         // Direct (TVar (FQName (FullyQualifiedName name module hash))).
-        const fqn = WORD + f(textSize(n)) + f(this.moduleName) + f(HASH);
+        const fqn = WORD + f(textSize(n)) + f(this.moduleName) + f(this.hash);
         return 2 * WORD + cc(2) + cc(1) + fqn;
       }
       default:
@@ -742,7 +758,7 @@ class ModuleSizer {
       case "deftable": {
         const ty = nameAtom.type === null ? TY_ANY : this.type(nameAtom.type, 0);
         const [meta] = this.meta(items, 2, true);
-        return cc(6) + textSize(m.name) + this.moduleName + HASH + ty + metaSize(ver, meta);
+        return cc(6) + textSize(m.name) + this.moduleName + this.hash + ty + metaSize(ver, meta);
       }
       default: {
         const never: never = m.form;
@@ -894,6 +910,7 @@ function otherSchemaLeaf(other: OtherModule, member: string, env: ModuleSizeEnv)
         sizer = new ModuleSizer(moduleHeader(node), {
           ver: env.ver,
           namespace: other.namespace,
+          hash: other.hash,
           interfaces: other.interfaces,
           consts: new Map(),
           findModule: env.findModule,

@@ -444,6 +444,7 @@ export function installModule(ip: Interpreter, t: Extract<Term, { kind: "moduleD
         t.code,
         {
           namespace: ns,
+          hash,
           interfaces: compiled.interfaces.map((i) => i.fq),
           consts: new Map(consts.map((c) => [c.name, c.value] as const)),
           // Only what compiling reached (cached in the transaction): sizing reads nothing.
@@ -460,6 +461,7 @@ export function installModule(ip: Interpreter, t: Extract<Term, { kind: "moduleD
                   name: m.name.name,
                   interfaces: m.record.interfaces,
                   code: m.version.code,
+                  hash: m.hash,
                 };
           },
         },

@@ -31,9 +31,56 @@ export function textSize(s: string): number {
   return 6 * WORD + 2 * codePointLength(s);
 }
 
-/** A `ByteString` of UTF-8 text: nine words and its bytes. */
-function utf8Size(s: string): number {
-  return 9 * WORD + Buffer.byteLength(s, "utf8");
+/**
+ * The characters utf8-string's `length` counts in `bytes` (the reference's
+ * `SizeOf ByteString` counts these, not bytes): a valid UTF-8 sequence is one
+ * character; an ill-formed one is one replacement character, consuming what
+ * utf8-string's `decode` consumes: a stray or unused lead byte, 1 byte; a lead
+ * byte with fewer continuation bytes than it announces, itself and those
+ * present; a complete sequence that is overlong (2 bytes: 1; 3 and 4 bytes:
+ * all), a surrogate, U+FFFE, U+FFFF or above U+10FFFF, all of its bytes.
+ */
+export function utf8CharCount(bytes: Uint8Array): number {
+  let n = 0;
+  let i = 0;
+  const len = bytes.length;
+  // The continuation bytes present after `i` (at most `want`).
+  const followers = (want: number): number => {
+    let k = 0;
+    while (k < want && i + 1 + k < len && ((bytes[i + 1 + k] as number) & 0xc0) === 0x80) k++;
+    return k;
+  };
+  while (i < len) {
+    const c = bytes[i] as number;
+    let used = 1;
+    if (c >= 0xc0 && c < 0xe0) {
+      if (followers(1) === 1) {
+        const d = ((c & 0x1f) << 6) | ((bytes[i + 1] as number) & 0x3f);
+        if (d >= 0x80) used = 2;
+      }
+    } else if (c >= 0xe0 && c < 0xf0) {
+      used = 1 + followers(2);
+    } else if (c >= 0xf0 && c < 0xf8) {
+      used = 1 + followers(3);
+    }
+    n++;
+    i += used;
+  }
+  return n;
+}
+
+/** A `ByteString`: nine words and its characters as utf8-string counts them. */
+export function byteStringSize(bytes: Uint8Array): number {
+  return 9 * WORD + utf8CharCount(bytes);
+}
+
+/**
+ * A public key (`PublicKeyText`), sized as the `ByteString` of its UTF-8
+ * encoding: well-formed UTF-8 of a text, so its characters are the text's
+ * code points.
+ */
+function publicKeySize(s: string): number {
+  return 9 * WORD + codePointLength(s);
 }
 
 function bitLength(n: bigint): number {
@@ -98,7 +145,7 @@ export function keysetSize(ver: SizeOfVersion, ks: KeysetRecord): number {
   void ver;
   const keys = new Set(ks.keys);
   let set = (1 + 3 * keys.size) * WORD;
-  for (const k of keys) set += utf8Size(k);
+  for (const k of keys) set += publicKeySize(k);
   return constructorCost(2) + set + nameSize(ks.pred);
 }
 
