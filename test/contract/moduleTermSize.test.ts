@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { moduleHeader } from "../../src-node/contract/eval/compileModule.ts";
+import { moduleMemoryInstallGas } from "../../src-node/contract/eval/moduleGas.ts";
 import {
   type ModuleSizeEnv,
   moduleTermsSize,
@@ -118,6 +119,23 @@ describe("[contract] module memory: the reference's compiled terms", () => {
     // An overlong 2-byte sequence is two replacement characters, as are 2 stray bytes.
     expect(withHash([0xc0, 0x80, ...Array(30).fill(a)])).toBe(ascii);
     expect(withHash([0x80, 0xff, ...Array(30).fill(a)])).toBe(ascii);
+  });
+
+  it("charges 0.006 gas a byte of it: a hash of 12 characters costs 6 less over 50 calls", () => {
+    const calls = Array(50).fill("(f)").join(" ");
+    const code = `(module m G (defcap G () true) (defun f () 1) (defun g () ${calls}))`;
+    const header = moduleHeader(parseProgram(code, "t.pact")[0] as Sexp);
+    const gas = (bytes: number[]) =>
+      moduleMemoryInstallGas(
+        header,
+        code,
+        { ...env, hash: base64UrlEncode(Uint8Array.from(bytes)) },
+        new Set(),
+      );
+    const ascii = gas(Array(32).fill(0x41));
+    // Each of the 50 qualified names of f holds the hash: 20 characters less is 1000 bytes, 6 gas.
+    expect(ascii - gas([...Array(10).fill([0xe2, 0x82, 0xac]).flat(), 0x41, 0x41])).toBe(6);
+    expect(ascii).toBeGreaterThan(60_000);
   });
 
   it("leaves out what it does not model", () => {
