@@ -286,7 +286,10 @@ const intToStr = strict("int-to-str", [2, 2], "base:integer val:integer -> strin
   const v = args[1] as Value;
   if (b.kind !== "integer" || v.kind !== "integer") throw c.argsError(args);
   if (b.value >= 2n && b.value <= 16n) {
-    c.charge(Math.ceil(v.value.toString(16).length / 64));
+    // A step per 64 hex digits: one for any 64-bit value (no text built to count them).
+    c.charge(
+      BigInt.asIntN(64, v.value) === v.value ? 1 : Math.ceil(v.value.toString(16).length / 64),
+    );
     c.chargeIntegers(v.value, v.value);
     return pString(v.value.toString(Number(b.value)));
   }
