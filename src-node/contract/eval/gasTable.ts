@@ -246,7 +246,7 @@ export function integerOpGas(bitsA: number, bitsB: number): number {
 }
 
 /** Per node of a value in {@link valueSize}: what a list item or object field costs to visit. */
-const NODE_SIZE = 8;
+export const NODE_SIZE = 8;
 
 /**
  * The deep size of a value, in units of about one byte of its JSON text
@@ -299,7 +299,7 @@ export function valueSize(v: PactValue, cap: number): number {
 }
 
 /** A scalar's {@link valueSize} (its NODE_SIZE included), or -1 for a list, object or guard. */
-function scalarSize(x: PactValue): number {
+export function scalarSize(x: PactValue): number {
   switch (x.kind) {
     case "string":
       return NODE_SIZE + x.value.length;

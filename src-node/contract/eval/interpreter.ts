@@ -223,6 +223,16 @@ export class Interpreter {
   }
 
   /**
+   * The largest {@link valueSize} {@link boundValueSize} lets pass at
+   * `sizePerGas` (a native measuring its input its own way compares with it).
+   */
+  boundValueCap(sizePerGas: number): number {
+    const g = this.ctx.gas;
+    const budget = g.sizeBudget !== undefined ? g.sizeBudget() : g.limit - g.used;
+    return Math.min(MAX_VALUE_SIZE, (budget + 1) * sizePerGas * 2);
+  }
+
+  /**
    * The memory bound of work charged by its output (a write by its JSON
    * bytes, `format` by its text): walks `v` only as far as the gas left could
    * pay for at `sizePerGas` size units per gas (with room for {@link valueSize}
@@ -232,7 +242,7 @@ export class Interpreter {
   boundValueSize(v: PactValue, sizePerGas: number, span: Span): void {
     const g = this.ctx.gas;
     const budget = g.sizeBudget !== undefined ? g.sizeBudget() : g.limit - g.used;
-    const cap = Math.min(MAX_VALUE_SIZE, (budget + 1) * sizePerGas * 2);
+    const cap = this.boundValueCap(sizePerGas);
     const size = valueSize(v, cap);
     if (size > MAX_VALUE_SIZE) throw this.tooLarge("value", size, MAX_VALUE_SIZE, span);
     if (size > cap) this.chargeSizeGas(budget + 1, span);

@@ -26,7 +26,7 @@ import {
 } from "../values/decimal.ts";
 import { canCompareForEquality, compareOrdered, valueEquals } from "../values/equality.ts";
 import { typeOfValue } from "../values/typeOf.ts";
-import { makeObject, type PactValue, pBool, pDecimal, pInteger } from "../values/value.ts";
+import { mergeFields, type PactValue, pBool, pDecimal, pInteger } from "../values/value.ts";
 import { type Call, type NativeDef, strict } from "./native.ts";
 import { isOpaqueValue } from "./valueGuards.ts";
 
@@ -123,7 +123,7 @@ const plus = strict(
       const n = x.fields.size + y.fields.size;
       c.chargeNewElements(n);
       c.chargeSteps(n * Math.ceil(Math.log2(n + 1)));
-      return makeObject([...y.fields, ...x.fields]);
+      return { kind: "object", fields: mergeFields(x.fields, y.fields) };
     }
     const p = numPair(x, y);
     if (p === null) throw c.argsError(args);

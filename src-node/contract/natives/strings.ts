@@ -8,7 +8,13 @@
  */
 import { blake2b256 } from "../../crypto/blake2.ts";
 import { base64UrlEncode } from "../../encoding/base64url.ts";
-import { bigintBits, GAS_TEXT_CHARS_PER_UNIT, MAX_VALUE_LENGTH } from "../eval/gasTable.ts";
+import {
+  bigintBits,
+  GAS_TEXT_CHARS_PER_UNIT,
+  MAX_VALUE_LENGTH,
+  NODE_SIZE,
+  scalarSize,
+} from "../eval/gasTable.ts";
 import type { Value } from "../eval/term.ts";
 import { typeNameOf } from "../eval/typeSpec.ts";
 import { pow10 } from "../values/decimal.ts";
@@ -37,15 +43,18 @@ const POWERS_OF_TEN: readonly number[] = Array.from({ length: 17 }, (_, i) => 10
 
 /** floor(log10 |n|) (0 for 0), without rendering the number. */
 function decimalDigitsLessOne(n: bigint): number {
-  const a = n < 0n ? -n : n;
-  if (a < 10n) return 0;
-  if (a <= 9007199254740991n) {
-    // Compared with exact powers of ten (no division per digit: format pays this per argument).
-    const x = Number(a);
+  // A safe integer through a double: one conversion, no bigint comparisons (format pays
+  // this per argument); Number() of a larger one lands outside the range, never inside.
+  const x = Number(n);
+  if (x >= -9007199254740991 && x <= 9007199254740991) {
+    const a = x < 0 ? -x : x;
+    if (a < 10) return 0;
+    // Compared with exact powers of ten (no division per digit).
     let d = 1;
-    while (d < 15 && x >= (POWERS_OF_TEN[d + 1] as number)) d++;
+    while (d < 15 && a >= (POWERS_OF_TEN[d + 1] as number)) d++;
     return d;
   }
+  const a = n < 0n ? -n : n;
   let d = Math.floor((bigintBits(a) - 1) * Math.LOG10E * Math.LN2);
   while (d > 0 && a < pow10(d)) d--;
   while (a >= pow10(d + 1)) d++;
@@ -121,6 +130,68 @@ function formatEstimate(v: PactValue): number {
   }
 }
 
+/**
+ * An upper bound of a scalar's {@link valueSize} given its estimate `est`
+ * ({@link formatEstimate}): a number under 10^15 (est < 15) has at most 50
+ * bits, 24 of size (a decimal 25), so only larger ones are measured.
+ */
+function scalarSizeBound(x: PactValue, est: number): number {
+  switch (x.kind) {
+    case "string":
+      return NODE_SIZE + x.value.length;
+    case "integer":
+      return est < 15 ? NODE_SIZE + 16 : scalarSize(x);
+    case "decimal":
+      return est < 15 ? NODE_SIZE + 17 : scalarSize(x);
+    default:
+      return scalarSize(x);
+  }
+}
+
+/**
+ * `format`'s charge and memory bound in one pass over its arguments, for the
+ * usual shape (scalars, and lists or objects of scalars): the reference's
+ * estimate ({@link listEstimate}), when an upper bound of the arguments'
+ * {@link valueSize} (the list included) stays within `cap`. Else -1: a deeper
+ * argument, a guard, or a bound past `cap`; the caller then measures exactly
+ * as before ({@link Interpreter.boundValueSize}, then {@link listEstimate}),
+ * so the bound fails and the charge comes out exactly as they always did.
+ */
+function shallowEstimate(items: readonly PactValue[], cap: number): number {
+  let size = NODE_SIZE;
+  let est = items.length;
+  for (const x of items) {
+    if (x.kind === "list") {
+      size += NODE_SIZE;
+      est += x.items.length;
+      for (const y of x.items) {
+        if (y.kind === "list" || y.kind === "object" || y.kind === "guard") return -1;
+        const e = formatEstimate(y);
+        est += e;
+        size += scalarSizeBound(y, e);
+        if (size > cap) return -1;
+      }
+    } else if (x.kind === "object") {
+      size += NODE_SIZE;
+      est += x.fields.size;
+      for (const [k, y] of x.fields) {
+        if (y.kind === "list" || y.kind === "object" || y.kind === "guard") return -1;
+        const e = formatEstimate(y);
+        est += codePointLength(k) + e;
+        size += k.length + scalarSizeBound(y, e);
+        if (size > cap) return -1;
+      }
+    } else if (x.kind === "guard") return -1;
+    else {
+      const e = formatEstimate(x);
+      est += e;
+      size += scalarSizeBound(x, e);
+    }
+    if (size > cap) return -1;
+  }
+  return est;
+}
+
 /** The code points of every value rendered as `format` renders it (the pre-4.8 charge). */
 function renderedLength(vs: readonly PactValue[]): number {
   let n = 0;
@@ -128,24 +199,42 @@ function renderedLength(vs: readonly PactValue[]): number {
   return n;
 }
 
+/**
+ * The last template `format` split, its pieces and its length in code points:
+ * a template is mostly a literal, the same string on every call of a loop.
+ */
+let lastTemplate: string | null = null;
+let lastParts: readonly string[] = [];
+let lastTemplateLength = 0;
+
 const format = strict("format", [2, 2], "template:string vars:list -> string", (c, args) => {
   const t = args[0] as Value;
   const vars = args[1] as Value;
   if (t.kind !== "string" || vars.kind !== "list") throw c.argsError(args);
-  // Rendering the arguments is bounded before any text is built.
-  c.ip.boundValueSize(vars, GAS_TEXT_CHARS_PER_UNIT, c.span);
-  const parts = t.value.split("{}");
+  // Rendering the arguments is bounded before any text is built; the usual shape is
+  // measured for the bound and the charge in one pass.
+  let estimate = shallowEstimate(vars.items, c.ip.boundValueCap(GAS_TEXT_CHARS_PER_UNIT));
+  if (estimate < 0) c.ip.boundValueSize(vars, GAS_TEXT_CHARS_PER_UNIT, c.span);
+  if (t.value !== lastTemplate) {
+    lastParts = t.value.split("{}");
+    lastTemplateLength = codePointLength(t.value);
+    lastTemplate = t.value;
+  }
+  const parts = lastParts;
   if (parts.length === 1) return t;
   if (parts.length - 1 > vars.items.length)
     throw c.evalError("format: not enough arguments for template");
   // The reference's charge: before Pact 4.8 the lengths of the template and the rendered
   // arguments (none before 4.4); since, a tenth of its estimate of the output's length.
   const flags = c.ctx.execFlags;
-  const tlen = codePointLength(t.value);
+  const tlen = lastTemplateLength;
   const legacy = flags.size > 0 && flags.has("DisablePact48");
   if (legacy) {
     if (!flags.has("DisablePact44")) c.ip.chargeGas(tlen + renderedLength(vars.items), c.span);
-  } else c.ip.chargeGas(Math.floor((tlen + listEstimate(vars.items)) / 10), c.span);
+  } else {
+    if (estimate < 0) estimate = listEstimate(vars.items);
+    c.ip.chargeGas(Math.floor((tlen + estimate) / 10), c.span);
+  }
   let out = parts[0] as string;
   for (let i = 1; i < parts.length; i++) {
     out += renderValue(vars.items[i - 1] as PactValue, true) + (parts[i] as string);
@@ -197,7 +286,10 @@ const intToStr = strict("int-to-str", [2, 2], "base:integer val:integer -> strin
   const v = args[1] as Value;
   if (b.kind !== "integer" || v.kind !== "integer") throw c.argsError(args);
   if (b.value >= 2n && b.value <= 16n) {
-    c.charge(Math.ceil(v.value.toString(16).length / 64));
+    // A step per 64 hex digits: one for any 64-bit value (no text built to count them).
+    c.charge(
+      BigInt.asIntN(64, v.value) === v.value ? 1 : Math.ceil(v.value.toString(16).length / 64),
+    );
     c.chargeIntegers(v.value, v.value);
     return pString(v.value.toString(Number(b.value)));
   }

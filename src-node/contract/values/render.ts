@@ -44,8 +44,16 @@ export function renderValue(v: PactValue, top: boolean): string {
       return v.value ? "true" : "false";
     case "time":
       return `"${formatTimeDefault(v.micros)}"`;
-    case "list":
-      return `[${v.items.map((x) => renderValue(x, false)).join(", ")}]`;
+    case "list": {
+      // A loop, not map with a closure: under tsx each closure made is named by a
+      // defineProperty call, and `format` renders lists in loops.
+      let s = "[";
+      for (let i = 0; i < v.items.length; i++) {
+        if (i > 0) s += ", ";
+        s += renderValue(v.items[i] as PactValue, false);
+      }
+      return `${s}]`;
+    }
     case "object": {
       const parts: string[] = [];
       for (const [k, x] of v.fields) parts.push(`"${k}": ${renderValue(x, false)}`);

@@ -90,12 +90,71 @@ export function compareCodePoints(a: string, b: string): -1 | 0 | 1 {
 
 /** Builds an object; later entries win for a repeated key. Keys end up sorted. */
 export function makeObject(entries: Iterable<readonly [string, PactValue]>): PactValue {
+  if (Array.isArray(entries) && entries.length <= SMALL_OBJECT) return makeSmallObject(entries);
   const m = new Map<string, PactValue>();
   for (const [k, v] of entries) m.set(k, v);
   const keys = [...m.keys()].sort(compareCodePoints);
   const sorted = new Map<string, PactValue>();
   for (const k of keys) sorted.set(k, m.get(k) as PactValue);
   return { kind: "object", fields: sorted };
+}
+
+/** Up to this many entries an object is sorted by insertion (no intermediate map, no sort call). */
+const SMALL_OBJECT = 16;
+
+/** {@link makeObject} of a few entries: their keys sorted by insertion, a repeated one replaced. */
+function makeSmallObject(entries: readonly (readonly [string, PactValue])[]): PactValue {
+  const keys: string[] = [];
+  const vals: PactValue[] = [];
+  for (const [k, v] of entries) {
+    let i = keys.length;
+    while (i > 0 && compareCodePoints(keys[i - 1] as string, k) > 0) i--;
+    if (i > 0 && keys[i - 1] === k) {
+      vals[i - 1] = v;
+      continue;
+    }
+    keys.push(k);
+    vals.push(v);
+    for (let j = keys.length - 1; j > i; j--) {
+      keys[j] = keys[j - 1] as string;
+      vals[j] = vals[j - 1] as PactValue;
+    }
+    keys[i] = k;
+    vals[i] = v;
+  }
+  const fields = new Map<string, PactValue>();
+  for (let i = 0; i < keys.length; i++) fields.set(keys[i] as string, vals[i] as PactValue);
+  return { kind: "object", fields };
+}
+
+/**
+ * The union of two objects' fields, `first`'s value kept for a key in both
+ * (`+`): a merge of the two key orders, as every object's fields are kept in
+ * code-point order ({@link makeObject}).
+ */
+export function mergeFields(
+  first: ReadonlyMap<string, PactValue>,
+  second: ReadonlyMap<string, PactValue>,
+): Map<string, PactValue> {
+  const out = new Map<string, PactValue>();
+  const a = first.entries();
+  const b = second.entries();
+  let x = a.next();
+  let y = b.next();
+  while (!x.done && !y.done) {
+    const o = compareCodePoints(x.value[0], y.value[0]);
+    if (o <= 0) {
+      out.set(x.value[0], x.value[1]);
+      x = a.next();
+      if (o === 0) y = b.next();
+    } else {
+      out.set(y.value[0], y.value[1]);
+      y = b.next();
+    }
+  }
+  for (; !x.done; x = a.next()) out.set(x.value[0], x.value[1]);
+  for (; !y.done; y = b.next()) out.set(y.value[0], y.value[1]);
+  return out;
 }
 
 /** True when a string has a surrogate pair (code points ≠ UTF-16 units). */
