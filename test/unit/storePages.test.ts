@@ -222,15 +222,15 @@ describe("[store] ascending pages written as bytes (joinedPages.ts)", () => {
     }
   });
 
-  it("join the rows in the index's order, walked by a co-routine with no sort of its own", () => {
+  it("join the texts in the key's order, walked by a co-routine with no sort of its own", () => {
     // The joins carry no ORDER BY of their own: their order is the subquery's,
-    // which holds only while its rows come from the index in order, one by one.
+    // which holds only while its rows come from the texts table's key in order, one by one.
     const plans = db.store.joinedPagePlans();
     expect(plans).toHaveLength(2);
     for (const plan of plans) {
       const text = plan.join("\n");
       expect(text).toMatch(/CO-ROUTINE/);
-      expect(text).toMatch(/SEARCH headers USING INDEX headers_by_chain_height/);
+      expect(text).toMatch(/SEARCH header_texts USING PRIMARY KEY/);
       expect(text).not.toMatch(/TEMP B-TREE/);
     }
   });
