@@ -428,14 +428,40 @@ export class BlockStore {
   }
 
   /**
+   * A full page's body written by SQLite: `head`, the `limit` stored texts
+   * {@link joinedTexts} joins, `tail`, as one value (the caller knows the
+   * page holds `limit` rows, from the index: it sends the value as it is).
+   * @throws {StoreError} STORE_CORRUPT when `header_texts` lacks rows the index has.
+   */
+  joinedTextsBody(
+    chainId: number,
+    from: PageKey,
+    maxHeight: number,
+    limit: number,
+    text: JoinedText,
+    head: string,
+    tail: string,
+  ): Buffer {
+    const query = text === "object" ? objectTextsBodyQuery : base64TextsBodyQuery;
+    const [row] = this.db.rows(query(chainId, from, maxHeight, limit, head, tail));
+    if (integerValue(row?.[1], "count") !== limit) {
+      corruptStore(this.db.path, `header_texts lacks texts of chain ${chainId}'s headers`);
+    }
+    return blobValue(row?.[0], "header_texts");
+  }
+
+  /**
    * The query plans (SQLite's EXPLAIN QUERY PLAN details) of the joined page
    * statements, for the test that pins their order to the key's.
    */
   joinedPagePlans(): string[][] {
     const from: PageKey = { height: 0, hash: new Uint8Array(32) };
-    return [joinedObjectTextsQuery, joinedBase64TextsQuery].map((q) =>
-      this.db.queryPlan(q(0, from, 0, 1)),
-    );
+    return [
+      joinedObjectTextsQuery(0, from, 0, 1),
+      joinedBase64TextsQuery(0, from, 0, 1),
+      objectTextsBodyQuery(0, from, 0, 1, "", ""),
+      base64TextsBodyQuery(0, from, 0, 1, "", ""),
+    ].map((q) => this.db.queryPlan(q));
   }
 
   /**
@@ -679,6 +705,38 @@ function joinedBase64TextsQuery(
   limit: number,
 ): SqlQuery {
   return sql`SELECT CAST(group_concat(t, ',') AS BLOB), count(*)
+    FROM (SELECT base64_json AS t FROM header_texts
+          WHERE chain_id = ${chainId} AND (height, hash) >= (${from.height}, ${from.hash})
+            AND height <= ${maxHeight}
+          ORDER BY height, hash LIMIT ${limit})`;
+}
+
+/** The object texts' statement of {@link BlockStore.joinedTextsBody}. */
+function objectTextsBodyQuery(
+  chainId: number,
+  from: PageKey,
+  maxHeight: number,
+  limit: number,
+  head: string,
+  tail: string,
+): SqlQuery {
+  return sql`SELECT CAST(${head} || group_concat(t, ',') || ${tail} AS BLOB), count(*)
+    FROM (SELECT object_json AS t FROM header_texts
+          WHERE chain_id = ${chainId} AND (height, hash) >= (${from.height}, ${from.hash})
+            AND height <= ${maxHeight}
+          ORDER BY height, hash LIMIT ${limit})`;
+}
+
+/** The base64url texts' statement of {@link BlockStore.joinedTextsBody}. */
+function base64TextsBodyQuery(
+  chainId: number,
+  from: PageKey,
+  maxHeight: number,
+  limit: number,
+  head: string,
+  tail: string,
+): SqlQuery {
+  return sql`SELECT CAST(${head} || group_concat(t, ',') || ${tail} AS BLOB), count(*)
     FROM (SELECT base64_json AS t FROM header_texts
           WHERE chain_id = ${chainId} AND (height, hash) >= (${from.height}, ${from.hash})
             AND height <= ${maxHeight}

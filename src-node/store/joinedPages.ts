@@ -16,17 +16,39 @@
 import { base64UrlLength, writeBase64Url } from "../encoding/base64UrlInto.ts";
 import { type Hash32, hash32Bytes } from "../encoding/hash32.ts";
 import type { BlockDb } from "./blockDb.ts";
-import { type Cursor, keyNotFound, type PageQuery, pageTop } from "./blockPages.ts";
+import { type Cursor, cursorText, keyNotFound, type PageQuery, pageTop } from "./blockPages.ts";
 import { blobValue, hashValue, integerValue } from "./blockRows.ts";
 import type { PageKey } from "./blockStore.ts";
 import { StoreError, StoreErrorCode, storeInvariant } from "./errors.ts";
 
-/** A page's items as one Buffer: their JSON texts joined with commas, `count` of them. */
+/**
+ * A page's items as one Buffer: their JSON texts joined with commas, `count`
+ * of them; or, when SQLite wrote it whole, the page's body (`body`: the
+ * items between {@link pageHead} and {@link pageTail}, `items` then empty).
+ */
 export type JoinedPage = {
   readonly count: number;
   readonly items: Buffer;
   readonly next: Cursor | null;
+  readonly body?: Buffer | undefined;
 };
+
+/** A page's items as joined bytes, whether SQLite wrote its body whole or not (a view, no copy). */
+export function joinedItems(page: JoinedPage): Buffer {
+  if (page.body === undefined) return page.items;
+  const head = pageHead(page.count).length;
+  return page.body.subarray(head, page.body.length - pageTail(page.next).length);
+}
+
+/** A page body's bytes before its items: `{"limit":<count>,"items":[`. */
+export function pageHead(count: number): string {
+  return `{"limit":${count},"items":[`;
+}
+
+/** A page body's bytes after its items: `],"next":<cursor or null>}`. */
+export function pageTail(next: Cursor | null): string {
+  return `],"next":${JSON.stringify(cursorText(next))}}`;
+}
 
 /** What a joined header page lists: object-encoded headers, base64url headers, or hashes. */
 export type JoinedItem = "object" | "base64" | "hash";
@@ -134,7 +156,31 @@ export function joinedHeaderPage(
     }
     case "base64":
     case "object": {
-      // The stored texts joined by SQLite (one value for the page).
+      // A full page (every page but a chain's last): its cursor is read
+      // first, from the index, so SQLite writes the whole body around the
+      // joined texts and the route sends that value as it is.
+      if (q.limit > 0) {
+        const hashes = db.store.pageCursorHashes(chainId, from, top, q.limit - 1);
+        const [last, more] = hashes;
+        if (last !== undefined) {
+          const next: Cursor =
+            more !== undefined
+              ? { inclusive: true, hash: hashValue(more, "hash") }
+              : { inclusive: false, hash: hashValue(last, "hash") };
+          const body = db.store.joinedTextsBody(
+            chainId,
+            from,
+            top,
+            q.limit,
+            item,
+            pageHead(q.limit),
+            pageTail(next),
+          );
+          return { count: q.limit, items: EMPTY.items, next, body };
+        }
+      }
+      // A chain's last page (fewer rows than asked), or none asked: the
+      // texts joined, the cursor read after them.
       const page = db.store.joinedTexts(chainId, from, top, q.limit, item);
       return {
         count: page.count,

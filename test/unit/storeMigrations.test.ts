@@ -26,7 +26,7 @@ import { blockMigrations } from "../../src-node/store/blockMigrations.ts";
 import { headerPage } from "../../src-node/store/blockPages.ts";
 import { BLOCKS_PAGE_SIZE } from "../../src-node/store/blockStore.ts";
 import { databaseSpace } from "../../src-node/store/databaseSpace.ts";
-import { joinedHeaderPage } from "../../src-node/store/joinedPages.ts";
+import { joinedHeaderPage, joinedItems } from "../../src-node/store/joinedPages.ts";
 import { runMigrations } from "../../src-node/store/migration.ts";
 import { migration0001 } from "../../src-node/store/migrations/blocks/0001-block-tables.ts";
 import { sql } from "../../src-node/store/sql.ts";
@@ -196,10 +196,12 @@ describe("[store] blocks.sqlite migrations 3 and 4: header page texts beside the
       for (const limit of [1, 3, 20]) {
         const perRow = headerPage(db, 0, { limit });
         const joined = joinedHeaderPage(db, 0, { limit }, "object");
-        expect(joined.items.toString()).toBe(perRow.items.map((r) => r.objectText).join(","));
+        expect(joinedItems(joined).toString()).toBe(
+          perRow.items.map((r) => r.objectText).join(","),
+        );
         expect(joined.next).toEqual(perRow.next);
         const base64 = joinedHeaderPage(db, 0, { limit }, "base64");
-        expect(base64.items.toString()).toBe(
+        expect(joinedItems(base64).toString()).toBe(
           perRow.items.map((r) => base64FromBinary(r.bytes)).join(","),
         );
         expect(base64.next).toEqual(perRow.next);

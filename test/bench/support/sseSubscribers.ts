@@ -17,6 +17,7 @@ import { resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const EVENT = "event:BlockHeader";
+const NEWLINE = 0x0a;
 
 export type SubscriberOptions = {
   readonly host: string;
@@ -39,11 +40,12 @@ export async function openSubscribers(o: SubscriberOptions): Promise<{ close(): 
         new Promise<ClientRequest>((done, reject) => {
           const req = get({ host: o.host, port: o.port, path: o.path, agent }, (res) => {
             if (res.statusCode !== 200) reject(new Error(`HTTP ${res.statusCode}`));
-            // An event is written in one chunk; the tail of the previous
-            // read is kept in case a read ends inside the event's name.
-            let carry: Buffer = Buffer.alloc(0);
+            // A read that ends inside an event's name leaves its start in
+            // `carry`. One that ends with a newline cannot (the name holds
+            // none), and events end with one: most reads carry nothing.
+            let carry: Buffer | null = null;
             res.on("data", (data: Buffer) => {
-              const bytes = carry.length === 0 ? data : Buffer.concat([carry, data]);
+              const bytes = carry === null ? data : Buffer.concat([carry, data]);
               for (let at = bytes.indexOf(EVENT); at >= 0; at = bytes.indexOf(EVENT, at + 1)) {
                 const n = (counts[i] as number) + 1;
                 counts[i] = n;
@@ -51,7 +53,10 @@ export async function openSubscribers(o: SubscriberOptions): Promise<{ close(): 
                 reached[n] = all;
                 if (all === o.count) o.onAll(n);
               }
-              carry = bytes.subarray(Math.max(0, bytes.length - EVENT.length + 1));
+              carry =
+                bytes[bytes.length - 1] === NEWLINE
+                  ? null
+                  : bytes.subarray(Math.max(0, bytes.length - EVENT.length + 1));
             });
             done(req);
           });
