@@ -59,6 +59,12 @@
  * `…_inprocess_median_ms`, `…_inprocess_cpu_ms`, `…_inprocess_cpu_median_ms`.
  * A fresh database (genesis only).
  *
+ * The goals' ratios are also measured with the raw read and the route
+ * taking turns (250 ms each, 2 × SECONDS), so that both see the same load:
+ * `pages_pct_of_raw_in_turns` and `base64_pages_pct_of_raw_in_turns` (pages
+ * per second, % of the raw read's), `…_cpu_pct_of_raw_in_turns` (the raw
+ * read's CPU per page, % of the route's). Goals: 50 % and 70 %.
+ *
  * `header_bytes_per_block`: what a header takes on disk in `headers` (row,
  * indexes); `header_texts_bytes_per_block`: its page texts (`header_texts`).
  *
@@ -119,6 +125,45 @@ async function pagesPerSecond(step: () => Promise<void> | void, name?: string): 
   }
   if (name !== undefined) report(`${name}_cpu_us`, (cpuMicros() - cpuStart) / pages, "us");
   return (pages * 1000) / (now - start);
+}
+
+type TurnFigures = { readonly perSecond: number; readonly cpuMicros: number };
+
+/**
+ * Runs `a` and `b` (one page each) in turns of 250 ms for 2 × SECONDS, after
+ * a short warm-up of each: pages per second and CPU µs per page of each,
+ * measured under the same load.
+ */
+async function inTurns(
+  a: () => Promise<void> | void,
+  b: () => Promise<void> | void,
+): Promise<[TurnFigures, TurnFigures]> {
+  const steps = [a, b];
+  const totals = steps.map(() => ({ pages: 0, ms: 0, cpu: 0 }));
+  for (const step of steps) {
+    const warm = performance.now() + 250;
+    while (performance.now() < warm) await step();
+  }
+  const end = performance.now() + 2 * SECONDS * 1000;
+  for (let turn = 0; performance.now() < end; turn++) {
+    const step = steps[turn % 2] as () => Promise<void> | void;
+    const t = totals[turn % 2] as { pages: number; ms: number; cpu: number };
+    const start = performance.now();
+    const cpuStart = cpuMicros();
+    let now = start;
+    while (now - start < 250) {
+      await step();
+      t.pages++;
+      now = performance.now();
+    }
+    t.ms += now - start;
+    t.cpu += cpuMicros() - cpuStart;
+  }
+  const [ta, tb] = totals.map((t) => ({
+    perSecond: (t.pages * 1000) / t.ms,
+    cpuMicros: t.cpu / t.pages,
+  }));
+  return [ta as TurnFigures, tb as TurnFigures];
 }
 
 const version = testSingletonVersion;
@@ -223,7 +268,6 @@ try {
         rawBlockHeight = heads.length > PAGE ? rawBlockHeight + PAGE : 0;
       }, "raw_block_pages"),
     );
-    raw.close();
 
     // ---- the route without a socket, then over HTTP
     // The node's own API server on the block database. Header reads need no
@@ -374,6 +418,35 @@ try {
       "base64_pages_per_s",
       (await routePages("base64_pages", first, "application/json")).perSecond,
     );
+    // The goals' ratios again, the raw read and the route taking turns in
+    // slices of 250 ms for 2 × SECONDS: on a loaded machine both then see the
+    // same load (it changes between the separate measurements above).
+    let turnHeight = 0;
+    const rawStep = (): void => {
+      const rows = raw.store.db.column(
+        sql`SELECT header FROM headers WHERE chain_id = ${0} AND height >= ${turnHeight}
+            ORDER BY height, hash LIMIT ${PAGE + 1}`,
+        (v) => v as Buffer,
+      );
+      turnHeight = rows.length > PAGE ? turnHeight + PAGE : 0;
+    };
+    const routeStep = (path: string, accept: string): (() => Promise<void>) => {
+      let url = path;
+      return async () => {
+        const res = await httpBody("GET", url, accept);
+        if (res.status !== 200) throw new Error(`HTTP ${res.status}: ${res.body.toString()}`);
+        url = pageUrl(path, nextOf(res.body));
+      };
+    };
+    for (const [name, accept] of [
+      ["pages", OBJECT],
+      ["base64_pages", "application/json"],
+    ] as const) {
+      const [r, p] = await inTurns(rawStep, routeStep(first, accept));
+      report(`${name}_pct_of_raw_in_turns`, (100 * p.perSecond) / r.perSecond, "%");
+      report(`${name}_cpu_pct_of_raw_in_turns`, (100 * r.cpuMicros) / p.cpuMicros, "%");
+    }
+    raw.close();
     report(
       "hash_pages_per_s",
       (
