@@ -63,7 +63,8 @@
  * taking turns (250 ms each, 2 × SECONDS), so that both see the same load:
  * `pages_pct_of_raw_in_turns` and `base64_pages_pct_of_raw_in_turns` (pages
  * per second, % of the raw read's), `…_cpu_pct_of_raw_in_turns` (the raw
- * read's CPU per page, % of the route's). Goals: 50 % and 70 %.
+ * read's CPU per page, % of the route's; `…_in_turns_cpu_us` and
+ * `…_in_turns_raw_cpu_us` the two). Goals: 50 % and 70 %.
  *
  * `header_bytes_per_block`: what a header takes on disk in `headers` (row,
  * indexes); `header_texts_bytes_per_block`: its page texts (`header_texts`).
@@ -445,6 +446,8 @@ try {
       const [r, p] = await inTurns(rawStep, routeStep(first, accept));
       report(`${name}_pct_of_raw_in_turns`, (100 * p.perSecond) / r.perSecond, "%");
       report(`${name}_cpu_pct_of_raw_in_turns`, (100 * r.cpuMicros) / p.cpuMicros, "%");
+      report(`${name}_in_turns_cpu_us`, p.cpuMicros, "us");
+      report(`${name}_in_turns_raw_cpu_us`, r.cpuMicros, "us");
     }
     raw.close();
     report(
