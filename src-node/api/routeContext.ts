@@ -5,8 +5,8 @@
  * @module
  */
 import type { FastifyReply } from "fastify";
-import type { Cursor, Page } from "../store/blockPages.ts";
-import type { JoinedPage } from "../store/joinedPages.ts";
+import { cursorText, type Page } from "../store/blockPages.ts";
+import { type JoinedPage, pageHead, pageTail } from "../store/joinedPages.ts";
 import type { ApiServices } from "./apiServices.ts";
 import type { AppToken } from "./appToken.ts";
 import type { EventStreams } from "./eventStream.ts";
@@ -24,11 +24,7 @@ export type RouteContext = {
 
 export type PageLimits = { readonly hashes: number; readonly headers: number };
 
-/** A cursor as the `next` field of a page and the `next` query parameter: `inclusive:<hash>`. */
-export function cursorText(cursor: Cursor | null): string | null {
-  if (cursor === null) return null;
-  return `${cursor.inclusive ? "inclusive" : "exclusive"}:${cursor.hash}`;
-}
+export { cursorText };
 
 /** The result page JSON: `limit` is the number of items returned (never more than asked). */
 export function pageJson<T, R>(
@@ -64,20 +60,24 @@ export function sendPageText<T>(
  * Sends a result page whose items are already joined JSON bytes: the body
  * is written once into one buffer and sent as it is (Fastify adds no
  * serializer and no encoding for a Buffer; the content type is set here so
- * its parameters stay as negotiated).
+ * its parameters stay as negotiated). A page whose body SQLite wrote whole
+ * (`body`) is sent without a copy.
  */
 export function sendJoinedPage(
   reply: FastifyReply,
   page: JoinedPage,
   contentType = "application/json; charset=utf-8",
 ): void {
-  const head = `{"limit":${page.count},"items":[`;
-  const tail = `],"next":${JSON.stringify(cursorText(page.next))}}`;
-  // Cursors are base64url hashes: head and tail are ASCII.
-  const body = Buffer.allocUnsafe(head.length + page.items.length + tail.length);
-  let at = body.write(head, 0, "latin1");
-  at += page.items.copy(body, at);
-  body.write(tail, at, "latin1");
+  let body = page.body;
+  if (body === undefined) {
+    const head = pageHead(page.count);
+    const tail = pageTail(page.next);
+    // Cursors are base64url hashes: head and tail are ASCII.
+    body = Buffer.allocUnsafe(head.length + page.items.length + tail.length);
+    let at = body.write(head, 0, "latin1");
+    at += page.items.copy(body, at);
+    body.write(tail, at, "latin1");
+  }
   reply.code(200).header("content-type", contentType).send(body);
 }
 

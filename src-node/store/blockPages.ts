@@ -28,6 +28,12 @@ import { StoreError, StoreErrorCode } from "./errors.ts";
 
 export type Cursor = { readonly inclusive: boolean; readonly hash: Hash32 };
 
+/** A cursor as the `next` field of a page and the `next` query parameter: `inclusive:<hash>`. */
+export function cursorText(cursor: Cursor | null): string | null {
+  if (cursor === null) return null;
+  return `${cursor.inclusive ? "inclusive" : "exclusive"}:${cursor.hash}`;
+}
+
 export type PageQuery = {
   /** At most this many items (the caller clamps it to its maximum). */
   readonly limit: number;

@@ -142,7 +142,7 @@ export type StoredBlock = {
 
 /**
  * A tuple of headers joined with payloads, columns in this order: hash,
- * header, header_object, payload_hash, transactions_hash, outputs_hash,
+ * header, the object text (header_texts.object_json), payload_hash, transactions_hash, outputs_hash,
  * miner_data, coinbase, transaction_count.
  */
 export function storedBlockTuple(

@@ -32,6 +32,7 @@ import {
   transactionTuple,
 } from "./blockRows.ts";
 import { StoreError, StoreErrorCode } from "./errors.ts";
+import { headerBase64Text } from "./headerBase64Text.ts";
 import { headerObjectText } from "./headerObjectText.ts";
 import { runMigrations } from "./migration.ts";
 import { type SqlQuery, sql } from "./sql.ts";
@@ -48,8 +49,8 @@ export type ScanStart =
 
 const CACHE_SIZE = 8192;
 
-/** What a page row carries (see {@link BlockStore.scanPageRows}). */
-export type PageItem = "hash" | "header" | "object";
+/** Which stored texts a joined page reads (see {@link BlockStore.joinedTexts}). */
+export type JoinedText = "object" | "base64";
 
 /**
  * Where a page's rows start: those at or after the key (height, hash bytes)
@@ -90,6 +91,9 @@ export class BlockStore {
       // A file of an older Weft, just migrated: rebuilt once at the page size
       // payload rows pack well in, which also frees the pages the migration left.
       if (applied.length > 0 && db.pageSize() !== BLOCKS_PAGE_SIZE) db.vacuum(BLOCKS_PAGE_SIZE);
+      // Migration 4 on a file with headers: the moved texts left every
+      // `headers` page about half empty (dropping a column rewrites the rows in place).
+      else if (applied.includes(4) && !applied.includes(1)) db.vacuum();
     } catch (e) {
       db.close();
       throw e;
@@ -226,10 +230,17 @@ export class BlockStore {
 
   /** Stores a header (its payload must be stored first). */
   insertHeader(h: BlockHeader): void {
+    const binary = encodeBlockHeader(h);
     this.db.run(
-      sql`INSERT INTO headers (hash, chain_id, height, parent, payload_hash, header, header_object)
+      sql`INSERT INTO headers (hash, chain_id, height, parent, payload_hash, header)
           VALUES (${bytes(h.hash)}, ${h.chainId}, ${h.height}, ${bytes(h.parent)},
-                  ${bytes(h.payloadHash)}, ${encodeBlockHeader(h)}, ${headerObjectText(h)})`,
+                  ${bytes(h.payloadHash)}, ${binary})`,
+    );
+    // The page texts, in the same transaction as the header (pages read them alone).
+    this.db.run(
+      sql`INSERT INTO header_texts (chain_id, height, hash, object_json, base64_json)
+          VALUES (${h.chainId}, ${h.height}, ${bytes(h.hash)}, ${headerObjectText(h)},
+                  ${headerBase64Text(binary)})`,
     );
     this.#remember(h);
   }
@@ -268,7 +279,10 @@ export class BlockStore {
   /** A stored header's row: its bytes and object text (pages sent as text). */
   headerRowOf(hash: Hash32): HeaderRow | undefined {
     return this.db.get(
-      sql`SELECT hash, header, header_object FROM headers WHERE hash = ${bytes(hash)}`,
+      sql`SELECT h.hash, h.header, x.object_json AS header_object FROM headers AS h
+          LEFT JOIN header_texts AS x
+            ON x.chain_id = h.chain_id AND x.height = h.height AND x.hash = h.hash
+          WHERE h.hash = ${bytes(hash)}`,
       headerRow,
     );
   }
@@ -369,106 +383,93 @@ export class BlockStore {
   }
 
   /**
-   * A page's rows as SQLite returns them, for a page written as bytes
+   * A page's hashes as SQLite returns them, for a page written as bytes
    * without an object per row: a chain's rows in (height, raw hash) order
    * from the key `from` (a height and hash bytes; rows at or after it), at
-   * most `limit`, none above `maxHeight`. Tuples [hash] (`"hash"`), [stored
-   * binary header] (`"header"`) or [hash, stored object text's UTF-8 bytes,
-   * null when the row has none] (`"object"`).
+   * most `limit`, none above `maxHeight`; tuples [hash], read from the index.
    */
-  scanPageRows(
+  scanPageHashes(
     chainId: number,
     from: PageKey,
     maxHeight: number,
     limit: number,
-    item: PageItem,
   ): (readonly unknown[])[] {
     const { height, hash } = from;
-    switch (item) {
-      case "hash":
-        return this.db.rows(
-          sql`SELECT hash FROM headers
-              WHERE chain_id = ${chainId} AND (height, hash) >= (${height}, ${hash})
-                AND height <= ${maxHeight}
-              ORDER BY height, hash LIMIT ${limit}`,
-        );
-      case "header":
-        return this.db.rows(
-          sql`SELECT header FROM headers
-              WHERE chain_id = ${chainId} AND (height, hash) >= (${height}, ${hash})
-                AND height <= ${maxHeight}
-              ORDER BY height, hash LIMIT ${limit}`,
-        );
-      case "object":
-        return this.db.rows(
-          sql`SELECT hash, CAST(header_object AS BLOB) FROM headers
-              WHERE chain_id = ${chainId} AND (height, hash) >= (${height}, ${hash})
-                AND height <= ${maxHeight}
-              ORDER BY height, hash LIMIT ${limit}`,
-        );
-    }
-  }
-
-  /**
-   * The stored object texts of the rows {@link scanPageRows} reads, joined
-   * with commas by SQLite into one value: the page is one allocation, with
-   * no value per row. `count`: the rows; `texts`: those with a stored text
-   * (the join skips a missing one, so the caller reads the rows instead).
-   */
-  joinedObjectTexts(
-    chainId: number,
-    from: PageKey,
-    maxHeight: number,
-    limit: number,
-  ): { readonly joined: Buffer; readonly count: number; readonly texts: number } {
-    // No ORDER BY in group_concat (it sorts the page's texts in a sorter of
-    // its own, about a third of the page's SQLite time): a subquery with a
-    // LIMIT is never flattened into an aggregate, so it runs as a co-routine
-    // walking the (chain_id, height, hash) index in order, and the join takes
-    // its rows in that order (the plan is pinned by test/unit/storePages.test.ts).
-    const [row] = this.db.rows(joinedObjectTextsQuery(chainId, from, maxHeight, limit));
-    const count = integerValue(row?.[1], "count");
-    const texts = integerValue(row?.[2], "count");
-    const joined = row?.[0] === null ? Buffer.alloc(0) : blobValue(row?.[0], "header_object");
-    return { joined, count, texts };
-  }
-
-  /**
-   * The stored binary headers of the rows {@link scanPageRows} reads, one
-   * after the other in one value (as {@link joinedObjectTexts}, without a
-   * separator: group_concat keeps a blob's bytes, zero bytes included).
-   * `count`: the rows; `size`: every header's length when all have the same
-   * one, else undefined (the caller then reads the rows).
-   */
-  joinedHeaderBytes(
-    chainId: number,
-    from: PageKey,
-    maxHeight: number,
-    limit: number,
-  ): { readonly joined: Buffer; readonly count: number; readonly size: number | undefined } {
-    const [row] = this.db.rows(joinedHeaderBytesQuery(chainId, from, maxHeight, limit));
-    const count = integerValue(row?.[1], "count");
-    if (count === 0) return { joined: Buffer.alloc(0), count, size: undefined };
-    const min = integerValue(row?.[2], "length");
-    const max = integerValue(row?.[3], "length");
-    const joined = blobValue(row?.[0], "header");
-    return { joined, count, size: min === max && joined.length === min * count ? min : undefined };
-  }
-
-  /**
-   * The query plans (SQLite's EXPLAIN QUERY PLAN details) of the joined page
-   * statements, for the test that pins their order to the index's.
-   */
-  joinedPagePlans(): string[][] {
-    const from: PageKey = { height: 0, hash: new Uint8Array(32) };
-    return [joinedObjectTextsQuery, joinedHeaderBytesQuery].map((q) =>
-      this.db.queryPlan(q(0, from, 0, 1)),
+    return this.db.rows(
+      sql`SELECT hash FROM headers
+          WHERE chain_id = ${chainId} AND (height, hash) >= (${height}, ${hash})
+            AND height <= ${maxHeight}
+          ORDER BY height, hash LIMIT ${limit}`,
     );
   }
 
   /**
+   * A page's stored texts (`header_texts`: object or base64url JSON texts)
+   * joined with commas by SQLite into one value: the page is one
+   * allocation, with no value per row. The rows {@link scanPageHashes} reads,
+   * taken from the texts table, which keeps them in page order: a page's
+   * texts lie on consecutive pages of the file, not one `headers` page each.
+   * `count`: the rows.
+   */
+  joinedTexts(
+    chainId: number,
+    from: PageKey,
+    maxHeight: number,
+    limit: number,
+    text: JoinedText,
+  ): { readonly joined: Buffer; readonly count: number } {
+    // No ORDER BY in group_concat (it sorts the page's texts in a sorter of
+    // its own, about a third of the page's SQLite time): a subquery with a
+    // LIMIT is never flattened into an aggregate, so it runs as a co-routine
+    // walking the table's (chain_id, height, hash) key in order, and the join
+    // takes its rows in that order (the plan is pinned by test/unit/storePages.test.ts).
+    const query = text === "object" ? joinedObjectTextsQuery : joinedBase64TextsQuery;
+    const [row] = this.db.rows(query(chainId, from, maxHeight, limit));
+    const count = integerValue(row?.[1], "count");
+    const joined = count === 0 ? Buffer.alloc(0) : blobValue(row?.[0], "header_texts");
+    return { joined, count };
+  }
+
+  /**
+   * A full page's body written by SQLite: `head`, the `limit` stored texts
+   * {@link joinedTexts} joins, `tail`, as one value (the caller knows the
+   * page holds `limit` rows, from the index: it sends the value as it is).
+   * @throws {StoreError} STORE_CORRUPT when `header_texts` lacks rows the index has.
+   */
+  joinedTextsBody(
+    chainId: number,
+    from: PageKey,
+    maxHeight: number,
+    limit: number,
+    text: JoinedText,
+    head: string,
+    tail: string,
+  ): Buffer {
+    const query = text === "object" ? objectTextsBodyQuery : base64TextsBodyQuery;
+    const [row] = this.db.rows(query(chainId, from, maxHeight, limit, head, tail));
+    if (integerValue(row?.[1], "count") !== limit) {
+      corruptStore(this.db.path, `header_texts lacks texts of chain ${chainId}'s headers`);
+    }
+    return blobValue(row?.[0], "header_texts");
+  }
+
+  /**
+   * The query plans (SQLite's EXPLAIN QUERY PLAN details) of the joined page
+   * statements, for the test that pins their order to the key's.
+   */
+  joinedPagePlans(): string[][] {
+    const from: PageKey = { height: 0, hash: new Uint8Array(32) };
+    return [
+      joinedObjectTextsQuery(0, from, 0, 1),
+      joinedBase64TextsQuery(0, from, 0, 1),
+      objectTextsBodyQuery(0, from, 0, 1, "", ""),
+      base64TextsBodyQuery(0, from, 0, 1, "", ""),
+    ].map((q) => this.db.queryPlan(q));
+  }
+
+  /**
    * The hashes of the rows at positions `offset` and `offset + 1` of those
-   * {@link scanPageRows} reads (a page's cursor: its last row and the first
+   * {@link scanPageHashes} reads (a page's cursor: its last row and the first
    * one after it); read from the index alone.
    */
   pageCursorHashes(chainId: number, from: PageKey, maxHeight: number, offset: number): unknown[] {
@@ -483,7 +484,7 @@ export class BlockStore {
   }
 
   /**
-   * A block page's rows as SQLite returns them (see {@link scanPageRows}):
+   * A block page's rows as SQLite returns them (see {@link scanPageHashes}):
    * tuples [hash, height, object text bytes (null when none), payload_hash,
    * transactions_hash, outputs_hash, miner_data, coinbase, transaction_count].
    */
@@ -495,10 +496,12 @@ export class BlockStore {
   ): (readonly unknown[])[] {
     const { height, hash } = from;
     return this.db.rows(
-      sql`SELECT h.hash, h.height, CAST(h.header_object AS BLOB), h.payload_hash,
+      sql`SELECT h.hash, h.height, CAST(x.object_json AS BLOB), h.payload_hash,
                  p.transactions_hash, p.outputs_hash, p.miner_data, p.coinbase,
                  p.transaction_count
           FROM headers AS h JOIN payloads AS p ON p.payload_hash = h.payload_hash
+          LEFT JOIN header_texts AS x
+            ON x.chain_id = h.chain_id AND x.height = h.height AND x.hash = h.hash
           WHERE h.chain_id = ${chainId} AND (h.height, h.hash) >= (${height}, ${hash})
             AND h.height <= ${maxHeight}
           ORDER BY h.height, h.hash LIMIT ${limit}`,
@@ -529,8 +532,10 @@ export class BlockStore {
   headerRowsAtHeights(chainId: number, lo: number, hi: number): Map<Hash32, HeaderRow> {
     const out = new Map<Hash32, HeaderRow>();
     for (const r of this.db.all(
-      sql`SELECT hash, header, header_object FROM headers
-          WHERE chain_id = ${chainId} AND height >= ${lo} AND height <= ${hi}`,
+      sql`SELECT h.hash, h.header, x.object_json AS header_object FROM headers AS h
+          LEFT JOIN header_texts AS x
+            ON x.chain_id = h.chain_id AND x.height = h.height AND x.hash = h.hash
+          WHERE h.chain_id = ${chainId} AND h.height >= ${lo} AND h.height <= ${hi}`,
       headerRow,
     )) {
       out.set(r.hash, r);
@@ -542,9 +547,11 @@ export class BlockStore {
   storedBlock(hash: Hash32): StoredBlock | undefined {
     const key = bytes(hash);
     const [b] = this.db.tuples(
-      sql`SELECT h.hash, h.header, h.header_object, h.payload_hash, p.transactions_hash,
+      sql`SELECT h.hash, h.header, x.object_json, h.payload_hash, p.transactions_hash,
                  p.outputs_hash, p.miner_data, p.coinbase, p.transaction_count
           FROM headers AS h JOIN payloads AS p ON p.payload_hash = h.payload_hash
+          LEFT JOIN header_texts AS x
+            ON x.chain_id = h.chain_id AND x.height = h.height AND x.hash = h.hash
           WHERE h.hash = ${key}`,
       storedBlockTuple,
     );
@@ -562,12 +569,30 @@ export class BlockStore {
     return b;
   }
 
-  /** Every stored header's binary form and object text, by hash order (the consistency test). */
-  headerTexts(): { readonly bytes: Buffer; readonly objectText: string }[] {
-    return this.db.all(sql`SELECT hash, header, header_object FROM headers ORDER BY hash`, (r) => {
-      const row = headerRow(r);
-      return { bytes: row.bytes, objectText: row.objectText };
-    });
+  /**
+   * Every stored header's binary form and page texts as stored (null: none),
+   * by hash order (the consistency test).
+   */
+  headerTexts(): {
+    readonly bytes: Buffer;
+    readonly objectText: string | null;
+    readonly base64Text: string | null;
+  }[] {
+    return this.db.all(
+      sql`SELECT h.header, x.object_json, x.base64_json FROM headers AS h
+          LEFT JOIN header_texts AS x
+            ON x.chain_id = h.chain_id AND x.height = h.height AND x.hash = h.hash
+          ORDER BY h.hash`,
+      (r) => {
+        const o = r as Record<string, unknown>;
+        const text = (v: unknown) => (typeof v === "string" ? v : null);
+        return {
+          bytes: blobValue(o.header, "header"),
+          objectText: text(o.object_json),
+          base64Text: text(o.base64_json),
+        };
+      },
+    );
   }
 
   /** Like {@link scanHashes}, with the stored header bytes, object texts and decoded headers. */
@@ -575,25 +600,31 @@ export class BlockStore {
     switch (start.kind) {
       case "height":
         return this.db.all(
-          sql`SELECT hash, header, header_object FROM headers
-              WHERE chain_id = ${chainId} AND height >= ${start.height} AND height <= ${maxHeight}
-              ORDER BY height, hash LIMIT ${limit}`,
+          sql`SELECT h.hash, h.header, x.object_json AS header_object FROM headers AS h
+              LEFT JOIN header_texts AS x
+                ON x.chain_id = h.chain_id AND x.height = h.height AND x.hash = h.hash
+              WHERE h.chain_id = ${chainId} AND h.height >= ${start.height} AND h.height <= ${maxHeight}
+              ORDER BY h.height, h.hash LIMIT ${limit}`,
           headerRow,
         );
       case "inclusive":
         return this.db.all(
-          sql`SELECT hash, header, header_object FROM headers
-              WHERE chain_id = ${chainId} AND (height, hash) >= (${start.height}, ${bytes(start.hash)})
-                AND height <= ${maxHeight}
-              ORDER BY height, hash LIMIT ${limit}`,
+          sql`SELECT h.hash, h.header, x.object_json AS header_object FROM headers AS h
+              LEFT JOIN header_texts AS x
+                ON x.chain_id = h.chain_id AND x.height = h.height AND x.hash = h.hash
+              WHERE h.chain_id = ${chainId} AND (h.height, h.hash) >= (${start.height}, ${bytes(start.hash)})
+                AND h.height <= ${maxHeight}
+              ORDER BY h.height, h.hash LIMIT ${limit}`,
           headerRow,
         );
       case "exclusive":
         return this.db.all(
-          sql`SELECT hash, header, header_object FROM headers
-              WHERE chain_id = ${chainId} AND (height, hash) > (${start.height}, ${bytes(start.hash)})
-                AND height <= ${maxHeight}
-              ORDER BY height, hash LIMIT ${limit}`,
+          sql`SELECT h.hash, h.header, x.object_json AS header_object FROM headers AS h
+              LEFT JOIN header_texts AS x
+                ON x.chain_id = h.chain_id AND x.height = h.height AND x.hash = h.hash
+              WHERE h.chain_id = ${chainId} AND (h.height, h.hash) > (${start.height}, ${bytes(start.hash)})
+                AND h.height <= ${maxHeight}
+              ORDER BY h.height, h.hash LIMIT ${limit}`,
           headerRow,
         );
       default: {
@@ -655,29 +686,61 @@ export class BlockStore {
   }
 }
 
-/** The statement of {@link BlockStore.joinedObjectTexts}. */
+/** The object texts' statement of {@link BlockStore.joinedTexts}. */
 function joinedObjectTextsQuery(
   chainId: number,
   from: PageKey,
   maxHeight: number,
   limit: number,
 ): SqlQuery {
-  return sql`SELECT CAST(group_concat(t, ',') AS BLOB), count(*), count(t)
-    FROM (SELECT header_object AS t FROM headers
+  return sql`SELECT CAST(group_concat(t, ',') AS BLOB), count(*)
+    FROM (SELECT object_json AS t FROM header_texts
           WHERE chain_id = ${chainId} AND (height, hash) >= (${from.height}, ${from.hash})
             AND height <= ${maxHeight}
           ORDER BY height, hash LIMIT ${limit})`;
 }
 
-/** The statement of {@link BlockStore.joinedHeaderBytes}. */
-function joinedHeaderBytesQuery(
+/** The base64url texts' statement of {@link BlockStore.joinedTexts}. */
+function joinedBase64TextsQuery(
   chainId: number,
   from: PageKey,
   maxHeight: number,
   limit: number,
 ): SqlQuery {
-  return sql`SELECT CAST(group_concat(h, '') AS BLOB), count(*), min(length(h)), max(length(h))
-    FROM (SELECT header AS h FROM headers
+  return sql`SELECT CAST(group_concat(t, ',') AS BLOB), count(*)
+    FROM (SELECT base64_json AS t FROM header_texts
+          WHERE chain_id = ${chainId} AND (height, hash) >= (${from.height}, ${from.hash})
+            AND height <= ${maxHeight}
+          ORDER BY height, hash LIMIT ${limit})`;
+}
+
+/** The object texts' statement of {@link BlockStore.joinedTextsBody}. */
+function objectTextsBodyQuery(
+  chainId: number,
+  from: PageKey,
+  maxHeight: number,
+  limit: number,
+  head: string,
+  tail: string,
+): SqlQuery {
+  return sql`SELECT CAST(${head} || group_concat(t, ',') || ${tail} AS BLOB), count(*)
+    FROM (SELECT object_json AS t FROM header_texts
+          WHERE chain_id = ${chainId} AND (height, hash) >= (${from.height}, ${from.hash})
+            AND height <= ${maxHeight}
+          ORDER BY height, hash LIMIT ${limit})`;
+}
+
+/** The base64url texts' statement of {@link BlockStore.joinedTextsBody}. */
+function base64TextsBodyQuery(
+  chainId: number,
+  from: PageKey,
+  maxHeight: number,
+  limit: number,
+  head: string,
+  tail: string,
+): SqlQuery {
+  return sql`SELECT CAST(${head} || group_concat(t, ',') || ${tail} AS BLOB), count(*)
+    FROM (SELECT base64_json AS t FROM header_texts
           WHERE chain_id = ${chainId} AND (height, hash) >= (${from.height}, ${from.hash})
             AND height <= ${maxHeight}
           ORDER BY height, hash LIMIT ${limit})`;

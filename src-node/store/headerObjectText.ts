@@ -2,7 +2,8 @@
  * The object encoding of a header as the JSON text pages send
  * (`application/json;blockheader-encoding=object`), computed from the
  * binary header. blocks.sqlite keeps it beside the binary form (column
- * `headers.header_object`, schema version 3), written when a header is
+ * `header_texts.object_json`, schema version 4; `headers.header_object` in
+ * version 3), written when a header is
  * stored, so a page of headers is its rows' texts joined, never decoded and
  * encoded again. The binary header stays the source of truth.
  * @module

@@ -1,14 +1,13 @@
 /**
  * Ascending pages written as bytes: the items of a header, hash or block
- * page as one Buffer of their JSON texts joined with commas. Object header
- * pages are the stored texts joined by SQLite itself (one value for the
- * page), base64url header pages the stored header bytes joined the same
- * way; hash and block pages are read as raw rows. Everything is written
- * straight into one buffer (stored bytes as base64url in quotes by
- * encoding/base64UrlInto.ts, stored texts copied). No object per row, no
- * string per value, nothing decoded, and only the
- * cursor's hashes converted to text (read from the index when the rows
- * were read without them). The same rows, order and cursors as
+ * page as one Buffer of their JSON texts joined with commas. Header pages
+ * (object or base64url) are the stored texts (`header_texts`) joined by
+ * SQLite itself (one value for the page); hash and block pages are read as
+ * raw rows and written straight into one buffer (stored bytes as base64url
+ * in quotes by encoding/base64UrlInto.ts, stored texts copied). No object
+ * per row, no string per value, nothing decoded, and only the cursor's
+ * hashes converted to text (read from the index when the rows were read
+ * without them). The same rows, order and cursors as
  * blockPages.ts `headerPage` and `hashPage` (its module comment has the
  * paging rules); the golden pages of
  * test/api/pageGolden.test.ts pin the bytes.
@@ -17,17 +16,39 @@
 import { base64UrlLength, writeBase64Url } from "../encoding/base64UrlInto.ts";
 import { type Hash32, hash32Bytes } from "../encoding/hash32.ts";
 import type { BlockDb } from "./blockDb.ts";
-import { type Cursor, keyNotFound, type PageQuery, pageTop } from "./blockPages.ts";
+import { type Cursor, cursorText, keyNotFound, type PageQuery, pageTop } from "./blockPages.ts";
 import { blobValue, hashValue, integerValue } from "./blockRows.ts";
 import type { PageKey } from "./blockStore.ts";
 import { StoreError, StoreErrorCode, storeInvariant } from "./errors.ts";
 
-/** A page's items as one Buffer: their JSON texts joined with commas, `count` of them. */
+/**
+ * A page's items as one Buffer: their JSON texts joined with commas, `count`
+ * of them; or, when SQLite wrote it whole, the page's body (`body`: the
+ * items between {@link pageHead} and {@link pageTail}, `items` then empty).
+ */
 export type JoinedPage = {
   readonly count: number;
   readonly items: Buffer;
   readonly next: Cursor | null;
+  readonly body?: Buffer | undefined;
 };
+
+/** A page's items as joined bytes, whether SQLite wrote its body whole or not (a view, no copy). */
+export function joinedItems(page: JoinedPage): Buffer {
+  if (page.body === undefined) return page.items;
+  const head = pageHead(page.count).length;
+  return page.body.subarray(head, page.body.length - pageTail(page.next).length);
+}
+
+/** A page body's bytes before its items: `{"limit":<count>,"items":[`. */
+export function pageHead(count: number): string {
+  return `{"limit":${count},"items":[`;
+}
+
+/** A page body's bytes after its items: `],"next":<cursor or null>}`. */
+export function pageTail(next: Cursor | null): string {
+  return `],"next":${JSON.stringify(cursorText(next))}}`;
+}
 
 /** What a joined header page lists: object-encoded headers, base64url headers, or hashes. */
 export type JoinedItem = "object" | "base64" | "hash";
@@ -99,30 +120,11 @@ function objectTextBytes(db: BlockDb, stored: unknown, rawHash: unknown): Buffer
   return Buffer.from(row.objectText);
 }
 
-/** The rows' stored object texts (tuples [hash, text or null]) joined with commas. */
-function joinTexts(db: BlockDb, rows: readonly Row[], count: number): Buffer {
-  const texts: Buffer[] = new Array(count);
-  let size = count > 0 ? count - 1 : 0;
-  for (let i = 0; i < count; i++) {
-    const row = rows[i] as Row;
-    const text = objectTextBytes(db, row[1], row[0]);
-    texts[i] = text;
-    size += text.length;
-  }
-  const out = Buffer.allocUnsafe(size);
-  let at = 0;
-  for (let i = 0; i < count; i++) {
-    if (i > 0) out[at++] = COMMA;
-    at += (texts[i] as Buffer).copy(out, at);
-  }
-  return out;
-}
-
-/** Column `col` of the rows (bytes) as JSON strings of unpadded base64url, joined with commas. */
+/** Column `col` of the rows (hashes) as JSON strings of unpadded base64url, joined with commas. */
 function joinBase64(rows: readonly Row[], count: number, col: number): Buffer {
   let size = count > 0 ? count - 1 : 0;
   for (let i = 0; i < count; i++) {
-    size += base64UrlLength(blobValue((rows[i] as Row)[col], "header").length) + 2;
+    size += base64UrlLength(blobValue((rows[i] as Row)[col], "hash").length) + 2;
   }
   const out = Buffer.allocUnsafe(size);
   let at = 0;
@@ -134,24 +136,8 @@ function joinBase64(rows: readonly Row[], count: number, col: number): Buffer {
 }
 
 /**
- * `count` headers of `size` bytes each, one after the other in `joined`,
- * as JSON strings of unpadded base64url joined with commas.
- */
-function splitBase64(joined: Buffer, count: number, size: number): Buffer {
-  if (count === 0) return Buffer.alloc(0);
-  const out = Buffer.allocUnsafe(count * (base64UrlLength(size) + 3) - 1);
-  let at = 0;
-  for (let i = 0; i < count; i++) {
-    if (i > 0) out[at++] = COMMA;
-    at = writeBase64String(out, at, joined.subarray(i * size, (i + 1) * size));
-  }
-  return out;
-}
-
-/**
- * An ascending header or hash page of a chain as bytes: object-encoded
- * headers (the stored texts, joined by SQLite), base64url headers (of the
- * stored bytes), or hashes.
+ * An ascending header or hash page of a chain as bytes: object-encoded or
+ * base64url headers (the stored texts, joined by SQLite), or hashes.
  */
 export function joinedHeaderPage(
   db: BlockDb,
@@ -164,29 +150,41 @@ export function joinedHeaderPage(
   const { from, top } = start;
   switch (item) {
     case "hash": {
-      const rows = db.store.scanPageRows(chainId, from, top, q.limit + 1, "hash");
+      const rows = db.store.scanPageHashes(chainId, from, top, q.limit + 1);
       const count = Math.min(rows.length, q.limit);
       return { count, items: joinBase64(rows, count, 0), next: nextCursor(rows, q.limit) };
     }
-    case "base64": {
-      const page = db.store.joinedHeaderBytes(chainId, from, top, q.limit);
-      const { count, size } = page;
-      const items =
-        size !== undefined
-          ? splitBase64(page.joined, count, size)
-          : joinBase64(db.store.scanPageRows(chainId, from, top, q.limit, "header"), count, 0);
-      return { count, items, next: cursorAfter(db, chainId, start, count, q.limit) };
-    }
+    case "base64":
     case "object": {
-      // The stored texts joined by SQLite (one value for the page).
-      const page = db.store.joinedObjectTexts(chainId, from, top, q.limit);
-      const items =
-        page.texts === page.count
-          ? page.joined
-          : joinTexts(db, db.store.scanPageRows(chainId, from, top, q.limit, "object"), page.count);
+      // A full page (every page but a chain's last): its cursor is read
+      // first, from the index, so SQLite writes the whole body around the
+      // joined texts and the route sends that value as it is.
+      if (q.limit > 0) {
+        const hashes = db.store.pageCursorHashes(chainId, from, top, q.limit - 1);
+        const [last, more] = hashes;
+        if (last !== undefined) {
+          const next: Cursor =
+            more !== undefined
+              ? { inclusive: true, hash: hashValue(more, "hash") }
+              : { inclusive: false, hash: hashValue(last, "hash") };
+          const body = db.store.joinedTextsBody(
+            chainId,
+            from,
+            top,
+            q.limit,
+            item,
+            pageHead(q.limit),
+            pageTail(next),
+          );
+          return { count: q.limit, items: EMPTY.items, next, body };
+        }
+      }
+      // A chain's last page (fewer rows than asked), or none asked: the
+      // texts joined, the cursor read after them.
+      const page = db.store.joinedTexts(chainId, from, top, q.limit, item);
       return {
         count: page.count,
-        items,
+        items: page.joined,
         next: cursorAfter(db, chainId, start, page.count, q.limit),
       };
     }

@@ -5,7 +5,9 @@
  * stream.
  */
 import { get, type IncomingMessage } from "node:http";
+import { connect } from "node:net";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import type { BlockHeader } from "../../src-node/chain/blockHeader.ts";
 import { blockHeaderToObject } from "../../src-node/chain/blockHeaderObject.ts";
 import { powHash, powHashHex } from "../../src-node/chain/pow.ts";
 import { testSingletonVersion } from "../../src-node/chain/versions.ts";
@@ -71,6 +73,41 @@ function subscribe(url: string) {
         else waiters.push({ n, resolve });
       }),
   };
+}
+
+/**
+ * A stream read as the raw bytes of its connection (`HTTP/1.1` or
+ * `HTTP/1.0`); `waitFor(text)` resolves once the bytes contain it.
+ */
+function rawSubscribe(base: string, httpVersion: "1.0" | "1.1") {
+  const url = new URL(`${base}/header/updates`);
+  const socket = connect(Number(url.port), url.hostname);
+  socket.write(`GET ${url.pathname} HTTP/${httpVersion}\r\nHost: ${url.host}\r\n\r\n`);
+  let received = "";
+  let waiters: { text: string; resolve: () => void }[] = [];
+  socket.setEncoding("latin1");
+  socket.on("data", (chunk: string) => {
+    received += chunk;
+    const ready = waiters.filter((w) => received.includes(w.text));
+    waiters = waiters.filter((w) => !received.includes(w.text));
+    for (const w of ready) w.resolve();
+  });
+  return {
+    received: () => received,
+    /** The bytes after the response head. */
+    body: () => received.slice(received.indexOf("\r\n\r\n") + 4),
+    waitFor: (text: string) =>
+      new Promise<void>((resolve) => {
+        if (received.includes(text)) resolve();
+        else waiters.push({ text, resolve });
+      }),
+    close: () => socket.destroy(),
+  };
+}
+
+/** The SSE text of a header event as the stream writes it. */
+function eventText(data: Record<string, unknown>): string {
+  return `event:BlockHeader\ndata:${JSON.stringify(data)}\n\n`;
 }
 
 describe("[api] GET /header/updates", () => {
@@ -173,6 +210,60 @@ describe("[api] GET /header/updates", () => {
     expect(late.events.map((e) => (e.data.header as { hash: string }).hash)).toEqual(
       third.map((x) => x.header.hash),
     );
+  });
+
+  it("writes a cut change's events as one HTTP/1.1 chunk, and unframed to an HTTP/1.0 client", async () => {
+    t = await openTestNode();
+    const base = await t.node.start();
+    const v11 = rawSubscribe(base, "1.1");
+    const v10 = rawSubscribe(base, "1.0");
+    await Promise.all([v11.waitFor(": connected\n\n"), v10.waitFor(": connected\n\n")]);
+    expect(v11.received()).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+    expect(v11.received().toLowerCase()).toContain("transfer-encoding: chunked\r\n");
+    expect(v10.received()).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+    expect(v10.received().toLowerCase()).not.toContain("transfer-encoding");
+
+    const main = ChainBuilder.create(
+      testSingletonVersion,
+      "main",
+      t.node.blocks.genesis,
+      executingPayloads(t.node.blocks),
+    );
+    const data = (h: BlockHeader) => ({
+      header: blockHeaderToObject(h),
+      txCount: 1,
+      powHash: powHashHex(powHash(h)),
+      target: h.target.toString(16).padStart(64, "0"),
+    });
+    // What each cut change added, seen beside the stream's own listener.
+    const changes: string[] = [];
+    const stop = t.node.blocks.onCutChange((c) => {
+      if (c.added.length > 0) changes.push(c.added.map((h) => eventText(data(h))).join(""));
+    });
+    for (const x of main.rounds(1)) t.node.blocks.insertBlock(x);
+    // A side branch overtaking the main one: fork switches add several blocks at once.
+    const side = main.fork("side");
+    const blocks = [...main.round(), ...side.rounds(2)];
+    for (const x of blocks) t.node.blocks.insertBlock(x);
+    stop();
+    expect(changes.some((c) => c.split("event:").length > 2)).toBe(true);
+    const last = changes[changes.length - 1] as string;
+    await Promise.all([v11.waitFor(last), v10.waitFor(last)]);
+    // HTTP/1.0: the events as they are, after the comment line.
+    expect(v10.body()).toBe(`: connected\n\n${changes.join("")}`);
+    // HTTP/1.1: each write one chunk (size in hex, CRLF, bytes, CRLF), one per cut change.
+    const chunks: string[] = [];
+    let rest = v11.body();
+    while (rest.length > 0) {
+      const eol = rest.indexOf("\r\n");
+      const size = Number.parseInt(rest.slice(0, eol), 16);
+      chunks.push(rest.slice(eol + 2, eol + 2 + size));
+      expect(rest.slice(eol + 2 + size, eol + 4 + size)).toBe("\r\n");
+      rest = rest.slice(eol + 4 + size);
+    }
+    expect(chunks).toEqual([": connected\n\n", ...changes]);
+    v11.close();
+    v10.close();
   });
 
   it("ends the stream when the node closes", async () => {

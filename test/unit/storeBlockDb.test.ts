@@ -100,7 +100,15 @@ describe("[store] BlockDb genesis and schema", () => {
         (r) => r as { name: string; sql: string },
       );
       expect(tables.map((t) => t.name).sort()).toEqual(
-        ["best_chain", "cut_heads", "headers", "meta", "payload_transactions", "payloads"].sort(),
+        [
+          "best_chain",
+          "cut_heads",
+          "header_texts",
+          "headers",
+          "meta",
+          "payload_transactions",
+          "payloads",
+        ].sort(),
       );
       for (const t of tables) expect(t.sql, t.name).toMatch(/\)\s*STRICT/);
     } finally {

@@ -4,10 +4,13 @@
  * transfer-sized row in an overflow page of its own) opens at version 2
  * with every payload read back byte for byte, and its rows stored on the
  * table's own pages (no overflow page), rebuilt once at 8 KiB pages.
+ * Migrations 3 and 4: every header's page texts (object and base64url
+ * JSON) stored in header_texts, equal to what its binary header encodes to.
  */
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import type { BlockHeader } from "../../src-node/chain/blockHeader.ts";
 import { decodeBlockHeader, encodeBlockHeader } from "../../src-node/chain/blockHeaderBinary.ts";
 import { blockHeaderToObject } from "../../src-node/chain/blockHeaderObject.ts";
 import { minerDataBytes } from "../../src-node/chain/minerData.ts";
@@ -23,7 +26,7 @@ import { blockMigrations } from "../../src-node/store/blockMigrations.ts";
 import { headerPage } from "../../src-node/store/blockPages.ts";
 import { BLOCKS_PAGE_SIZE } from "../../src-node/store/blockStore.ts";
 import { databaseSpace } from "../../src-node/store/databaseSpace.ts";
-import { joinedHeaderPage } from "../../src-node/store/joinedPages.ts";
+import { joinedHeaderPage, joinedItems } from "../../src-node/store/joinedPages.ts";
 import { runMigrations } from "../../src-node/store/migration.ts";
 import { migration0001 } from "../../src-node/store/migrations/blocks/0001-block-tables.ts";
 import { sql } from "../../src-node/store/sql.ts";
@@ -135,7 +138,21 @@ function encodedFromBinary(bytes: Uint8Array): string {
   return JSON.stringify(blockHeaderToObject(decodeBlockHeader(bytes, { verifyHash: false })));
 }
 
-describe("[store] blocks.sqlite migration 3: header object texts beside the binary headers", () => {
+/** The base64url text computed afresh from a binary header. */
+function base64FromBinary(bytes: Uint8Array): string {
+  return `"${Buffer.from(bytes).toString("base64url")}"`;
+}
+
+/** Version 2's header insert (no texts), as Weft before migration 3 wrote headers. */
+function insertHeaderV2(db: SqlDatabase, h: BlockHeader): void {
+  db.run(
+    sql`INSERT INTO headers (hash, chain_id, height, parent, payload_hash, header)
+        VALUES (${hash32Bytes(h.hash)}, ${h.chainId}, ${h.height}, ${hash32Bytes(h.parent)},
+                ${hash32Bytes(h.payloadHash)}, ${encodeBlockHeader(h)})`,
+  );
+}
+
+describe("[store] blocks.sqlite migrations 3 and 4: header page texts beside the binary headers", () => {
   it("fills the texts of a version 2 database; every stored text equals the binary's encoding", () => {
     const dir = tempDir("weft-migrate-");
     dirs.push(dir);
@@ -147,12 +164,7 @@ describe("[store] blocks.sqlite migration 3: header object texts beside the bina
       old.transaction(() => {
         for (const b of blocks) {
           insertV1(old, b.payload);
-          const h = b.header;
-          old.run(
-            sql`INSERT INTO headers (hash, chain_id, height, parent, payload_hash, header)
-                VALUES (${hash32Bytes(h.hash)}, ${h.chainId}, ${h.height}, ${hash32Bytes(h.parent)},
-                        ${hash32Bytes(h.payloadHash)}, ${encodeBlockHeader(h)})`,
-          );
+          insertHeaderV2(old, b.header);
         }
       });
     } finally {
@@ -160,7 +172,13 @@ describe("[store] blocks.sqlite migration 3: header object texts beside the bina
     }
     const db = BlockDb.open({ path, version: testSingletonVersion });
     try {
-      expect(db.store.db.userVersion()).toBe(3);
+      expect(db.store.db.userVersion()).toBe(4);
+      // The object text moved to header_texts: headers keeps the binary form only.
+      const columns = db.store.db.column(
+        sql`SELECT name FROM pragma_table_info('headers')`,
+        String,
+      );
+      expect(columns).not.toContain("header_object");
       // Blocks stored after the migration get their texts at insert.
       const more = ChainBuilder.create(testSingletonVersion, "more").rounds(1);
       for (const b of more) {
@@ -170,30 +188,59 @@ describe("[store] blocks.sqlite migration 3: header object texts beside the bina
       const rows = db.store.headerTexts();
       // Migrated rows, genesis headers and new rows alike.
       expect(rows.length).toBe(blocks.length + more.length + testSingletonVersion.chainIds.length);
-      for (const r of rows) expect(r.objectText).toBe(encodedFromBinary(r.bytes));
-      // A page is the stored texts joined, equal to the rows' texts joined; a
-      // row without its text gets it computed from the binary header.
-      const joined = joinedHeaderPage(db, 0, { limit: 3 }, "object");
-      const perRow = headerPage(db, 0, { limit: 3 });
-      expect(joined.items.toString()).toBe(perRow.items.map((r) => r.objectText).join(","));
-      expect(joined.next).toEqual(perRow.next);
-      const victim = perRow.items[1];
-      if (victim === undefined) throw new Error("page too short");
-      db.store.db.run(
-        sql`UPDATE headers SET header_object = NULL WHERE hash = ${hash32Bytes(victim.hash)}`,
-      );
-      expect(joinedHeaderPage(db, 0, { limit: 3 }, "object").items.toString()).toBe(
-        joined.items.toString(),
-      );
-      expect(headerPage(db, 0, { limit: 3 }).items.map((r) => r.objectText)).toEqual(
-        perRow.items.map((r) => r.objectText),
-      );
-      db.store.db.run(sql`UPDATE headers SET header_object = ${"x"} WHERE header_object IS NULL`);
-      const stored = db.store.db.column(
-        sql`SELECT count(*) FROM headers WHERE header_object IS NULL`,
-        Number,
-      );
-      expect(stored).toEqual([0]);
+      for (const r of rows) {
+        expect(r.objectText).toBe(encodedFromBinary(r.bytes));
+        expect(r.base64Text).toBe(base64FromBinary(r.bytes));
+      }
+      // A page is the stored texts joined, equal to the rows' texts joined.
+      for (const limit of [1, 3, 20]) {
+        const perRow = headerPage(db, 0, { limit });
+        const joined = joinedHeaderPage(db, 0, { limit }, "object");
+        expect(joinedItems(joined).toString()).toBe(
+          perRow.items.map((r) => r.objectText).join(","),
+        );
+        expect(joined.next).toEqual(perRow.next);
+        const base64 = joinedHeaderPage(db, 0, { limit }, "base64");
+        expect(joinedItems(base64).toString()).toBe(
+          perRow.items.map((r) => base64FromBinary(r.bytes)).join(","),
+        );
+        expect(base64.next).toEqual(perRow.next);
+      }
+    } finally {
+      db.close();
+    }
+  });
+
+  it("moves a version 3 database's stored object texts as they are, in key order", () => {
+    const dir = tempDir("weft-migrate-");
+    dirs.push(dir);
+    const path = join(dir, "blocks.sqlite");
+    const blocks = ChainBuilder.create(testSingletonVersion).rounds(2);
+    const old = SqlDatabase.open(path);
+    try {
+      expect(runMigrations(old, blockMigrations.slice(0, 3))).toEqual([1, 2, 3]);
+      old.transaction(() => {
+        for (const b of blocks) {
+          insertV1(old, b.payload);
+          insertHeaderV2(old, b.header);
+          // Version 3 wrote the text with the header; one is marked to show it is moved, not computed.
+          const text = b === blocks[0] ? "marked" : encodedFromBinary(encodeBlockHeader(b.header));
+          old.run(
+            sql`UPDATE headers SET header_object = ${text} WHERE hash = ${hash32Bytes(b.header.hash)}`,
+          );
+        }
+      });
+    } finally {
+      old.close();
+    }
+    const db = BlockDb.open({ path, version: testSingletonVersion });
+    try {
+      expect(db.store.db.userVersion()).toBe(4);
+      const first = blocks[0]?.header;
+      if (first === undefined) throw new Error("no block");
+      expect(db.store.headerRowOf(first.hash)?.objectText).toBe("marked");
+      const texts = db.store.db.column(sql`SELECT count(*) FROM header_texts`, (v) => Number(v));
+      expect(texts).toEqual([blocks.length + testSingletonVersion.chainIds.length]);
     } finally {
       db.close();
     }

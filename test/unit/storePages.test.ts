@@ -20,12 +20,13 @@ import {
   type BranchBounds,
   branchHashes,
   type Cursor,
+  cursorText,
   hashPage,
   headerPage,
   type Page,
   type PageQuery,
 } from "../../src-node/store/blockPages.ts";
-import { joinedHeaderPage } from "../../src-node/store/joinedPages.ts";
+import { joinedHeaderPage, joinedItems } from "../../src-node/store/joinedPages.ts";
 import { buildForkedChain, type ForkedChain } from "../support/forkedChain.ts";
 import { tempDir } from "../support/testNode.ts";
 
@@ -165,12 +166,25 @@ describe("[store] ascending pages written as bytes (joinedPages.ts)", () => {
     for (const p of [byHash, byBase64, byObject]) {
       expect(p.count).toBe(hashes.items.length);
       expect(p.next).toEqual(hashes.next);
+      // A body SQLite wrote whole: the page's JSON, its items and cursor.
+      if (p.body !== undefined) {
+        expect(JSON.parse(p.body.toString())).toEqual({
+          limit: p.count,
+          items: JSON.parse(`[${joinedItems(p)}]`),
+          next: cursorText(p.next),
+        });
+      }
+    }
+    // Full pages of headers have their bodies written by SQLite.
+    if (q.limit > 0 && hashes.items.length === q.limit) {
+      expect(byBase64.body).toBeDefined();
+      expect(byObject.body).toBeDefined();
     }
     expect(JSON.parse(`[${byHash.items}]`)).toEqual(hashes.items);
-    expect(JSON.parse(`[${byBase64.items}]`)).toEqual(
+    expect(JSON.parse(`[${joinedItems(byBase64)}]`)).toEqual(
       headers.items.map((r) => base64UrlEncode(encodeBlockHeader(r.header))),
     );
-    expect(byObject.items.toString()).toBe(
+    expect(joinedItems(byObject).toString()).toBe(
       headers.items.map((r) => JSON.stringify(blockHeaderToObject(r.header))).join(","),
     );
     return hashes.next;
@@ -222,15 +236,15 @@ describe("[store] ascending pages written as bytes (joinedPages.ts)", () => {
     }
   });
 
-  it("join the rows in the index's order, walked by a co-routine with no sort of its own", () => {
+  it("join the texts in the key's order, walked by a co-routine with no sort of its own", () => {
     // The joins carry no ORDER BY of their own: their order is the subquery's,
-    // which holds only while its rows come from the index in order, one by one.
+    // which holds only while its rows come from the texts table's key in order, one by one.
     const plans = db.store.joinedPagePlans();
-    expect(plans).toHaveLength(2);
+    expect(plans).toHaveLength(4);
     for (const plan of plans) {
       const text = plan.join("\n");
       expect(text).toMatch(/CO-ROUTINE/);
-      expect(text).toMatch(/SEARCH headers USING INDEX headers_by_chain_height/);
+      expect(text).toMatch(/SEARCH header_texts USING PRIMARY KEY/);
       expect(text).not.toMatch(/TEMP B-TREE/);
     }
   });
