@@ -129,6 +129,14 @@ export class StateDb {
    * or a rollback.
    */
   readonly #tables = new Map<number, Map<string, { module: string; txid: number } | null>>();
+  /**
+   * On the writer, the newest version of recently read or written user rows
+   * by chain, `tbl\0key` (null: no version): a miner's account is read by
+   * every block's coinbase right after the previous block wrote it. Same
+   * rule as {@link #decoded}'s `newest`; texts only (decoded by the reader,
+   * as a row read from SQLite is).
+   */
+  readonly #rows = new Map<number, Map<string, VersionRow | null>>();
   /** Each chain's head (null: none), as last read or written; forgotten on any rollback. */
   readonly #heads = new Map<number, StateBlock | null>();
   /** A reader's heads move under it (another connection writes): never cached. */
@@ -181,6 +189,7 @@ export class StateDb {
 
   close(): void {
     this.#decoded.clear();
+    this.#rows.clear();
     this.#tables.clear();
     this.db.close();
   }
@@ -213,6 +222,7 @@ export class StateDb {
     } catch (e) {
       // Rows written inside may have been decoded and cached.
       this.#decoded.clear();
+      this.#rows.clear();
       this.#tables.clear();
       this.#heads.clear();
       throw e;
@@ -229,6 +239,7 @@ export class StateDb {
       });
     } catch (e) {
       this.#decoded.clear();
+      this.#rows.clear();
       this.#tables.clear();
       this.#heads.clear();
       if (e !== ROLLBACK) throw e;
@@ -314,6 +325,7 @@ export class StateDb {
     this.db.run(sql`DELETE FROM results WHERE chain_id = ${chainId} AND height > ${height}`);
     this.db.run(sql`DELETE FROM state_blocks WHERE chain_id = ${chainId} AND height > ${height}`);
     this.#decoded.get(chainId)?.clear();
+    this.#rows.delete(chainId);
     this.#tables.delete(chainId);
     this.#heads.delete(chainId);
   }
@@ -326,6 +338,7 @@ export class StateDb {
     this.db.run(sql`DELETE FROM state_blocks WHERE chain_id = ${chainId}`);
     this.db.run(sql`DELETE FROM state_compaction WHERE chain_id = ${chainId}`);
     this.#decoded.get(chainId)?.clear();
+    this.#rows.delete(chainId);
     this.#tables.delete(chainId);
     this.#heads.delete(chainId);
   }
@@ -498,6 +511,33 @@ export class StateDb {
   }
 
   /**
+   * {@link readVersion} through the writer's memory of rows' newest versions
+   * (a reader always asks SQLite).
+   */
+  readNewest(chainId: number, tbl: string, key: string, limit: number): VersionRow | undefined {
+    if (!this.#cacheHeads) return this.readVersion(chainId, tbl, key, limit);
+    let rows = this.#rows.get(chainId);
+    if (rows === undefined) {
+      rows = new Map();
+      this.#rows.set(chainId, rows);
+    }
+    const k = `${tbl}\u0000${key}`;
+    const known = rows.get(k);
+    if (known === null) return undefined;
+    if (known !== undefined && known.txid < limit) return known;
+    const row = this.readVersion(chainId, tbl, key, limit);
+    // Unbounded: what it found (or that there is none) is the row's newest version.
+    if (limit === NO_TXID_LIMIT) this.#rememberRow(rows, k, row ?? null);
+    return row;
+  }
+
+  #rememberRow(rows: Map<string, VersionRow | null>, k: string, row: VersionRow | null): void {
+    rows.delete(k);
+    rows.set(k, row);
+    if (rows.size > 4096) rows.delete(rows.keys().next().value as string);
+  }
+
+  /**
    * Like {@link readVersion}, decoding the value with `decode` and keeping
    * the decoded value for the next read of the same version.
    */
@@ -550,8 +590,18 @@ export class StateDb {
       sql`INSERT INTO versions (chain_id, tbl, key, txid, seq, height, value)
           VALUES (${chainId}, ${tbl}, ${key}, ${v.txid}, ${v.seq}, ${v.height}, ${v.value})`,
     );
+    const k = `${tbl}\u0000${key}`;
     const decoded = this.#decoded.get(chainId);
-    if (decoded !== undefined && decoded.size > 0) decoded.delete(`${tbl}\u0000${key}`);
+    if (decoded !== undefined && decoded.size > 0) decoded.delete(k);
+    if (this.#cacheHeads && !tbl.startsWith("SYS:")) {
+      let rows = this.#rows.get(chainId);
+      if (rows === undefined) {
+        rows = new Map();
+        this.#rows.set(chainId, rows);
+      }
+      // The writer writes above everything it holds (rewound first): this is the row's newest.
+      this.#rememberRow(rows, k, { txid: v.txid, seq: v.seq, value: v.value });
+    }
   }
 
   /** Keys of a table with a version below `limit`, in code-point (UTF-8 byte) order. */

@@ -193,6 +193,27 @@ describe("[store] state.sqlite", () => {
     db.close();
   });
 
+  it("reads a row's newest version from memory once read or written, and from SQLite after a rewind or rollback", () => {
+    const db = StateDb.open({ path: ":memory:" });
+    expect(balanceAt(db, 0, "a")).toBeNull();
+    block(db, 0, 0, { a: 1 });
+    block(db, 0, 1, { a: 2 });
+    const statements = vi.spyOn(db.db, "get");
+    expect(db.readNewest(0, "m_t", "a", NO_TXID_LIMIT)?.txid).toBe(1);
+    expect(statements).not.toHaveBeenCalled();
+    statements.mockRestore();
+    // Bounded below the newest version: the older one, from SQLite.
+    expect(balanceAt(db, 0, "a", 0)).toBe(1n);
+    db.rolledBack(() => {
+      block(db, 0, 2, { a: 7 });
+      expect(balanceAt(db, 0, "a")).toBe(7n);
+    });
+    expect(balanceAt(db, 0, "a")).toBe(2n);
+    db.transaction(() => db.rewind(0, 0));
+    expect(balanceAt(db, 0, "a")).toBe(1n);
+    db.close();
+  });
+
   it("knows a user table from its creation on, and not after a rollback or a rewind", () => {
     const db = StateDb.open({ path: ":memory:" });
     block(db, 0, 0, {});
