@@ -43,6 +43,9 @@ function formatDecimal(scaled: bigint): string {
   return `${whole}.${frac === "" ? "0" : frac}`;
 }
 
+/** A row's reward divided by a number of chains, by row and number. */
+const divided = new WeakMap<RewardRow, Map<number, string>>();
+
 /**
  * The reward of one block at `height` on a network with `chainCount` chains
  * at that height, as a decimal string (e.g. "1.2").
@@ -57,5 +60,16 @@ export function rewardPerBlock(
   }
   const row = schedule.find((r) => r.untilHeight >= height);
   if (row === undefined) return "0.0";
-  return formatDecimal(parseDecimal(row.reward) / BigInt(chainCount));
+  // Every block's coinbase asks; rows are immutable, so each division is done once.
+  let byCount = divided.get(row);
+  if (byCount === undefined) {
+    byCount = new Map();
+    divided.set(row, byCount);
+  }
+  let reward = byCount.get(chainCount);
+  if (reward === undefined) {
+    reward = formatDecimal(parseDecimal(row.reward) / BigInt(chainCount));
+    byCount.set(chainCount, reward);
+  }
+  return reward;
 }

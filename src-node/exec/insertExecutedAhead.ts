@@ -24,8 +24,9 @@ export async function insertExecutedAhead(
   const { blocks, executor, execution } = parts;
   const hash = block.header.hash;
   // A known block changes nothing; an empty one executes its coinbase only, cheaper here
-  // than the round trip to a worker (a node catching up inserts thousands of them).
-  if (blocks.header(hash) !== undefined || block.payload.transactions.length === 0) {
+  // than the round trip to a worker (a node catching up inserts thousands of them). Empty
+  // first: insertBlock looks the block up itself, and a new one is a SQLite lookup each time.
+  if (block.payload.transactions.length === 0 || blocks.header(hash) !== undefined) {
     return blocks.insertBlock(block);
   }
   await execution.prepareBlock(block);

@@ -66,6 +66,12 @@ const HASH_PAGE = 4096;
 
 /** Blocks inserted between progress calls and turns of the event loop. */
 const PROGRESS_EVERY = 64;
+/**
+ * Most blocks without transactions stored in one batch (one commit per
+ * database): each commit writes the pages the batch touched (the cut's
+ * rows, index pages) to the WAL again, so fewer commits write less.
+ */
+const BATCH_BLOCKS = 256;
 
 /** Codes of a block that may be valid once other blocks arrive: not misbehaviour. */
 const NOT_YET = new Set<string>([
@@ -433,7 +439,7 @@ export async function syncFromPeer(options: SyncOptions): Promise<number> {
 /**
  * Blocks in height order, grouped for insertion: one height of blocks with
  * transactions (executed ahead in workers, each awaited), or consecutive
- * heights of blocks without any, up to {@link PROGRESS_EVERY} blocks (stored
+ * heights of blocks without any, up to {@link BATCH_BLOCKS} blocks (stored
  * at once, in one batch).
  */
 function insertGroups(sorted: readonly Block[]): { blocks: Block[]; empty: boolean }[] {
@@ -446,7 +452,7 @@ function insertGroups(sorted: readonly Block[]): { blocks: Block[]; empty: boole
     const level = sorted.slice(i, j);
     const empty = level.every((b) => b.payload.transactions.length === 0);
     const last = groups[groups.length - 1];
-    if (empty && last?.empty === true && last.blocks.length < PROGRESS_EVERY) {
+    if (empty && last?.empty === true && last.blocks.length < BATCH_BLOCKS) {
       last.blocks.push(...level);
     } else {
       groups.push({ blocks: level, empty });

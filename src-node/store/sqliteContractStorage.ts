@@ -258,7 +258,7 @@ export class SqliteContractStorage implements ContractStorage {
     const id = `${tbl}\u0000${key}`;
     const hit = this.#cache.get(id);
     if (hit !== undefined) return hit;
-    const row = this.#state.readVersion(this.chainId, tbl, key, this.#readLimit);
+    const row = this.#state.readNewest(this.chainId, tbl, key, this.#readLimit);
     const value = row === undefined ? null : decode(row.value);
     this.#cache.set(id, value);
     return value;

@@ -112,8 +112,31 @@ export class StateDb {
   /**
    * Decoded system records by chain, `tbl\0key` → the version they were
    * decoded from (modules are large; decoding them per read is the hot path).
+   * `newest`: on the writer, no later version of the row exists, so a read
+   * bounded above it needs no statement at all (every block reads the coin
+   * module; that query was a SQLite statement per record and block). Every
+   * write of the row drops its entry (insertVersion); a rewind, a reset or a
+   * rollback clears them; compaction never deletes a row's newest version.
    */
-  readonly #decoded = new Map<number, Map<string, { txid: number; seq: number; value: unknown }>>();
+  readonly #decoded = new Map<
+    number,
+    Map<string, { txid: number; seq: number; value: unknown; newest: boolean }>
+  >();
+  /**
+   * On the writer, each chain's user tables as the database holds them
+   * (null: none), read once: every block's coin call asked SQLite for its
+   * table's module. Written by insertTable; forgotten on a rewind, a reset
+   * or a rollback.
+   */
+  readonly #tables = new Map<number, Map<string, { module: string; txid: number } | null>>();
+  /**
+   * On the writer, the newest version of recently read or written user rows
+   * by chain, `tbl\0key` (null: no version): a miner's account is read by
+   * every block's coinbase right after the previous block wrote it. Same
+   * rule as {@link #decoded}'s `newest`; texts only (decoded by the reader,
+   * as a row read from SQLite is).
+   */
+  readonly #rows = new Map<number, Map<string, VersionRow | null>>();
   /** Each chain's head (null: none), as last read or written; forgotten on any rollback. */
   readonly #heads = new Map<number, StateBlock | null>();
   /** A reader's heads move under it (another connection writes): never cached. */
@@ -166,6 +189,8 @@ export class StateDb {
 
   close(): void {
     this.#decoded.clear();
+    this.#rows.clear();
+    this.#tables.clear();
     this.db.close();
   }
 
@@ -197,6 +222,8 @@ export class StateDb {
     } catch (e) {
       // Rows written inside may have been decoded and cached.
       this.#decoded.clear();
+      this.#rows.clear();
+      this.#tables.clear();
       this.#heads.clear();
       throw e;
     }
@@ -212,6 +239,8 @@ export class StateDb {
       });
     } catch (e) {
       this.#decoded.clear();
+      this.#rows.clear();
+      this.#tables.clear();
       this.#heads.clear();
       if (e !== ROLLBACK) throw e;
     }
@@ -296,6 +325,8 @@ export class StateDb {
     this.db.run(sql`DELETE FROM results WHERE chain_id = ${chainId} AND height > ${height}`);
     this.db.run(sql`DELETE FROM state_blocks WHERE chain_id = ${chainId} AND height > ${height}`);
     this.#decoded.get(chainId)?.clear();
+    this.#rows.delete(chainId);
+    this.#tables.delete(chainId);
     this.#heads.delete(chainId);
   }
 
@@ -307,6 +338,8 @@ export class StateDb {
     this.db.run(sql`DELETE FROM state_blocks WHERE chain_id = ${chainId}`);
     this.db.run(sql`DELETE FROM state_compaction WHERE chain_id = ${chainId}`);
     this.#decoded.get(chainId)?.clear();
+    this.#rows.delete(chainId);
+    this.#tables.delete(chainId);
     this.#heads.delete(chainId);
   }
 
@@ -478,6 +511,33 @@ export class StateDb {
   }
 
   /**
+   * {@link readVersion} through the writer's memory of rows' newest versions
+   * (a reader always asks SQLite).
+   */
+  readNewest(chainId: number, tbl: string, key: string, limit: number): VersionRow | undefined {
+    if (!this.#cacheHeads) return this.readVersion(chainId, tbl, key, limit);
+    let rows = this.#rows.get(chainId);
+    if (rows === undefined) {
+      rows = new Map();
+      this.#rows.set(chainId, rows);
+    }
+    const k = `${tbl}\u0000${key}`;
+    const known = rows.get(k);
+    if (known === null) return undefined;
+    if (known !== undefined && known.txid < limit) return known;
+    const row = this.readVersion(chainId, tbl, key, limit);
+    // Unbounded: what it found (or that there is none) is the row's newest version.
+    if (limit === NO_TXID_LIMIT) this.#rememberRow(rows, k, row ?? null);
+    return row;
+  }
+
+  #rememberRow(rows: Map<string, VersionRow | null>, k: string, row: VersionRow | null): void {
+    rows.delete(k);
+    rows.set(k, row);
+    if (rows.size > 4096) rows.delete(rows.keys().next().value as string);
+  }
+
+  /**
    * Like {@link readVersion}, decoding the value with `decode` and keeping
    * the decoded value for the next read of the same version.
    */
@@ -488,6 +548,14 @@ export class StateDb {
     limit: number,
     decode: (text: string) => T,
   ): T | undefined {
+    let cache = this.#decoded.get(chainId);
+    if (cache === undefined) {
+      cache = new Map();
+      this.#decoded.set(chainId, cache);
+    }
+    const k = `${tbl}\u0000${key}`;
+    const hit = cache.get(k);
+    if (hit?.newest === true && hit.txid < limit) return hit.value as T;
     const id = this.db.get(
       sql`SELECT txid, seq FROM versions
           WHERE chain_id = ${chainId} AND tbl = ${tbl} AND key = ${key} AND txid < ${limit}
@@ -498,18 +566,16 @@ export class StateDb {
       },
     );
     if (id === undefined) return undefined;
-    let cache = this.#decoded.get(chainId);
-    if (cache === undefined) {
-      cache = new Map();
-      this.#decoded.set(chainId, cache);
+    // Unbounded, on the writer: what it found is the row's newest version.
+    const newest = this.#cacheHeads && limit === NO_TXID_LIMIT;
+    if (hit !== undefined && hit.txid === id.txid && hit.seq === id.seq) {
+      if (newest) hit.newest = true;
+      return hit.value as T;
     }
-    const k = `${tbl}\u0000${key}`;
-    const hit = cache.get(k);
-    if (hit !== undefined && hit.txid === id.txid && hit.seq === id.seq) return hit.value as T;
     const row = this.readVersion(chainId, tbl, key, id.txid + 1);
     if (row === undefined) return undefined;
     const value = decode(row.value);
-    cache.set(k, { txid: row.txid, seq: row.seq, value });
+    cache.set(k, { txid: row.txid, seq: row.seq, value, newest });
     if (cache.size > 1024) cache.delete(cache.keys().next().value as string);
     return value;
   }
@@ -524,6 +590,18 @@ export class StateDb {
       sql`INSERT INTO versions (chain_id, tbl, key, txid, seq, height, value)
           VALUES (${chainId}, ${tbl}, ${key}, ${v.txid}, ${v.seq}, ${v.height}, ${v.value})`,
     );
+    const k = `${tbl}\u0000${key}`;
+    const decoded = this.#decoded.get(chainId);
+    if (decoded !== undefined && decoded.size > 0) decoded.delete(k);
+    if (this.#cacheHeads && !tbl.startsWith("SYS:")) {
+      let rows = this.#rows.get(chainId);
+      if (rows === undefined) {
+        rows = new Map();
+        this.#rows.set(chainId, rows);
+      }
+      // The writer writes above everything it holds (rewound first): this is the row's newest.
+      this.#rememberRow(rows, k, { txid: v.txid, seq: v.seq, value: v.value });
+    }
   }
 
   /** Keys of a table with a version below `limit`, in code-point (UTF-8 byte) order. */
@@ -570,6 +648,30 @@ export class StateDb {
 
   /** The module that created a user table below `limit`, or undefined. */
   tableModule(chainId: number, tbl: string, limit: number): string | undefined {
+    if (this.#cacheHeads) {
+      let tables = this.#tables.get(chainId);
+      if (tables === undefined) {
+        tables = new Map();
+        this.#tables.set(chainId, tables);
+      }
+      let t = tables.get(tbl);
+      if (t === undefined) {
+        t =
+          this.db.get(
+            sql`SELECT module, txid FROM user_tables WHERE chain_id = ${chainId} AND tbl = ${tbl}`,
+            (row) => {
+              const r = rec(this.path, row);
+              return {
+                module: text(this.path, r.module, "module"),
+                txid: int(this.path, r.txid, "txid"),
+              };
+            },
+          ) ?? null;
+        if (tables.size >= 4096) tables.clear();
+        tables.set(tbl, t);
+      }
+      return t !== null && t.txid < limit ? t.module : undefined;
+    }
     return this.db.get(
       sql`SELECT module FROM user_tables
           WHERE chain_id = ${chainId} AND tbl = ${tbl} AND txid < ${limit}`,
@@ -582,5 +684,6 @@ export class StateDb {
       sql`INSERT INTO user_tables (chain_id, tbl, module, txid, height)
           VALUES (${chainId}, ${tbl}, ${module}, ${txid}, ${height})`,
     );
+    this.#tables.get(chainId)?.set(tbl, { module, txid });
   }
 }

@@ -28,6 +28,7 @@ import { base64UrlEncode } from "../../src-node/encoding/base64url.ts";
 import type { Hash32 } from "../../src-node/encoding/hash32.ts";
 import { u256ToBytes } from "../../src-node/encoding/littleEndian.ts";
 import { createNode, type WeftNode } from "../../src-node/node.ts";
+import { NO_TXID_LIMIT } from "../../src-node/store/stateDb.ts";
 import { MINER } from "../support/execChain.ts";
 
 const NETWORK = "test-singleton";
@@ -170,6 +171,13 @@ describe("[p2p] sync between nodes", () => {
     await waitFor("the late node on the source's cut", () =>
       cutText(late) === cutText(source) ? true : undefined,
     );
+    // Every block executed here as on the source: the same state, row by row, and the same heads.
+    for (const c of source.version.chainIds) {
+      expect(late.state.head(c)).toEqual(source.state.head(c));
+      expect([...late.state.valuesAt(c, NO_TXID_LIMIT)]).toEqual([
+        ...source.state.valuesAt(c, NO_TXID_LIMIT),
+      ]);
+    }
     const sync = seen.filter((s) => s.what === "Syncing blocks from peers");
     expect(sync.length).toBeGreaterThan(0);
     const last = sync[sync.length - 1] as { done: number; total: number };

@@ -6,7 +6,7 @@
  */
 import { rmSync } from "node:fs";
 import { join } from "node:path";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { makeObject, type PactValue } from "../../src-node/contract/values/value.ts";
 import type { Hash32 } from "../../src-node/encoding/hash32.ts";
 import { NO_TXID_LIMIT, StateDb } from "../../src-node/store/stateDb.ts";
@@ -151,6 +151,103 @@ describe("[store] state.sqlite", () => {
     expect(s.keylog("m_t", "a", 0).map((e) => e.txId)).toEqual([0, 1]);
     expect(s.txlog("m_t", 1).map((e) => e.key)).toEqual(["a", "c"]);
     expect(balanceAt(db, 0, "a")).toBe(1n);
+    db.close();
+  });
+
+  it("keeps a decoded record read without a bound until the row is written, rewound or rolled back", () => {
+    const db = StateDb.open({ path: ":memory:" });
+    const put = (height: number, txid: number, value: string) =>
+      db.transaction(() => {
+        db.insertVersion(0, "SYS:x", "k", { txid, seq: txid, height, value });
+        db.recordBlock({ chainId: 0, height, hash: hashOf(height), endTxId: txid + 1 });
+      });
+    const read = (limit = NO_TXID_LIMIT) => db.readDecoded(0, "SYS:x", "k", limit, (t) => ({ t }));
+    put(0, 0, "v0");
+    const first = read();
+    expect(first).toEqual({ t: "v0" });
+    // The newest version, known: no statement, the same decoded value.
+    const statements = vi.spyOn(db.db, "get");
+    expect(read()).toBe(first);
+    expect(statements).not.toHaveBeenCalled();
+    statements.mockRestore();
+    put(1, 1, "v1");
+    expect(read()).toEqual({ t: "v1" });
+    // A bounded read below the newest version sees the older one.
+    expect(read(1)).toEqual({ t: "v0" });
+    expect(read()).toEqual({ t: "v1" });
+    db.transaction(() => db.rewind(0, 0));
+    expect(read()).toEqual({ t: "v0" });
+    expect(() =>
+      db.transaction(() => {
+        put(1, 1, "v2");
+        expect(read()).toEqual({ t: "v2" });
+        throw new Error("rejected");
+      }),
+    ).toThrow("rejected");
+    expect(read()).toEqual({ t: "v0" });
+    db.rolledBack(() => {
+      put(1, 1, "v3");
+      expect(read()).toEqual({ t: "v3" });
+    });
+    expect(read()).toEqual({ t: "v0" });
+    db.close();
+  });
+
+  it("reads a row's newest version from memory once read or written, and from SQLite after a rewind or rollback", () => {
+    const db = StateDb.open({ path: ":memory:" });
+    expect(balanceAt(db, 0, "a")).toBeNull();
+    block(db, 0, 0, { a: 1 });
+    block(db, 0, 1, { a: 2 });
+    const statements = vi.spyOn(db.db, "get");
+    expect(db.readNewest(0, "m_t", "a", NO_TXID_LIMIT)?.txid).toBe(1);
+    expect(statements).not.toHaveBeenCalled();
+    statements.mockRestore();
+    // Bounded below the newest version: the older one, from SQLite.
+    expect(balanceAt(db, 0, "a", 0)).toBe(1n);
+    db.rolledBack(() => {
+      block(db, 0, 2, { a: 7 });
+      expect(balanceAt(db, 0, "a")).toBe(7n);
+    });
+    expect(balanceAt(db, 0, "a")).toBe(2n);
+    db.transaction(() => db.rewind(0, 0));
+    expect(balanceAt(db, 0, "a")).toBe(1n);
+    db.close();
+  });
+
+  it("knows a user table from its creation on, and not after a rollback or a rewind", () => {
+    const db = StateDb.open({ path: ":memory:" });
+    block(db, 0, 0, {});
+    db.rolledBack(() => {
+      db.insertTable(0, "n_t", "n", 1, 1);
+      expect(db.tableModule(0, "n_t", NO_TXID_LIMIT)).toBe("n");
+    });
+    expect(db.tableModule(0, "n_t", NO_TXID_LIMIT)).toBeUndefined();
+    db.transaction(() => {
+      db.insertTable(0, "n_t", "n", 1, 1);
+      db.recordBlock({ chainId: 0, height: 1, hash: hashOf(1), endTxId: 2 });
+    });
+    expect(db.tableModule(0, "n_t", NO_TXID_LIMIT)).toBe("n");
+    // Read at the state after block 0 (ids below 1): not created yet.
+    expect(db.tableModule(0, "n_t", 1)).toBeUndefined();
+    expect(db.tableModule(0, "n_t", 2)).toBe("n");
+    db.transaction(() => db.rewind(0, 0));
+    expect(db.tableModule(0, "n_t", NO_TXID_LIMIT)).toBeUndefined();
+    db.close();
+  });
+
+  it("a reader's decoded records are checked against the database every time", () => {
+    const dir = tempDir();
+    dirs.push(dir);
+    const path = join(dir, "state.sqlite");
+    const db = StateDb.open({ path });
+    db.insertVersion(0, "SYS:x", "k", { txid: 0, seq: 0, height: 0, value: "v0" });
+    const reader = StateDb.openReader({ path });
+    const read = () => reader.readDecoded(0, "SYS:x", "k", NO_TXID_LIMIT, (t) => t);
+    expect(read()).toBe("v0");
+    // Written by another connection (the node's writer): the reader sees it.
+    db.insertVersion(0, "SYS:x", "k", { txid: 1, seq: 1, height: 1, value: "v1" });
+    expect(read()).toBe("v1");
+    reader.close();
     db.close();
   });
 
