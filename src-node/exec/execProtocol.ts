@@ -159,9 +159,23 @@ function array(m: Record<string, unknown>, key: string, d: Direction): unknown[]
   return v;
 }
 
+/**
+ * Binary forms already written, by header object: every /local sent to a
+ * worker carries the chain's head, the same object while it stays the head,
+ * and encoding it cost about as much as the rest of sending the request.
+ * Headers are immutable and the bytes are copied by `postMessage`, never
+ * transferred, so one encoding serves them all.
+ */
+const wired = new WeakMap<BlockHeader, Uint8Array>();
+
 /** A header for the boundary (its binary form). */
 export function wireHeader(header: BlockHeader): Uint8Array {
-  return encodeBlockHeader(header);
+  let bytes = wired.get(header);
+  if (bytes === undefined) {
+    bytes = encodeBlockHeader(header);
+    wired.set(header, bytes);
+  }
+  return bytes;
 }
 
 function headerOf(m: Record<string, unknown>, d: Direction, key = "parent"): BlockHeader {
