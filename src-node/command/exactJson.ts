@@ -127,6 +127,17 @@ export function jsonString(s: string): string {
 }
 
 /**
+ * A finite number's JSON text (`String(n)`, which is what `JSON.stringify`
+ * writes for one, without its generic entry: writers of fixed shapes call it
+ * for every integer of every /local answer).
+ * @throws {CommandError} CMD_INVARIANT for a non-finite number (a caller bug).
+ */
+export function jsonNumber(n: number): string {
+  if (!Number.isFinite(n)) throw commandInvariant("json", `not a JSON number: ${n}`);
+  return String(n);
+}
+
+/**
  * Serializes without whitespace, members in insertion order, `undefined`
  * members skipped; a {@link JsonNumber} or {@link RawJson} is written as its
  * exact text.
@@ -142,8 +153,7 @@ export function stringifyJson(value: JsonWritable): string {
     case "string":
       return jsonString(value);
     case "number":
-      if (!Number.isFinite(value)) throw commandInvariant("json", `not a JSON number: ${value}`);
-      return JSON.stringify(value);
+      return jsonNumber(value);
   }
   if (Array.isArray(value)) {
     return `[${value.map((v: JsonWritable | undefined) => {
@@ -177,7 +187,43 @@ ParsedObject.prototype = Object.create(null);
 const MAX_DEPTH = 512;
 /** A number's text is bounded (100,000 characters), as decimals are. */
 const MAX_NUMBER_LENGTH = 100_000;
-const NUMBER_AT = /-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?/y;
+
+function isDigit(c: number): boolean {
+  return c >= 0x30 && c <= 0x39;
+}
+
+/**
+ * Where the longest JSON number starting at `pos` ends (`-?(0|[1-9]\d*)`,
+ * then `\.\d+` and `[eE][+-]?\d+` when complete), or -1 when none starts
+ * there. Scanned by character codes: a regular expression's match object
+ * per number was most of what reading a command allocated.
+ */
+function numberEnd(text: string, pos: number): number {
+  let i = pos;
+  if (text.charCodeAt(i) === 0x2d /* - */) i++;
+  const first = text.charCodeAt(i);
+  if (first === 0x30) i++;
+  else if (first >= 0x31 && first <= 0x39) {
+    i++;
+    while (isDigit(text.charCodeAt(i))) i++;
+  } else return -1;
+  if (text.charCodeAt(i) === 0x2e /* . */ && isDigit(text.charCodeAt(i + 1))) {
+    i += 2;
+    while (isDigit(text.charCodeAt(i))) i++;
+  }
+  const e = text.charCodeAt(i);
+  if (e === 0x65 || e === 0x45) {
+    let j = i + 1;
+    const sign = text.charCodeAt(j);
+    if (sign === 0x2b || sign === 0x2d) j++;
+    if (isDigit(text.charCodeAt(j))) {
+      j++;
+      while (isDigit(text.charCodeAt(j))) j++;
+      i = j;
+    }
+  }
+  return i;
+}
 const SIMPLE_ESCAPES: Readonly<Record<string, string>> = {
   '"': '"',
   "\\": "\\",
@@ -301,12 +347,12 @@ class ExactJsonParser {
       this.pos += 4;
       return null;
     }
-    NUMBER_AT.lastIndex = this.pos;
-    const m = NUMBER_AT.exec(text);
-    if (m === null || m[0] === "" || m[0] === "-") return this.fail("expected a JSON value");
-    if (m[0].length > MAX_NUMBER_LENGTH) return this.fail("number too long");
-    this.pos += m[0].length;
-    return JsonNumber.matched(m[0]);
+    const start = this.pos;
+    const end = numberEnd(text, start);
+    if (end < 0) return this.fail("expected a JSON value");
+    if (end - start > MAX_NUMBER_LENGTH) return this.fail("number too long");
+    this.pos = end;
+    return JsonNumber.matched(text.slice(start, end));
   }
 
   /** A string at `pos` (its opening quote); null when malformed. */

@@ -13,7 +13,7 @@
 import type { NetworkVersion } from "../chain/networkVersion.ts";
 import type { PublicMeta } from "../command/commandTypes.ts";
 import { commandInvariant } from "../command/errors.ts";
-import { JsonNumber, jsonString, RawJson, stringifyJson } from "../command/exactJson.ts";
+import { JsonNumber, jsonNumber, jsonString, RawJson } from "../command/exactJson.ts";
 import type { ChainData, NamespacePolicy, SpvSupport } from "../contract/eval/runtimeContext.ts";
 import type { ContractStorage } from "../contract/storage/contractStorage.ts";
 import { decimalOfText } from "./gasMath.ts";
@@ -68,10 +68,10 @@ export function publicDataJson(env: BlockEnv, meta: PublicMeta): RawJson {
     throw commandInvariant("meta.gasPrice", `not JSON number text: ${meta.gasPrice}`);
   }
   // Concatenated in the reference's key order (every /local answer carries it);
-  // numbers go through stringifyJson, which refuses a non-finite one.
-  const publicMeta = `{"chainId":${jsonString(meta.chainId)},"sender":${jsonString(meta.sender)},"gasLimit":${stringifyJson(meta.gasLimit)},"gasPrice":${gasPrice.text},"ttl":${stringifyJson(meta.ttl)},"creationTime":${stringifyJson(meta.creationTime)}}`;
+  // numbers go through jsonNumber, which refuses a non-finite one.
+  const publicMeta = `{"chainId":${jsonString(meta.chainId)},"sender":${jsonString(meta.sender)},"gasLimit":${jsonNumber(meta.gasLimit)},"gasPrice":${gasPrice.text},"ttl":${jsonNumber(meta.ttl)},"creationTime":${jsonNumber(meta.creationTime)}}`;
   const p = env.parent;
   return new RawJson(
-    `{"publicMeta":${publicMeta},"blockTime":${stringifyJson(p.creationTime)},"prevBlockHash":${jsonString(p.hash)},"blockHeight":${stringifyJson(p.height + 1)}}`,
+    `{"publicMeta":${publicMeta},"blockTime":${jsonNumber(p.creationTime)},"prevBlockHash":${jsonString(p.hash)},"blockHeight":${jsonNumber(p.height + 1)}}`,
   );
 }

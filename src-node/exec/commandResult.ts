@@ -26,6 +26,7 @@
 
 import {
   type JsonObject,
+  jsonNumber,
   jsonString,
   parseJsonExact,
   RawJson,
@@ -91,7 +92,8 @@ export function resultJsonText(result: EvalResult<PactValue>): string {
       v.kind === "integer"
         ? pactValueToJsonText({ kind: "decimal", value: { mantissa: v.value, scale: 0 } })
         : pactValueToJsonText(v);
-    return stringifyJson({ status: "success", data: new RawJson(data) });
+    // Every /local answer and block output: written directly, not through the generic walk.
+    return `{"status":"success","data":${data}}`;
   }
   const e = result.error;
   return stringifyJson({
@@ -136,12 +138,12 @@ export function commandResultJson(p: CommandResultParts): CommandResult {
 export function writeCommandResult(r: CommandResult): string {
   // Written part by part in the fixed key order rather than through stringifyJson's
   // generic walk: every /local answer and every block output passes here.
-  let out = `{"gas":${stringifyJson(r.gas)},"result":${r.result.text},"reqKey":${jsonString(r.reqKey)},"logs":${r.logs === null ? "null" : jsonString(r.logs)}`;
+  let out = `{"gas":${jsonNumber(r.gas)},"result":${r.result.text},"reqKey":${jsonString(r.reqKey)},"logs":${r.logs === null ? "null" : jsonString(r.logs)}`;
   if (r.events !== null) out += `,"events":${r.events.text}`;
   const meta = r.metaData;
   out += `,"metaData":${meta === null ? "null" : meta instanceof RawJson ? meta.text : stringifyJson(meta)}`;
   out += `,"continuation":${r.continuation === null ? "null" : r.continuation.text}`;
-  return `${out},"txId":${r.txId === null ? "null" : stringifyJson(r.txId)}}`;
+  return `${out},"txId":${r.txId === null ? "null" : jsonNumber(r.txId)}}`;
 }
 
 /** The command result's JSON text. */

@@ -53,6 +53,28 @@ export type CommandRuleContext = {
 };
 
 /**
+ * The gas limit rule alone (1 … the block gas limit): what /local without
+ * preflight checks, on every request, without the other rules' work.
+ * @param prefix names the command in the field, e.g. `"cmds[2]."`.
+ */
+export function gasLimitViolation(
+  command: ParsedCommand,
+  version: NetworkVersion,
+  prefix = "",
+): CommandError | undefined {
+  const gasLimit = command.payload.meta.gasLimit;
+  const limit = version.blockGasLimit;
+  if (!(gasLimit > limit || gasLimit < 1)) return undefined;
+  const field = fieldOf(prefix, "meta.gasLimit");
+  return new CommandError(
+    { code: CommandErrorCode.GasLimit, field, limit, actual: gasLimit },
+    gasLimit < 1
+      ? `${field}: the gas limit ${gasLimit} is not positive`
+      : `${field}: the gas limit ${gasLimit} exceeds the block gas limit ${limit}`,
+  );
+}
+
+/**
  * The rules `command` breaks, in field order; empty when it meets them all.
  * @param prefix names the command in the fields, e.g. `"cmds[2]."`.
  */
@@ -83,18 +105,8 @@ export function commandRuleViolations(
       ),
     );
   }
-  const limit = ctx.version.blockGasLimit;
-  if (p.meta.gasLimit > limit || p.meta.gasLimit < 1) {
-    const field = fieldOf(prefix, "meta.gasLimit");
-    out.push(
-      new CommandError(
-        { code: CommandErrorCode.GasLimit, field, limit, actual: p.meta.gasLimit },
-        p.meta.gasLimit < 1
-          ? `${field}: the gas limit ${p.meta.gasLimit} is not positive`
-          : `${field}: the gas limit ${p.meta.gasLimit} exceeds the block gas limit ${limit}`,
-      ),
-    );
-  }
+  const gasLimit = gasLimitViolation(command, ctx.version, prefix);
+  if (gasLimit !== undefined) out.push(gasLimit);
   const price = p.meta.gasPrice;
   if (decimalPlaces(price) > GAS_PRICE_DECIMALS) {
     const field = fieldOf(prefix, "meta.gasPrice");

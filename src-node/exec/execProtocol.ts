@@ -159,14 +159,45 @@ function array(m: Record<string, unknown>, key: string, d: Direction): unknown[]
   return v;
 }
 
+/**
+ * Binary forms already written, by header object: every /local sent to a
+ * worker carries the chain's head, the same object while it stays the head,
+ * and encoding it cost about as much as the rest of sending the request.
+ * Headers are immutable and the bytes are copied by `postMessage`, never
+ * transferred, so one encoding serves them all.
+ */
+const wired = new WeakMap<BlockHeader, Uint8Array>();
+
 /** A header for the boundary (its binary form). */
 export function wireHeader(header: BlockHeader): Uint8Array {
-  return encodeBlockHeader(header);
+  let bytes = wired.get(header);
+  if (bytes === undefined) {
+    bytes = encodeBlockHeader(header);
+    wired.set(header, bytes);
+  }
+  return bytes;
+}
+
+/**
+ * The last header read at the boundary, with its bytes: a worker answering
+ * /local receives the same head with every request, and decoding it checks
+ * its hash. Equal bytes are the same (immutable) header, already checked.
+ */
+let lastRead: { readonly bytes: Uint8Array; readonly header: BlockHeader } | undefined;
+
+function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 function headerOf(m: Record<string, unknown>, d: Direction, key = "parent"): BlockHeader {
+  const given = bytes(m, key, d);
+  if (lastRead !== undefined && sameBytes(lastRead.bytes, given)) return lastRead.header;
   try {
-    return decodeBlockHeader(bytes(m, key, d));
+    const header = decodeBlockHeader(given);
+    lastRead = { bytes: given.slice(), header };
+    return header;
   } catch (e) {
     throw bad(d, `${key}: ${e instanceof Error ? e.message : String(e)}`);
   }

@@ -30,6 +30,19 @@ export interface ExecutionHost {
    * @throws {CommandError} for a malformed command or bad signatures.
    */
   local(chainId: number, body: unknown, request: LocalRequest): Promise<LocalAnswer>;
+  /**
+   * {@link local}, answered without a promise when the command runs on the
+   * calling thread (the API then answers it in the same turn: the /local
+   * path of the small commands wallets send has no promise to settle), a
+   * promise when it runs elsewhere.
+   * @throws {CommandError} at once, for a malformed command or bad signatures
+   *   found on the calling thread.
+   */
+  localNowOrLater(
+    chainId: number,
+    body: unknown,
+    request: LocalRequest,
+  ): LocalAnswer | Promise<LocalAnswer>;
   /** The payload of a new block on `parent` (payloadBuilder.ts); included commands are remembered for validation. */
   buildPayload(
     parent: BlockHeader,
@@ -59,6 +72,10 @@ export class InProcessExecution implements ExecutionHost {
   }
 
   async local(chainId: number, body: unknown, request: LocalRequest): Promise<LocalAnswer> {
+    return this.localNowOrLater(chainId, body, request);
+  }
+
+  localNowOrLater(chainId: number, body: unknown, request: LocalRequest): LocalAnswer {
     const command = nodeCommands.parseCommand(body);
     if (request.signatureVerification) nodeCommands.verifyCommandSignatures(command);
     return this.#executor.local(chainId, command, request);

@@ -11,9 +11,9 @@ import type { MinerInfo } from "../chain/minerData.ts";
 import type { ParsedCommand } from "../command/commandTypes.ts";
 import type { ContractStorage } from "../contract/storage/contractStorage.ts";
 import { localCommand } from "./applyCommand.ts";
-import { commandRuleViolations } from "./commandRules.ts";
+import { commandRuleViolations, gasLimitViolation } from "./commandRules.ts";
 import { contractInputOf } from "./contractInput.ts";
-import { type CommandError, CommandErrorCode } from "./errors.ts";
+import type { CommandError } from "./errors.ts";
 import { type ExecContext, timedEnvOf } from "./execContext.ts";
 
 /** /local's answer: a result, or the metadata rules the command breaks (preflight). */
@@ -45,16 +45,16 @@ export function runLocal(
   preflight: boolean,
 ): LocalAnswer {
   const chainId = parent.chainId;
-  const failures = commandRuleViolations(command, {
-    version: ctx.version,
-    chainId,
-    time: { kind: "preflight", parentTimeS: Math.floor(parent.creationTime / 1_000_000) },
-  });
   if (preflight) {
+    const failures = commandRuleViolations(command, {
+      version: ctx.version,
+      chainId,
+      time: { kind: "preflight", parentTimeS: Math.floor(parent.creationTime / 1_000_000) },
+    });
     if (failures.length > 0) return { kind: "invalid", failures };
   } else {
     // Without preflight too, no command runs with more gas than a block could give it.
-    const tooMuch = failures.find((f) => f.code === CommandErrorCode.GasLimit);
+    const tooMuch = gasLimitViolation(command, ctx.version);
     if (tooMuch !== undefined) throw tooMuch;
   }
   const input = contractInputOf(command);

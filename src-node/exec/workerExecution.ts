@@ -181,12 +181,28 @@ export class WorkerExecution implements ExecutionHost {
   }
 
   async local(chainId: number, body: unknown, request: LocalRequest): Promise<LocalAnswer> {
+    return this.localNowOrLater(chainId, body, request);
+  }
+
+  localNowOrLater(
+    chainId: number,
+    body: unknown,
+    request: LocalRequest,
+  ): LocalAnswer | Promise<LocalAnswer> {
     // Parsed here to read the gas limit; a malformed command is refused here as in a worker.
     const command = nodeCommands.parseCommand(body);
     if (command.payload.meta.gasLimit <= this.#inlineLocalGasLimit) {
       if (request.signatureVerification) nodeCommands.verifyCommandSignatures(command);
       return this.#executor.local(chainId, command, request);
     }
+    return this.#localInWorker(chainId, body, request);
+  }
+
+  async #localInWorker(
+    chainId: number,
+    body: unknown,
+    request: LocalRequest,
+  ): Promise<LocalAnswer> {
     const answer = await this.#ask(() => ({
       kind: "local",
       id: 0,

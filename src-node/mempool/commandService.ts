@@ -36,6 +36,7 @@ import type { ChainExecutor, ReadyCommand } from "../exec/chainExecutor.ts";
 import { contractInputOf } from "../exec/contractInput.ts";
 import { CommandError, ExecError, ExecErrorCode } from "../exec/errors.ts";
 import { type ExecutionHost, InProcessExecution } from "../exec/executionHost.ts";
+import type { LocalAnswer } from "../exec/localRun.ts";
 import { nodeCommands } from "../exec/nodeCommands.ts";
 import { parsePrivateCommand } from "../exec/parsePrivateCommand.ts";
 import { SpvService } from "../exec/spvService.ts";
@@ -262,16 +263,25 @@ export class CommandService {
    * @throws {ExecError} EXEC_PREFLIGHT_INVALID with every metadata rule broken.
    */
   async local(chainId: number, body: unknown, options: LocalRequestOptions): Promise<string> {
+    return this.localNowOrLater(chainId, body, options);
+  }
+
+  /**
+   * {@link local}, answered without a promise when the command runs on the
+   * node's thread (`ExecutionHost.localNowOrLater`), so the route answers it
+   * in the same turn; a promise when it runs in a worker.
+   * @throws {CommandError} {@link local}'s errors, at once when found on this thread.
+   */
+  localNowOrLater(
+    chainId: number,
+    body: unknown,
+    options: LocalRequestOptions,
+  ): string | Promise<string> {
     this.blocks.requireChain(chainId);
-    const answer = await this.execution.local(chainId, body, options);
-    if (answer.kind === "invalid") {
-      throw new ExecError(
-        { code: ExecErrorCode.PreflightInvalid, failures: answer.failures },
-        `Metadata validation failed: ${JSON.stringify(answer.failures.map((f) => f.message))}`,
-      );
-    }
-    if (!options.preflight) return answer.output;
-    return stringifyJson({ preflightResult: new RawJson(answer.output), preflightWarnings: [] });
+    const answer = this.execution.localNowOrLater(chainId, body, options);
+    return answer instanceof Promise
+      ? answer.then((a) => localAnswerText(a, options))
+      : localAnswerText(answer, options);
   }
 
   /** /poll: `{requestKey: result, …}` for the keys found at least `confirmationDepth` deep. */
@@ -379,4 +389,16 @@ export class CommandService {
     );
     return built.payload;
   };
+}
+
+/** /local's answer as JSON text (the result, or the preflight's wrapping of it). */
+function localAnswerText(answer: LocalAnswer, options: LocalRequestOptions): string {
+  if (answer.kind === "invalid") {
+    throw new ExecError(
+      { code: ExecErrorCode.PreflightInvalid, failures: answer.failures },
+      `Metadata validation failed: ${JSON.stringify(answer.failures.map((f) => f.message))}`,
+    );
+  }
+  if (!options.preflight) return answer.output;
+  return stringifyJson({ preflightResult: new RawJson(answer.output), preflightWarnings: [] });
 }

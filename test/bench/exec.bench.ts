@@ -14,7 +14,11 @@
  * - /local requests per second for `(+ 1 2)` on a listening node, from a
  *   load generator in another process (keep-alive connections), and the same
  *   generator against a bare node:http handler answering a fixed JSON body,
- *   in the same run (the baseline).
+ *   in the same run (the baseline). `local_rps` sends gas limit 2,500 (the
+ *   wallets' usual small reads: run on the node's thread); `local_worker_rps`
+ *   the same program with gas limit 100,000, above `INLINE_LOCAL_GAS_LIMIT`
+ *   (what the wallet's account discovery sends), so each request makes the
+ *   round trip to an execution worker.
  *
  * - responsiveness: the p99 response time of `/health-check` (a probe in
  *   another process, one request every 10 ms) on a listening node while
@@ -46,6 +50,7 @@
  * Prints `BENCH exec transfers_per_s=<n> 1/s`,
  * `BENCH exec transfers_cold_per_s=<n> 1/s`, `BENCH exec local_rps=<n> 1/s`,
  * `BENCH exec bare_rps=<n> 1/s`, `BENCH exec local_vs_bare=<pct> %`,
+ * `BENCH exec local_worker_rps=<n> 1/s`, `BENCH exec local_worker_vs_bare=<pct> %`,
  * `BENCH exec health_p99_ms_under_load=<ms> ms` (and its parts, above) and
  * `BENCH exec load_avg=<n>`.
  */
@@ -202,32 +207,45 @@ function median(xs: readonly number[]): number {
     : ((s[mid - 1] as number) + (s[mid] as number)) / 2;
 }
 
-/** /local and the bare handler, alternately, `ROUNDS` times each; the medians. */
-async function localAndBare(): Promise<{ local: number; bare: number }> {
+/**
+ * The gas limit of the /local commands that go to an execution worker
+ * (above `INLINE_LOCAL_GAS_LIMIT`): what the wallet's account discovery sends.
+ */
+const WORKER_LOCAL_GAS_LIMIT = 100_000;
+
+/**
+ * /local (gas limit 2,500: on the node's thread), /local with a gas limit
+ * that sends it to a worker (same program), and the bare handler, in turn,
+ * `ROUNDS` times each; the medians.
+ */
+async function localAndBare(): Promise<{ local: number; localWorker: number; bare: number }> {
   const body = JSON.stringify(signedCommand({ code: "(+ 1 2)" }));
+  const workerBody = JSON.stringify(
+    signedCommand({ code: "(+ 1 2)", gasLimit: WORKER_LOCAL_GAS_LIMIT }),
+  );
   const node = await localServer();
   const bareOne = await bareServer();
   const local: number[] = [];
+  const localWorker: number[] = [];
   const bare: number[] = [];
   try {
     // Not counted: the node's execution workers load (a thread compiles its
     // modules for seconds) under the first load, not during the rounds.
-    await runGenerator(node.url, body);
+    await runGenerator(node.url, workerBody);
+    const parts = [
+      async () => bare.push(await runGenerator(bareOne.url, body)),
+      async () => local.push(await runGenerator(node.url, body)),
+      async () => localWorker.push(await runGenerator(node.url, workerBody)),
+    ];
     for (let r = 0; r < ROUNDS; r++) {
-      // Alternate which goes first, so neither always follows the other.
-      if (r % 2 === 0) {
-        bare.push(await runGenerator(bareOne.url, body));
-        local.push(await runGenerator(node.url, body));
-      } else {
-        local.push(await runGenerator(node.url, body));
-        bare.push(await runGenerator(bareOne.url, body));
-      }
+      // Alternate the order, so no part always follows the same other.
+      for (const part of r % 2 === 0 ? parts : [...parts].reverse()) await part();
     }
   } finally {
     await bareOne.close();
     await node.close();
   }
-  return { local: median(local), bare: median(bare) };
+  return { local: median(local), localWorker: median(localWorker), bare: median(bare) };
 }
 
 type Probe = { count: number; errors: number; p50: number; p99: number; max: number };
@@ -409,10 +427,12 @@ if (ONLY === "transfers") {
   console.log(`BENCH exec transfers_cold_per_s=${Math.round(transfersCold)} 1/s`);
 }
 if (ONLY === "local") {
-  const { local, bare } = await localAndBare();
+  const { local, localWorker, bare } = await localAndBare();
   console.log(`BENCH exec local_rps=${Math.round(local)} 1/s`);
   console.log(`BENCH exec bare_rps=${Math.round(bare)} 1/s`);
   console.log(`BENCH exec local_vs_bare=${Math.round((100 * local) / bare)} %`);
+  console.log(`BENCH exec local_worker_rps=${Math.round(localWorker)} 1/s`);
+  console.log(`BENCH exec local_worker_vs_bare=${Math.round((100 * localWorker) / bare)} %`);
 }
 if (ONLY === "health") {
   const withWorkers = await healthUnderLocalLoad(2);

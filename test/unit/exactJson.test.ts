@@ -25,6 +25,53 @@ describe("[command] exact JSON", () => {
     expect(JsonNumber.of("-1.5e+3")?.text).toBe("-1.5e+3");
   });
 
+  it("reads a number exactly where JSON.parse does, and refuses the near misses", () => {
+    const texts = [
+      "0",
+      "-0",
+      "7",
+      "-12",
+      "1.5",
+      "1.50",
+      "1e5",
+      "1E+5",
+      "1e-05",
+      "-0.0e0",
+      "10.01e10",
+    ];
+    const misses = [
+      "-",
+      "01",
+      "-01",
+      "1.",
+      ".5",
+      "1e",
+      "1e+",
+      "1.e5",
+      "+1",
+      "--1",
+      "1.5.",
+      "1ee5",
+      "0x1",
+    ];
+    for (const text of [...texts, ...misses]) {
+      const read = readJsonExact(`[${text}]`);
+      let plain = true;
+      try {
+        JSON.parse(`[${text}]`);
+      } catch {
+        plain = false;
+      }
+      expect(read.ok, text).toBe(plain);
+      if (read.ok) expect(stringifyJson(read.value), text).toBe(`[${text}]`);
+    }
+    expect(texts.every((t) => readJsonExact(t).ok)).toBe(true);
+    expect(readJsonExact(`1${"0".repeat(100_000)}`)).toMatchObject({
+      ok: false,
+      reason: expect.stringContaining("number too long"),
+    });
+  });
+
   it("escapes strings as aeson does: \\b and \\f as \\u escapes, lone surrogates escaped", () => {
     expect(jsonString('a"\\\n\r\t\b\f\u0001é😀')).toBe(
       '"a\\"\\\\\\n\\r\\t\\u0008\\u000c\\u0001é😀"',
