@@ -23,7 +23,7 @@ let t: TestNode;
 let api: string;
 
 beforeAll(async () => {
-  t = await openTestNode({ listenTimeoutMs: 300, mining: { apiEnabled: true } });
+  t = await openTestNode({ listenTimeoutMs: 2000, mining: { apiEnabled: true } });
   api = `${t.base}/chain/0/pact/api/v1`;
 });
 afterAll(async () => {
@@ -193,7 +193,7 @@ describe("[api] POST /poll and /listen", () => {
     expect(r.result).toEqual({ status: "success", data: 6 });
     // Known already: answered at once.
     expect(json(await post("listen", { listen: c.hash })).reqKey).toBe(c.hash);
-    expectText(await post("listen", { listen: "B".repeat(43) }), 504, "after 0.3 s");
+    expectText(await post("listen", { listen: "B".repeat(43) }), 504, "after 2 s");
     expectText(await post("listen", {}), 400, "listen: missing");
     expectText(await post("listen", { listen: "bad" }), 400, "listen");
   });
