@@ -423,7 +423,7 @@ export class BlockStore {
     // LIMIT is never flattened into an aggregate, so it runs as a co-routine
     // walking the table's (chain_id, height, hash) key in order, and the join
     // takes its rows in that order (the plan is pinned by test/unit/storePages.test.ts).
-    const query = text === "object" ? joinedObjectTextsQuery : joinedBase64TextsQuery;
+    const query = text === "object" ? objectTextsQuery : base64TextsQuery;
     const [row] = this.db.rows(query(chainId, from, maxHeight, limit));
     const count = integerValue(row?.[1], "count");
     const joined = count === 0 ? Buffer.alloc(0) : blobValue(row?.[0], "header_texts");
@@ -445,7 +445,7 @@ export class BlockStore {
     head: string,
     tail: string,
   ): Buffer {
-    const query = text === "object" ? objectTextsBodyQuery : base64TextsBodyQuery;
+    const query = text === "object" ? objectTextsQuery : base64TextsQuery;
     const [row] = this.db.rows(query(chainId, from, maxHeight, limit, head, tail));
     if (integerValue(row?.[1], "count") !== limit) {
       corruptStore(this.db.path, `header_texts lacks texts of chain ${chainId}'s headers`);
@@ -460,10 +460,10 @@ export class BlockStore {
   joinedPagePlans(): string[][] {
     const from: PageKey = { height: 0, hash: new Uint8Array(32) };
     return [
-      joinedObjectTextsQuery(0, from, 0, 1),
-      joinedBase64TextsQuery(0, from, 0, 1),
-      objectTextsBodyQuery(0, from, 0, 1, "", ""),
-      base64TextsBodyQuery(0, from, 0, 1, "", ""),
+      objectTextsQuery(0, from, 0, 1),
+      base64TextsQuery(0, from, 0, 1),
+      objectTextsQuery(0, from, 0, 1, "[", "]"),
+      base64TextsQuery(0, from, 0, 1, "[", "]"),
     ].map((q) => this.db.queryPlan(q));
   }
 
@@ -686,42 +686,18 @@ export class BlockStore {
   }
 }
 
-/** The object texts' statement of {@link BlockStore.joinedTexts}. */
-function joinedObjectTextsQuery(
+/**
+ * The object texts' statement of {@link BlockStore.joinedTexts} (no `head`
+ * or `tail`) and {@link BlockStore.joinedTextsBody}. SQLite binds values, not
+ * column names: one statement per text column.
+ */
+function objectTextsQuery(
   chainId: number,
   from: PageKey,
   maxHeight: number,
   limit: number,
-): SqlQuery {
-  return sql`SELECT CAST(group_concat(t, ',') AS BLOB), count(*)
-    FROM (SELECT object_json AS t FROM header_texts
-          WHERE chain_id = ${chainId} AND (height, hash) >= (${from.height}, ${from.hash})
-            AND height <= ${maxHeight}
-          ORDER BY height, hash LIMIT ${limit})`;
-}
-
-/** The base64url texts' statement of {@link BlockStore.joinedTexts}. */
-function joinedBase64TextsQuery(
-  chainId: number,
-  from: PageKey,
-  maxHeight: number,
-  limit: number,
-): SqlQuery {
-  return sql`SELECT CAST(group_concat(t, ',') AS BLOB), count(*)
-    FROM (SELECT base64_json AS t FROM header_texts
-          WHERE chain_id = ${chainId} AND (height, hash) >= (${from.height}, ${from.hash})
-            AND height <= ${maxHeight}
-          ORDER BY height, hash LIMIT ${limit})`;
-}
-
-/** The object texts' statement of {@link BlockStore.joinedTextsBody}. */
-function objectTextsBodyQuery(
-  chainId: number,
-  from: PageKey,
-  maxHeight: number,
-  limit: number,
-  head: string,
-  tail: string,
+  head = "",
+  tail = "",
 ): SqlQuery {
   return sql`SELECT CAST(${head} || group_concat(t, ',') || ${tail} AS BLOB), count(*)
     FROM (SELECT object_json AS t FROM header_texts
@@ -730,14 +706,14 @@ function objectTextsBodyQuery(
           ORDER BY height, hash LIMIT ${limit})`;
 }
 
-/** The base64url texts' statement of {@link BlockStore.joinedTextsBody}. */
-function base64TextsBodyQuery(
+/** {@link objectTextsQuery} of the base64url texts. */
+function base64TextsQuery(
   chainId: number,
   from: PageKey,
   maxHeight: number,
   limit: number,
-  head: string,
-  tail: string,
+  head = "",
+  tail = "",
 ): SqlQuery {
   return sql`SELECT CAST(${head} || group_concat(t, ',') || ${tail} AS BLOB), count(*)
     FROM (SELECT base64_json AS t FROM header_texts
