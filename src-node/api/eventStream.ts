@@ -4,13 +4,25 @@
  * chainweb-api.md §8.7), a comment line every 25 s so that idle proxies and
  * dead clients are noticed, and ends when the client goes away or the server
  * closes (every open stream is registered with its server's
- * {@link EventStreams}, which ends them before the server stops).
+ * {@link EventStreams}, which ends them before the server stops), or when
+ * the client stops reading ({@link MAX_PENDING_BYTES}).
  * @module
  */
 import type { ServerResponse } from "node:http";
 import type { FastifyReply, FastifyRequest } from "fastify";
 
 const HEARTBEAT_MS = 25_000;
+
+/**
+ * Bytes a stream may have waiting for its client (in Node's buffers, past
+ * what the kernel's socket buffer took) before the server drops it: a client
+ * that stops reading would otherwise hold every later event in the node's
+ * memory for as long as it stays connected (20 chains' headers, about
+ * 57 MB a day each). Well above a burst a reading client falls behind by
+ * (a fork switch of many blocks); a dropped client reconnects and reads the
+ * cut it missed.
+ */
+export const MAX_PENDING_BYTES = 4 * 1024 * 1024;
 
 /**
  * One event as the bytes a stream writes, prepared once for any number of
@@ -99,8 +111,6 @@ export class EventStreams {
     const chunked = isChunked(res);
     const callbacks: (() => void)[] = [];
     let ended = false;
-    const heartbeat = setInterval(() => res.write(":\n\n"), HEARTBEAT_MS);
-    heartbeat.unref();
     const finish = () => {
       if (ended) return;
       ended = true;
@@ -109,12 +119,26 @@ export class EventStreams {
       for (const c of callbacks) c();
       if (!res.writableEnded) res.end();
     };
+    /** False (and the stream dropped) once its client has fallen too far behind. */
+    const keepsUp = (): boolean => {
+      if (ended) return false;
+      const pending = res.writableLength + (res.socket?.writableLength ?? 0);
+      if (pending <= MAX_PENDING_BYTES) return true;
+      finish();
+      // Not end(): its last chunk would queue behind what the client never read.
+      res.destroy();
+      return false;
+    };
+    const heartbeat = setInterval(() => {
+      if (keepsUp()) res.write(":\n\n");
+    }, HEARTBEAT_MS);
+    heartbeat.unref();
     const stream: EventStream = {
       send(event, data) {
-        if (!ended) res.write(eventFrame(event, data).bytes);
+        if (keepsUp()) res.write(eventFrame(event, data).bytes);
       },
       sendFrame(frame) {
-        if (ended) return;
+        if (!keepsUp()) return;
         // Straight to the socket in one write, framed here: res.write costs
         // four socket writes (size, CRLF, bytes, CRLF), a cork and a tick
         // per call, which for 1,000 subscribers was most of a block's
@@ -125,7 +149,7 @@ export class EventStreams {
         else socket.write(chunked ? frame.chunk : frame.bytes);
       },
       sendEvent(event) {
-        if (!ended) res.write(`event:${event}\n\n`);
+        if (keepsUp()) res.write(`event:${event}\n\n`);
       },
       end: finish,
       onEnd(callback) {
