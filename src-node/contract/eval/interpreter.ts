@@ -74,6 +74,10 @@ type Frame = {
 /** Deepest call nesting accepted (a guard; recursion is rejected anyway). */
 export const MAX_CALL_DEPTH = 1000;
 
+// Read once here: under tsx (benchmarks, development) modules load as CommonJS,
+// where every use of an imported binding calls a getter; `charge` runs per step.
+const FREE = FREE_STEPS;
+
 /** What the running code may touch in the database. */
 export type Purity = "impure" | "readonly" | "sysonly";
 
@@ -184,7 +188,7 @@ export class Interpreter {
     if (!m.charge(units))
       throw this.failure("GasError", `Gas limit (${m.limit}) exceeded: ${m.used}`, span);
     // Past the free steps of this evaluation, each step is also a gas (eval/gasTable.ts).
-    if (m.used > FREE_STEPS) this.chargeSizeGas(Math.min(units, m.used - FREE_STEPS), span);
+    if (m.used > FREE) this.chargeSizeGas(Math.min(units, m.used - FREE), span);
   }
 
   /** Charges contract gas (before the work it pays for); past the limit, a GasError. */

@@ -287,7 +287,8 @@ const enumerate = strict(
     const k = chargeLength(c, count, abs(a) > abs(b) ? a : b);
     const out: PactValue[] = new Array(k);
     let x = a;
-    for (let i = 0; i < k; i++, x += inc) out[i] = pInteger(x);
+    // The literal, not pInteger: under tsx an imported function is reached through a getter.
+    for (let i = 0; i < k; i++, x += inc) out[i] = { kind: "integer", value: x };
     return { kind: "list", items: out };
   },
 );

@@ -103,8 +103,9 @@ const plus = strict(
     const x = args[0] as Value;
     const y = args[1] as Value;
     // The common case first, without the pair numPair allocates.
+    // (The literal, not pInteger: under tsx an imported function is reached through a getter.)
     if (x.kind === "integer" && y.kind === "integer")
-      return pInteger(checkSize(c, x.value + y.value));
+      return { kind: "integer", value: checkSize(c, x.value + y.value) };
     if (x.kind === "string" && y.kind === "string") {
       c.charge(Math.ceil((x.value.length + y.value.length) / 64));
       c.chargeText(x.value.length + y.value.length);
