@@ -641,6 +641,36 @@ export class Interpreter {
     return r;
   }
 
+  /**
+   * `fold` with a native (`nativeTarget`): the first element goes through
+   * {@link callNative} (its arity and top-level checks, the same for every
+   * element); the others pay the same step, gas and frame per element with the
+   * handle, frame and table cost settled once.
+   */
+  foldNative(def: NativeDef, init: Value, items: readonly PactValue[], span: Span): Value {
+    const n = items.length;
+    if (n === 0) return init;
+    let acc = this.callNative(def, [init, items[0] as PactValue], span);
+    if (def.lazy) {
+      for (let i = 1; i < n; i++) acc = this.callNative(def, [acc, items[i] as PactValue], span);
+      return acc;
+    }
+    const call = new Call(this, def, span);
+    const frame: Frame = { name: def.name, span, def: null, module: null };
+    const cost = nativeGasCost(def.name);
+    // The first element passed the depth check at this same depth.
+    const stack = this.stack;
+    const impl = def.impl;
+    for (let i = 1; i < n; i++) {
+      this.charge(1, span);
+      this.chargeGas(cost, span);
+      stack.push(frame);
+      acc = impl(call, [acc, items[i] as PactValue]);
+      stack.pop();
+    }
+    return acc;
+  }
+
   withFrame<T>(name: string, span: Span, f: () => T): T {
     this.stack.push({ name, span, def: null, module: null });
     if (this.stack.length > MAX_CALL_DEPTH)

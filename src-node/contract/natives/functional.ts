@@ -79,7 +79,7 @@ const fold = strict(
     if (l.kind !== "list") throw notAList(c, l);
     let acc = args[1] as Value;
     const native = c.ip.nativeTarget(f);
-    if (native !== null) for (const x of l.items) acc = c.ip.callNative(native, [acc, x], c.span);
+    if (native !== null) acc = c.ip.foldNative(native, acc, l.items, c.span);
     else for (const x of l.items) acc = c.apply(f, [acc, x]);
     return acc;
   },
