@@ -97,7 +97,15 @@ function cursorAfter(
 ): Cursor | null {
   if (count === 0 && limit > 0) return null;
   const hashes = db.store.pageCursorHashes(chainId, start.from, start.top, Math.max(count - 1, 0));
-  // limit 0: the first row is the next one; else the page's last row, then the next one.
+  return cursorOfHashes(hashes, count, limit);
+}
+
+/**
+ * The cursor after a page of `count` of at most `limit` items, from the
+ * index's hashes at positions count − 1 and count (limit 0: the first row
+ * is the next one; else the page's last row, then the next one).
+ */
+function cursorOfHashes(hashes: readonly unknown[], count: number, limit: number): Cursor | null {
   const more = limit === 0 ? hashes[0] : count === limit ? hashes[1] : undefined;
   if (more !== undefined) return { inclusive: true, hash: hashValue(more, "hash") };
   const last = limit === 0 ? undefined : hashes[0];
@@ -161,12 +169,8 @@ export function joinedHeaderPage(
       // joined texts and the route sends that value as it is.
       if (q.limit > 0) {
         const hashes = db.store.pageCursorHashes(chainId, from, top, q.limit - 1);
-        const [last, more] = hashes;
-        if (last !== undefined) {
-          const next: Cursor =
-            more !== undefined
-              ? { inclusive: true, hash: hashValue(more, "hash") }
-              : { inclusive: false, hash: hashValue(last, "hash") };
+        if (hashes[0] !== undefined) {
+          const next = cursorOfHashes(hashes, q.limit, q.limit);
           const body = db.store.joinedTextsBody(
             chainId,
             from,
