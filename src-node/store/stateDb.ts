@@ -188,10 +188,26 @@ export class StateDb {
   }
 
   close(): void {
-    this.#decoded.clear();
-    this.#rows.clear();
-    this.#tables.clear();
+    this.#forget();
     this.db.close();
+  }
+
+  /**
+   * Forgets what this connection remembers of `chainId`'s rows, tables and
+   * head (of every chain when undefined): on a rewind, a reset or a rollback.
+   */
+  #forget(chainId?: number): void {
+    if (chainId === undefined) {
+      this.#decoded.clear();
+      this.#rows.clear();
+      this.#tables.clear();
+      this.#heads.clear();
+      return;
+    }
+    this.#decoded.get(chainId)?.clear();
+    this.#rows.delete(chainId);
+    this.#tables.delete(chainId);
+    this.#heads.delete(chainId);
   }
 
   get isOpen(): boolean {
@@ -221,10 +237,7 @@ export class StateDb {
       return this.db.transaction(fn);
     } catch (e) {
       // Rows written inside may have been decoded and cached.
-      this.#decoded.clear();
-      this.#rows.clear();
-      this.#tables.clear();
-      this.#heads.clear();
+      this.#forget();
       throw e;
     }
   }
@@ -238,10 +251,7 @@ export class StateDb {
         throw ROLLBACK;
       });
     } catch (e) {
-      this.#decoded.clear();
-      this.#rows.clear();
-      this.#tables.clear();
-      this.#heads.clear();
+      this.#forget();
       if (e !== ROLLBACK) throw e;
     }
     return (out as { value: T }).value;
@@ -324,10 +334,7 @@ export class StateDb {
     this.db.run(sql`DELETE FROM user_tables WHERE chain_id = ${chainId} AND txid >= ${fromTxId}`);
     this.db.run(sql`DELETE FROM results WHERE chain_id = ${chainId} AND height > ${height}`);
     this.db.run(sql`DELETE FROM state_blocks WHERE chain_id = ${chainId} AND height > ${height}`);
-    this.#decoded.get(chainId)?.clear();
-    this.#rows.delete(chainId);
-    this.#tables.delete(chainId);
-    this.#heads.delete(chainId);
+    this.#forget(chainId);
   }
 
   /** Discards the whole state of `chainId` (before running its genesis again). */
@@ -337,10 +344,7 @@ export class StateDb {
     this.db.run(sql`DELETE FROM results WHERE chain_id = ${chainId}`);
     this.db.run(sql`DELETE FROM state_blocks WHERE chain_id = ${chainId}`);
     this.db.run(sql`DELETE FROM state_compaction WHERE chain_id = ${chainId}`);
-    this.#decoded.get(chainId)?.clear();
-    this.#rows.delete(chainId);
-    this.#tables.delete(chainId);
-    this.#heads.delete(chainId);
+    this.#forget(chainId);
   }
 
   // ---- compaction (the steps themselves: stateCompaction.ts)
@@ -516,11 +520,7 @@ export class StateDb {
    */
   readNewest(chainId: number, tbl: string, key: string, limit: number): VersionRow | undefined {
     if (!this.#cacheHeads) return this.readVersion(chainId, tbl, key, limit);
-    let rows = this.#rows.get(chainId);
-    if (rows === undefined) {
-      rows = new Map();
-      this.#rows.set(chainId, rows);
-    }
+    const rows = ofChain(this.#rows, chainId);
     const k = `${tbl}\u0000${key}`;
     const known = rows.get(k);
     if (known === null) return undefined;
@@ -548,11 +548,7 @@ export class StateDb {
     limit: number,
     decode: (text: string) => T,
   ): T | undefined {
-    let cache = this.#decoded.get(chainId);
-    if (cache === undefined) {
-      cache = new Map();
-      this.#decoded.set(chainId, cache);
-    }
+    const cache = ofChain(this.#decoded, chainId);
     const k = `${tbl}\u0000${key}`;
     const hit = cache.get(k);
     if (hit?.newest === true && hit.txid < limit) return hit.value as T;
@@ -594,11 +590,7 @@ export class StateDb {
     const decoded = this.#decoded.get(chainId);
     if (decoded !== undefined && decoded.size > 0) decoded.delete(k);
     if (this.#cacheHeads && !tbl.startsWith("SYS:")) {
-      let rows = this.#rows.get(chainId);
-      if (rows === undefined) {
-        rows = new Map();
-        this.#rows.set(chainId, rows);
-      }
+      const rows = ofChain(this.#rows, chainId);
       // The writer writes above everything it holds (rewound first): this is the row's newest.
       this.#rememberRow(rows, k, { txid: v.txid, seq: v.seq, value: v.value });
     }
@@ -649,11 +641,7 @@ export class StateDb {
   /** The module that created a user table below `limit`, or undefined. */
   tableModule(chainId: number, tbl: string, limit: number): string | undefined {
     if (this.#cacheHeads) {
-      let tables = this.#tables.get(chainId);
-      if (tables === undefined) {
-        tables = new Map();
-        this.#tables.set(chainId, tables);
-      }
+      const tables = ofChain(this.#tables, chainId);
       let t = tables.get(tbl);
       if (t === undefined) {
         t =
@@ -686,4 +674,14 @@ export class StateDb {
     );
     this.#tables.get(chainId)?.set(tbl, { module, txid });
   }
+}
+
+/** `chainId`'s map of a per-chain cache, made on first use. */
+function ofChain<V>(byChain: Map<number, Map<string, V>>, chainId: number): Map<string, V> {
+  let m = byChain.get(chainId);
+  if (m === undefined) {
+    m = new Map();
+    byChain.set(chainId, m);
+  }
+  return m;
 }
