@@ -14,6 +14,7 @@ import { stringify } from "yaml";
 import type { Signer, UnsignedCommand } from "../command/commandTypes.ts";
 import { parseCommandPayload } from "../command/parseCommandPayload.ts";
 import { isRequestKeyOf } from "../command/requestKeyCheck.ts";
+import { signerAddressError } from "../command/verifySignatures.ts";
 import { verifyBytes } from "../crypto/ed25519.ts";
 import { decodeHash, isHashText } from "../encoding/base64url.ts";
 import { CommandError } from "../exec/errors.ts";
@@ -116,12 +117,18 @@ function readSigEntries(
 }
 
 function signersOf(cmd: string, file: string): readonly Signer[] {
+  let signers: readonly Signer[];
   try {
-    return parseCommandPayload(cmd, "cmd").signers;
+    signers = parseCommandPayload(cmd, "cmd").signers;
   } catch (e) {
     if (e instanceof CommandError) throw cliError("CLI_BAD_FIELD", file, e.field, e.message, e);
     throw e;
   }
+  signers.forEach((s, i) => {
+    const e = signerAddressError(s, i);
+    if (e !== null) throw cliError("CLI_ADDRESS_MISMATCH", file, e.field, e.message, e);
+  });
+  return signers;
 }
 
 /** Puts the entries in signer order; every key must be a signer's. */

@@ -16,6 +16,7 @@ export const CliErrorCode = {
   KeyMismatch: "CLI_KEY_MISMATCH",
   NoMatchingSigner: "CLI_NO_MATCHING_SIGNER",
   BadSignature: "CLI_BAD_SIGNATURE",
+  AddressMismatch: "CLI_ADDRESS_MISMATCH",
   HashMismatch: "CLI_HASH_MISMATCH",
   Conflict: "CLI_CONFLICT",
   RequestFailed: "CLI_REQUEST_FAILED",

@@ -41,12 +41,21 @@ function signerOf(map: YamlMap, publicKey: string, file: string, at: string): Si
     throw cliError("CLI_BAD_FIELD", file, childField(at, "scheme"), `only ${ED25519} is supported`);
   }
   const address = member(map, "address");
+  const addr =
+    address === undefined ? undefined : readHexText(address, file, childField(at, "address"));
+  // The reference refuses an ED25519 signer whose address is not its key (verifyUserSig).
+  if (addr !== undefined && addr !== publicKey) {
+    throw cliError(
+      "CLI_ADDRESS_MISMATCH",
+      file,
+      childField(at, "address"),
+      `must be the public key itself (${publicKey}): a signature speaks only for its own key`,
+    );
+  }
   return {
     pubKey: publicKey,
     ...(scheme === undefined ? {} : { scheme: ED25519 }),
-    ...(address === undefined
-      ? {}
-      : { addr: readHexText(address, file, childField(at, "address")) }),
+    ...(addr === undefined ? {} : { addr }),
     clist: readCaps(member(map, "caps"), file, childField(at, "caps")),
   };
 }

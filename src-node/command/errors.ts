@@ -18,6 +18,7 @@ export const CommandErrorCode = {
   UnsupportedScheme: "CMD_UNSUPPORTED_SCHEME",
   SigCount: "CMD_SIG_COUNT",
   BadSignature: "CMD_BAD_SIGNATURE",
+  AddressMismatch: "CMD_ADDRESS_MISMATCH",
   Invariant: "CMD_INVARIANT",
   WrongNetwork: "CMD_WRONG_NETWORK",
   WrongChain: "CMD_WRONG_CHAIN",
@@ -42,6 +43,13 @@ export type CommandErrorType =
   | { code: typeof CommandErrorCode.UnsupportedScheme; field: string; scheme: string }
   | { code: typeof CommandErrorCode.SigCount; field: string; signers: number; sigs: number }
   | { code: typeof CommandErrorCode.BadSignature; field: string; index: number }
+  | {
+      code: typeof CommandErrorCode.AddressMismatch;
+      field: string;
+      index: number;
+      pubKey: string;
+      addr: string;
+    }
   | { code: typeof CommandErrorCode.Invariant; field: string; reason: string }
   | {
       code: typeof CommandErrorCode.WrongNetwork;

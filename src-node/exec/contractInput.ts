@@ -48,7 +48,6 @@ export function contractInputOf(command: ParsedCommand, prefix = ""): ContractIn
     (s, i): ContractSigner => ({
       pubKey: s.pubKey,
       scheme: "ED25519",
-      addr: s.addr ?? null,
       caps: s.clist.map((c, k) => ({
         name: c.name,
         args: c.args.map((a, n) => toValue(a, `${prefix}cmd.signers[${i}].clist[${k}].args[${n}]`)),

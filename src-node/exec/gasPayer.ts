@@ -48,7 +48,7 @@ function compare(a: string, b: string): number {
 export function gasPayerCapOf(signers: readonly Signer[]): SigCapability | null {
   if (!signers.some(hasPayerCap)) return null;
   const byKey = new Map<string, readonly SigCapability[]>();
-  for (const s of signers) byKey.set(s.addr ?? s.pubKey, s.caps);
+  for (const s of signers) byKey.set(s.pubKey, s.caps);
   for (const key of [...byKey.keys()].sort(compare)) {
     const found = (byKey.get(key) ?? [])
       .map((cap, i) => ({ cap, i, m: payerModule(cap) }))

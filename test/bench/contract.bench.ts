@@ -109,7 +109,7 @@ const base = {
   namespacePolicy: { kind: "simple" },
   storage,
 } satisfies Partial<ContractCommand>;
-const admin: Signer = { pubKey: "admin-key", scheme: "ED25519", addr: null, caps: [] };
+const admin: Signer = { pubKey: "admin-key", scheme: "ED25519", caps: [] };
 for (const code of [
   `(define-namespace "free" (read-keyset "admin") (read-keyset "admin"))
    (namespace "free")
@@ -130,7 +130,6 @@ const transferCmd: ContractCommand = {
     {
       pubKey: "alice-key",
       scheme: "ED25519",
-      addr: null,
       caps: [{ name: "free.token.TRANSFER", args: [data('"alice"'), data('"bob"'), data("1.0")] }],
     },
   ],

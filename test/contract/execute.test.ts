@@ -42,7 +42,6 @@ const keys = data(
 const signer = (pubKey: string, caps: Signer["caps"] = []): Signer => ({
   pubKey,
   scheme: "ED25519",
-  addr: null,
   caps,
 });
 

@@ -300,7 +300,6 @@ describe("[exec] gas payers", () => {
     const signer = (pubKey: string, names: string[]) => ({
       pubKey,
       scheme: "ED25519" as const,
-      addr: null,
       caps: names.map(cap),
     });
     expect(

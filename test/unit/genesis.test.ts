@@ -188,7 +188,6 @@ describe("[genesis] after genesis", () => {
     const signer: Signer = {
       pubKey: sender00.publicKey,
       scheme: "ED25519",
-      addr: null,
       caps: [
         {
           name: "coin.TRANSFER",

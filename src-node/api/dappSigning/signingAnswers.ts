@@ -15,6 +15,7 @@
 import { CommandError } from "../../command/errors.ts";
 import { requestKeyBytes } from "../../command/requestKeyBytes.ts";
 import { referenceRequestKeyOf } from "../../command/requestKeyCheck.ts";
+import { checkSignerAddresses } from "../../command/verifySignatures.ts";
 import { nodeCommands } from "../../exec/nodeCommands.ts";
 import { AppError, AppErrorCode } from "../errors.ts";
 import type { QuicksignBody, SignBody } from "./signingApiSchemas.ts";
@@ -59,6 +60,7 @@ export function checkQuicksign(
     let signers: string[];
     try {
       const parsed = nodeCommands.parseCommand({ cmd: item.cmd, hash, sigs: [] });
+      checkSignerAddresses(parsed.payload.signers);
       signers = parsed.payload.signers.map((s) => s.pubKey.toLowerCase());
     } catch (e) {
       if (!(e instanceof CommandError)) throw e;
@@ -147,6 +149,7 @@ export function signRules(body: SignBody): AnswerRules {
       let payload: ReturnType<typeof nodeCommands.parseCommand>["payload"];
       try {
         payload = nodeCommands.parseCommand({ cmd, hash, sigs: [] }).payload;
+        checkSignerAddresses(payload.signers);
       } catch (e) {
         if (!(e instanceof CommandError)) throw e;
         throw badAnswer("cmd", `not a command (${e.message})`);

@@ -44,10 +44,10 @@ function elide(k: string): string {
   return k.length > 8 ? `${k.slice(0, 8)}...` : k;
 }
 
-/** Signers by key (an `addr` stands for the key); a repeated key: the last signer wins. */
+/** Signers by their verified key; a repeated key: the last signer wins. */
 function signersByKey(signers: readonly Signer[]): Map<string, Signer> {
   const m = new Map<string, Signer>();
-  for (const s of signers) m.set(s.addr ?? s.pubKey, s);
+  for (const s of signers) m.set(s.pubKey, s);
   return m;
 }
 

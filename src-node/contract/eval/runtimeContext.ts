@@ -17,10 +17,16 @@ export { createMemoryStorage };
 /** A capability a signer scoped their signature to: `{name:"coin.TRANSFER", args}`. */
 export type SigCapability = { readonly name: string; readonly args: readonly PactValue[] };
 
+/**
+ * A signer as the evaluator sees it: the key whose signature was verified
+ * (command/verifySignatures.ts) and the capabilities it scoped that signature
+ * to. A signer's `addr` is not carried here: the reference maps a signer to
+ * `addr` when present, which is only safe because verification refuses an
+ * `addr` that differs from `pubKey`; the evaluator takes the verified key.
+ */
 export type Signer = {
   readonly pubKey: string;
   readonly scheme: "ED25519" | "WebAuthn";
-  readonly addr: string | null;
   readonly caps: readonly SigCapability[];
 };
 

@@ -210,7 +210,7 @@ export function createReplNatives(s: ReplSession): NativeDef[] {
     if (l.kind !== "list") throw c.argsError(args);
     const signers: Signer[] = l.items.map((k) => {
       if (k.kind !== "string") throw c.argsError(args);
-      return { pubKey: k.value, scheme: "ED25519", addr: null, caps: [] };
+      return { pubKey: k.value, scheme: "ED25519", caps: [] };
     });
     s.setEnv({ signers });
     return pString("Setting transaction keys");
@@ -260,7 +260,7 @@ export function createReplNatives(s: ReplSession): NativeDef[] {
         throw c.evalError('env-sigs: "caps" must be a list of capability applications');
       }
     }
-    return { pubKey: key, scheme: "ED25519", addr: null, caps };
+    return { pubKey: key, scheme: "ED25519", caps };
   };
 
   // A capability is written as an application, (mod.CAP args…); it is recorded, not run.

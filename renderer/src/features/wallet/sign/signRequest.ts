@@ -13,6 +13,7 @@ import { commandModel } from "../../../../../src-node/command/commandModel.ts";
 import type { Command, CommandPayload } from "../../../../../src-node/command/commandTypes.ts";
 import { CommandError } from "../../../../../src-node/command/errors.ts";
 import { requestKeyBytes } from "../../../../../src-node/command/requestKeyBytes.ts";
+import { checkSignerAddresses } from "../../../../../src-node/command/verifySignatures.ts";
 
 /** The form a transaction came in, and is written back in. */
 export type TxForm = "weft-yaml" | "weft-json" | "command" | "sigdata";
@@ -89,6 +90,8 @@ function readCommand(cmd: unknown, hash: unknown): { hash: string; payload: Comm
   const givenHash = hash === undefined ? commandModel.requestKeyOf(cmd) : hash;
   try {
     const parsed = commandModel.parseCommand({ cmd, hash: givenHash, sigs: [] });
+    // A signer naming another key in addr would have this wallet's signature count for it.
+    checkSignerAddresses(parsed.payload.signers);
     return { hash: parsed.hash, payload: parsed.payload };
   } catch (e) {
     if (e instanceof CommandError) {
