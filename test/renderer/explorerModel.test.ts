@@ -8,6 +8,7 @@
 import { describe, expect, it } from "vitest";
 import { decode } from "../../renderer/src/api/decode.ts";
 import {
+  coinText,
   eventText,
   formatBlockTime,
   rewardOf,
@@ -99,9 +100,16 @@ describe("[renderer] explorer model", () => {
   });
 
   it("adds balances exactly and says times, events and rewards in words", () => {
-    expect(totalBalance(["0.1", "0.2", "1000000.0"])).toBe("1000000.3");
+    expect(totalBalance(["0.1", "0.2", "1000000.0"])).toBe("1,000,000.3");
     expect(totalBalance(["0.000000000001", "0.000000000002"])).toBe("0.000000000003");
     expect(totalBalance([])).toBe("0");
+    // One form for every amount the explorer shows: the contract's "1000000.0", the index's
+    // "52.8" and "5.35e-6" all read as the wallet writes them.
+    expect(coinText("1000000.0")).toBe("1,000,000");
+    expect(coinText("62.90000000")).toBe("62.9");
+    expect(coinText("52.8")).toBe("52.8");
+    expect(coinText("5.35e-6")).toBe("0.00000535");
+    expect(coinText("not a number")).toBe("not a number");
     expect(formatBlockTime(1_764_151_200_123_456)).toBe("2025-11-26 10:00:00 UTC");
     const transfer = { module: "coin", name: "TRANSFER", params: ['""', '"k:a"', "2.3"] };
     expect(eventText(transfer)).toBe('coin.TRANSFER("", "k:a", 2.3)');
@@ -113,7 +121,11 @@ describe("[renderer] explorer model", () => {
     const ok = (data: unknown) => ({ reqKey: K, gas: 5, result: { status: "success", data } });
     expect(parseBalanceResult(ok(["12.5", { keys: ["ab", "cd"], pred: "keys-any" }]))).toEqual({
       ok: true,
-      value: { kind: "account", balance: "12.5", guard: "keys-any: ab, cd" },
+      value: {
+        kind: "account",
+        balance: "12.5",
+        guard: { kind: "keyset", pred: "keys-any", keys: ["ab", "cd"] },
+      },
     });
     const fail = (message: string) => ({
       reqKey: K,
@@ -130,6 +142,7 @@ describe("[renderer] explorer model", () => {
     });
     expect(parseBalanceResult(ok("nope")).ok).toBe(false);
     expect(guardText({ fun: "f", args: [] })).toBe('{"fun":"f","args":[]}');
+    expect(guardText({ keys: ["ab"], pred: "keys-all" })).toBe("keys-all: ab");
   });
 
   it("reads results exactly and refuses what it cannot read", () => {

@@ -326,7 +326,7 @@ describe("[renderer] explorer wire contract with the real node", () => {
     expect(value(await ask("sender00", 0))).toEqual({
       kind: "account",
       balance: "1000000.0",
-      guard: `keys-all: ${devKey(0).publicKey}`,
+      guard: { kind: "keyset", pred: "keys-all", keys: [devKey(0).publicKey] },
     });
     expect(value(await ask("no-such-account", 0))).toEqual({ kind: "none" });
     const paid = value(await ask(RECEIVER, 2));

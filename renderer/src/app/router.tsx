@@ -51,7 +51,14 @@ const routeTree = rootRoute.addChildren([
   page(routePaths.node, NodePage),
   page(routePaths.wallet, WalletPage),
   page(routePaths.walletAccount, WalletAccountPage),
-  page(routePaths.walletSend, SendPage),
+  createRoute({
+    getParentRoute: () => rootRoute,
+    path: routePaths.walletSend,
+    component: SendPage,
+    // `?from=<account>`: the account to send from (an account page's "Send" names its own).
+    validateSearch: (search: Record<string, unknown>): { from?: string } =>
+      typeof search.from === "string" && search.from !== "" ? { from: search.from } : {},
+  }),
   page(routePaths.walletSign, SignPage),
   page(routePaths.walletDapp, DappSignPage),
   page(routePaths.walletFinish, FinishPage),

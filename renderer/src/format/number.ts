@@ -30,3 +30,8 @@ export function formatHashRate(hashesPerSecond: number): string {
 export function shortHash(hash: string, keep = 10): string {
   return hash.length <= keep + 1 ? hash : `${hash.slice(0, keep)}…`;
 }
+
+/** A count and its noun, singular for one: (1, "transaction") → "1 transaction", 3 → "3 transactions". */
+export function countOf(n: number, noun: string, plural = `${noun}s`): string {
+  return `${formatInteger(n)} ${n === 1 ? noun : plural}`;
+}

@@ -7,7 +7,8 @@
 import type { Decoded } from "../../api/decode.ts";
 import { href } from "../../app/routes.ts";
 import { accountNameProblem } from "../../format/accountName.ts";
-import { COIN_DECIMALS, formatAmount, parseAmount } from "../../format/amount.ts";
+import { COIN_DECIMALS, formatAmount, unitsOfDecimalText } from "../../format/amount.ts";
+import { formatDateTime } from "../../format/dateTime.ts";
 import type { SearchAnswer } from "./wire/index.ts";
 
 const HASH = /^[A-Za-z0-9_-]{43}$/;
@@ -121,10 +122,7 @@ export function singleTarget(answer: SearchAnswer): ExplorerTarget | null {
 
 /** Microseconds since the UNIX epoch → "2026-11-26 10:00:00 UTC" (the same on every machine). */
 export function formatBlockTime(micros: number): string {
-  const d = new Date(Math.floor(micros / 1000));
-  return Number.isNaN(d.getTime())
-    ? "unknown"
-    : `${d.toISOString().slice(0, 19).replace("T", " ")} UTC`;
+  return formatDateTime(Math.floor(micros / 1000));
 }
 
 /** UNIX seconds → the same form. */
@@ -168,12 +166,22 @@ export function transferNeedsFinish(cc: {
   return first?.status === "confirmed" && last !== null && last.status === "missing";
 }
 
-/** The sum of decimal balances, exactly (coin amounts have 12 digits after the point). */
+/**
+ * A coin amount as the explorer shows every one (balances, totals, transfers, rewards): the
+ * wallet's form, grouped in thousands, without trailing zeros ("1000000.0" → "1,000,000",
+ * "5.35e-6" → "0.00000535"), exactly; text that is no decimal stays as it is.
+ */
+export function coinText(decimal: string): string {
+  const units = unitsOfDecimalText(decimal, COIN_DECIMALS);
+  return units.ok ? formatAmount(units.value, COIN_DECIMALS) : decimal;
+}
+
+/** The sum of decimal balances, exactly (coin amounts have 12 digits after the point), shown as {@link coinText}. */
 export function totalBalance(balances: readonly string[]): string {
   let units = 0n;
   for (const b of balances) {
-    const parsed = parseAmount(b, COIN_DECIMALS);
+    const parsed = unitsOfDecimalText(b, COIN_DECIMALS);
     if (parsed.ok) units += parsed.value;
   }
-  return formatAmount(units, COIN_DECIMALS, { group: false });
+  return formatAmount(units, COIN_DECIMALS);
 }

@@ -8,11 +8,13 @@ import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { describeClientError } from "../../../api/clientError.ts";
 import { clientErrorOf } from "../../../api/clientFailure.ts";
+import { formatDateTime } from "../../../format/dateTime.ts";
 import { formatInteger } from "../../../format/number.ts";
 import { useServices } from "../../../services/services.tsx";
 import { Button } from "../../../ui/Button.tsx";
 import { ConfirmButton } from "../../../ui/ConfirmButton.tsx";
 import { DataTable } from "../../../ui/DataTable.tsx";
+import { DateTime } from "../../../ui/DateTime.tsx";
 import { LongValue } from "../../../ui/LongValue.tsx";
 import { Notice } from "../../../ui/Notice.tsx";
 import { Panel } from "../../../ui/Panel.tsx";
@@ -85,7 +87,7 @@ export function RestoreButton({
               <code>{summary.id}</code>
             </dd>
             <dt>Made</dt>
-            <dd>{new Date(summary.startedAt).toLocaleString()}</dd>
+            <dd>{formatDateTime(Date.parse(summary.startedAt))}</dd>
             <dt>Holds</dt>
             <dd>{contentsText(summary.contents)}</dd>
             <dt>Cut height</dt>
@@ -158,11 +160,13 @@ export function BackupList({ overview }: { readonly overview: BackupOverview }) 
           caption="Backups, newest first"
           rows={list.data}
           rowKey={(b) => b.id}
+          fold
           columns={[
             {
               header: "Date",
               rowHeader: true,
-              cell: (b) => (b.startedAt === null ? b.id : new Date(b.startedAt).toLocaleString()),
+              cell: (b) =>
+                b.startedAt === null ? b.id : <DateTime ms={Date.parse(b.startedAt)} />,
             },
             {
               header: "Size",

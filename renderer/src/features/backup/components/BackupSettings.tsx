@@ -7,6 +7,7 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { describeClientError } from "../../../api/clientError.ts";
+import { formatDateTime } from "../../../format/dateTime.ts";
 import { useServices } from "../../../services/services.tsx";
 import { Button } from "../../../ui/Button.tsx";
 import { Notice } from "../../../ui/Notice.tsx";
@@ -179,7 +180,7 @@ export function AutomaticBackups({ overview }: { readonly overview: BackupOvervi
         it starts again.
         {overview.nextAutomatic === null
           ? ""
-          : ` Next: ${new Date(overview.nextAutomatic).toLocaleString()}.`}
+          : ` Next: ${formatDateTime(Date.parse(overview.nextAutomatic))}.`}
       </p>
       {saved ? <p role="status">Schedule saved.</p> : null}
       {error === null ? null : (

@@ -9,6 +9,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { clientErrorOf } from "../../../api/clientFailure.ts";
+import { formatDateTime } from "../../../format/dateTime.ts";
 import { formatInteger } from "../../../format/number.ts";
 import { useServices } from "../../../services/services.tsx";
 import { ErrorNotice } from "../../../ui/ErrorNotice.tsx";
@@ -36,7 +37,7 @@ function LastRestoreNotice({ last }: { readonly last: LastRestore }) {
   return (
     <Notice tone="info" testId="last-restore">
       <p>
-        Restored backup <code>{last.id}</code> ({new Date(last.at).toLocaleString()}), cut height{" "}
+        Restored backup <code>{last.id}</code> ({formatDateTime(Date.parse(last.at))}), cut height{" "}
         {last.cutHeight === null ? "—" : formatInteger(last.cutHeight)}. Your wallet unlocks with
         the password it had then.
       </p>

@@ -56,7 +56,9 @@ export function Braid() {
   const style = { "--braid-cols": cols, "--braid-rows": rows } as CSSProperties;
   const degree = Math.max(0, ...[...graph.data.values()].map((a) => a.length));
   return (
-    <figure className="braid" aria-labelledby="braid-caption">
+    // A picture of twenty columns cannot fold: on a narrow window its frame alone scrolls
+    // sideways (the layout check, test/e2e/support/narrowLayout.ts, allows it by this mark).
+    <figure className="braid" aria-labelledby="braid-caption" data-scrolls-sideways>
       <figcaption id="braid-caption" className="braid-caption">
         The newest {rows} heights of all {cols} chains. Each block is joined to its parent below it
         and to the {degree === 0 ? "" : `${degree} `}blocks of adjacent chains it references.{" "}

@@ -7,6 +7,7 @@
 import { Link } from "@tanstack/react-router";
 import { shortAccountName } from "../../../format/accountName.ts";
 import { formatInteger } from "../../../format/number.ts";
+import { CopyButton } from "../../../ui/CopyButton.tsx";
 import { LongValue } from "../../../ui/LongValue.tsx";
 import { eventText, formatSeconds } from "../model.ts";
 import type { TxCommand, TxEvent, TxResult } from "../wire/transactions.ts";
@@ -16,12 +17,15 @@ export function AccountLink({
   short = false,
 }: {
   readonly name: string;
-  /** Shorten a long name ("k:3688…3cca"; the full name in the tooltip). */
+  /**
+   * Shorten a long name ("k:3688…3cca"; the full name in the tooltip), with a copy button
+   * beside the link so the whole name is one press away.
+   */
   readonly short?: boolean;
 }) {
   if (name.length < 3) return <code>{name === "" ? "(none)" : name}</code>;
   const shown = short ? shortAccountName(name) : name;
-  return (
+  const link = (
     <Link
       to="/explorer/account/$name"
       params={{ name }}
@@ -30,6 +34,13 @@ export function AccountLink({
     >
       <code>{shown}</code>
     </Link>
+  );
+  if (shown === name) return link;
+  return (
+    <span className="long-value">
+      {link}
+      <CopyButton value={name} what="account name" />
+    </span>
   );
 }
 

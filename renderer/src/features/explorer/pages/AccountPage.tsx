@@ -9,11 +9,13 @@ import { useQueries, useQuery } from "@tanstack/react-query";
 import { getRouteApi, Link } from "@tanstack/react-router";
 import { clientErrorOf } from "../../../api/clientFailure.ts";
 import { accountNameProblem } from "../../../format/accountName.ts";
-import { formatInteger } from "../../../format/number.ts";
+import { countOf } from "../../../format/number.ts";
 import { useLiveChain, useServices } from "../../../services/services.tsx";
 import { Button } from "../../../ui/Button.tsx";
 import { DataTable } from "../../../ui/DataTable.tsx";
+import { DateTime } from "../../../ui/DateTime.tsx";
 import { ErrorNotice } from "../../../ui/ErrorNotice.tsx";
+import { Keyset } from "../../../ui/Keyset.tsx";
 import { LongValue } from "../../../ui/LongValue.tsx";
 import { Notice } from "../../../ui/Notice.tsx";
 import { Panel } from "../../../ui/Panel.tsx";
@@ -21,7 +23,7 @@ import { accountQuery, balanceQuery, transfersQuery } from "../api.ts";
 import { ExplorerFrame } from "../components/ExplorerFrame.tsx";
 import { AccountLink } from "../components/TxParts.tsx";
 import { usePageCursors } from "../hooks/usePageCursors.ts";
-import { formatBlockTime, totalBalance } from "../model.ts";
+import { coinText, totalBalance } from "../model.ts";
 import type { Transfer } from "../wire/index.ts";
 
 const route = getRouteApi("/explorer/account/$name");
@@ -67,7 +69,7 @@ function Balances({ account }: { readonly account: string }) {
                   ? "could not load"
                   : "loading…"
                 : r.q.data.kind === "account"
-                  ? r.q.data.balance
+                  ? coinText(r.q.data.balance)
                   : r.q.data.kind === "none"
                     ? "no account"
                     : "error",
@@ -76,7 +78,11 @@ function Balances({ account }: { readonly account: string }) {
             header: "Guard",
             cell: (r) =>
               r.q?.data?.kind === "account" ? (
-                <code className="wrap">{r.q.data.guard}</code>
+                r.q.data.guard.kind === "keyset" ? (
+                  <Keyset pred={r.q.data.guard.pred} keys={r.q.data.guard.keys} />
+                ) : (
+                  <code className="wrap">{r.q.data.guard.text}</code>
+                )
               ) : r.q?.data?.kind === "failed" ? (
                 <span className="bad">{r.q.data.message}</span>
               ) : r.q?.isError ? (
@@ -86,6 +92,7 @@ function Balances({ account }: { readonly account: string }) {
               ),
           },
         ]}
+        fold
       />
     </Panel>
   );
@@ -139,7 +146,10 @@ function Transfers({ account }: { readonly account: string }) {
           rows={data.items}
           rowKey={(t) => `${t.requestKey}-${t.chain}-${t.from}-${t.to}-${t.amount}`}
           columns={[
-            { header: "Time", cell: (t) => formatBlockTime(t.creationTime) },
+            {
+              header: "Time",
+              cell: (t) => <DateTime ms={Math.floor(t.creationTime / 1000)} />,
+            },
             {
               header: "Chain",
               numeric: true,
@@ -169,7 +179,7 @@ function Transfers({ account }: { readonly account: string }) {
             {
               header: "Amount",
               numeric: true,
-              cell: (t) => `${t.amount}${t.module === "coin" ? "" : ` (${t.module})`}`,
+              cell: (t) => `${coinText(t.amount)}${t.module === "coin" ? "" : ` (${t.module})`}`,
             },
             {
               header: "Transaction",
@@ -183,6 +193,7 @@ function Transfers({ account }: { readonly account: string }) {
               ),
             },
           ]}
+          fold
         />
       )}
     </Panel>
@@ -214,7 +225,7 @@ export function AccountPage() {
                   : seen.data.chains
                       .map(
                         (c) =>
-                          `chain ${c.chain} (${formatInteger(c.transactions)} transactions, ${formatInteger(c.transfers)} transfers)`,
+                          `chain ${c.chain} (${countOf(c.transactions, "transaction")}, ${countOf(c.transfers, "transfer")})`,
                       )
                       .join(", ")}
               </dd>

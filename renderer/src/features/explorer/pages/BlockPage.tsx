@@ -7,7 +7,7 @@
  */
 import { useQuery } from "@tanstack/react-query";
 import { getRouteApi, Link } from "@tanstack/react-router";
-import { formatInteger } from "../../../format/number.ts";
+import { formatInteger, shortHash } from "../../../format/number.ts";
 import { useServices } from "../../../services/services.tsx";
 import { LongValue } from "../../../ui/LongValue.tsx";
 import { Notice } from "../../../ui/Notice.tsx";
@@ -17,15 +17,21 @@ import { ExplorerFrame } from "../components/ExplorerFrame.tsx";
 import { QueryState } from "../components/Loading.tsx";
 import { AccountLink, CommandFacts, EventList, ResultLine } from "../components/TxParts.tsx";
 import { useChainParam } from "../hooks/useChainParam.ts";
-import { blockHashProblem, formatBlockTime, rewardOf } from "../model.ts";
+import { blockHashProblem, coinText, formatBlockTime, rewardOf } from "../model.ts";
 import type { FullBlock } from "../wire/blocks.ts";
 
 const route = getRouteApi("/explorer/chain/$chain/block/$hash");
 
+/** A link to another block: its hash shortened (whole in the tooltip; its page can copy it). */
 function BlockLink({ chain, hash }: { readonly chain: number; readonly hash: string }) {
   return (
-    <Link to="/explorer/chain/$chain/block/$hash" params={{ chain: String(chain), hash }}>
-      <code>{hash}</code>
+    <Link
+      to="/explorer/chain/$chain/block/$hash"
+      params={{ chain: String(chain), hash }}
+      title={hash}
+      aria-label={`Block ${hash} on chain ${chain}`}
+    >
+      <code>{shortHash(hash)}</code>
     </Link>
   );
 }
@@ -57,8 +63,10 @@ function Placement({ block }: { readonly block: FullBlock }) {
         </p>
       )}
       {place.data.children.length === 0 ? null : (
-        <p>
-          Built on by{" "}
+        <p data-testid="children">
+          {place.data.children.length === 1
+            ? "The next block (built on this one): "
+            : "The next blocks (each built on this one; all but one will be orphaned): "}
           {place.data.children.map((c, i) => (
             <span key={c}>
               {i > 0 ? ", " : ""}
@@ -123,7 +131,7 @@ function BlockView({ block }: { readonly block: FullBlock }) {
           <dt>Miner</dt>
           <dd>{block.miner === null ? "none" : <AccountLink name={block.miner.account} />}</dd>
           <dt>Reward</dt>
-          <dd>{reward ?? "none"}</dd>
+          <dd>{reward === null ? "none" : coinText(reward)}</dd>
           <dt>Payload hash</dt>
           <dd>
             <LongValue value={h.payloadHash} what="payload hash" />

@@ -11,6 +11,7 @@ import { formatInteger } from "../../../format/number.ts";
 import { useLiveChain, useServices } from "../../../services/services.tsx";
 import { Button } from "../../../ui/Button.tsx";
 import { DataTable } from "../../../ui/DataTable.tsx";
+import { DateTime } from "../../../ui/DateTime.tsx";
 import { ErrorNotice } from "../../../ui/ErrorNotice.tsx";
 import { LongValue } from "../../../ui/LongValue.tsx";
 import { Notice } from "../../../ui/Notice.tsx";
@@ -21,7 +22,6 @@ import { ExplorerFrame } from "../components/ExplorerFrame.tsx";
 import { AccountLink } from "../components/TxParts.tsx";
 import { useChainParam } from "../hooks/useChainParam.ts";
 import { usePageCursors } from "../hooks/usePageCursors.ts";
-import { formatBlockTime } from "../model.ts";
 import type { FullBlock } from "../wire/blocks.ts";
 
 const route = getRouteApi("/explorer/chain/$chain");
@@ -94,7 +94,10 @@ function ChainBlocks({ chainId }: { readonly chainId: number }) {
                 </Link>
               ),
             },
-            { header: "Created", cell: (b) => formatBlockTime(b.header.creationTime) },
+            {
+              header: "Created",
+              cell: (b) => <DateTime ms={Math.floor(b.header.creationTime / 1000)} />,
+            },
             {
               header: "Transactions",
               numeric: true,
@@ -102,9 +105,11 @@ function ChainBlocks({ chainId }: { readonly chainId: number }) {
             },
             {
               header: "Miner",
-              cell: (b) => (b.miner === null ? "none" : <AccountLink name={b.miner.account} />),
+              cell: (b) =>
+                b.miner === null ? "none" : <AccountLink name={b.miner.account} short />,
             },
           ]}
+          fold
         />
       )}
     </Panel>

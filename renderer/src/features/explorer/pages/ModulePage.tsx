@@ -63,6 +63,7 @@ function ModuleView({ m }: { readonly m: ModuleAnswer }) {
                 ),
             },
           ]}
+          fold
         />
       </Panel>
       {versions.length === 1 && m.chains[0] !== undefined ? (

@@ -8,8 +8,13 @@ import { commandModel } from "../../../../../src-node/command/commandModel.ts";
 import type { UnsignedCommand } from "../../../../../src-node/command/commandTypes.ts";
 import { type Decoded, decode, record, reject, string } from "../../../api/decode.ts";
 
+/** A guard as the page shows it: a keyset's predicate and keys, or any other guard's JSON. */
+export type GuardShown =
+  | { readonly kind: "keyset"; readonly pred: string; readonly keys: readonly string[] }
+  | { readonly kind: "other"; readonly text: string };
+
 export type ChainBalance =
-  | { readonly kind: "account"; readonly balance: string; readonly guard: string }
+  | { readonly kind: "account"; readonly balance: string; readonly guard: GuardShown }
   | { readonly kind: "none" }
   | { readonly kind: "failed"; readonly message: string };
 
@@ -40,15 +45,21 @@ export function balanceCommand(
   });
 }
 
-/** A guard in words: `keys-all: 3688…, 9f1c…` for a keyset, its JSON otherwise. */
-export function guardText(guard: unknown): string {
+/** A guard for the page: a keyset's predicate and keys, or the guard's JSON. */
+export function guardShown(guard: unknown): GuardShown {
   if (typeof guard === "object" && guard !== null && !Array.isArray(guard)) {
     const g = guard as { keys?: unknown; pred?: unknown };
     if (Array.isArray(g.keys) && typeof g.pred === "string") {
-      return `${g.pred}: ${g.keys.map(String).join(", ")}`;
+      return { kind: "keyset", pred: g.pred, keys: g.keys.map(String) };
     }
   }
-  return JSON.stringify(guard);
+  return { kind: "other", text: JSON.stringify(guard) };
+}
+
+/** A guard in words: `keys-all: 3688…, 9f1c…` for a keyset, its JSON otherwise. */
+export function guardText(guard: unknown): string {
+  const shown = guardShown(guard);
+  return shown.kind === "keyset" ? `${shown.pred}: ${shown.keys.join(", ")}` : shown.text;
 }
 
 /** Reads the `/local` result of {@link balanceCommand}. */
@@ -72,7 +83,7 @@ export function parseBalanceResult(raw: unknown): Decoded<ChainBalance> {
     return {
       kind: "account",
       balance: string(data[0], "result.data[0]"),
-      guard: guardText(data[1]),
+      guard: guardShown(data[1]),
     };
   });
 }

@@ -6,6 +6,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { Bar, BarChart, CartesianGrid, Line, LineChart, Tooltip, XAxis, YAxis } from "recharts";
 import { clientErrorOf } from "../../../api/clientFailure.ts";
+import { formatClock } from "../../../format/dateTime.ts";
 import { formatHashRate } from "../../../format/number.ts";
 import { useServices } from "../../../services/services.tsx";
 import { ErrorNotice } from "../../../ui/ErrorNotice.tsx";
@@ -18,8 +19,7 @@ import { blocksPerChain } from "../model.ts";
 const CHART_WIDTH = 320;
 const CHART_HEIGHT = 140;
 
-const clock = (ms: number) =>
-  new Date(ms).toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit" });
+const clock = formatClock;
 
 export function MiningCharts() {
   const { client } = useServices();

@@ -10,6 +10,7 @@ import { clientErrorOf } from "../../../api/clientFailure.ts";
 import { LOG_LEVELS, type LogLevel } from "../../../api/nodeStatus.ts";
 import { useServices } from "../../../services/services.tsx";
 import { Button } from "../../../ui/Button.tsx";
+import { DateTime } from "../../../ui/DateTime.tsx";
 import { ErrorNotice } from "../../../ui/ErrorNotice.tsx";
 import { LongValue } from "../../../ui/LongValue.tsx";
 import { Notice } from "../../../ui/Notice.tsx";
@@ -110,10 +111,7 @@ export function NodeLog() {
         >
           {lines.map((l) => (
             <li key={l.seq} className={`log-line log-${l.level}`}>
-              <time dateTime={new Date(l.at).toISOString()}>
-                {new Date(l.at).toLocaleTimeString()}
-              </time>{" "}
-              <span className="log-level">{l.level}</span> {l.message}
+              <DateTime ms={l.at} /> <span className="log-level">{l.level}</span> {l.message}
               {l.fields === null ? null : (
                 <span className="log-fields"> {JSON.stringify(l.fields)}</span>
               )}

@@ -9,6 +9,7 @@ import { type FormEvent, useState } from "react";
 import { describeClientError } from "../../../api/clientError.ts";
 import { clientErrorOf } from "../../../api/clientFailure.ts";
 import type { PeerRow, SyncState } from "../../../api/peers.ts";
+import { formatDateTime } from "../../../format/dateTime.ts";
 import { formatInteger } from "../../../format/number.ts";
 import { Button } from "../../../ui/Button.tsx";
 import { DataTable } from "../../../ui/DataTable.tsx";
@@ -27,7 +28,7 @@ function syncText(s: SyncState): string {
 }
 
 function stateOf(p: PeerRow): string {
-  if (p.bannedUntil !== null) return `banned until ${new Date(p.bannedUntil).toLocaleString()}`;
+  if (p.bannedUntil !== null) return `banned until ${formatDateTime(Date.parse(p.bannedUntil))}`;
   if (p.network === "refused") return "other network";
   if (p.network === "unchecked") return p.lastError === null ? "connecting" : "unreachable";
   return "connected";
@@ -57,40 +58,44 @@ export function PeersPanel() {
       {s === undefined ? null : (
         <>
           <p data-testid="sync-state">{syncText(s.sync)}</p>
-          <DataTable
-            id="peers-table"
-            caption="Peers"
-            rows={s.peers}
-            rowKey={(p) => p.address}
-            columns={[
-              { header: "Address", cell: (p) => p.address, rowHeader: true },
-              { header: "State", cell: stateOf },
-              {
-                header: "Cut height",
-                numeric: true,
-                cell: (p) => (p.cutHeight === null ? "—" : formatInteger(p.cutHeight)),
-              },
-              {
-                header: "Latency",
-                numeric: true,
-                cell: (p) => (p.latencyMs === null ? "—" : `${formatInteger(p.latencyMs)} ms`),
-              },
-              { header: "Score", numeric: true, cell: (p) => formatInteger(p.score) },
-              {
-                header: "",
-                cell: (p) => (
-                  <Button
-                    size="sm"
-                    isDisabled={busy}
-                    onPress={() => remove(p.address)}
-                    aria-label={`Remove peer ${p.address}`}
-                  >
-                    Remove
-                  </Button>
-                ),
-              },
-            ]}
-          />
+          {/* No peers: the line above says so; an empty table would only repeat it. */}
+          {s.peers.length === 0 ? null : (
+            <DataTable
+              id="peers-table"
+              caption="Peers"
+              rows={s.peers}
+              rowKey={(p) => p.address}
+              fold
+              columns={[
+                { header: "Address", cell: (p) => p.address, rowHeader: true },
+                { header: "State", cell: stateOf },
+                {
+                  header: "Cut height",
+                  numeric: true,
+                  cell: (p) => (p.cutHeight === null ? "—" : formatInteger(p.cutHeight)),
+                },
+                {
+                  header: "Latency",
+                  numeric: true,
+                  cell: (p) => (p.latencyMs === null ? "—" : `${formatInteger(p.latencyMs)} ms`),
+                },
+                { header: "Score", numeric: true, cell: (p) => formatInteger(p.score) },
+                {
+                  header: "",
+                  cell: (p) => (
+                    <Button
+                      size="sm"
+                      isDisabled={busy}
+                      onPress={() => remove(p.address)}
+                      aria-label={`Remove peer ${p.address}`}
+                    >
+                      Remove
+                    </Button>
+                  ),
+                },
+              ]}
+            />
+          )}
           <form className="lookup" onSubmit={submit} aria-label="Add a peer">
             <TextField
               label="Add a peer"

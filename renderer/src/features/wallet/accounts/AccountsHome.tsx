@@ -19,7 +19,12 @@ export function AccountsHome() {
   return (
     <>
       <AccountsView
-        own={state.keys.map((k) => ({ account: k.account, label: k.label }))}
+        own={state.keys.map((k) => ({
+          account: k.account,
+          // A test key is named after the published account it comes from ("sender00"); the
+          // account shown is the key's own k: account, not that one.
+          label: k.source === "test-account" ? `the key of ${k.label} (test account)` : k.label,
+        }))}
         watchOnly={walletSettings.watchOnly}
         onWatchOnlyChange={(watchOnly) => saveWalletSettings({ watchOnly })}
       />

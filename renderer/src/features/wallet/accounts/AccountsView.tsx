@@ -7,7 +7,7 @@
 import { useNavigate } from "@tanstack/react-router";
 import { useState } from "react";
 import { clientErrorOf } from "../../../api/clientFailure.ts";
-import { accountNameProblem } from "../../../format/accountName.ts";
+import { accountNameProblem, shortAccountName } from "../../../format/accountName.ts";
 import { Button } from "../../../ui/Button.tsx";
 import { ErrorNotice } from "../../../ui/ErrorNotice.tsx";
 import { Panel } from "../../../ui/Panel.tsx";
@@ -116,7 +116,7 @@ export function AccountsView({ own, watchOnly, onWatchOnlyChange }: AccountsView
                     aria-label={`Stop watching ${a}`}
                     onPress={() => void onWatchOnlyChange(watchOnly.filter((w) => w !== a))}
                   >
-                    Stop watching {a}
+                    Stop watching {shortAccountName(a)}
                   </Button>
                 </li>
               ))}

@@ -1,6 +1,8 @@
 /**
- * Accounts with their balance on each chain and the total, as a table (one row per
- * account, scrolling sideways on narrow windows); an account's name links to its page.
+ * Accounts with their balance on each chain and the total, as a table (one row per account;
+ * in a narrow window each row folds into lines, the chains' balances two to a line); an
+ * account's name links to its page, and what the wallet calls it (its key's label) is a
+ * note under the name, so the link's text is the account it opens.
  * @module
  */
 import { Link } from "@tanstack/react-router";
@@ -32,11 +34,12 @@ export function BalancesTable({
     {
       header: "Account",
       cell: (r) => (
-        <Link to="/wallet/account/$name" params={{ name: r.account }} title={r.account}>
-          {r.label === ""
-            ? shortAccountName(r.account)
-            : `${r.label} (${shortAccountName(r.account)})`}
-        </Link>
+        <>
+          <Link to="/wallet/account/$name" params={{ name: r.account }} title={r.account}>
+            {shortAccountName(r.account)}
+          </Link>
+          {r.label === "" ? null : <span className="cell-note">{r.label}</span>}
+        </>
       ),
     },
     {
@@ -62,6 +65,7 @@ export function BalancesTable({
       rows={rows}
       rowKey={(r) => r.account}
       className="balances"
+      fold
     />
   );
 }

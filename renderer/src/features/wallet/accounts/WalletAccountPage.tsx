@@ -11,12 +11,13 @@ import { COIN_DECIMALS, formatAmount } from "../../../format/amount.ts";
 import { Button } from "../../../ui/Button.tsx";
 import { type Column, DataTable } from "../../../ui/DataTable.tsx";
 import { ErrorNotice } from "../../../ui/ErrorNotice.tsx";
+import { Keyset } from "../../../ui/Keyset.tsx";
 import { LongValue } from "../../../ui/LongValue.tsx";
 import { Notice } from "../../../ui/Notice.tsx";
 import { PageTitle } from "../../../ui/PageTitle.tsx";
 import { Panel } from "../../../ui/Panel.tsx";
 import { accountKind, describeAccountKind } from "../model.ts";
-import { type AccountGuard, describeGuard } from "./accountDetails.ts";
+import type { AccountGuard } from "./accountDetails.ts";
 import { balanceTable } from "./balanceTable.ts";
 import { useAccountsOnChains } from "./useAccountsOnChains.ts";
 
@@ -56,7 +57,14 @@ function AccountChains({ name }: { readonly name: string }) {
     {
       header: "Guard",
       testId: (r) => `guard-${r.chainId}`,
-      cell: (r) => (r.guard === null ? "" : describeGuard(r.guard)),
+      cell: (r) =>
+        r.guard === null ? (
+          ""
+        ) : r.guard.kind === "keyset" ? (
+          <Keyset pred={r.guard.pred} keys={r.guard.keys} />
+        ) : (
+          <code className="break-anywhere">{r.guard.json}</code>
+        ),
     },
   ];
   return (
@@ -81,6 +89,7 @@ function AccountChains({ name }: { readonly name: string }) {
         columns={columns}
         rows={rows}
         rowKey={(r) => String(r.chainId)}
+        fold
       />
     </Panel>
   );
@@ -103,7 +112,10 @@ export function WalletAccountPage() {
         id="wallet-account"
         title="This account"
         actions={
-          <Button tone="primary" onPress={() => void navigate({ to: "/wallet/send" })}>
+          <Button
+            tone="primary"
+            onPress={() => void navigate({ to: "/wallet/send", search: { from: name } })}
+          >
             Send
           </Button>
         }

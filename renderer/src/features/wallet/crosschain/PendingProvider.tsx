@@ -48,7 +48,16 @@ export type PendingApi = {
   readonly multisigAccounts: readonly MultisigAccount[];
   /** Adds (or replaces, by name) a multi-signature account. */
   addMultisig(account: MultisigAccount): void;
+  /**
+   * The transfer the Send page sent last, until "Send another": kept here (the app's frame),
+   * not in the page, so leaving the page and coming back shows its status again.
+   */
+  readonly lastSent: SentTransfer | null;
+  setLastSent(sent: SentTransfer | null): void;
 };
+
+/** A transfer sent from the Send page: where to follow it. */
+export type SentTransfer = { readonly chainId: number; readonly requestKey: string };
 
 const PendingContext = createContext<PendingApi | null>(null);
 
@@ -71,6 +80,7 @@ export function PendingProvider({ children }: { readonly children: ReactNode }) 
   const [multisigAccounts, setMultisig] = useState<readonly MultisigAccount[]>([]);
   const [loaded, setLoaded] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
+  const [lastSent, setLastSent] = useState<SentTransfer | null>(null);
   // The lists the loop and the saves work from (state follows them).
   const list = useRef<readonly PendingTransfer[]>([]);
   const historyList = useRef<readonly HistoryEntry[]>([]);
@@ -232,6 +242,8 @@ export function PendingProvider({ children }: { readonly children: ReactNode }) 
         recordHistory,
         multisigAccounts,
         addMultisig,
+        lastSent,
+        setLastSent,
       }}
     >
       {children}

@@ -9,6 +9,7 @@
  */
 import { Link } from "@tanstack/react-router";
 import { useMemo, useState } from "react";
+import { formatDateTime } from "../../../format/dateTime.ts";
 import { useServices } from "../../../services/services.tsx";
 import { Button } from "../../../ui/Button.tsx";
 import { Notice } from "../../../ui/Notice.tsx";
@@ -179,7 +180,7 @@ export function DappSignPage() {
             <p>
               Request from <strong data-testid="dapp-origin">{originText(first.origin)}</strong> (
               {first.kind === "quicksign" ? "quicksign" : "sign"}). Unanswered, it is refused at{" "}
-              {new Date(first.expiresAt).toLocaleTimeString("en-GB")}.
+              {formatDateTime(first.expiresAt)}.
               {requests.length > 1 ? ` ${requests.length - 1} more wait after it.` : ""}
             </p>
           </Notice>

@@ -14,6 +14,7 @@ import { shortAccountName } from "../../../format/accountName.ts";
 import { useServices } from "../../../services/services.tsx";
 import { Button } from "../../../ui/Button.tsx";
 import { type Column, DataTable } from "../../../ui/DataTable.tsx";
+import { DateTime } from "../../../ui/DateTime.tsx";
 import { Notice } from "../../../ui/Notice.tsx";
 import { PageTitle } from "../../../ui/PageTitle.tsx";
 import { Panel } from "../../../ui/Panel.tsx";
@@ -93,15 +94,8 @@ export function HistoryPage() {
   // chains go under the kind, the fee under the amount.
   const columns: Column<HistoryEntry>[] = [
     {
-      header: "Time (UTC)",
-      cell: (e) => {
-        const iso = new Date(e.createdAt).toISOString();
-        return (
-          <time dateTime={iso} className="date-time">
-            <span>{iso.slice(0, 10)}</span> <span>{iso.slice(11, 19)}</span>
-          </time>
-        );
-      },
+      header: "Time",
+      cell: (e) => <DateTime ms={e.createdAt} />,
     },
     {
       header: "Transaction",

@@ -14,6 +14,7 @@ import { commandModel } from "../../../../../src-node/command/commandModel.ts";
 import type { CommandPayload } from "../../../../../src-node/command/commandTypes.ts";
 import { accountNameProblem } from "../../../format/accountName.ts";
 import { COIN_DECIMALS, formatAmount } from "../../../format/amount.ts";
+import { formatDateTime } from "../../../format/dateTime.ts";
 import { useServices } from "../../../services/services.tsx";
 import { Button } from "../../../ui/Button.tsx";
 import { Notice } from "../../../ui/Notice.tsx";
@@ -126,7 +127,7 @@ function PreparedPanel({
           {plan.gasLimit.toLocaleString("en")} × {fmt(plan.gasPrice)}, paid by {plan.sender}
         </dd>
         <dt>Expires</dt>
-        <dd>{expiry.toISOString()}</dd>
+        <dd>{formatDateTime(expiry.getTime())}</dd>
         <dt>Request key</dt>
         <dd>
           <code data-testid="multisig-hash">{request.hash}</code>

@@ -26,7 +26,7 @@ export function PreparedForOthers({
   const save = () => saveText(text, fileNameOf(request), "application/json");
   return (
     <Panel id="prepared-for-others" title="Prepared for others to sign">
-      <p>
+      <p className="break-anywhere">
         Nothing is signed. Pass this to the signers (
         {payload.signers.map((s) => s.pubKey).join(", ")}
         ); each opens it with "Sign a transaction".

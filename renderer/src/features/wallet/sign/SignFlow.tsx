@@ -10,6 +10,7 @@
  */
 import { useId, useState } from "react";
 import type { CommandPayload } from "../../../../../src-node/command/commandTypes.ts";
+import { formatDateTime } from "../../../format/dateTime.ts";
 import { prettyJson } from "../../../format/prettyJson.ts";
 import { useServices } from "../../../services/services.tsx";
 import { Notice } from "../../../ui/Notice.tsx";
@@ -91,10 +92,10 @@ export function Review({
       <dt>Time to live</dt>
       <dd>{meta.ttl.toLocaleString("en")} s</dd>
       <dt>Created</dt>
-      <dd>{new Date(meta.creationTime * 1000).toISOString()}</dd>
+      <dd>{formatDateTime(meta.creationTime * 1000)}</dd>
       <dt>Expires</dt>
       <dd data-testid="sign-expiry">
-        {expiry.toISOString()}
+        {formatDateTime(expiry.getTime())}
         {expiry.getTime() < Date.now() ? " (expired: the node will refuse it)" : ""}
       </dd>
       <dt>Nonce</dt>

@@ -13,6 +13,7 @@ import { commandModel } from "../../../../../src-node/command/commandModel.ts";
 import type { Command, UnsignedCommand } from "../../../../../src-node/command/commandTypes.ts";
 import { accountNameProblem } from "../../../format/accountName.ts";
 import { COIN_DECIMALS, formatAmount, maxGasFee, maxSendable } from "../../../format/amount.ts";
+import { formatDateTime } from "../../../format/dateTime.ts";
 import { useLiveChain, useServices } from "../../../services/services.tsx";
 import { Button } from "../../../ui/Button.tsx";
 import { Notice } from "../../../ui/Notice.tsx";
@@ -60,6 +61,8 @@ export const accountOptions = (accounts: readonly SigningAccount[]): SelectOptio
 
 export type TransferFlowProps = {
   readonly accounts: readonly SigningAccount[];
+  /** The account chosen first (the page's `?from=`); default the first account. */
+  readonly from?: string | undefined;
   /** The vault's signature (128 hex) of a request key with a key. */
   readonly sign: (keyId: string, requestKey: string) => Promise<string>;
 };
@@ -160,7 +163,7 @@ function ReviewPanel({
         <dt>Time to live</dt>
         <dd>{plan.ttl.toLocaleString("en")} s</dd>
         <dt>Expires</dt>
-        <dd data-testid="review-expiry">{expiry.toISOString()}</dd>
+        <dd data-testid="review-expiry">{formatDateTime(expiry.getTime())}</dd>
         <dt>Request key</dt>
         <dd>
           <code>{unsigned.hash}</code>
@@ -188,11 +191,13 @@ function ReviewPanel({
   );
 }
 
-export function TransferFlow({ accounts, sign }: TransferFlowProps) {
+export function TransferFlow({ accounts, sign, from: fromAccount }: TransferFlowProps) {
   const { config } = useServices();
   const { heights } = useLiveChain();
   const pact = usePactClient();
-  const [fromKey, setFromKey] = useState(accounts[0]?.keyId ?? "");
+  const [fromKey, setFromKey] = useState(
+    (accounts.find((a) => a.account === fromAccount) ?? accounts[0])?.keyId ?? "",
+  );
   const [chainText, setChainText] = useState("0");
   const [receiver, setReceiver] = useState("");
   const [newKey, setNewKey] = useState("");
@@ -203,9 +208,10 @@ export function TransferFlow({ accounts, sign }: TransferFlowProps) {
   const [pickProblem, setPickProblem] = useState<string | null>(null);
   const [showErrors, setShowErrors] = useState(false);
   const [review, setReview] = useState<Review | null>(null);
-  const [sent, setSent] = useState<{ chainId: number; requestKey: string } | null>(null);
   const [targetText, setTargetText] = useState<string | null>(null);
   const pending = usePendingTransfers();
+  const sent = pending.lastSent;
+  const setSent = pending.setLastSent;
 
   const from = accounts.find((a) => a.keyId === fromKey) ?? accounts[0];
   const chains = heights.heads.map((h) => h.chainId);
@@ -432,22 +438,25 @@ export function TransferFlow({ accounts, sign }: TransferFlowProps) {
           options={accountOptions(accounts)}
           onChange={setFromKey}
         />
-        <div className="lookup">
-          <TextField
-            label="Chain"
-            value={chainText}
-            onChange={(v) => setChainText(v)}
-            inputMode="numeric"
-            error={chainProblem ?? pickProblem}
-            hint={
-              balance === undefined
-                ? "Balance on this chain: …"
-                : balance === null
-                  ? "Your account does not exist on this chain."
-                  : `Balance on this chain: ${fmt(balance)}`
-            }
-          />
-          <Button onPress={onPick}>Pick the chain with enough funds</Button>
+        <TextField
+          label="Chain"
+          value={chainText}
+          onChange={(v) => setChainText(v)}
+          inputMode="numeric"
+          error={chainProblem ?? pickProblem}
+          hint={
+            balance === undefined
+              ? "Balance on this chain: …"
+              : balance === null
+                ? "Your account does not exist on this chain."
+                : `Balance on this chain: ${fmt(balance)}`
+          }
+        />
+        {/* Under the field, not beside it: the chain's number needs little room, the button much. */}
+        <div className="field-action">
+          <Button size="sm" onPress={onPick}>
+            Pick the chain with enough funds
+          </Button>
         </div>
         <TextField
           label="Target chain"
@@ -472,7 +481,7 @@ export function TransferFlow({ accounts, sign }: TransferFlowProps) {
           hint="A k: account, or the name of an account that exists on the chain."
         />
         {receiverCheck?.kind === "transfer" ? (
-          <p data-testid="receiver-guard">
+          <p data-testid="receiver-guard" className="break-anywhere">
             Guard on chain {receiverChain}: {describeGuard(receiverCheck.on.guard)}
           </p>
         ) : null}
