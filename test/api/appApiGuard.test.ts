@@ -92,6 +92,7 @@ describe("[api] every /app/api/* route is behind the guard", () => {
         ["GET", "/app/api/mining"],
         ["POST", "/app/api/mining"],
         ["PUT", "/app/api/wallet/keystore"],
+        ["POST", "/app/api/wallet/keystore/replace"],
         ["PUT", "/app/api/wallet/pending"],
         ["POST", "/app/api/node/restart"],
         ["POST", "/app/api/backup/start"],

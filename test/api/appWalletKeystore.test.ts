@@ -2,16 +2,20 @@
  * `GET/PUT /app/api/wallet/keystore` (docs/wallet.md): the node stores the wallet's
  * encrypted keystore as `<dataDir>/<network>/wallet/keystore.json`, mode 0600, replaced
  * atomically; it refuses what is not the keystore's shape, bodies over 1 MiB, and every
- * request the app API guard refuses (token, Origin, Host).
+ * request the app API guard refuses (token, Origin, Host). `POST …/keystore/replace` puts
+ * another wallet in its place after copying the stored file aside (kept, never deleted, and in
+ * the next backup), with the same refusals, none of which touches either file.
  */
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { writeFileAtomic } from "../../src-node/store/atomicFile.ts";
+import { keepCopyAside } from "../../src-node/store/keepAside.ts";
 import { testKeystore } from "../support/keystoreFixture.ts";
 import { openTestNode, type TestNode, tempDir } from "../support/testNode.ts";
 
 const URL = "/app/api/wallet/keystore";
+const REPLACE = "/app/api/wallet/keystore/replace";
 const open: TestNode[] = [];
 afterEach(async () => {
   for (const t of open.splice(0)) await t.cleanup();
@@ -118,6 +122,84 @@ describe("[api] the wallet's keystore file", () => {
     const r = await t.request("GET", URL, { headers: headers(t) });
     expect(r.statusCode, r.body).toBe(409);
     expect(JSON.parse(r.body).code).toBe("APP_KEYSTORE_UNREADABLE");
+  });
+});
+
+const walletDir = (t: TestNode) => join(t.dir, "test-singleton", "wallet");
+const keptFiles = (t: TestNode) =>
+  readdirSync(walletDir(t)).filter((n) => n.startsWith("keystore-replaced-"));
+
+describe("[api] replacing the wallet keeps the old keystore aside", () => {
+  it("copies the stored file aside exactly, 0600, then stores the new one; none before: null", async () => {
+    const t = await node();
+    const first = testKeystore();
+    const r0 = await t.request("POST", REPLACE, { headers: headers(t), body: first });
+    expect(r0.statusCode, r0.body).toBe(200);
+    expect(JSON.parse(r0.body)).toEqual({ replaced: true, keptAs: null });
+    expect(JSON.parse(readFileSync(fileOf(t), "utf8"))).toEqual(first);
+    const storedBytes = readFileSync(fileOf(t));
+
+    const second = testKeystore("another");
+    const r1 = await t.request("POST", REPLACE, { headers: headers(t), body: second });
+    expect(r1.statusCode, r1.body).toBe(200);
+    const { keptAs } = JSON.parse(r1.body) as { keptAs: string };
+    expect(keptAs).toMatch(/^wallet\/keystore-replaced-\d{4}-\d\d-\d\dT[\d-]+Z(-\d+)?\.json$/);
+    const kept = join(t.dir, "test-singleton", keptAs);
+    expect(readFileSync(kept)).toEqual(storedBytes);
+    expect(statSync(kept).mode & 0o777).toBe(0o600);
+    expect(JSON.parse(readFileSync(fileOf(t), "utf8"))).toEqual(second);
+    // The wallet's GET answers the new one; the next backup holds the kept one too.
+    const got = await t.request("GET", URL, { headers: headers(t) });
+    expect(JSON.parse(got.body)).toEqual({ keystore: second });
+    expect(t.node.appBackups?.sources().map((x) => x.name)).toContain(keptAs);
+
+    // A third wallet: a second copy beside the first, which stays.
+    await t.request("POST", REPLACE, { headers: headers(t), body: testKeystore("third") });
+    expect(keptFiles(t)).toHaveLength(2);
+    expect(readFileSync(kept)).toEqual(storedBytes);
+  });
+
+  it("refuses a body that is no keystore, a huge one and every request the guard refuses, touching nothing", async () => {
+    const t = await node();
+    const good = testKeystore();
+    await t.request("PUT", URL, { headers: headers(t), body: good });
+    const other = testKeystore("another");
+    const refused = [
+      { headers: headers(t), body: { ...other, version: 2 }, status: 400 },
+      { headers: headers(t), body: { ...other, extra: "field" }, status: 400 },
+      {
+        headers: headers(t),
+        body: { ...other, ciphertext: "A".repeat(1024 * 1024 + 10) },
+        status: 413,
+      },
+      { headers: { host: "127.0.0.1:1848" }, body: other, status: 403 },
+      { headers: headers(t, { origin: "http://evil.example" }), body: other, status: 403 },
+      { headers: headers(t, { host: "evil.example:1848" }), body: other, status: 403 },
+    ];
+    for (const r of refused) {
+      const answer = await t.request("POST", REPLACE, { headers: r.headers, body: r.body });
+      expect(answer.statusCode, answer.body).toBe(r.status);
+    }
+    expect(JSON.parse(readFileSync(fileOf(t), "utf8"))).toEqual(good);
+    expect(keptFiles(t)).toEqual([]);
+  });
+});
+
+describe("[store] keepCopyAside", () => {
+  it("never overwrites a copy made in the same millisecond, and keeps nothing of a missing file", () => {
+    const dir = tempDir("weft-aside-");
+    const path = join(dir, "keystore.json");
+    const at = Date.UTC(2026, 11, 2, 4, 58, 10, 123);
+    expect(keepCopyAside(path, at)).toBeUndefined();
+    writeFileSync(path, "one");
+    const a = keepCopyAside(path, at);
+    writeFileSync(path, "two");
+    const b = keepCopyAside(path, at);
+    expect(a).toBe(join(dir, "keystore-replaced-2026-12-02T04-58-10-123Z.json"));
+    expect(b).toBe(join(dir, "keystore-replaced-2026-12-02T04-58-10-123Z-2.json"));
+    expect(readFileSync(a ?? "", "utf8")).toBe("one");
+    expect(readFileSync(b ?? "", "utf8")).toBe("two");
+    expect(readFileSync(path, "utf8")).toBe("two");
   });
 });
 

@@ -48,7 +48,9 @@ const pages = [
   { hash: `#/explorer/tx/${fakeHash(1, 1)}`, h1: "Transaction" },
   { hash: "#/explorer/account/alice", h1: "Account" },
   { hash: "#/explorer/module/coin", h1: "Module" },
-  { hash: "#/explorer/search/nothing", h1: "Search" },
+  // The fake node finds an account for any text of three characters or more, and one exact
+  // match leaves the search page at once: two characters find nothing, so the page stays.
+  { hash: "#/explorer/search/ab", h1: "Search", ready: "nothing-found" },
   { hash: "#/nowhere", h1: "Page not found" },
 ] as const;
 

@@ -199,6 +199,9 @@ describe("[e2e] every page at 400 px", () => {
     await page.getByRole("button", { name: "Lock" }).click();
     await passwordField(page).waitFor();
     await check(page, "wallet-locked");
+    await page.getByRole("button", { name: "I forgot my password" }).click();
+    await page.getByTestId("wallet-backup-offer").waitFor();
+    await check(page, "wallet-forgot");
 
     expect(found).toEqual([]);
     expect(env.problems).toEqual([]);

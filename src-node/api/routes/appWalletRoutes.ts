@@ -13,15 +13,28 @@
  *
  * GET answers `{"keystore": <file> | null}` (null before the first wallet: a 404 would be a
  * console error in the page on every first run); PUT answers `{"saved": true}`.
+ *
+ * `POST /app/api/wallet/keystore/replace`: another wallet in place of this one (restored from
+ * a phrase after a forgotten password, or a new one), the same body as PUT; the stored file
+ * is first copied aside as `wallet/keystore-replaced-<UTC time>.json` (store/keepAside.ts:
+ * kept, never deleted, and in the next backup with the wallet's other files), then replaced
+ * atomically. Answers `{"replaced": true, "keptAs": "wallet/keystore-replaced-….json" | null}`
+ * (null: there was no wallet). The wallet's `pending.json` (pending cross-chain transfers,
+ * history, multi-signature accounts) stays: none of it is secret, a transfer in flight needs
+ * no key to finish, and the usual case restores the same phrase.
  * @module
  */
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import type { FastifyInstance } from "fastify";
 import { readFileIfExists, writeFileAtomic } from "../../store/atomicFile.ts";
+import { keepCopyAside } from "../../store/keepAside.ts";
 import { AppError, AppErrorCode } from "../errors.ts";
 import { type RouteContext, sendJson } from "../routeContext.ts";
 
 export const APP_WALLET_KEYSTORE_PATH = "/app/api/wallet/keystore";
+
+/** Replacing the wallet, keeping the stored keystore aside. */
+export const APP_WALLET_REPLACE_PATH = "/app/api/wallet/keystore/replace";
 
 /** Largest keystore body: 1 MiB. */
 export const KEYSTORE_BODY_LIMIT = 1024 * 1024;
@@ -283,6 +296,19 @@ export function registerAppWalletRoutes(scope: FastifyInstance, ctx: RouteContex
     (request, reply) => {
       writeFileAtomic(file, `${JSON.stringify(request.body)}\n`);
       sendJson(reply, { saved: true });
+    },
+  );
+  scope.post(
+    APP_WALLET_REPLACE_PATH,
+    { schema: { body: keystoreSchema }, bodyLimit: KEYSTORE_BODY_LIMIT },
+    (request, reply) => {
+      const kept = keepCopyAside(file, Date.now());
+      writeFileAtomic(file, `${JSON.stringify(request.body)}\n`);
+      ctx.node.log?.info("wallet replaced", { keptAs: kept === undefined ? null : basename(kept) });
+      sendJson(reply, {
+        replaced: true,
+        keptAs: kept === undefined ? null : `wallet/${basename(kept)}`,
+      });
     },
   );
   const pendingFile = join(dir, PENDING_FILE);

@@ -29,7 +29,6 @@ function BlockLink({ chain, hash }: { readonly chain: number; readonly hash: str
       to="/explorer/chain/$chain/block/$hash"
       params={{ chain: String(chain), hash }}
       title={hash}
-      aria-label={`Block ${hash} on chain ${chain}`}
     >
       <code>{shortHash(hash)}</code>
     </Link>

@@ -28,7 +28,17 @@ type Step =
   | { readonly kind: "confirm"; readonly length: number; readonly positions: readonly number[] }
   | { readonly kind: "password" };
 
-export function CreateWallet({ onCancel }: { readonly onCancel: () => void }) {
+export function CreateWallet({
+  onCancel,
+  replace = false,
+  onReplaced,
+}: {
+  readonly onCancel: () => void;
+  /** In place of the stored wallet (kept aside by the node): `ReplaceWallet.tsx`. */
+  readonly replace?: boolean;
+  /** After a replacement succeeded. */
+  readonly onReplaced?: () => void;
+}) {
   const vault = useVault();
   const [length, setLength] = useState<12 | 24>(12);
   const [step, setStep] = useState<Step | null>(null);
@@ -80,7 +90,10 @@ export function CreateWallet({ onCancel }: { readonly onCancel: () => void }) {
     setBusy(true);
     setProblem(null);
     try {
-      await vault.create(password.password, null);
+      if (replace) {
+        await vault.replace(password.password, null);
+        onReplaced?.();
+      } else await vault.create(password.password, null);
     } catch (e) {
       setProblem(vaultProblem(e));
       setBusy(false);
@@ -88,7 +101,7 @@ export function CreateWallet({ onCancel }: { readonly onCancel: () => void }) {
   };
 
   return (
-    <Panel id="wallet-create" title="Create a wallet">
+    <Panel id="wallet-create" title={replace ? "Create a new wallet" : "Create a wallet"}>
       {step?.kind === "show" ? (
         <>
           <Notice tone="warning">
@@ -164,7 +177,7 @@ export function CreateWallet({ onCancel }: { readonly onCancel: () => void }) {
           )}
           <div className="button-row">
             <Button tone="primary" type="submit" isDisabled={busy}>
-              {busy ? "Creating…" : "Create the wallet"}
+              {busy ? "Creating…" : replace ? "Create and replace" : "Create the wallet"}
             </Button>
           </div>
         </form>

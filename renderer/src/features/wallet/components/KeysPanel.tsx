@@ -2,7 +2,8 @@
  * The unlocked wallet's keys: each key's label, source and account, with Remove (confirmed);
  * "Lock", "Add a key" (the phrase's next index), "Import a key", "Import a test account"
  * (development and test-singleton networks only), "Change password", "Show recovery phrase",
- * and the idle time after which the wallet locks itself. What restore's account discovery
+ * "Restore or replace this wallet" (`ReplaceWallet.tsx`, through the page), and the idle time
+ * after which the wallet locks itself. What restore's account discovery
  * found is reported here too.
  * @module
  */
@@ -103,7 +104,7 @@ function IdleLockSetting() {
   );
 }
 
-export function KeysPanel() {
+export function KeysPanel({ onReplace }: { readonly onReplace: () => void }) {
   const vault = useVault();
   const { config } = useServices();
   const [problem, setProblem] = useState<string | null>(null);
@@ -185,6 +186,7 @@ export function KeysPanel() {
         <WalletDialog label="Show recovery phrase" title="Your recovery phrase">
           {(close) => <RevealPhraseForm close={close} />}
         </WalletDialog>
+        <Button onPress={onReplace}>Restore or replace this wallet</Button>
       </div>
       {TEST_ACCOUNT_NETWORKS.has(config.networkId) ? (
         <p className="hint">

@@ -14,7 +14,17 @@ import { newPasswordProblem, vaultProblem } from "../vault/vaultMessages.ts";
 import { NewPassword, type NewPasswordValue } from "./NewPassword.tsx";
 import { PhraseField } from "./WalletFields.tsx";
 
-export function RestoreWallet({ onCancel }: { readonly onCancel: () => void }) {
+export function RestoreWallet({
+  onCancel,
+  replace = false,
+  onReplaced,
+}: {
+  readonly onCancel: () => void;
+  /** In place of the stored wallet (kept aside by the node): `ReplaceWallet.tsx`. */
+  readonly replace?: boolean;
+  /** After a replacement succeeded. */
+  readonly onReplaced?: () => void;
+}) {
   const vault = useVault();
   const [phrase, setPhrase] = useState("");
   const [password, setPassword] = useState<NewPasswordValue>({ password: "", again: "" });
@@ -33,7 +43,10 @@ export function RestoreWallet({ onCancel }: { readonly onCancel: () => void }) {
     setBusy(true);
     setProblem(null);
     try {
-      await vault.create(password.password, phrase);
+      if (replace) {
+        await vault.replace(password.password, phrase);
+        onReplaced?.();
+      } else await vault.create(password.password, phrase);
     } catch (e) {
       setProblem(vaultProblem(e));
       setBusy(false);
@@ -41,7 +54,10 @@ export function RestoreWallet({ onCancel }: { readonly onCancel: () => void }) {
   };
 
   return (
-    <Panel id="wallet-restore" title="Restore a wallet">
+    <Panel
+      id="wallet-restore"
+      title={replace ? "Restore and replace this wallet" : "Restore a wallet"}
+    >
       <form
         onSubmit={(e) => {
           e.preventDefault();
@@ -72,7 +88,7 @@ export function RestoreWallet({ onCancel }: { readonly onCancel: () => void }) {
         )}
         <div className="button-row">
           <Button tone="primary" type="submit" isDisabled={busy}>
-            {busy ? "Restoring…" : "Restore"}
+            {busy ? "Restoring…" : replace ? "Restore and replace" : "Restore"}
           </Button>
           <Button tone="quiet" onPress={onCancel}>
             Cancel

@@ -1,6 +1,7 @@
 /**
  * The locked wallet: its password unlocks it ("Unlock"); a wrong password says so and
- * nothing else; after three, the worker makes the next attempts wait.
+ * nothing else; after three, the worker makes the next attempts wait. "I forgot my password"
+ * leads to restoring from the recovery phrase in its place (`ReplaceWallet.tsx`).
  * @module
  */
 import { useState } from "react";
@@ -11,7 +12,12 @@ import { useVault } from "../vault/useVault.ts";
 import { vaultProblem } from "../vault/vaultMessages.ts";
 import { PasswordField } from "./WalletFields.tsx";
 
-export function UnlockForm() {
+export function UnlockForm({
+  onForgot,
+}: {
+  /** "I forgot my password" (the wallet page; elsewhere the form unlocks only). */
+  readonly onForgot?: () => void;
+}) {
   const vault = useVault();
   const [password, setPassword] = useState("");
   const [problem, setProblem] = useState<string | null>(null);
@@ -48,6 +54,11 @@ export function UnlockForm() {
           <Button tone="primary" type="submit" isDisabled={busy}>
             {busy ? "Unlocking…" : "Unlock"}
           </Button>
+          {onForgot === undefined ? null : (
+            <Button tone="quiet" onPress={onForgot} isDisabled={busy}>
+              I forgot my password
+            </Button>
+          )}
         </div>
       </form>
     </Panel>

@@ -9,6 +9,7 @@
  */
 import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from "react";
 import { describeClientError } from "../../../api/clientError.ts";
+import { type Decoded, decode, record, reject, string } from "../../../api/decode.ts";
 import { useRestartPhase, useServices } from "../../../services/services.tsx";
 import { DISCOVERY_KEYS, discoverAccounts } from "../discovery/accountDiscovery.ts";
 import {
@@ -29,6 +30,15 @@ import { createVaultClient, type VaultClient, type VaultTransport } from "./vaul
 
 const ACTIVITY_EVERY_MS = 15_000;
 
+/** The node's answer to a replacement: where it kept the old keystore (null: there was none). */
+function parseReplaced(raw: unknown): Decoded<{ readonly keptAs: string | null }> {
+  return decode(raw, (x) => {
+    const r = record(x, "answer");
+    if (r.replaced !== true) reject("answer.replaced", "true");
+    return { keptAs: r.keptAs === null ? null : string(r.keptAs, "answer.keptAs") };
+  });
+}
+
 export function VaultProvider({
   children,
   transport,
@@ -42,6 +52,7 @@ export function VaultProvider({
   const [keystore, setKeystore] = useState<KeystoreFile | null>(null);
   const [phase, setPhase] = useState<"loading" | "none" | "locked" | "unlocked">("loading");
   const [loadError, setLoadError] = useState<string | null>(null);
+  const [replacedKeptAs, setReplacedKeptAs] = useState<string | null>(null);
   const vaultRef = useRef<VaultClient | null>(null);
   const keystoreRef = useRef<KeystoreFile | null>(null);
   // Counts restores the page has seen come back: each one reads the keystore file again.
@@ -223,6 +234,37 @@ export function VaultProvider({
         setPhase("unlocked");
         if (phrase !== null) void discover();
       },
+      replace: (password, phrase) =>
+        serial(async () => {
+          const settings = keystoreRef.current?.public.settings ?? DEFAULT_SETTINGS;
+          const made = await vault().request({
+            op: "create",
+            password,
+            phrase,
+            idleLockMinutes: settings.idleLockMinutes,
+          });
+          // Settings are in the clear (watch-only accounts, idle time): the new wallet keeps them.
+          const file: KeystoreFile = {
+            ...made.keystore,
+            public: { ...made.keystore.public, settings },
+          };
+          const answer = await client.appPost("wallet/keystore/replace", file, parseReplaced);
+          if (!answer.ok) {
+            // The worker holds the new keys now; the node still has the old file.
+            await vault().request({ op: "lock" });
+            setPhase(keystoreRef.current === null ? "none" : "locked");
+            throw new Error(
+              `The wallet could not be replaced: ${describeClientError(answer.error)}`,
+            );
+          }
+          keystoreRef.current = file;
+          setKeystore(file);
+          setReplacedKeptAs(answer.value.keptAs);
+          setPhase("unlocked");
+          if (phrase !== null) void discover();
+          return answer.value.keptAs;
+        }),
+      replacedKeptAs,
       unlock: async (password) => {
         await vault().request({ op: "unlock", keystore: current(), password });
         setPhase("unlocked");
@@ -265,7 +307,19 @@ export function VaultProvider({
       revealPhrase: async (password) =>
         (await vault().request({ op: "revealPhrase", keystore: current(), password })).words,
     };
-  }, [keystore, phase, loadError, discovery, vault, current, save, discover, serial]);
+  }, [
+    keystore,
+    phase,
+    loadError,
+    discovery,
+    vault,
+    current,
+    save,
+    discover,
+    serial,
+    client,
+    replacedKeptAs,
+  ]);
 
   return <VaultContext value={value}>{children}</VaultContext>;
 }

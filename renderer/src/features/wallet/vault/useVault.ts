@@ -62,6 +62,16 @@ export type VaultActions = Vault & {
    * after. A restore then runs account discovery (see `discovery`).
    */
   create(password: string, phrase: string | null): Promise<void>;
+  /**
+   * Replaces the stored wallet with a new one made as `create` makes it (the generated phrase,
+   * or `phrase` restored), keeping the wallet's settings; the node copies the old keystore
+   * aside first (`POST /app/api/wallet/keystore/replace`, docs/wallet.md "Replacing the
+   * wallet"). Unlocked after; a restore then runs account discovery. Resolves to where the old
+   * file was kept (`wallet/keystore-replaced-….json`), null when there was none.
+   */
+  replace(password: string, phrase: string | null): Promise<string | null>;
+  /** Where the last replacement kept the previous keystore (this session), else null. */
+  readonly replacedKeptAs: string | null;
   /** The last restore's account discovery. */
   readonly discovery: DiscoveryState;
   unlock(password: string): Promise<void>;

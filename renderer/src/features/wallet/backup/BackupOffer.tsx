@@ -1,0 +1,93 @@
+/**
+ * The backup offered before the wallet is replaced: whether a backup holds this wallet's file
+ * as it is now and, if none does, "Back up now" (an app backup: the node's databases and the
+ * wallet's files, as the Backup page makes it), followed until it has finished. Failures are
+ * said in words with the way to the Backup page.
+ * @module
+ */
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { Link } from "@tanstack/react-router";
+import { describeClientError } from "../../../api/clientError.ts";
+import { clientErrorOf, unwrap } from "../../../api/clientFailure.ts";
+import { useServices } from "../../../services/services.tsx";
+import { Button } from "../../../ui/Button.tsx";
+import { Notice } from "../../../ui/Notice.tsx";
+import { readBackupState, startBackup } from "./backUpFirst.ts";
+import { backupDueKey } from "./backupDue.ts";
+
+/** Under the Backup page's key, so its refreshes refresh this too. */
+const stateKey = ["app", "backup", "before-replacing-the-wallet"] as const;
+
+export function BackupOffer() {
+  const { client } = useServices();
+  const queries = useQueryClient();
+  const state = useQuery({
+    queryKey: stateKey,
+    queryFn: () => unwrap(readBackupState(client)),
+    refetchInterval: (q) => (q.state.data?.runningId == null ? 10_000 : 1_000),
+  });
+  const start = useMutation({
+    mutationFn: (includeState: boolean) => unwrap(startBackup(client, includeState)),
+    onSettled: () => {
+      void queries.invalidateQueries({ queryKey: stateKey });
+      void queries.invalidateQueries({ queryKey: backupDueKey });
+    },
+  });
+  const s = state.data;
+  if (s === undefined) {
+    return state.error === null ? (
+      <p className="state">Checking the backups…</p>
+    ) : (
+      <Notice tone="warning" testId="wallet-backup-offer">
+        <p>
+          The node's backups cannot be read ({describeClientError(clientErrorOf(state.error))}).
+          Back up on the <Link to="/backup">Backup page</Link> before you replace this wallet.
+        </p>
+      </Notice>
+    );
+  }
+  if (s.runningId !== null) {
+    return (
+      <Notice tone="info" testId="wallet-backup-offer">
+        <p role="status">
+          Backing up the node and this wallet's file… (progress on the Backup page)
+        </p>
+      </Notice>
+    );
+  }
+  if (!s.due) {
+    return (
+      <Notice tone="info" testId="wallet-backup-offer">
+        <p role="status">
+          A backup holds this wallet's file as it is now (see the{" "}
+          <Link to="/backup">Backup page</Link>
+          ).
+        </p>
+      </Notice>
+    );
+  }
+  return (
+    <Notice tone="warning" testId="wallet-backup-offer">
+      <p>
+        No backup holds this wallet's file as it is now. Back it up first: a backup keeps the file
+        as it is (still encrypted with its password), with keys the recovery phrase cannot give
+        back.
+      </p>
+      <div className="button-row">
+        <Button
+          tone="primary"
+          isDisabled={start.isPending}
+          onPress={() => start.mutate(s.includeState)}
+        >
+          Back up now
+        </Button>
+      </div>
+      {start.error === null ? null : (
+        <p role="alert">
+          The backup did not start: {describeClientError(clientErrorOf(start.error))}. The{" "}
+          <Link to="/backup">Backup page</Link> says more.
+        </p>
+      )}
+    </Notice>
+  );
+}
