@@ -171,7 +171,21 @@ async function runHeadless(repoRoot: string, options: LaunchOptions): Promise<nu
     onRestarted: (node) => console.log(`Weft node restarted on ${node.appUrl}`),
     onRestartFailed: (e) => failed?.(e),
   });
-  const node = await supervisor.start();
+  let node: Awaited<ReturnType<typeof supervisor.start>>;
+  try {
+    node = await supervisor.start();
+  } catch (e) {
+    const { portInUse } = await import("./nodeHost.ts");
+    const taken = portInUse(e);
+    if (taken === null) throw e;
+    console.error(`The node could not start: ${e instanceof Error ? e.message : e}.`);
+    console.error(
+      file === undefined
+        ? `Stop that program, or choose another port: npm start -- --headless --port ${taken.port + 1} (0 takes any free port).`
+        : `Stop that program, or set another "port" in ${file}.`,
+    );
+    return 1;
+  }
   console.log(`Weft node running (${network}).`);
   console.log(`  UI:  ${node.appUrl}`);
   console.log(`  API: ${node.baseUrl}`);

@@ -18,7 +18,7 @@ import { registerInvokeHandlers } from "./ipc/ipcMain.ts";
 import { dataUrl, startingPage, startupFailurePage } from "./localPages.ts";
 import { createFileLogger, type Logger } from "./log/fileLogger.ts";
 import { applicationMenuTemplate } from "./menu.ts";
-import type { HostedNode, SignRequestNotice } from "./nodeHost.ts";
+import { type HostedNode, portInUse, type SignRequestNotice } from "./nodeHost.ts";
 import { NodeSupervisor } from "./nodeSupervisor.ts";
 import { type DesktopPaths, desktopPaths } from "./paths.ts";
 import { injectAppToken, newDesktopAppToken } from "./security/appToken.ts";
@@ -264,13 +264,16 @@ async function startConfiguredNode(
     return supervisor;
   } catch (e) {
     if (e instanceof DesktopError) throw e;
+    // The Node page's settings are out of reach while the node is down: say where the port is.
+    const taken = portInUse(e);
+    const hint =
+      taken === null
+        ? ""
+        : ` Stop that program, or set another "port" (say ${taken.port + 1}) in ${paths.settingsFile}, then start the app again.`;
+    const reason = `${e instanceof Error ? e.message : String(e)}.${hint}`;
     throw new DesktopError(
-      {
-        code: DesktopErrorCode.NodeStartFailed,
-        reason: e instanceof Error ? e.message : String(e),
-        nodeCode: errorCode(e),
-      },
-      e instanceof Error ? e.message : String(e),
+      { code: DesktopErrorCode.NodeStartFailed, reason, nodeCode: errorCode(e) },
+      reason,
       { cause: e },
     );
   }

@@ -9,6 +9,9 @@
  */
 import { type CreateNodeOptions, createNode } from "../src-node/node.ts";
 
+/** When the node could not listen because another program has its port: the port and flag. */
+export { portInUse } from "../src-node/node.ts";
+
 /** Networks the node knows (docs/desktop.md). */
 export type NodeNetwork = "development" | "testnet04" | "mainnet01" | "test-singleton";
 

@@ -35,7 +35,11 @@ import { type AppToken, newAppToken } from "./api/appToken.ts";
 import { buildApi } from "./api/buildServer.ts";
 import { CatchUpStatus } from "./api/catchUpStatus.ts";
 import { DappSigning, type SignRequestNotice } from "./api/dappSigning/dappSigning.ts";
-import { ApiError, ApiErrorCode } from "./api/errors.ts";
+import { ApiError, ApiErrorCode, isAddressInUse } from "./api/errors.ts";
+
+/** For the hosts (`weft node`, the desktop, the headless launcher): a port another program has. */
+export { portInUse } from "./api/errors.ts";
+
 import type { NodeRestarter } from "./api/nodeRestart.ts";
 import { RecentLog } from "./api/recentLog.ts";
 import { AppBackups } from "./backup/appBackups.ts";
@@ -697,9 +701,12 @@ export class WeftNode {
       await this.server.listen({ host, port });
     } catch (e) {
       const reason = e instanceof Error ? e.message : String(e);
+      const inUse = isAddressInUse(e);
       throw new ApiError(
-        { code: ApiErrorCode.ListenFailed, host, port, reason },
-        `cannot listen on ${host}:${port}: ${reason}`,
+        { code: ApiErrorCode.ListenFailed, host, port, reason, inUse, flag: "port" },
+        inUse
+          ? `cannot listen on ${host}:${port}: another program (another Weft node?) uses port ${port}`
+          : `cannot listen on ${host}:${port}: ${reason}`,
         { cause: e },
       );
     }
@@ -758,8 +765,17 @@ export class WeftNode {
         server.once("error", (e) => {
           reject(
             new ApiError(
-              { code: ApiErrorCode.ListenFailed, host, port: p2pPort, reason: e.message },
-              `cannot listen on ${host}:${p2pPort} (p2p.port): ${e.message}`,
+              {
+                code: ApiErrorCode.ListenFailed,
+                host,
+                port: p2pPort,
+                reason: e.message,
+                inUse: isAddressInUse(e),
+                flag: "p2p-port",
+              },
+              isAddressInUse(e)
+                ? `cannot listen on ${host}:${p2pPort} (p2p.port): another program uses port ${p2pPort}`
+                : `cannot listen on ${host}:${p2pPort} (p2p.port): ${e.message}`,
               { cause: e },
             ),
           );

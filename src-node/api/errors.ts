@@ -28,7 +28,15 @@ export type ApiErrorType =
   | { code: typeof ApiErrorCode.NotAcceptable; accept: string; supported: readonly string[] }
   | { code: typeof ApiErrorCode.BranchBoundsExceeded; bound: "lower" | "upper"; limit: number }
   | { code: typeof ApiErrorCode.RouteNotFound; method: string; url: string }
-  | { code: typeof ApiErrorCode.ListenFailed; host: string; port: number; reason: string }
+  /** `flag`: the option naming the port (`port`, `p2p.port`); `inUse`: another program has it. */
+  | {
+      code: typeof ApiErrorCode.ListenFailed;
+      host: string;
+      port: number;
+      reason: string;
+      inUse?: boolean;
+      flag?: string;
+    }
   | { code: typeof ApiErrorCode.NotListening }
   /** `rendererDir`: the folder that should hold the built UI (index.html). */
   | { code: typeof ApiErrorCode.UiNotBuilt; rendererDir: string }
@@ -42,6 +50,24 @@ export type ApiErrorType =
     };
 
 export class ApiError extends NodeError<ApiErrorType> {}
+
+/**
+ * When `e` is the node failing to listen because another program (another node) has the
+ * port: the port and the option that names it, for the host to say how to choose another
+ * (`weft node --port`, the desktop's settings); else null.
+ */
+export function portInUse(e: unknown): { readonly port: number; readonly flag: string } | null {
+  if (!(e instanceof ApiError)) return null;
+  const t = e.type;
+  return t.code === ApiErrorCode.ListenFailed && t.inUse === true
+    ? { port: t.port, flag: t.flag ?? "port" }
+    : null;
+}
+
+/** The system's word for a port another program listens on. */
+export function isAddressInUse(e: unknown): boolean {
+  return (e as NodeJS.ErrnoException | undefined)?.code === "EADDRINUSE";
+}
 
 /** An API_BAD_REQUEST error whose message is `field: reason`. */
 export function badRequest(field: string, reason: string): ApiError {

@@ -32,7 +32,12 @@ import {
   readAppBackupSettings,
   writeAppBackupSettings,
 } from "./appBackupSettings.ts";
-import type { BackupDatabase, BackupFile, BackupSource } from "./backupDatabase.ts";
+import {
+  type BackupDatabase,
+  type BackupFile,
+  type BackupSource,
+  isBackupFile,
+} from "./backupDatabase.ts";
 import { parseBackupId } from "./backupId.ts";
 import type { BackupLog } from "./backupJob.ts";
 import { type BackupManifest, BackupStatus, manifestBytes } from "./backupManifest.ts";
@@ -94,15 +99,11 @@ export type AppBackupEstimate = {
 };
 
 function fileSize(path: string): number {
-  let total = 0;
-  for (const side of ["", "-wal"]) {
-    try {
-      total += statSync(`${path}${side}`).size;
-    } catch {
-      // missing
-    }
+  try {
+    return statSync(path).size;
+  } catch {
+    return 0; // removed meanwhile: nothing to copy
   }
-  return total;
 }
 
 export class AppBackups {
@@ -316,8 +317,10 @@ export class AppBackups {
     const parts: Record<string, number> = {};
     for (const s of this.sources()) {
       const key = s.name.startsWith("wallet/") ? "wallet" : s.name;
-      const path = "sourcePath" in s ? s.sourcePath : join(this.#o.networkDir, s.file);
-      parts[key] = (parts[key] ?? 0) + fileSize(path);
+      // A database's copy is its pages (the files' sizes overstate it: a WAL file keeps its
+      // size after a checkpoint); a plain file's copy is the file.
+      parts[key] =
+        (parts[key] ?? 0) + (isBackupFile(s) ? fileSize(s.sourcePath) : s.db.sizeBytes());
     }
     const bytes = Object.values(parts).reduce((a, b) => a + b, 0);
     const withoutState = bytes - (parts.state ?? 0);

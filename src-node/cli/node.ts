@@ -15,7 +15,7 @@ import { loadConfigFile } from "../config/loadConfigFile.ts";
 import { mergeNodeOptions, NETWORK_NAMES } from "../config/nodeOptions.ts";
 import { parseNodeFlags } from "../config/parseNodeFlags.ts";
 import { isNodeError } from "../errors/nodeError.ts";
-import { createNode, type NodeLogger } from "../node.ts";
+import { createNode, type NodeLogger, portInUse } from "../node.ts";
 import type { CliIo } from "./io.ts";
 
 /** Where stop requests come from (the process's signals, or a test). */
@@ -62,6 +62,13 @@ Options:
   --miner-account NAME    account that receives mining rewards
   --miner-key HEX[,HEX]   its public key(s); not needed for a k:<key> account
   --miner-threads N       built-in miner threads (default 1)
+  --mine-on-demand        mine only while a transaction waits, until it is confirmed
+                          (development networks; without --miner-account the blocks
+                          pay the test account sender09; docs/mining.md)
+  --no-mine-on-demand     never (the default of weft node; the app's is on for
+                          development networks without a reward account)
+  --on-demand-confirmations N  blocks mined on top of the one holding the
+                          transaction (default 1)
   --listen-timeout SECS   how long /listen waits for a result (default 180)
   --spv-timeout SECS      how long /spv waits for the target chain (default 180)
   --spv-proof-depth N     how deep a continuation's proof root may be (default 20000)
@@ -73,7 +80,10 @@ Options:
   --max-peers N           most peers (default 16)
   --entity NAME           this node's entity name for /private
   --p2p-tls               TLS on the peer port (needs --p2p-port); peers name it FINGERPRINT@HOST:PORT
-  --help                  this text
+  --help, -h              this text
+
+A port already in use: stop the program that has it, or give another (--port 0 takes any
+free port; the address is printed).
 `;
 
 function stderrLogger(io: CliIo): NodeLogger {
@@ -130,6 +140,12 @@ export async function nodeCommand(
   } catch (e) {
     if (isNodeError(e)) {
       io.stderr.write(`weft node: ${e.message}\n`);
+      const taken = portInUse(e);
+      if (taken !== null) {
+        io.stderr.write(
+          `weft node: stop it, or give another port: --${taken.flag} ${taken.port + 1} (--${taken.flag} 0 takes any free port)\n`,
+        );
+      }
       return isNodeError(e, ConfigErrorCode.BadFlag) ? 2 : 1;
     }
     throw e;

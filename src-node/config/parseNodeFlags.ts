@@ -24,7 +24,8 @@ export type NodeFlags = {
   readonly help: boolean;
 };
 
-const VALUE_FLAGS = [
+/** Every flag taking a value (`weft node --help` lists each: test/unit/nodeCli.test.ts). */
+export const VALUE_FLAGS = [
   "--network",
   "--data-dir",
   "--host",
@@ -47,7 +48,8 @@ const VALUE_FLAGS = [
 ] as const;
 /** Value flags that may be given more than once (their values collect into a list). */
 const REPEATABLE = ["--peer"] as const;
-const SWITCHES = [
+/** Every flag without a value. */
+export const SWITCHES = [
   "--enable-backup-api",
   "--enable-mining-api",
   "--mine",

@@ -254,6 +254,17 @@ export class SqlDatabase {
   }
 
   /**
+   * The bytes an online backup of this database writes: its pages (free ones too) times the
+   * page size, as this connection sees them (changes still in the WAL included). The files'
+   * sizes are no estimate of it: a WAL file keeps its size after a checkpoint.
+   */
+  sizeBytes(): number {
+    this.#requireOpen();
+    const pages = this.#db.pragma("page_count", { simple: true });
+    return typeof pages === "number" ? pages * this.pageSize() : 0;
+  }
+
+  /**
    * Rebuilds the file (SQLite's VACUUM), with `pageSize` when given: the free
    * pages go back to the file system. WAL cannot change the page size, so the
    * journal is switched to DELETE for the rebuild and back to WAL after it.

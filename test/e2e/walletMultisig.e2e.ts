@@ -88,10 +88,24 @@ describe("[e2e] a 2-of-2 multi-signature account, signed in two wallets", () => 
     await a.getByLabel("Paid by").selectOption({ label: `sender00 — ${FROM}` });
     const name = (await a.getByTestId("multisig-name").textContent()) ?? "";
     expect(name).toMatch(/^w:[A-Za-z0-9_-]{43}:keys-all$/);
+    // Nothing is signed before the review: network, chain, code, guard, payer, gas.
+    await a.getByRole("button", { name: "Review" }).click();
+    const createReview = a.getByTestId("multisig-create-review");
+    await createReview.waitFor();
+    expect(await createReview.textContent()).toContain(`(coin.create-account "${name}"`);
+    expect(await createReview.textContent()).toContain(
+      `keys-all of ${[S0.publicKey, keyB].sort().join(", ")}`,
+    );
+    expect(await a.getByTestId("multisig-create-outcomes").count()).toBe(0);
     await a.getByRole("button", { name: "Create the account" }).click();
+    const outcomes = a.getByTestId("multisig-create-outcomes");
     await expect
-      .poll(() => a.getByTestId("multisig-create-outcomes").textContent(), { timeout: 30_000 })
-      .toContain("Chain 0: Sent");
+      .poll(() => outcomes.textContent(), { timeout: 30_000 })
+      .toMatch(/Chain 0: (Sent, waiting for a block|Created in block)/);
+    // The status follows the transaction to its block.
+    await expect
+      .poll(() => outcomes.textContent(), { timeout: 90_000 })
+      .toMatch(/^Chain 0: Created in block \d+$/);
     await expect.poll(() => balance(name), { timeout: 90_000 }).toBe(0n);
     const [onChain] = await readAccounts(pact, "test-singleton", 0, [name]);
     expect(onChain?.exists && onChain.guard).toEqual({

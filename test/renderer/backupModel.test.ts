@@ -10,6 +10,7 @@ import {
   formatBytes,
   progressShare,
   statusText,
+  timeLeftText,
 } from "../../renderer/src/features/backup/model.ts";
 
 describe("[renderer] backup model", () => {
@@ -32,6 +33,12 @@ describe("[renderer] backup model", () => {
     );
     expect(formatBytes(512)).toBe("512 bytes");
     expect(formatBytes(3 * 1024 * 1024)).toBe("3.0 MiB");
+  });
+
+  it("says the time left in words, never \"about under a second\"", () => {
+    expect(timeLeftText(0.4)).toBe("almost done");
+    expect(timeLeftText(12)).toBe("about 12 s left");
+    expect(timeLeftText(600)).toBe("about 10 min left");
   });
 
   it("parses the node's overview and job, and refuses a wrong shape", () => {

@@ -12,10 +12,12 @@ import {
   statSync,
   writeFileSync,
 } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join, relative, resolve } from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
-import { findElectronBinary, parseLaunchArgs } from "../../electron/launch.ts";
+import { afterAll, describe, expect, it, vi } from "vitest";
+import { findElectronBinary, launch, parseLaunchArgs } from "../../electron/launch.ts";
 
 const tmp = mkdtempSync(join(tmpdir(), "weft-launch-"));
 afterAll(() => rmSync(tmp, { recursive: true, force: true }));
@@ -31,6 +33,28 @@ describe("[electron] launcher", () => {
     mkdirSync(join(pkg, "dist"));
     writeFileSync(join(pkg, "dist", "electron"), "");
     expect(findElectronBinary(repo)).toBe(join(pkg, "dist", "electron"));
+  });
+
+  it("says how to choose another port when the headless node's port is in use", async () => {
+    const taken = createServer();
+    await new Promise<void>((r) => taken.listen(0, "127.0.0.1", r));
+    const port = (taken.address() as AddressInfo).port;
+    const said: string[] = [];
+    const error = vi.spyOn(console, "error").mockImplementation((...a: unknown[]) => {
+      said.push(a.join(" "));
+    });
+    const log = vi.spyOn(console, "log").mockImplementation(() => {});
+    try {
+      const args = ["--headless", "--network", "development", "--port", String(port)];
+      const code = await launch([...args, "--data-dir", join(tmp, "taken")], tmp);
+      expect(code).toBe(1);
+      expect(said.join("\n")).toContain(`uses port ${port}`);
+      expect(said.join("\n")).toContain(`npm start -- --headless --port ${port + 1}`);
+    } finally {
+      error.mockRestore();
+      log.mockRestore();
+      taken.close();
+    }
   });
 
   it("parses its options", () => {

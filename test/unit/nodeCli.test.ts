@@ -6,12 +6,15 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { join, resolve } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { testSingletonVersion, testTransitionVersion } from "../../src-node/chain/versions.ts";
 import type { CliIo } from "../../src-node/cli/io.ts";
 import { main } from "../../src-node/cli/main.ts";
 import { nodeCommand } from "../../src-node/cli/node.ts";
+import { SWITCHES, VALUE_FLAGS } from "../../src-node/config/parseNodeFlags.ts";
 import { genesisPayloadOf } from "../../src-node/genesis/genesisPayloads.ts";
 import { BlockDb } from "../../src-node/store/blockDb.ts";
 import { sql } from "../../src-node/store/sql.ts";
@@ -87,11 +90,35 @@ describe("[cli] weft node (in process)", () => {
     db.close();
   });
 
-  it("prints usage for --help", async () => {
+  it("prints usage for --help, naming every flag it takes", async () => {
     const { cli, out } = io();
     expect(await nodeCommand(["--help"], cli, fakeSignals().signals)).toBe(0);
     expect(out()).toContain("Usage: weft node");
-    expect(out()).toContain("--data-dir");
+    // Issue 36: --mine-on-demand was missing; now no flag can be.
+    for (const flag of [...VALUE_FLAGS, ...SWITCHES]) {
+      expect(out(), flag).toMatch(new RegExp(`(^|[\\s,])${flag}(\\s|,|$)`, "m"));
+    }
+  });
+
+  it("says how to choose another port when its port is in use", async () => {
+    const taken = createServer();
+    await new Promise<void>((r) => taken.listen(0, "127.0.0.1", r));
+    const port = (taken.address() as AddressInfo).port;
+    try {
+      const { cli, err } = io();
+      const code = await nodeCommand(
+        ["--network", "test-singleton", "--data-dir", dir(), "--port", String(port)],
+        cli,
+        fakeSignals().signals,
+      );
+      expect(code).toBe(1);
+      expect(err()).toContain(`another program (another Weft node?) uses port ${port}`);
+      expect(err()).toContain(
+        `give another port: --port ${port + 1} (--port 0 takes any free port)`,
+      );
+    } finally {
+      taken.close();
+    }
   });
 
   it("exits 2 for a bad flag and 1 for a bad value or file, naming it", async () => {

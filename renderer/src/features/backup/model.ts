@@ -45,6 +45,11 @@ export function formatBytes(bytes: number): string {
   return u === 0 ? `${bytes} bytes` : `${v.toFixed(v < 10 ? 1 : 0)} ${UNITS[u]}`;
 }
 
+/** What is left of a job: "about 3 min left", "almost done" (never "about under a second"). */
+export function timeLeftText(seconds: number): string {
+  return seconds < 1 ? "almost done" : `about ${formatSeconds(seconds)} left`;
+}
+
 export function formatSeconds(seconds: number): string {
   if (seconds < 1) return "under a second";
   if (seconds < 90) return `${Math.round(seconds)} s`;

@@ -19,6 +19,7 @@ import {
   durationSeconds,
   formatBytes,
   formatSeconds,
+  timeLeftText,
   progressShare,
   statusText,
 } from "../model.ts";
@@ -60,7 +61,7 @@ function Job({ id }: { readonly id: string }) {
       <p role="status">
         Backup <code>{j.id}</code>: <strong data-testid="backup-status">{text}</strong>
         {j.status === "backup-in-progress" && j.secondsLeft !== null
-          ? ` · about ${formatSeconds(j.secondsLeft)} left`
+          ? ` · ${timeLeftText(j.secondsLeft)}`
           : ""}
       </p>
       {j.status === "backup-in-progress" && (

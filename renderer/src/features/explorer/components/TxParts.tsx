@@ -67,7 +67,8 @@ export function CommandFacts({ command }: { readonly command: TxCommand }) {
         <>
           <dt>Continues</dt>
           <dd>
-            Step {command.cont.step}
+            {/* The command counts steps from 0; people, and the transaction page, from 1. */}
+            Step {command.cont.step + 1}
             {command.cont.rollback ? " (rollback)" : ""} of{" "}
             <Link to="/explorer/tx/$requestKey" params={{ requestKey: command.cont.pactId }}>
               <code>{command.cont.pactId}</code>

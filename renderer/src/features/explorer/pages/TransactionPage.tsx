@@ -101,7 +101,8 @@ function CrossChainPanel({ cc }: { readonly cc: CrossChain }) {
         {cc.receiver === null ? null : <code>{cc.receiver}</code>}:{" "}
         {cc.complete ? "complete." : "not complete yet."}
       </p>
-      <ol className="steps" start={0}>
+      {/* The words number the steps ("Step 1 of 2"): the list draws no numbers of its own. */}
+      <ul className="steps steps-plain">
         {cc.steps.map((s) => (
           <li key={s.step} data-testid={`xchain-step-${s.step}`}>
             Step {s.step + 1} of {cc.stepCount}
@@ -116,7 +117,7 @@ function CrossChainPanel({ cc }: { readonly cc: CrossChain }) {
             )}
           </li>
         ))}
-      </ol>
+      </ul>
       {finish ? (
         <p>
           <a

@@ -1,6 +1,8 @@
 /**
  * Small charts of the built-in miner's last hour (`/app/api/mining/history`): its hash rate
- * over time and the blocks it found per chain, drawn with recharts (SVG).
+ * over time (0 where it did not run: `hashRateSeries.ts`; the times in UTC) and the blocks it
+ * found per chain, drawn with recharts (SVG), with room inside the picture for every axis
+ * label.
  * @module
  */
 import { useQuery } from "@tanstack/react-query";
@@ -12,6 +14,7 @@ import { useServices } from "../../../services/services.tsx";
 import { ErrorNotice } from "../../../ui/ErrorNotice.tsx";
 import { Panel } from "../../../ui/Panel.tsx";
 import { infoQuery, miningHistoryQuery } from "../api.ts";
+import { hashRateSeries } from "../hashRateSeries.ts";
 import { blocksPerChain } from "../model.ts";
 
 // A fixed size: a chart that follows its container's width can make the page's grid relayout
@@ -20,6 +23,9 @@ const CHART_WIDTH = 320;
 const CHART_HEIGHT = 140;
 
 const clock = formatClock;
+
+/** Room for the axes' labels at the picture's edges ("10.5 MH/s", "04:58" at the far right). */
+const MARGIN = { top: 8, right: 24, bottom: 0, left: 4 } as const;
 
 export function MiningCharts() {
   const { client } = useServices();
@@ -44,15 +50,15 @@ export function MiningCharts() {
       {h === undefined ? null : (
         <div className="charts">
           <figure className="chart" aria-labelledby="hash-rate-chart-title">
-            <figcaption id="hash-rate-chart-title">Hash rate</figcaption>
+            <figcaption id="hash-rate-chart-title">Hash rate (times in UTC)</figcaption>
             {h.hashRate.length === 0 ? (
               <p className="hint">No samples yet: the miner has not run in the last hour.</p>
             ) : (
               <LineChart
                 width={CHART_WIDTH}
                 height={CHART_HEIGHT}
-                data={[...h.hashRate]}
-                margin={{ top: 4, right: 8, bottom: 0, left: 0 }}
+                data={hashRateSeries(h.hashRate, Date.now())}
+                margin={MARGIN}
               >
                 <CartesianGrid strokeDasharray="3 3" />
                 <XAxis
@@ -61,12 +67,13 @@ export function MiningCharts() {
                   domain={["dataMin", "dataMax"]}
                   tickFormatter={clock}
                 />
-                <YAxis width={70} tickFormatter={(v: number) => formatHashRate(v)} />
+                <YAxis width={80} tickFormatter={(v: number) => formatHashRate(v)} />
                 <Tooltip
                   labelFormatter={(v) => clock(Number(v))}
                   formatter={(v) => [formatHashRate(Number(v)), "hash rate"]}
                 />
-                <Line type="monotone" dataKey="rate" dot={false} isAnimationActive={false} />
+                {/* Straight segments: a curve would swing below 0 where the miner stopped. */}
+                <Line type="linear" dataKey="rate" dot={false} isAnimationActive={false} />
               </LineChart>
             )}
           </figure>
@@ -78,7 +85,7 @@ export function MiningCharts() {
               width={CHART_WIDTH}
               height={CHART_HEIGHT}
               data={perChain}
-              margin={{ top: 4, right: 8, bottom: 0, left: 0 }}
+              margin={MARGIN}
             >
               <CartesianGrid strokeDasharray="3 3" />
               <XAxis dataKey="chain" />

@@ -1,10 +1,12 @@
 /**
  * "Create a multi-signature account": public keys typed or pasted and the wallet's own picked,
  * a predicate (keys-all, keys-any, keys-2), the chains, and the wallet account that pays; the
- * account's name is the keyset's `w:` principal, shown before anything is signed. "Create the
- * account" signs one `coin.create-account` per chain with the payer's key, checks it with a
- * `/local` preflight and sends it; each goes into the history, the account into the wallet's
- * multi-signature accounts (watched like the others).
+ * account's name is the keyset's `w:` principal. "Review" shows exactly what is signed (the
+ * code, the keyset, the payer's capability, gas, expiry) before anything is; "Create the
+ * account" then signs one `coin.create-account` per chain with the payer's key, has the node
+ * check it first and sends it. Each goes into the history, whose polling follows it: the
+ * outcome of each chain reads "Sent, waiting for a block" until it is "Created in block N" or
+ * failed. The account joins the wallet's multi-signature accounts (watched like the others).
  * @module
  */
 import { useId, useState } from "react";
@@ -19,12 +21,15 @@ import { SelectField } from "../../../ui/SelectField.tsx";
 import { TextField } from "../../../ui/TextField.tsx";
 import { usePactClient } from "../accounts/useAccountsOnChains.ts";
 import { usePendingTransfers } from "../crosschain/PendingProvider.tsx";
-import { newHistoryEntry } from "../history/historyModel.ts";
+import { type HistoryEntry, newHistoryEntry } from "../history/historyModel.ts";
 import { preflightAndSend } from "../transfer/preflightAndSend.ts";
 import { accountOptions, type SigningAccount } from "../transfer/TransferFlow.tsx";
 import { DEFAULT_GAS_LIMIT, DEFAULT_TTL, MIN_GAS_PRICE } from "../transfer/transferRules.ts";
+import { formatDateTime } from "../../../format/dateTime.ts";
 import {
+  ACCOUNT_GUARD_KEY,
   buildKeyset,
+  createAccountCode,
   createAccountPayload,
   describePred,
   KEYSET_PREDS,
@@ -34,7 +39,24 @@ import {
   parsePublicKeys,
 } from "./multisigAccount.ts";
 
-type ChainOutcome = { readonly chain: number; readonly text: string; readonly ok: boolean };
+/** A chain's creation: refused before sending (`text`), or sent and followed by request key. */
+type ChainOutcome =
+  | { readonly chain: number; readonly ok: false; readonly text: string }
+  | { readonly chain: number; readonly ok: true; readonly requestKey: string };
+
+/** A sent creation as the history follows it (`pollHistory.ts`). */
+function sentText(entry: HistoryEntry | undefined, requestKey: string): string {
+  switch (entry?.status) {
+    case "succeeded":
+      return `Created in block ${entry.blockHeight ?? "?"}`;
+    case "failed":
+      return `Failed${entry.message === null ? "" : `: ${entry.message}`}`;
+    case "expired":
+      return "Expired: no block took it in time";
+    default:
+      return `Sent, waiting for a block (request key ${requestKey})`;
+  }
+}
 
 export function CreateMultisig({
   accounts,
@@ -46,7 +68,7 @@ export function CreateMultisig({
   const { config } = useServices();
   const { heights } = useLiveChain();
   const pact = usePactClient();
-  const { recordHistory, addMultisig } = usePendingTransfers();
+  const { recordHistory, addMultisig, history } = usePendingTransfers();
   const keysId = useId();
   const [keysText, setKeysText] = useState("");
   const [own, setOwn] = useState<readonly string[]>([]);
@@ -56,6 +78,8 @@ export function CreateMultisig({
   const [busy, setBusy] = useState<string | null>(null);
   const [outcomes, setOutcomes] = useState<readonly ChainOutcome[]>([]);
   const [tried, setTried] = useState(false);
+  // The review's moment: the commands signed then are the ones reviewed (their creation time).
+  const [reviewing, setReviewing] = useState<number | null>(null);
 
   const available = heights.heads.map((h) => h.chainId);
   const typed = parsePublicKeys(keysText);
@@ -64,8 +88,14 @@ export function CreateMultisig({
   const payer = accounts.find((a) => a.keyId === payerKey) ?? accounts[0];
   const name = keyset.ok ? multisigAccountName(keyset.value) : null;
 
-  const create = async () => {
+  const review = () => {
     setTried(true);
+    setOutcomes([]);
+    if (!keyset.ok || !chains.ok || payer === undefined || name === null) return;
+    setReviewing(Math.floor(Date.now() / 1000) - 15);
+  };
+
+  const create = async (creationTime: number) => {
     setOutcomes([]);
     if (!keyset.ok || !chains.ok || payer === undefined || name === null) return;
     const done: ChainOutcome[] = [];
@@ -76,7 +106,6 @@ export function CreateMultisig({
     try {
       for (const chain of chains.value) {
         setBusy(`Creating the account on chain ${chain}…`);
-        const creationTime = Math.floor(Date.now() / 1000) - 15;
         const payload = createAccountPayload({
           networkId: config.networkId,
           chainId: chain,
@@ -110,7 +139,7 @@ export function CreateMultisig({
             createdAt: Date.now(),
           }),
         );
-        say({ chain, ok: true, text: `Sent: request key ${unsigned.hash}` });
+        say({ chain, ok: true, requestKey: unsigned.hash });
       }
       const created = done.filter((o) => o.ok).map((o) => o.chain);
       if (created.length > 0) {
@@ -126,6 +155,7 @@ export function CreateMultisig({
       say({ chain: -1, ok: false, text: e instanceof Error ? e.message : String(e) });
     } finally {
       setBusy(null);
+      setReviewing(null);
     }
   };
 
@@ -141,97 +171,157 @@ export function CreateMultisig({
       <form
         onSubmit={(e) => {
           e.preventDefault();
-          void create();
+          review();
         }}
       >
-        <div className="field">
-          <label className="field-label" htmlFor={keysId}>
-            Public keys
-          </label>
-          <textarea
-            id={keysId}
-            className="input"
-            rows={3}
-            spellCheck={false}
-            value={keysText}
-            onChange={(e) => setKeysText(e.target.value)}
-            placeholder="64 hex digits per key (or k: accounts), separated by spaces, commas or new lines"
-          />
-          {!typed.ok ? (
-            <p className="field-error" role="alert">
-              {typed.problem}
-            </p>
-          ) : null}
-        </div>
-        <fieldset className="field">
-          <legend className="field-label">Keys of this wallet</legend>
-          {accounts.map((a) => (
-            <label key={a.keyId} className="check">
-              <input
-                type="checkbox"
-                checked={own.includes(a.publicKey)}
-                onChange={(e) =>
-                  setOwn(
-                    e.target.checked ? [...own, a.publicKey] : own.filter((k) => k !== a.publicKey),
-                  )
-                }
-              />{" "}
-              {a.label} ({a.publicKey.slice(0, 12)}…)
+        <fieldset className="plain-fieldset" disabled={reviewing !== null}>
+          <div className="field">
+            <label className="field-label" htmlFor={keysId}>
+              Public keys
             </label>
-          ))}
+            <textarea
+              id={keysId}
+              className="input"
+              rows={3}
+              spellCheck={false}
+              value={keysText}
+              onChange={(e) => setKeysText(e.target.value)}
+              placeholder="64 hex digits per key (or k: accounts), separated by spaces, commas or new lines"
+            />
+            {!typed.ok ? (
+              <p className="field-error" role="alert">
+                {typed.problem}
+              </p>
+            ) : null}
+          </div>
+          <fieldset className="field">
+            <legend className="field-label">Keys of this wallet</legend>
+            {accounts.map((a) => (
+              <label key={a.keyId} className="check">
+                <input
+                  type="checkbox"
+                  checked={own.includes(a.publicKey)}
+                  onChange={(e) =>
+                    setOwn(
+                      e.target.checked
+                        ? [...own, a.publicKey]
+                        : own.filter((k) => k !== a.publicKey),
+                    )
+                  }
+                />{" "}
+                {a.label} ({a.publicKey.slice(0, 12)}…)
+              </label>
+            ))}
+          </fieldset>
+          <SelectField
+            label="Who signs"
+            value={pred}
+            options={KEYSET_PREDS.map((p) => ({ value: p, label: p }))}
+            onChange={(v) => setPred(v as KeysetPred)}
+          />
+          <TextField
+            label="Chains"
+            value={chainsText}
+            onChange={setChainsText}
+            error={chains.ok ? null : chains.problem}
+            hint="The chains to create it on, e.g. 0, 3 (or all)."
+          />
+          <SelectField
+            label="Paid by"
+            value={payer?.keyId}
+            options={accountOptions(accounts)}
+            onChange={setPayerKey}
+          />
+          {keyset.ok && name !== null ? (
+            <dl className="facts" data-testid="multisig-preview">
+              <dt>Account</dt>
+              <dd>
+                <code data-testid="multisig-name">{name}</code>
+              </dd>
+              <dt>Guard</dt>
+              <dd>
+                {keyset.value.pred} ({describePred(keyset.value.pred, keyset.value.keys.length)}):{" "}
+                {keyset.value.keys.join(", ")}
+              </dd>
+              <dt>Fee</dt>
+              <dd>
+                at most {formatAmount(BigInt(DEFAULT_GAS_LIMIT) * MIN_GAS_PRICE, COIN_DECIMALS)}{" "}
+                coins per chain, paid by {payer?.account}
+              </dd>
+            </dl>
+          ) : tried || keysText !== "" || own.length > 0 ? (
+            <Notice tone="warning" testId="multisig-keyset-problem">
+              <p>{keyset.ok ? "" : keyset.problem}</p>
+            </Notice>
+          ) : null}
         </fieldset>
-        <SelectField
-          label="Who signs"
-          value={pred}
-          options={KEYSET_PREDS.map((p) => ({ value: p, label: p }))}
-          onChange={(v) => setPred(v as KeysetPred)}
-        />
-        <TextField
-          label="Chains"
-          value={chainsText}
-          onChange={setChainsText}
-          error={chains.ok ? null : chains.problem}
-          hint="The chains to create it on, e.g. 0, 3 (or all)."
-        />
-        <SelectField
-          label="Paid by"
-          value={payer?.keyId}
-          options={accountOptions(accounts)}
-          onChange={setPayerKey}
-        />
-        {keyset.ok && name !== null ? (
-          <dl className="facts" data-testid="multisig-preview">
-            <dt>Account</dt>
-            <dd>
-              <code data-testid="multisig-name">{name}</code>
-            </dd>
-            <dt>Guard</dt>
-            <dd>
-              {keyset.value.pred} ({describePred(keyset.value.pred, keyset.value.keys.length)}):{" "}
-              {keyset.value.keys.join(", ")}
-            </dd>
-            <dt>Fee</dt>
-            <dd>
-              at most {formatAmount(BigInt(DEFAULT_GAS_LIMIT) * MIN_GAS_PRICE, COIN_DECIMALS)} coins
-              per chain, paid by {payer?.account}
-            </dd>
-          </dl>
-        ) : tried || keysText !== "" || own.length > 0 ? (
-          <Notice tone="warning" testId="multisig-keyset-problem">
-            <p>{keyset.ok ? "" : keyset.problem}</p>
-          </Notice>
-        ) : null}
-        {busy === null ? null : <p role="status">{busy}</p>}
-        <Button type="submit" tone="primary" isDisabled={busy !== null || !keyset.ok || !chains.ok}>
-          Create the account
-        </Button>
+        {reviewing !== null ? null : (
+          <Button type="submit" tone="primary" isDisabled={busy !== null}>
+            Review
+          </Button>
+        )}
       </form>
+      {reviewing !== null && keyset.ok && chains.ok && name !== null && payer !== undefined ? (
+        <section aria-labelledby="multisig-create-review" className="review">
+          <h3 id="multisig-create-review">Review</h3>
+          <p>
+            This is exactly what the payer's key signs, once per chain (
+            {chains.value.length === 1 ? "1 transaction" : `${chains.value.length} transactions`}
+            ):
+          </p>
+          <dl className="facts" data-testid="multisig-create-review">
+            <dt>Network</dt>
+            <dd>{config.networkId}</dd>
+            <dt>Chains</dt>
+            <dd>{chains.value.join(", ")}</dd>
+            <dt>Code</dt>
+            <dd>
+              <code className="break-anywhere">{createAccountCode(name)}</code>
+            </dd>
+            <dt>Guard ({ACCOUNT_GUARD_KEY})</dt>
+            <dd className="break-anywhere">
+              {keyset.value.pred} of {keyset.value.keys.join(", ")}
+            </dd>
+            <dt>Signed by</dt>
+            <dd className="break-anywhere">
+              {payer.publicKey}, allowing only <code>(coin.GAS)</code>: it pays the gas
+            </dd>
+            <dt>Gas</dt>
+            <dd>
+              {DEFAULT_GAS_LIMIT.toLocaleString("en")} ×{" "}
+              {formatAmount(MIN_GAS_PRICE, COIN_DECIMALS)} = at most{" "}
+              {formatAmount(BigInt(DEFAULT_GAS_LIMIT) * MIN_GAS_PRICE, COIN_DECIMALS)} coins per
+              chain, paid by <span className="break-anywhere">{payer.account}</span>
+            </dd>
+            <dt>Expires</dt>
+            <dd>{formatDateTime((reviewing + DEFAULT_TTL) * 1000)}</dd>
+          </dl>
+          {busy === null ? null : <p role="status">{busy}</p>}
+          <div className="dialog-actions">
+            <Button onPress={() => setReviewing(null)} isDisabled={busy !== null}>
+              Back
+            </Button>
+            <Button
+              tone="primary"
+              onPress={() => void create(reviewing)}
+              isDisabled={busy !== null}
+            >
+              Create the account
+            </Button>
+          </div>
+        </section>
+      ) : null}
       {outcomes.length === 0 ? null : (
         <ul className="plain-list" data-testid="multisig-create-outcomes">
           {outcomes.map((o) => (
-            <li key={o.chain}>
+            <li key={o.chain} className="break-anywhere">
               {o.chain < 0 ? "" : `Chain ${o.chain}: `}
-              {o.ok ? o.text : `not created — ${o.text}`}
+              {o.ok
+                ? sentText(
+                    history.find((h) => h.requestKey === o.requestKey),
+                    o.requestKey,
+                  )
+                : `not created — ${o.text}`}
             </li>
           ))}
         </ul>
