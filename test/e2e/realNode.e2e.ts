@@ -176,7 +176,19 @@ describe("[e2e] renderer against the real node", () => {
       .poll(() => page.getByTestId("hash-rate").textContent(), { timeout: 10_000 })
       .not.toBe("0 H/s");
     await saveScreenshot(page, "real-node-mining");
-    await saveGuideScreenshot(page, "node-page-mining");
+    await saveGuideScreenshot(page, "node-page-mining", {
+      scrollTo: page.getByRole("region", { name: "Mining" }),
+    });
+
+    // The log scrolls on its own, so the keyboard must reach it (axe:
+    // scrollable-region-focusable): Tab from its level select lands on it.
+    await page.getByTestId("log-lines").waitFor();
+    await page.getByLabel("Level", { exact: true }).focus();
+    const active = () =>
+      page.evaluate<string | null>("document.activeElement?.getAttribute('data-testid') ?? null");
+    for (let i = 0; i < 3 && (await active()) !== "log-lines"; i++)
+      await page.keyboard.press("Tab");
+    expect(await active()).toBe("log-lines");
 
     // Off with the keyboard.
     await toggle.focus();

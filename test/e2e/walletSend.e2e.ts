@@ -94,6 +94,16 @@ describe("[e2e] accounts and a transfer against the real node", () => {
       const status = page.getByTestId("transfer-status");
       await expect.poll(() => status.textContent(), { timeout: 20_000 }).toMatch(/^Pending/);
       const requestKey = (await page.getByTestId("request-key").textContent())?.trim();
+      // Leaving the Send page keeps the transfer's status: back on it, it is shown again.
+      await page
+        .getByRole("navigation", { name: "Main" })
+        .getByRole("link", { name: "Explorer" })
+        .click();
+      await page.getByRole("heading", { level: 1, name: "Braid" }).waitFor();
+      await page.goBack();
+      await page.getByRole("heading", { level: 1, name: "Send" }).waitFor();
+      await expect.poll(() => status.textContent(), { timeout: 20_000 }).toMatch(/^Pending/);
+      expect((await page.getByTestId("request-key").textContent())?.trim()).toBe(requestKey);
       await page.getByRole("button", { name: "Turn mining on" }).click();
       await expect
         .poll(() => status.textContent(), { timeout: 60_000 })

@@ -25,9 +25,12 @@ function CutBadge() {
   const { heights, stream } = useLiveChain();
   if (!heights.loaded) return null;
   return (
-    <span className={`badge cut-badge ${stream === "open" ? "live" : ""}`} title="Cut height">
+    <span
+      className={`badge cut-badge ${stream === "open" ? "live" : ""}`}
+      title="The cut height: every chain's height added up. It grows by one with each new block; the dot is green while blocks arrive live."
+    >
       <span className="badge-dot" aria-hidden="true" />
-      Cut {formatInteger(heights.cutHeight)}
+      Cut height {formatInteger(heights.cutHeight)}
     </span>
   );
 }

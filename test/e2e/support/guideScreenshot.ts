@@ -11,7 +11,7 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { Page } from "playwright-core";
+import type { Locator, Page } from "playwright-core";
 
 /** The viewport of every guide screenshot (and of the pages `setUpRealNodePage` opens). */
 export const GUIDE_VIEWPORT = { width: 1280, height: 720 } as const;
@@ -34,12 +34,14 @@ const NAME = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 /**
  * Saves what `page` shows as <name>.png in {@link guideScreenshotsDir} (GUIDE_VIEWPORT, dark theme), then
  * gives the page back its viewport and colour scheme; returns the file's path. `top`: scroll
- * to the top of the page first (a test's last click may have scrolled it down).
+ * to the top of the page first (a test's last click may have scrolled it down). `scrollTo`:
+ * scroll so that this part of the page starts at the top of the picture (the part a caption
+ * describes, further down a long page).
  */
 export async function saveGuideScreenshot(
   page: Page,
   name: string,
-  options: { readonly top?: boolean } = {},
+  options: { readonly top?: boolean; readonly scrollTo?: Locator } = {},
 ): Promise<string> {
   if (!NAME.test(name)) throw new Error(`guide screenshot name ${JSON.stringify(name)}`);
   const dir = guideScreenshotsDir();
@@ -53,6 +55,9 @@ export async function saveGuideScreenshot(
   if (resize) await page.setViewportSize(GUIDE_VIEWPORT);
   await page.emulateMedia({ colorScheme: "dark" });
   if (options.top === true) await page.evaluate("window.scrollTo(0, 0)");
+  if (options.scrollTo !== undefined) {
+    await options.scrollTo.evaluate("(e) => e.scrollIntoView({ block: 'start' })");
+  }
   try {
     // The caret blinks and animations move: neither belongs in a picture compared by eye.
     await page.screenshot({ path, animations: "disabled", caret: "hide", scale: "css" });

@@ -16,11 +16,11 @@ export async function preflightAndSend(
   command: Command,
   progress: (step: string) => void = () => {},
 ): Promise<string | null> {
-  progress("Checking with the node (preflight)…");
+  progress("Checking with the node first…");
   const pre = await pact.preflight(chainId, command);
   if (!pre.ok) return describeClientError(pre.error);
   if (!pre.value.result.outcome.ok) {
-    return `The node's preflight refused it: ${pre.value.result.outcome.message}`;
+    return `The node's check refused it, so nothing was sent: ${pre.value.result.outcome.message}`;
   }
   progress("Sending…");
   const sent = await pact.send(chainId, [command]);
