@@ -132,6 +132,7 @@ describe("[e2e] explorer against a real node", () => {
       .poll(() => page.getByTestId("confirmations").textContent())
       .toContain("On the best chain");
     await saveScreenshot(page, "explorer-block-with-tx");
+    await saveGuideScreenshot(page, "explorer-block", { top: true });
 
     await page.getByRole("link", { name: "sender00" }).first().click();
     await h1("Account").waitFor();
@@ -149,6 +150,17 @@ describe("[e2e] explorer against a real node", () => {
       await page.getByRole("table", { name: /Transfers to and from/ }).textContent(),
     ).toContain("1.5");
     await saveScreenshot(page, "explorer-account");
+    await saveGuideScreenshot(page, "explorer-account", { top: true });
+
+    // The chain's and the coin module's pages, for the guide.
+    await page.goto(`${node.appUrl}#/explorer/chain/2`);
+    await h1("Chain 2").waitFor();
+    await page.getByRole("table", { name: /Chain 2: \d+ blocks/ }).waitFor();
+    await saveGuideScreenshot(page, "explorer-chain", { top: true });
+    await page.goto(`${node.appUrl}#/explorer/module/coin`);
+    await h1("Module").waitFor();
+    await page.getByTestId("module-code").waitFor({ timeout: 15_000 });
+    await saveGuideScreenshot(page, "explorer-module", { top: true });
     expect(env.problems).toEqual([]);
   });
 

@@ -176,8 +176,9 @@ describe("[e2e] renderer against the real node", () => {
       .poll(() => page.getByTestId("hash-rate").textContent(), { timeout: 10_000 })
       .not.toBe("0 H/s");
     await saveScreenshot(page, "real-node-mining");
+    // The part of the page the guide's caption describes: the switch, rate and blocks found.
     await saveGuideScreenshot(page, "node-page-mining", {
-      scrollTo: page.getByRole("region", { name: "Mining" }),
+      scrollTo: page.locator("label.switch", { has: toggle }),
     });
 
     // The log scrolls on its own, so the keyboard must reach it (axe:

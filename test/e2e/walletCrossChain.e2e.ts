@@ -12,6 +12,7 @@ import { describe, expect, it } from "vitest";
 import { readAccounts } from "../../renderer/src/features/wallet/accounts/readAccounts.ts";
 import { DEV_ACCOUNT_KEYS } from "../../src-node/genesis/devAccountKeys.ts";
 import { saveScreenshot } from "./support/browser.ts";
+import { saveGuideScreenshot } from "./support/guideScreenshot.ts";
 import { setUpRealNodePage } from "./support/realNodePage.ts";
 import { createWallet, importTestAccount, unlockIfLocked } from "./support/walletSetup.ts";
 
@@ -95,6 +96,9 @@ describe("[e2e] a cross-chain transfer against the real node", () => {
     await expect.poll(() => state.textContent(), { timeout: 150_000, interval: 500 }).toBe("Done");
     node.miner.stop();
     await saveScreenshot(page, "wallet-xchain-done");
+    await saveGuideScreenshot(page, "wallet-send-crosschain", {
+      scrollTo: page.getByRole("region", { name: "Cross-chain transfers" }),
+    });
     const fee = await step1Fee(requestKey);
     expect(fee > 0n).toBe(true);
     expect(await balance(0, FROM)).toBe(from0 - 5n * ONE - fee);

@@ -17,6 +17,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readAccounts } from "../../renderer/src/features/wallet/accounts/readAccounts.ts";
 import { DEV_ACCOUNT_KEYS } from "../../src-node/genesis/devAccountKeys.ts";
 import { saveScreenshot } from "./support/browser.ts";
+import { saveGuideScreenshot } from "./support/guideScreenshot.ts";
 import { setUpRealNodePage } from "./support/realNodePage.ts";
 import { createWallet, importTestAccount } from "./support/walletSetup.ts";
 
@@ -118,6 +119,7 @@ describe("[e2e] signing requests from dapps (Chainweaver's signing API)", () => 
     expect(await signers.textContent()).toContain("coin.TRANSFER");
     expect(await page.getByTestId("sign-hash").textContent()).toBe(tx.hash);
     await saveScreenshot(page, "wallet-dapp-review");
+    await saveGuideScreenshot(page, "wallet-dapp-request", { top: true });
     // The review meets WCAG A/AA, as every page does (test/e2e/accessibility.e2e.ts).
     const axe = await new AxeBuilder({ page })
       .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])

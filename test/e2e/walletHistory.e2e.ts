@@ -11,6 +11,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { launchChromium, saveScreenshot } from "./support/browser.ts";
 import { type FakeNode, startFakeNode } from "./support/fakeNode.ts";
+import { saveGuideScreenshot } from "./support/guideScreenshot.ts";
 
 const key = (c: string) => c.repeat(43);
 const account = (c: string) => `k:${c.repeat(64)}`;
@@ -130,6 +131,7 @@ describe("[e2e] the History table fits its window", () => {
     expect(await page.getByTestId(`history-status-${key("D")}`).textContent()).toMatch(
       /^Failed: Keyset failure/,
     );
+    await saveGuideScreenshot(page, "wallet-history");
 
     for (const width of [400, 600, 800, 1024, 1280, 1920]) {
       await page.setViewportSize({ width, height: 900 });

@@ -20,6 +20,7 @@ import { JsonNumber } from "../../src-node/command/exactJson.ts";
 import { DEV_ACCOUNT_KEYS } from "../../src-node/genesis/devAccountKeys.ts";
 import type { WeftNode } from "../../src-node/node.ts";
 import { saveScreenshot } from "./support/browser.ts";
+import { saveGuideScreenshot } from "./support/guideScreenshot.ts";
 import { setUpRealNodePage } from "./support/realNodePage.ts";
 import { createWallet, importTestAccount } from "./support/walletSetup.ts";
 
@@ -159,6 +160,7 @@ describe("[e2e] a 2-of-2 multi-signature account, signed in two wallets", () => 
     expect(half.hash).toBe(hash);
     expect(half.sigs.filter((s) => s.sig !== null).map((s) => s.pubKey)).toEqual([S0.publicKey]);
     await saveScreenshot(a, "wallet-multisig-prepared");
+    await saveGuideScreenshot(a, "wallet-multisig", { scrollTo: review });
     expect(await axeViolations(a)).toEqual([]);
 
     // Wallet B (its own node and data folder) signs with its key and saves the file.

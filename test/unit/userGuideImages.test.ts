@@ -21,12 +21,25 @@ const docs = join(repo, "docs");
 const imagesDir = join(docs, "guide", "images");
 /** Largest committed screenshot. */
 const MAX_BYTES = 200 * 1024;
-/** Pages the guide must show (issue: wallet create, accounts, send review; explorer, backup, node). */
+/**
+ * Pages the guide must show (issue 17: wallet create, accounts, send review; explorer, backup,
+ * node; issue 36: history, multi-signature, dapp signing, the forgotten password, every
+ * explorer page the guide describes).
+ */
 const REQUIRED = [
   "wallet-create-phrase",
   "wallet-accounts",
   "wallet-send-review",
+  "wallet-history",
+  "wallet-multisig",
+  "wallet-dapp-request",
+  "wallet-forgot-password",
   "explorer-braid",
+  "explorer-chain",
+  "explorer-block",
+  "explorer-transaction",
+  "explorer-account",
+  "explorer-module",
   "backup-page",
   "node-page-mining",
 ];

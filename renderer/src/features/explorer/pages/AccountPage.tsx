@@ -220,14 +220,24 @@ export function AccountPage() {
             <>
               <dt>Active on</dt>
               <dd>
-                {seen.data.chains.length === 0
-                  ? "no chain"
-                  : seen.data.chains
-                      .map(
-                        (c) =>
-                          `chain ${c.chain} (${countOf(c.transactions, "transaction")}, ${countOf(c.transfers, "transfer")})`,
-                      )
-                      .join(", ")}
+                {seen.data.chains.length === 0 ? (
+                  "no chain"
+                ) : (
+                  // One short item per chain, what happened there and nothing of what did not.
+                  <ul className="inline-list" data-testid="account-active">
+                    {seen.data.chains.map((c) => (
+                      <li key={c.chain}>
+                        Chain {c.chain}:{" "}
+                        {[
+                          c.transactions === 0 ? null : countOf(c.transactions, "transaction"),
+                          c.transfers === 0 ? null : countOf(c.transfers, "transfer"),
+                        ]
+                          .filter((x) => x !== null)
+                          .join(", ") || "seen"}
+                      </li>
+                    ))}
+                  </ul>
+                )}
               </dd>
             </>
           )}

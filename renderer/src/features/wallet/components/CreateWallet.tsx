@@ -14,6 +14,7 @@ import { confirmationPositions } from "../keystore/phrase.ts";
 import { useVault } from "../vault/useVault.ts";
 import { newPasswordProblem, vaultProblem } from "../vault/vaultMessages.ts";
 import { NewPassword, type NewPasswordValue } from "./NewPassword.tsx";
+import { makeWallet, type WalletFlowProps } from "./walletFlow.ts";
 
 const CONFIRM_WORDS = 3;
 
@@ -28,17 +29,8 @@ type Step =
   | { readonly kind: "confirm"; readonly length: number; readonly positions: readonly number[] }
   | { readonly kind: "password" };
 
-export function CreateWallet({
-  onCancel,
-  replace = false,
-  onReplaced,
-}: {
-  readonly onCancel: () => void;
-  /** In place of the stored wallet (kept aside by the node): `ReplaceWallet.tsx`. */
-  readonly replace?: boolean;
-  /** After a replacement succeeded. */
-  readonly onReplaced?: () => void;
-}) {
+export function CreateWallet(flow: WalletFlowProps) {
+  const { onCancel, replace = false } = flow;
   const vault = useVault();
   const [length, setLength] = useState<12 | 24>(12);
   const [step, setStep] = useState<Step | null>(null);
@@ -90,10 +82,7 @@ export function CreateWallet({
     setBusy(true);
     setProblem(null);
     try {
-      if (replace) {
-        await vault.replace(password.password, null);
-        onReplaced?.();
-      } else await vault.create(password.password, null);
+      await makeWallet(vault, flow, password.password, null);
     } catch (e) {
       setProblem(vaultProblem(e));
       setBusy(false);

@@ -13,18 +13,10 @@ import { useVault } from "../vault/useVault.ts";
 import { newPasswordProblem, vaultProblem } from "../vault/vaultMessages.ts";
 import { NewPassword, type NewPasswordValue } from "./NewPassword.tsx";
 import { PhraseField } from "./WalletFields.tsx";
+import { makeWallet, type WalletFlowProps } from "./walletFlow.ts";
 
-export function RestoreWallet({
-  onCancel,
-  replace = false,
-  onReplaced,
-}: {
-  readonly onCancel: () => void;
-  /** In place of the stored wallet (kept aside by the node): `ReplaceWallet.tsx`. */
-  readonly replace?: boolean;
-  /** After a replacement succeeded. */
-  readonly onReplaced?: () => void;
-}) {
+export function RestoreWallet(flow: WalletFlowProps) {
+  const { onCancel, replace = false } = flow;
   const vault = useVault();
   const [phrase, setPhrase] = useState("");
   const [password, setPassword] = useState<NewPasswordValue>({ password: "", again: "" });
@@ -43,10 +35,7 @@ export function RestoreWallet({
     setBusy(true);
     setProblem(null);
     try {
-      if (replace) {
-        await vault.replace(password.password, phrase);
-        onReplaced?.();
-      } else await vault.create(password.password, phrase);
+      await makeWallet(vault, flow, password.password, phrase);
     } catch (e) {
       setProblem(vaultProblem(e));
       setBusy(false);

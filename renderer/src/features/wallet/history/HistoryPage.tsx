@@ -11,6 +11,7 @@ import { Link } from "@tanstack/react-router";
 import { useState } from "react";
 import { describeClientError } from "../../../api/clientError.ts";
 import { shortAccountName } from "../../../format/accountName.ts";
+import { COIN_DECIMALS, formatAmount, unitsOfDecimalText } from "../../../format/amount.ts";
 import { useServices } from "../../../services/services.tsx";
 import { Button } from "../../../ui/Button.tsx";
 import { type Column, DataTable } from "../../../ui/DataTable.tsx";
@@ -31,6 +32,12 @@ import {
   sortHistory,
 } from "./historyModel.ts";
 import { entryFromExplorerTx } from "./lookupTransaction.ts";
+
+/** A kept decimal ("1000000.5") as the wallet writes amounts ("1,000,000.5"); the CSV keeps it plain. */
+function coinShown(decimal: string): string {
+  const units = unitsOfDecimalText(decimal, COIN_DECIMALS);
+  return units.ok ? formatAmount(units.value, COIN_DECIMALS) : decimal;
+}
 
 const KEY = /^[A-Za-z0-9_-]{43}$/;
 
@@ -127,8 +134,8 @@ export function HistoryPage() {
       numeric: true,
       cell: (e) => (
         <>
-          {e.amount ?? "—"}
-          {e.fee === null ? null : <span className="cell-note">fee {e.fee}</span>}
+          {e.amount === null ? "—" : coinShown(e.amount)}
+          {e.fee === null ? null : <span className="cell-note">fee {coinShown(e.fee)}</span>}
         </>
       ),
     },
