@@ -63,6 +63,7 @@ const storeStatus: Record<StoreErrorCodeValue, number> = {
   [StoreErrorCode.NetworkMismatch]: 500,
   [StoreErrorCode.GenesisMismatch]: 500,
   [StoreErrorCode.Corrupt]: 500,
+  [StoreErrorCode.InvalidBlock]: 500,
   [StoreErrorCode.Closed]: 503,
   [StoreErrorCode.WriteFailed]: 503,
   [StoreErrorCode.UnknownChain]: 404,
