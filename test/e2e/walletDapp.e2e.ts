@@ -7,7 +7,9 @@
  * gets its signature, submits the command with `@kadena/client` to the node and it is
  * confirmed, the amount moved. A web page of another origin (a "dapp" served on localhost)
  * asks too, passing the browser's CORS preflight: the review names that origin, and Refuse
- * answers it with the API's refusal.
+ * answers it with the API's refusal. A quicksign whose signer gives an address shows it in the
+ * review with every capability argument's numbers as signed; one whose address names another
+ * key is refused by the API itself, naming it, and never reaches the review (issue 31).
  */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -15,10 +17,13 @@ import { AxeBuilder } from "@axe-core/playwright";
 import { createClient, createSignWithChainweaver, isSignedTransaction, Pact } from "@kadena/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readAccounts } from "../../renderer/src/features/wallet/accounts/readAccounts.ts";
+import type { CommandPayload, Signer } from "../../src-node/command/commandTypes.ts";
+import { type JsonValue, parseJsonExact } from "../../src-node/command/exactJson.ts";
+import { nodeCommands } from "../../src-node/exec/nodeCommands.ts";
 import { DEV_ACCOUNT_KEYS } from "../../src-node/genesis/devAccountKeys.ts";
 import { saveScreenshot } from "./support/browser.ts";
 import { setUpRealNodePage } from "./support/realNodePage.ts";
-import { createWallet, importTestAccount } from "./support/walletSetup.ts";
+import { createWallet, importTestAccount, unlockIfLocked } from "./support/walletSetup.ts";
 
 const ONE = 10n ** 12n;
 const NETWORK = "test-singleton";
@@ -190,6 +195,72 @@ describe("[e2e] signing requests from dapps (Chainweaver's signing API)", () => 
       .waitFor({ timeout: 20_000 });
     expect(await page.getByTestId("dapp-origin").textContent()).toBe(dappOrigin);
     // Locked (a new page): the review asks for the password first; Refuse needs none.
+    await page.getByRole("button", { name: "Refuse" }).click();
+    expect(await answer).toEqual({ status: 200, body: { error: { type: "reject" } } });
+    await page.getByTestId("dapp-none").waitFor();
+    expect(problems).toEqual([]);
+  });
+
+  it("shows a signer's address and capability numbers as signed; an address naming another key is refused by the API", async () => {
+    const { page, node, problems } = real;
+    await page.goto(`${node.appUrl}#/wallet`);
+    await unlockIfLocked(page);
+    const port = node.dappSigning.status().port;
+    const args = parseJsonExact(
+      `["${FROM}", 2.50, {"amount": 2.50, "list": [1, {"decimal": "0.10"}]}]`,
+    ) as JsonValue[];
+    const cmdOf = (signer: Signer) => {
+      const p: CommandPayload = {
+        payload: { exec: { code: "(free.shop.pay 2.50)", data: null } },
+        meta: {
+          chainId: "0",
+          sender: FROM,
+          gasLimit: 2500,
+          gasPrice: "0.00000001",
+          ttl: 600,
+          creationTime: Math.floor(Date.now() / 1000) - 30,
+        },
+        signers: [signer],
+        networkId: NETWORK,
+        nonce: `e2e-dapp-addr-${signer.addr}`,
+      };
+      return nodeCommands.buildCommand(p).cmd;
+    };
+    const clist = [
+      { name: "coin.GAS", args: [] },
+      { name: "free.shop.PAY", args },
+    ];
+    const quicksign = async (cmd: string) => {
+      const r = await fetch(`http://127.0.0.1:${port}/v1/quicksign`, {
+        method: "POST",
+        headers: { "content-type": "application/json;charset=utf-8" },
+        body: JSON.stringify({
+          cmdSigDatas: [{ cmd, sigs: [{ pubKey: S0.publicKey, sig: null }] }],
+        }),
+      });
+      return { status: r.status, body: (await r.json()) as unknown };
+    };
+
+    // Another key as the address: the API answers 400 at once (a queued request would wait for
+    // the user), so nothing reaches the review.
+    const refused = await quicksign(cmdOf({ pubKey: S0.publicKey, addr: S1.publicKey, clist }));
+    expect(refused.status).toBe(400);
+    expect(JSON.stringify(refused.body)).toContain(
+      "cmd.signers[0].addr: the address does not match",
+    );
+
+    const answer = quicksign(cmdOf({ pubKey: S0.publicKey, addr: S0.publicKey, clist }));
+    await page
+      .getByRole("heading", { level: 1, name: "Signing request" })
+      .waitFor({ timeout: 20_000 });
+    await page.getByTestId("sign-review").waitFor();
+    expect(await page.getByTestId("signer-address").textContent()).toBe(
+      `Address ${S0.publicKey}: the same as its key, as it must be.`,
+    );
+    const signers = (await page.getByTestId("sign-signers").textContent()) ?? "";
+    expect(signers).toContain(`(free.shop.PAY "${FROM}" 2.50 {"amount": 2.50, "list": [1, 0.10]})`);
+    expect(signers).not.toContain('"text"');
+    await saveScreenshot(page, "wallet-dapp-address");
     await page.getByRole("button", { name: "Refuse" }).click();
     expect(await answer).toEqual({ status: 200, body: { error: { type: "reject" } } });
     await page.getByTestId("dapp-none").waitFor();

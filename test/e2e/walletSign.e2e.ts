@@ -6,7 +6,9 @@
  * sent and confirmed; the node shows the amount moved. A copy whose hash does not match its
  * cmd is refused with the reason before anything is shown to sign. "Prepare for others to sign"
  * on the transfer review gives unsigned SigData that the sign page signs and sends; a transaction
- * for another network waits for the user's confirmation.
+ * for another network waits for the user's confirmation. The review shows a signer's address
+ * and every capability argument's numbers as signed (nested in objects and lists too), and a
+ * transaction whose signer names another key as its address is refused in words (issue 31).
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -16,6 +18,9 @@ import { parse } from "yaml";
 import { readAccounts } from "../../renderer/src/features/wallet/accounts/readAccounts.ts";
 import type { CliIo } from "../../src-node/cli/io.ts";
 import { main } from "../../src-node/cli/main.ts";
+import type { CommandPayload, Signer } from "../../src-node/command/commandTypes.ts";
+import { type JsonValue, parseJsonExact } from "../../src-node/command/exactJson.ts";
+import { nodeCommands } from "../../src-node/exec/nodeCommands.ts";
 import { DEV_ACCOUNT_KEYS } from "../../src-node/genesis/devAccountKeys.ts";
 import { saveScreenshot } from "./support/browser.ts";
 import { saveGuideScreenshot } from "./support/guideScreenshot.ts";
@@ -221,4 +226,60 @@ describe("[e2e] sign a transaction prepared with weft -u", () => {
     },
     LONG_TEST_MS,
   );
+
+  it("shows each signer's address and every capability argument as signed; refuses an address that is not the key, in words", async () => {
+    const { page, node } = env;
+    await openWallet(page, node);
+    await unlockIfLocked(page);
+    await page.goto(`${node.appUrl}#/wallet/sign`);
+    await page.getByRole("heading", { level: 1, name: "Sign a transaction" }).waitFor();
+    const args = parseJsonExact(
+      `["${FROM}", 2.50, {"amount": 2.50, "list": [1, {"decimal": "0.10"}]}]`,
+    ) as JsonValue[];
+    const unsignedOf = (signer: Signer) => {
+      const p: CommandPayload = {
+        payload: { exec: { code: "(free.shop.pay 2.50)", data: null } },
+        meta: {
+          chainId: "0",
+          sender: FROM,
+          gasLimit: 2500,
+          gasPrice: "0.00000001",
+          ttl: 600,
+          creationTime: Math.floor(Date.now() / 1000) - 30,
+        },
+        signers: [signer],
+        networkId: "test-singleton",
+        nonce: `e2e-addr-${signer.addr}`,
+      };
+      const u = nodeCommands.buildCommand(p);
+      return JSON.stringify({ cmd: u.cmd, hash: u.hash, sigs: [null] });
+    };
+    const clist = [
+      { name: "coin.GAS", args: [] },
+      { name: "free.shop.PAY", args },
+    ];
+    const input = page.getByLabel("Transaction", { exact: true });
+
+    await input.fill(unsignedOf({ pubKey: S0.publicKey, addr: S0.publicKey, clist }));
+    await page.getByTestId("sign-review").waitFor();
+    expect(await page.getByTestId("signer-address").textContent()).toBe(
+      `Address ${S0.publicKey}: the same as its key, as it must be.`,
+    );
+    const signers = (await page.getByTestId("sign-signers").textContent()) ?? "";
+    expect(signers).toContain(`(free.shop.PAY "${FROM}" 2.50 {"amount": 2.50, "list": [1, 0.10]})`);
+    expect(signers).not.toContain('"text"');
+    await saveScreenshot(page, "wallet-sign-address");
+
+    // The same signer naming another key as its address: refused before anything is shown.
+    await input.fill(unsignedOf({ pubKey: S0.publicKey, addr: S1.publicKey, clist }));
+    await expect
+      .poll(() => page.getByTestId("sign-problem").textContent())
+      .toContain(
+        `Refused: signer 1 signs with the key ${S0.publicKey} but names the address ${S1.publicKey}, which is not that key.`,
+      );
+    expect(await page.getByTestId("sign-review").count()).toBe(0);
+    expect(await page.getByRole("button", { name: "Sign", exact: true }).count()).toBe(0);
+    await saveScreenshot(page, "wallet-sign-address-refused");
+    expect(env.problems).toEqual([]);
+  });
 });
