@@ -6,7 +6,9 @@
  * for. Such a chain is not kept: this migration reads every stored
  * transaction that mentions `addr` (a byte search in SQLite, so the others
  * are not decoded) and, at the first signer whose `addr` is not its `pubKey`
- * (the rule of command/verifySignatures.ts), fails with STORE_INVALID_BLOCK
+ * (the same text: the rule of command/verifySignatures.ts `signerAddressError`,
+ * restated here because the store does not depend on the command model), fails
+ * with STORE_INVALID_BLOCK
  * naming the chain, height and hash of a block holding it. The migration's
  * transaction rolls back, the file stays at version 4 and the node does not
  * start: the user restores a backup from before that block (`weft restore`)
@@ -15,8 +17,6 @@
  * whose absence let state change without its owner's signature.
  * @module
  */
-import type { Signer } from "../../../command/commandTypes.ts";
-import { signerAddressError } from "../../../command/verifySignatures.ts";
 import { hash32FromBytes } from "../../../encoding/hash32.ts";
 import { blobValue, integerValue } from "../../blockRows.ts";
 import { StoreError, StoreErrorCode } from "../../errors.ts";
@@ -39,7 +39,7 @@ function objectOf(v: unknown): Record<string, unknown> | null {
     : null;
 }
 
-/** The first impersonating signer of a stored transaction's text, as the error of the rule. */
+/** The first signer of a stored transaction's text whose `addr` is not its `pubKey`, in words. */
 function impersonation(text: string): string | null {
   let cmdText: unknown;
   let signers: unknown;
@@ -54,9 +54,9 @@ function impersonation(text: string): string | null {
   for (const [i, s] of signers.entries()) {
     const o = objectOf(s);
     if (o === null || typeof o.pubKey !== "string" || typeof o.addr !== "string") continue;
-    const signer: Signer = { pubKey: o.pubKey, addr: o.addr, clist: [] };
-    const e = signerAddressError(signer, i);
-    if (e !== null) return e.message;
+    if (o.addr !== o.pubKey) {
+      return `cmd.signers[${i}].addr: the address does not match the signer's public key: addr ${o.addr}, pubKey ${o.pubKey}`;
+    }
   }
   return null;
 }
