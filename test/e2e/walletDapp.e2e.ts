@@ -17,12 +17,13 @@ import { AxeBuilder } from "@axe-core/playwright";
 import { createClient, createSignWithChainweaver, isSignedTransaction, Pact } from "@kadena/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readAccounts } from "../../renderer/src/features/wallet/accounts/readAccounts.ts";
-import type { CommandPayload, Signer } from "../../src-node/command/commandTypes.ts";
-import { type JsonValue, parseJsonExact } from "../../src-node/command/exactJson.ts";
-import { nodeCommands } from "../../src-node/exec/nodeCommands.ts";
 import { DEV_ACCOUNT_KEYS } from "../../src-node/genesis/devAccountKeys.ts";
 import { saveScreenshot } from "./support/browser.ts";
 import { setUpRealNodePage } from "./support/realNodePage.ts";
+import {
+  expectReviewOfSignerAddress,
+  signerAddressCommand,
+} from "./support/signerAddressCommand.ts";
 import { createWallet, importTestAccount, unlockIfLocked } from "./support/walletSetup.ts";
 
 const ONE = 10n ** 12n;
@@ -206,30 +207,6 @@ describe("[e2e] signing requests from dapps (Chainweaver's signing API)", () => 
     await page.goto(`${node.appUrl}#/wallet`);
     await unlockIfLocked(page);
     const port = node.dappSigning.status().port;
-    const args = parseJsonExact(
-      `["${FROM}", 2.50, {"amount": 2.50, "list": [1, {"decimal": "0.10"}]}]`,
-    ) as JsonValue[];
-    const cmdOf = (signer: Signer) => {
-      const p: CommandPayload = {
-        payload: { exec: { code: "(free.shop.pay 2.50)", data: null } },
-        meta: {
-          chainId: "0",
-          sender: FROM,
-          gasLimit: 2500,
-          gasPrice: "0.00000001",
-          ttl: 600,
-          creationTime: Math.floor(Date.now() / 1000) - 30,
-        },
-        signers: [signer],
-        networkId: NETWORK,
-        nonce: `e2e-dapp-addr-${signer.addr}`,
-      };
-      return nodeCommands.buildCommand(p).cmd;
-    };
-    const clist = [
-      { name: "coin.GAS", args: [] },
-      { name: "free.shop.PAY", args },
-    ];
     const quicksign = async (cmd: string) => {
       const r = await fetch(`http://127.0.0.1:${port}/v1/quicksign`, {
         method: "POST",
@@ -243,23 +220,17 @@ describe("[e2e] signing requests from dapps (Chainweaver's signing API)", () => 
 
     // Another key as the address: the API answers 400 at once (a queued request would wait for
     // the user), so nothing reaches the review.
-    const refused = await quicksign(cmdOf({ pubKey: S0.publicKey, addr: S1.publicKey, clist }));
+    const refused = await quicksign(signerAddressCommand(S1.publicKey, NETWORK).cmd);
     expect(refused.status).toBe(400);
     expect(JSON.stringify(refused.body)).toContain(
       "cmd.signers[0].addr: the address does not match",
     );
 
-    const answer = quicksign(cmdOf({ pubKey: S0.publicKey, addr: S0.publicKey, clist }));
+    const answer = quicksign(signerAddressCommand(S0.publicKey, NETWORK).cmd);
     await page
       .getByRole("heading", { level: 1, name: "Signing request" })
       .waitFor({ timeout: 20_000 });
-    await page.getByTestId("sign-review").waitFor();
-    expect(await page.getByTestId("signer-address").textContent()).toBe(
-      `Address ${S0.publicKey}: the same as its key, as it must be.`,
-    );
-    const signers = (await page.getByTestId("sign-signers").textContent()) ?? "";
-    expect(signers).toContain(`(free.shop.PAY "${FROM}" 2.50 {"amount": 2.50, "list": [1, 0.10]})`);
-    expect(signers).not.toContain('"text"');
+    await expectReviewOfSignerAddress(page);
     await saveScreenshot(page, "wallet-dapp-address");
     await page.getByRole("button", { name: "Refuse" }).click();
     expect(await answer).toEqual({ status: 200, body: { error: { type: "reject" } } });
