@@ -33,7 +33,10 @@ const address = (name: string): PeerAddress => ({ hostname: `${name}.test`, port
 
 export function privateNetwork(
   entities: readonly string[],
-  options: { readonly trust?: (self: string, other: string) => boolean; readonly now?: () => number } = {},
+  options: {
+    readonly trust?: (self: string, other: string) => boolean;
+    readonly now?: () => number;
+  } = {},
 ): PrivateNetwork {
   const keys = new Map(entities.map((e) => [e, newEntityKeys()]));
   const services = new Map<string, PrivateService>();
@@ -57,9 +60,7 @@ export function privateNetwork(
       const service = services.get(target);
       if (service === undefined) throw new Error(`no node ${target}`);
       try {
-        const answer = u.pathname.endsWith("/entity")
-          ? service.announced()
-          : service.receive(body);
+        const answer = u.pathname.endsWith("/entity") ? service.announced() : service.receive(body);
         return new Response(JSON.stringify(answer), { status: 200 });
       } catch (e) {
         if (!isNodeError(e)) throw e;
@@ -82,7 +83,10 @@ export function privateNetwork(
             publicKey: Buffer.from((keys.get(o) as EntityKeys).publicKey).toString("base64url"),
           })),
         networkDir: tempDir(),
-        peers: () => names().filter((n) => n !== e).map(address),
+        peers: () =>
+          names()
+            .filter((n) => n !== e)
+            .map(address),
         penalize: (a, reason) => penalties.push([e, a.hostname.replace(/\.test$/, ""), reason]),
         fetch: fetchFrom(e),
         now: options.now,

@@ -10,7 +10,11 @@
 import { ed25519, x25519 } from "@noble/curves/ed25519.js";
 import { describe, expect, it } from "vitest";
 import { base64UrlEncode } from "../../src-node/encoding/base64url.ts";
-import { isReceiptOf, readReceipt, signReceipt } from "../../src-node/p2p/private/deliveryReceipt.ts";
+import {
+  isReceiptOf,
+  readReceipt,
+  signReceipt,
+} from "../../src-node/p2p/private/deliveryReceipt.ts";
 import {
   entityFingerprint,
   readEntityPublicKey,
@@ -57,7 +61,15 @@ describe("[private] identity keys", () => {
     const read = readEntityPublicKey(shown);
     expect(read.ok && base64UrlEncode(read.key)).toBe(shown);
     const smallOrder = base64UrlEncode(ed25519.Point.ZERO.toBytes());
-    for (const bad of [undefined, 42, "", `${shown}=`, shown.slice(1), "+".repeat(43), smallOrder]) {
+    for (const bad of [
+      undefined,
+      42,
+      "",
+      `${shown}=`,
+      shown.slice(1),
+      "+".repeat(43),
+      smallOrder,
+    ]) {
       expect(readEntityPublicKey(bad).ok, String(bad)).toBe(false);
     }
     expect(entityFingerprint(bob.publicKey)).toMatch(/^([0-9a-f]{4} ){7}[0-9a-f]{4}$/);
@@ -98,7 +110,10 @@ describe("[private] envelope", () => {
         expect.objectContaining({ code: "PRIVATE_UNDECRYPTABLE" }),
       );
     }
-    const resigned = { ...env, signature: sealEnvelope(bytes("y"), bob.publicKey, header(), alice).signature };
+    const resigned = {
+      ...env,
+      signature: sealEnvelope(bytes("y"), bob.publicKey, header(), alice).signature,
+    };
     expect(isSignedBy(resigned, alice.publicKey, bob.publicKey)).toBe(false);
   });
 

@@ -46,7 +46,8 @@ describe("[private] delivery between pinned entities", () => {
     const received: unknown[] = [];
     const fakeKey = base64UrlEncode(newEntityKeys().publicKey);
     net.fake("fake", (path, body) => {
-      if (path.endsWith("/entity")) return { status: 200, body: { entity: "bob", publicKey: fakeKey } };
+      if (path.endsWith("/entity"))
+        return { status: 200, body: { entity: "bob", publicKey: fakeKey } };
       received.push(body);
       return { status: 200, body: { requestKey: "x" } };
     });
@@ -61,7 +62,9 @@ describe("[private] delivery between pinned entities", () => {
   });
 
   it("names the peers announcing another key when no peer has the pinned one", async () => {
-    net = privateNetwork(["alice", "bob"], { trust: (self, other) => self === "alice" || other !== "alice" });
+    net = privateNetwork(["alice", "bob"], {
+      trust: (self, other) => self === "alice" || other !== "alice",
+    });
     const fakeKey = base64UrlEncode(newEntityKeys().publicKey);
     net.fake("fake", () => ({ status: 200, body: { entity: "dave", publicKey: fakeKey } }));
     const alice = node(net, "alice");
@@ -81,12 +84,17 @@ describe("[private] delivery between pinned entities", () => {
     const bobKey = base64UrlEncode((net.keys.get("bob") as { publicKey: Uint8Array }).publicKey);
     const captured: unknown[] = [];
     net.fake("fake", (path, body) => {
-      if (path.endsWith("/entity")) return { status: 200, body: { entity: "bob", publicKey: bobKey } };
+      if (path.endsWith("/entity"))
+        return { status: 200, body: { entity: "bob", publicKey: bobKey } };
       captured.push(body);
       return { status: 200, body: { requestKey: "A".repeat(43) } };
     });
     const marker = "private-marker-xyz";
-    const command = privateCommand({ code: `(let ((n "${marker}")) 1)`, from: "alice", to: ["bob"] });
+    const command = privateCommand({
+      code: `(let ((n "${marker}")) 1)`,
+      from: "alice",
+      to: ["bob"],
+    });
     // Bob itself took it with a receipt: delivered.
     expect(await node(net, "alice").send(0, command)).toEqual({ requestKeys: [command.hash] });
     expect(captured).toHaveLength(1);
@@ -98,7 +106,6 @@ describe("[private] delivery between pinned entities", () => {
     );
     expect(net.penalties.map((p) => p.slice(0, 2))).toEqual([["alice", "fake"]]);
     expect(net.penalties[0]?.[2]).toContain("without its receipt");
-
   });
 
   it("answers 502 when the only peer announcing the entity's key gives no receipt", async () => {
@@ -121,11 +128,9 @@ describe("[private] delivery between pinned entities", () => {
 
   it("shows when two senders' commands crossed and the parties' histories split", async () => {
     net = privateNetwork(["alice", "bob", "carol"]);
-    const [alice, bob, carol] = ["alice", "bob", "carol"].map((n) => node(net as PrivateNetwork, n)) as [
-      PrivateService,
-      PrivateService,
-      PrivateService,
-    ];
+    const [alice, bob, carol] = ["alice", "bob", "carol"].map((n) =>
+      node(net as PrivateNetwork, n),
+    ) as [PrivateService, PrivateService, PrivateService];
     // alice's C1 reaches bob at once, carol only after carol's own C2 went out.
     const release = net.hold("alice", "carol");
     const c1 = privateCommand({ code: "1", from: "alice", to: ["bob", "carol"] });

@@ -20,10 +20,7 @@ import {
 } from "../../src-node/p2p/private/entityKeys.ts";
 import { EMPTY_DIGEST, nextDigest } from "../../src-node/p2p/private/partyChain.ts";
 import { readPrivateCommand } from "../../src-node/p2p/private/privateCommand.ts";
-import {
-  PrivateService,
-  REPLAY_WINDOW_MICROS,
-} from "../../src-node/p2p/private/privateService.ts";
+import { PrivateService, REPLAY_WINDOW_MICROS } from "../../src-node/p2p/private/privateService.ts";
 import { PrivateState } from "../../src-node/p2p/private/privateState.ts";
 import { newEnvelopeId, sealEnvelope } from "../../src-node/p2p/private/sealedEnvelope.ts";
 import { privateCommand } from "../support/privateCommand.ts";
@@ -197,7 +194,13 @@ describe("[private] PrivateService without peers", () => {
   function seal(
     command: unknown,
     bob: EntityKeys,
-    o: { from?: string; signer?: EntityKeys; to?: string; sentAt?: number; recipient?: Uint8Array } = {},
+    o: {
+      from?: string;
+      signer?: EntityKeys;
+      to?: string;
+      sentAt?: number;
+      recipient?: Uint8Array;
+    } = {},
   ) {
     const plain = new TextEncoder().encode(
       JSON.stringify({ command, time: 5_000_000, parties: { steps: 0, digest: EMPTY_DIGEST } }),
@@ -282,7 +285,10 @@ describe("[private] PrivateService without peers", () => {
     const envelope = seal(command, keys, { sentAt: now });
     bob.receive(envelope);
     expect(() => bob.receive(envelope)).toThrow(
-      expect.objectContaining({ code: "PRIVATE_REPLAYED", message: expect.stringContaining("already") }),
+      expect.objectContaining({
+        code: "PRIVATE_REPLAYED",
+        message: expect.stringContaining("already"),
+      }),
     );
     bob.close();
     const again = service("bob", keys, dir, () => now);
@@ -293,11 +299,17 @@ describe("[private] PrivateService without peers", () => {
     expect(again.receive(seal(command, keys, { sentAt: now })).parties.steps).toBe(1);
     now += REPLAY_WINDOW_MICROS + 1;
     expect(() => again.receive(envelope)).toThrow(
-      expect.objectContaining({ code: "PRIVATE_REPLAYED", message: expect.stringContaining("minutes ago") }),
+      expect.objectContaining({
+        code: "PRIVATE_REPLAYED",
+        message: expect.stringContaining("minutes ago"),
+      }),
     );
     const later = privateCommand({ code: "(+ 1 2)", from: "alice", to: ["bob"] });
     expect(() => again.receive(seal(later, keys, { sentAt: now + 3 * 60_000_000 }))).toThrow(
-      expect.objectContaining({ code: "PRIVATE_BAD_ENVELOPE", type: expect.objectContaining({ field: "sentAt" }) }),
+      expect.objectContaining({
+        code: "PRIVATE_BAD_ENVELOPE",
+        type: expect.objectContaining({ field: "sentAt" }),
+      }),
     );
     expect(again.poll(0, [later.hash]).size).toBe(0);
   });

@@ -71,7 +71,9 @@ export function registerAppPrivateRoutes(scope: FastifyInstance, ctx: RouteConte
       propertyOf(request.body, "name"),
       propertyOf(request.body, "publicKey"),
     );
-    ctx.node.log?.info(`p2p: private: the app pinned entity ${pinned.name} (${pinned.fingerprint})`);
+    ctx.node.log?.info(
+      `p2p: private: the app pinned entity ${pinned.name} (${pinned.fingerprint})`,
+    );
     sendJson(reply, pinned);
   });
   scope.delete(`${APP_PRIVATE_PATH}/trusted/:name`, (request, reply) => {

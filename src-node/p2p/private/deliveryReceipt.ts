@@ -54,7 +54,11 @@ export function signReceipt(
 }
 
 /** Whether `receipt` is the `to` entity's (pinned `recipientKey`) for `envelope`. */
-export function isReceiptOf(receipt: Receipt, envelope: Delivered, recipientKey: Uint8Array): boolean {
+export function isReceiptOf(
+  receipt: Receipt,
+  envelope: Delivered,
+  recipientKey: Uint8Array,
+): boolean {
   return verifyEntitySignature(
     recipientKey,
     receiptBytes(envelope, receipt.requestKey, receipt.parties),

@@ -23,7 +23,10 @@ export const EMPTY_DIGEST = base64UrlEncode(new Uint8Array(32));
 const TAG = new TextEncoder().encode("weft-private-step");
 
 /** The party set of a command: its sender and addressed entities, sorted, once each. */
-export function partiesOf(address: { readonly from: string; readonly to: readonly string[] }): string {
+export function partiesOf(address: {
+  readonly from: string;
+  readonly to: readonly string[];
+}): string {
   return [...new Set([address.from, ...address.to])].sort().join(",");
 }
 

@@ -132,7 +132,12 @@ export class PrivateState {
    * Remembers an accepted envelope (call inside the transaction that runs its
    * command) and forgets those sent before `forgetBeforeMicros`.
    */
-  recordEnvelope(sender: string, id: string, sentAtMicros: number, forgetBeforeMicros: number): void {
+  recordEnvelope(
+    sender: string,
+    id: string,
+    sentAtMicros: number,
+    forgetBeforeMicros: number,
+  ): void {
     this.#ledger.forgetEnvelopesBefore(forgetBeforeMicros);
     this.#ledger.recordEnvelope(sender, id, sentAtMicros);
   }
