@@ -484,9 +484,11 @@ export class WeftNode {
         now: input.now,
         nativeBinding: input.sqliteNativeBinding,
       });
+      // A node with an entity backs up its private state and its pins (docs/private.md).
+      const privateState = privateService.stateDatabase;
       const privateBackup = {
-        privateState: privateService.stateDatabase,
-        trustFile: privateService.trust.file,
+        privateState,
+        trustFile: privateState === undefined ? undefined : privateService.trust.file,
       };
       backup = backupService(
         options,

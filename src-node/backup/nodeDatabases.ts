@@ -5,10 +5,11 @@
  * copy and a restored node finds every block the state has executed. The
  * pending commands (mempool.sqlite) go with the state: a restored node
  * checks each again at start and drops those expired or already mined.
- * The entity's private state (`private/<entity>.sqlite`) and the entities
- * it pinned from the app (`private/trusted-entities.json`) come last and
- * always: no peer can give them back (docs/private.md "Backups"). The
- * entity's key file is never copied: its secret stays in the data folder.
+ * On a node with an entity, its private state (`private/<entity>.sqlite`)
+ * and the entities it pinned from the app (`private/trusted-entities.json`)
+ * come last, with or without `backupPact`: no peer can give them back
+ * (docs/private.md "Backups"). The entity's key file is never copied: its
+ * secret stays in the data folder.
  * @module
  */
 import type { NetworkVersion } from "../chain/networkVersion.ts";
