@@ -13,12 +13,14 @@
  * SHA-256 of the key, as 8 groups of 4 hex digits.
  * @module
  */
-import { createPublicKey, type KeyObject } from "node:crypto";
+import { createPublicKey, type KeyObject, verify } from "node:crypto";
 import { ed25519 } from "@noble/curves/ed25519.js";
 import { sha256 } from "@noble/hashes/sha2.js";
-import { verifyBytes } from "../../crypto/ed25519.ts";
 import { base64UrlDecode, base64UrlEncode } from "../../encoding/base64url.ts";
 import { hexEncode } from "../../encoding/hex.ts";
+
+/** ed25519 SubjectPublicKeyInfo DER prefix; the 32 key bytes follow. */
+const ED25519_SPKI = Buffer.from("302a300506032b6570032100", "hex");
 
 const KEY_TEXT = /^[A-Za-z0-9_-]{43}$/;
 
@@ -90,12 +92,37 @@ export function sealKeyOf(publicKey: Uint8Array): { raw: Uint8Array; key: KeyObj
   return k;
 }
 
-/** Whether `signature` (64 bytes) is the identity's ed25519 signature of `message` (RFC 8032, strict). */
+const verifyKeys = new Map<string, KeyObject>();
+
+/**
+ * Whether `signature` (64 bytes) is the identity's ed25519 signature of `message` (OpenSSL:
+ * RFC 8032, S below the group order). The keys verified against are pinned ones, read by
+ * {@link readEntityPublicKey}: points of the curve, not of small order.
+ */
 export function verifyEntitySignature(
   publicKey: Uint8Array,
   message: Uint8Array,
   signature: Uint8Array,
 ): boolean {
   if (signature.length !== 64 || publicKey.length !== 32) return false;
-  return verifyBytes(message, hexEncode(signature), hexEncode(publicKey));
+  const id = base64UrlEncode(publicKey);
+  let key = verifyKeys.get(id);
+  if (key === undefined) {
+    try {
+      key = createPublicKey({
+        key: Buffer.concat([ED25519_SPKI, publicKey]),
+        format: "der",
+        type: "spki",
+      });
+    } catch {
+      return false;
+    }
+    if (verifyKeys.size >= 1024) verifyKeys.delete(verifyKeys.keys().next().value as string);
+    verifyKeys.set(id, key);
+  }
+  try {
+    return verify(null, message, key, signature);
+  } catch {
+    return false;
+  }
 }
