@@ -169,7 +169,9 @@ export class PrivateState {
     const parties = partiesOf(command.address);
     return this.#state.transaction(() => {
       const done = this.result(chainId, command.hash);
-      if (done !== undefined) return this.#ranBefore(chainId, parties, command.hash, done);
+      if (done !== undefined) {
+        return this.#ranBefore(chainId, parties, command.hash, done, timeMicros);
+      }
       const output = this.#run(chainId, command, timeMicros);
       const before = this.#view(chainId, parties, this.#ledger.head(chainId, parties)?.steps ?? 0);
       const step: PartyStep = {
@@ -191,12 +193,18 @@ export class PrivateState {
     });
   }
 
-  #ranBefore(chainId: number, parties: string, requestKey: string, output: string): StepOutcome {
+  #ranBefore(
+    chainId: number,
+    parties: string,
+    requestKey: string,
+    output: string,
+    timeMicros: number,
+  ): StepOutcome {
     const step = this.#ledger.stepOf(chainId, requestKey);
     if (step === undefined) {
-      // Run before the party chains were kept: it stands outside them.
+      // Run before the party chains were kept: it stands outside them, its time unknown.
       const now = this.#view(chainId, parties, this.#ledger.head(chainId, parties)?.steps ?? 0);
-      return { output, parties, before: now, after: now, timeMicros: 0 };
+      return { output, parties, before: now, after: now, timeMicros };
     }
     return {
       output,
