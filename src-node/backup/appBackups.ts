@@ -32,12 +32,7 @@ import {
   readAppBackupSettings,
   writeAppBackupSettings,
 } from "./appBackupSettings.ts";
-import {
-  type BackupDatabase,
-  type BackupFile,
-  type BackupSource,
-  isBackupFile,
-} from "./backupDatabase.ts";
+import { type BackupFile, type BackupSource, isBackupFile } from "./backupDatabase.ts";
 import { parseBackupId } from "./backupId.ts";
 import type { BackupLog } from "./backupJob.ts";
 import { type BackupManifest, BackupStatus, manifestBytes } from "./backupManifest.ts";
@@ -59,8 +54,8 @@ export type AppBackupsOptions = {
   /** `dataDir/<network>` */
   readonly networkDir: string;
   readonly softwareVersion: string;
-  /** The node's databases, in copy order (backup/nodeDatabases.ts). */
-  readonly databases: readonly BackupDatabase[];
+  /** The node's databases and files, in copy order (backup/nodeDatabases.ts). */
+  readonly databases: readonly BackupSource[];
   readonly log?: BackupLog | undefined;
   /** ms clock (default Date.now). */
   readonly now?: (() => number) | undefined;
@@ -316,7 +311,11 @@ export class AppBackups {
   estimate(): AppBackupEstimate {
     const parts: Record<string, number> = {};
     for (const s of this.sources()) {
-      const key = s.name.startsWith("wallet/") ? "wallet" : s.name;
+      const key = s.name.startsWith("wallet/")
+        ? "wallet"
+        : s.name.startsWith("private")
+          ? "private"
+          : s.name;
       // A database's copy is its pages (the files' sizes overstate it: a WAL file keeps its
       // size after a checkpoint); a plain file's copy is the file.
       parts[key] =
