@@ -176,6 +176,16 @@ describe("[e2e] renderer against the real node", () => {
       .poll(() => page.getByTestId("hash-rate").textContent(), { timeout: 10_000 })
       .not.toBe("0 H/s");
     await saveScreenshot(page, "real-node-mining");
+    if (process.env.WEFT_GUIDE_SCREENSHOTS === "1") {
+      // The guide's picture shows the last hour's charts drawn (polled every 10 s; the miner
+      // samples its rate every 10 s): wait for both rather than picture them empty.
+      await expect
+        .poll(() => page.getByText("No samples yet").count(), { timeout: 60_000 })
+        .toBe(0);
+      await expect
+        .poll(() => page.getByText(/^Blocks found per chain \([1-9]/).count(), { timeout: 30_000 })
+        .toBe(1);
+    }
     // The part of the page the guide's caption describes: the switch, rate and blocks found.
     await saveGuideScreenshot(page, "node-page-mining", {
       scrollTo: page.locator("label.switch", { has: toggle }),

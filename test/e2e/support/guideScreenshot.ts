@@ -56,7 +56,9 @@ export async function saveGuideScreenshot(
   await page.emulateMedia({ colorScheme: "dark" });
   if (options.top === true) await page.evaluate("window.scrollTo(0, 0)");
   if (options.scrollTo !== undefined) {
-    await options.scrollTo.evaluate("(e) => e.scrollIntoView({ block: 'start' })");
+    // The window scrolls by where the part is now (its box is relative to the viewport).
+    const box = await options.scrollTo.boundingBox();
+    if (box !== null) await page.evaluate(`window.scrollBy(0, ${Math.round(box.y) - 16})`);
   }
   try {
     // The caret blinks and animations move: neither belongs in a picture compared by eye.
