@@ -12,6 +12,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, inject, it } from "vitest";
 import { launchChromium, saveScreenshot } from "./support/browser.ts";
 import { type FakeNode, fakeHash, startFakeNode } from "./support/fakeNode.ts";
+import { layoutProblems } from "./support/narrowLayout.ts";
 
 let browser: Browser;
 let node: FakeNode;
@@ -225,6 +226,8 @@ describe("[e2e] layout and theme", () => {
       await open(a.hash, a.h1);
       if (a.hash === "#/node") await page.getByTestId("height-19").waitFor();
       expect(await overflowsSideways(), a.hash).toBe(false);
+      // And the rest of the layout rules (support/narrowLayout.ts), as on a real node's pages.
+      expect(await layoutProblems(page), a.hash).toEqual([]);
       const gap = await page.evaluate<number>(
         `document.querySelector("main").getBoundingClientRect().top -
          document.querySelector("nav").getBoundingClientRect().bottom`,
