@@ -266,11 +266,11 @@ async function startConfiguredNode(
     if (e instanceof DesktopError) throw e;
     // The Node page's settings are out of reach while the node is down: say where the port is.
     const taken = portInUse(e);
-    const hint =
+    const message = e instanceof Error ? e.message : String(e);
+    const reason =
       taken === null
-        ? ""
-        : ` Stop that program, or set another "port" (say ${taken.port + 1}) in ${paths.settingsFile}, then start the app again.`;
-    const reason = `${e instanceof Error ? e.message : String(e)}.${hint}`;
+        ? message
+        : `${message}. Stop that program, or set another "port" (say ${taken.port + 1}) in ${paths.settingsFile}, then start the app again.`;
     throw new DesktopError(
       { code: DesktopErrorCode.NodeStartFailed, reason, nodeCode: errorCode(e) },
       reason,

@@ -9,6 +9,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { ApiError, ApiErrorCode } from "../../src-node/api/errors.ts";
 
 type Listener = (...args: unknown[]) => unknown;
 
@@ -126,8 +127,9 @@ vi.mock("electron", async () => {
   };
 });
 
-vi.mock("../../electron/nodeHost.ts", () => ({
+vi.mock("../../electron/nodeHost.ts", async () => ({
   startNode: (...args: unknown[]) => fake.startNode(...args),
+  portInUse: (await import("../../src-node/api/errors.ts")).portInUse,
 }));
 
 const electron = await import("electron");
@@ -388,6 +390,29 @@ describe("[electron] main process", () => {
     expect(page).toContain("<code>EADDRINUSE</code>");
     expect(page).toContain(logFile);
     expect(readFileSync(logFile, "utf8")).toContain("Node start-up failed");
+  });
+
+  it("says where to choose another port when another program has the node's", async () => {
+    fake.startNode = async () => {
+      throw new ApiError(
+        {
+          code: ApiErrorCode.ListenFailed,
+          host: "127.0.0.1",
+          port: 1848,
+          reason: "listen EADDRINUSE",
+          inUse: true,
+          flag: "port",
+        },
+        "cannot listen on 127.0.0.1:1848: another program (another Weft node?) uses port 1848",
+      );
+    };
+    await startDesktop();
+    const page = decodeDataUrl(fake.FakeWindow.all[0]?.loaded.at(-1) ?? "");
+    expect(page).toContain("another program (another Weft node?) uses port 1848");
+    expect(page).toContain(
+      `set another &quot;port&quot; (say 1849) in ${join(fake.state.userData, "settings.json")}`,
+    );
+    expect(page).toContain("<code>API_LISTEN_FAILED</code>");
   });
 
   it("refuses to start without the Electron build of better-sqlite3", async () => {
