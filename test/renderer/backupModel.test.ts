@@ -35,7 +35,7 @@ describe("[renderer] backup model", () => {
     expect(formatBytes(3 * 1024 * 1024)).toBe("3.0 MiB");
   });
 
-  it("says the time left in words, never \"about under a second\"", () => {
+  it('says the time left in words, never "about under a second"', () => {
     expect(timeLeftText(0.4)).toBe("almost done");
     expect(timeLeftText(12)).toBe("about 12 s left");
     expect(timeLeftText(600)).toBe("about 10 min left");

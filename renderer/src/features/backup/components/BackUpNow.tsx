@@ -19,9 +19,9 @@ import {
   durationSeconds,
   formatBytes,
   formatSeconds,
-  timeLeftText,
   progressShare,
   statusText,
+  timeLeftText,
 } from "../model.ts";
 
 function Bar({ label, share }: { readonly label: string; readonly share: number }) {

@@ -81,12 +81,7 @@ export function MiningCharts() {
             <figcaption id="blocks-chart-title">
               Blocks found per chain ({h.blocks.length} in the last hour)
             </figcaption>
-            <BarChart
-              width={CHART_WIDTH}
-              height={CHART_HEIGHT}
-              data={perChain}
-              margin={MARGIN}
-            >
+            <BarChart width={CHART_WIDTH} height={CHART_HEIGHT} data={perChain} margin={MARGIN}>
               <CartesianGrid strokeDasharray="3 3" />
               <XAxis dataKey="chain" />
               <YAxis width={30} allowDecimals={false} />

@@ -13,6 +13,7 @@ import { useId, useState } from "react";
 import { commandModel } from "../../../../../src-node/command/commandModel.ts";
 import type { Command } from "../../../../../src-node/command/commandTypes.ts";
 import { COIN_DECIMALS, formatAmount } from "../../../format/amount.ts";
+import { formatDateTime } from "../../../format/dateTime.ts";
 import { useLiveChain, useServices } from "../../../services/services.tsx";
 import { Button } from "../../../ui/Button.tsx";
 import { Notice } from "../../../ui/Notice.tsx";
@@ -25,7 +26,6 @@ import { type HistoryEntry, newHistoryEntry } from "../history/historyModel.ts";
 import { preflightAndSend } from "../transfer/preflightAndSend.ts";
 import { accountOptions, type SigningAccount } from "../transfer/TransferFlow.tsx";
 import { DEFAULT_GAS_LIMIT, DEFAULT_TTL, MIN_GAS_PRICE } from "../transfer/transferRules.ts";
-import { formatDateTime } from "../../../format/dateTime.ts";
 import {
   ACCOUNT_GUARD_KEY,
   buildKeyset,
