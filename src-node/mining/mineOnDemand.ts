@@ -11,6 +11,12 @@
  * that can be extended), and during a graph transition the lowest chain that
  * can be extended.
  *
+ * A chain is also owed a height someone waits for ({@link MineOnDemand.owe}):
+ * a cross-chain proof (`/spv`) needs its target chain at the height where
+ * the source block is in the target's history, and the continuation that
+ * carries the proof is then a pending command of the target chain. So a
+ * cross-chain transfer finishes on mine on demand alone.
+ *
  * A command that never gets into a block (its payload building drops it)
  * would keep its chain owed forever: a chain is given up after
  * {@link MAX_BLOCKS_WITHOUT_PROGRESS} of its own blocks while the number of
@@ -55,6 +61,17 @@ export class MineOnDemand {
 
   get confirmations(): number {
     return this.#confirmations;
+  }
+
+  /**
+   * Owes `chainId` blocks until it reaches `height` (e.g. the height a
+   * cross-chain proof waits for). Only what the cut does not have yet
+   * counts; a lower height than already owed changes nothing.
+   */
+  owe(chainId: number, height: number): void {
+    const head = this.#chain.cut().get(chainId);
+    if (head === undefined || head.height >= height) return;
+    this.#owed.set(chainId, Math.max(this.#owed.get(chainId) ?? 0, height));
   }
 
   /** The chains still owed blocks, ascending, with the height each must reach. */
