@@ -45,7 +45,10 @@ describe("[renderer] node page: reward account form", () => {
       nodeCode: "MINING_BAD_MINER_INFO",
       message: "publicKeys: a k: account takes only its own key",
     });
-    expect(r).toMatchObject({ kind: "bad-account", detail: expect.stringMatching(/own key/) });
+    expect(r).toMatchObject({
+      kind: "bad-account",
+      error: { text: expect.stringMatching(/not accepted: a k: account takes only its own key/) },
+    });
   });
 });
 

@@ -6,10 +6,10 @@
  */
 import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { describeClientError } from "../../../api/clientError.ts";
+import { clientErrorWords, type ShownError } from "../../../api/errorWords.ts";
 import { useServices } from "../../../services/services.tsx";
 import { Button } from "../../../ui/Button.tsx";
-import { Notice } from "../../../ui/Notice.tsx";
+import { ErrorMessage } from "../../../ui/ErrorMessage.tsx";
 import { Panel } from "../../../ui/Panel.tsx";
 import { TextField } from "../../../ui/TextField.tsx";
 import {
@@ -26,7 +26,7 @@ const HOURS = Array.from({ length: 24 }, (_, h) => `${String(h).padStart(2, "0")
 function useSave() {
   const { client } = useServices();
   const queries = useQueryClient();
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<ShownError | null>(null);
   const [saved, setSaved] = useState(false);
   const save = (patch: Parameters<typeof backupCalls.settings>[1]) => {
     setSaved(false);
@@ -36,7 +36,7 @@ function useSave() {
         setSaved(true);
         queries.setQueryData(backupKeys.overview, r.value);
         void queries.invalidateQueries({ queryKey: backupKeys.list });
-      } else setError(describeClientError(r.error));
+      } else setError(clientErrorWords(r.error));
     });
   };
   return { save, error, saved };
@@ -88,11 +88,7 @@ export function BackupFolder({ overview }: { readonly overview: BackupOverview }
             <code>{overview.directory}</code>
           </p>
           <Button onPress={choose}>Choose folder…</Button>
-          {error === null ? null : (
-            <Notice tone="error">
-              <p>{error}</p>
-            </Notice>
-          )}
+          {error === null ? null : <ErrorMessage error={error} />}
         </>
       )}
       {overview.chosen ? (
@@ -182,11 +178,7 @@ export function AutomaticBackups({ overview }: { readonly overview: BackupOvervi
           : ` Next: ${new Date(overview.nextAutomatic).toLocaleString()}.`}
       </p>
       {saved ? <p role="status">Schedule saved.</p> : null}
-      {error === null ? null : (
-        <Notice tone="error">
-          <p>{error}</p>
-        </Notice>
-      )}
+      {error === null ? null : <ErrorMessage error={error} />}
     </Panel>
   );
 }

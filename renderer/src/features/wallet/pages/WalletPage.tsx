@@ -4,7 +4,8 @@
  * a fresh backup is due.
  * @module
  */
-import { Notice } from "../../../ui/Notice.tsx";
+
+import { ErrorMessage } from "../../../ui/ErrorMessage.tsx";
 import { PageTitle } from "../../../ui/PageTitle.tsx";
 import { AccountsHome } from "../accounts/AccountsHome.tsx";
 import { BackupDueNotice } from "../backup/BackupDueNotice.tsx";
@@ -23,11 +24,7 @@ export function WalletPage() {
         Your keys and accounts on every chain. The keys are encrypted with your password and used
         only inside this page.
       </p>
-      {vault.loadError === null ? null : (
-        <Notice tone="error">
-          <p>The wallet could not be loaded: {vault.loadError}</p>
-        </Notice>
-      )}
+      {vault.loadError === null ? null : <ErrorMessage error={vault.loadError} />}
       {vault.state.status === "locked" || vault.state.status === "unlocked" ? (
         <BackupDueNotice />
       ) : null}

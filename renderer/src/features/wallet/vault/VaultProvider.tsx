@@ -8,7 +8,12 @@
  * @module
  */
 import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from "react";
-import { describeClientError } from "../../../api/clientError.ts";
+import {
+  clientErrorWords,
+  type ShownError,
+  WordedError,
+  withLead,
+} from "../../../api/errorWords.ts";
 import { useRestartPhase, useServices } from "../../../services/services.tsx";
 import { DISCOVERY_KEYS, discoverAccounts } from "../discovery/accountDiscovery.ts";
 import {
@@ -41,7 +46,7 @@ export function VaultProvider({
   const [discovery, setDiscovery] = useState<DiscoveryState>({ status: "idle" });
   const [keystore, setKeystore] = useState<KeystoreFile | null>(null);
   const [phase, setPhase] = useState<"loading" | "none" | "locked" | "unlocked">("loading");
-  const [loadError, setLoadError] = useState<string | null>(null);
+  const [loadError, setLoadError] = useState<ShownError | null>(null);
   const vaultRef = useRef<VaultClient | null>(null);
   const keystoreRef = useRef<KeystoreFile | null>(null);
   // Counts restores the page has seen come back: each one reads the keystore file again.
@@ -72,7 +77,7 @@ export function VaultProvider({
     void client.walletKeystore().then((r) => {
       if (!live) return;
       if (!r.ok) {
-        setLoadError(describeClientError(r.error));
+        setLoadError(withLead("The wallet could not be loaded.", clientErrorWords(r.error)));
         return;
       }
       if (r.value.keystore === null) {
@@ -141,7 +146,11 @@ export function VaultProvider({
   const save = useCallback(
     async (file: KeystoreFile) => {
       const r = await client.saveWalletKeystore(file);
-      if (!r.ok) throw new Error(`The wallet could not be saved: ${describeClientError(r.error)}`);
+      if (!r.ok) {
+        throw new WordedError(
+          withLead("The wallet could not be saved.", clientErrorWords(r.error)),
+        );
+      }
       keystoreRef.current = file;
       setKeystore(file);
     },
@@ -154,7 +163,9 @@ export function VaultProvider({
     try {
       const cut = await client.cut();
       if (!cut.ok)
-        throw new Error(`the node's chains are unknown (${describeClientError(cut.error)})`);
+        throw new WordedError(
+          withLead("The node's chains are unknown.", clientErrorWords(cut.error)),
+        );
       const keys = (await vault().request({ op: "phraseKeys", from: 0, count: DISCOVERY_KEYS }))
         .keys;
       const found = await discoverAccounts(
