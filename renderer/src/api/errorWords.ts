@@ -124,7 +124,11 @@ function byStatus(e: HttpError): string {
   const said = e.message === null || e.message.trim() === "" ? null : sentence(e.message);
   if (e.status === 404) return said ?? "The node does not know this.";
   if (e.status === 408 || e.status === 429) return "The node is busy. Try again in a moment.";
-  if (e.status === 503) return "The node is busy or shutting down. Try again in a moment.";
+  if (e.status === 503) {
+    return said === null
+      ? "The node is not ready. Try again in a moment."
+      : `The node is not ready: ${said} Try again in a moment.`;
+  }
   if (e.status >= 500)
     return "The node failed while doing this. Try again; if it fails again, the node's log (Node page) says why.";
   if (e.status === 409) return `This cannot be done now. ${said ?? ""}`.trim();

@@ -36,7 +36,8 @@ export function ErrorMessage({ error, title, children, id, testId }: ErrorMessag
   return (
     <Notice tone="error" id={id} testId={testId}>
       <p>
-        {title === undefined ? null : <strong>{title}</strong>} {words.text}
+        {title === undefined ? null : <strong>{title} </strong>}
+        {words.text}
       </p>
       <ErrorDetails details={words.details} />
       {children === undefined ? null : <div className="notice-actions">{children}</div>}

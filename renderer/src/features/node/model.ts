@@ -31,11 +31,11 @@ export const streamText: Record<StreamState, string> = {
 export type HealthView =
   | { readonly kind: "checking" }
   | { readonly kind: "healthy"; readonly text: string }
-  | { readonly kind: "down"; readonly text: string };
+  | { readonly kind: "down"; readonly text: string; readonly details: string | null };
 
 /** The health line from the last health-check reply (`text`) or failure (`error`). */
 export function healthView(text: string | undefined, error: ClientError | null): HealthView {
-  if (error !== null) return { kind: "down", text: clientErrorWords(error).text };
+  if (error !== null) return { kind: "down", ...clientErrorWords(error) };
   if (text === undefined) return { kind: "checking" };
   return { kind: "healthy", text: text.trim() || "the node answers" };
 }
