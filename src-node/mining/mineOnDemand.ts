@@ -48,8 +48,10 @@ export class MineOnDemand {
   readonly #pending: (chainId: number) => number;
   readonly #confirmations: number;
   readonly #parentOf: ParentLookup;
-  /** Height each owed chain must reach. */
+  /** Height each chain with pending commands must reach. */
   readonly #owed = new Map<number, number>();
+  /** Heights waited for ({@link owe}): kept apart, so giving up a chain's stuck commands does not drop them. */
+  readonly #waits = new Map<number, number>();
   readonly #watch = new Map<number, Watch>();
 
   constructor(options: MineOnDemandOptions) {
@@ -71,20 +73,27 @@ export class MineOnDemand {
   owe(chainId: number, height: number): void {
     const head = this.#chain.cut().get(chainId);
     if (head === undefined || head.height >= height) return;
-    this.#owed.set(chainId, Math.max(this.#owed.get(chainId) ?? 0, height));
+    this.#waits.set(chainId, Math.max(this.#waits.get(chainId) ?? 0, height));
   }
 
   /** The chains still owed blocks, ascending, with the height each must reach. */
   owed(): ReadonlyMap<number, number> {
     this.#update(this.#chain.cut());
-    return new Map([...this.#owed].sort((a, b) => a[0] - b[0]));
+    return this.#all();
+  }
+
+  /** Both kinds of demand, the higher height where a chain has both, ascending by chain. */
+  #all(): Map<number, number> {
+    const all = new Map(this.#owed);
+    for (const [c, h] of this.#waits) all.set(c, Math.max(all.get(c) ?? 0, h));
+    return new Map([...all].sort((a, b) => a[0] - b[0]));
   }
 
   /** The chain to mine next, or undefined when nothing is owed (or nothing can be mined). */
   next(): number | undefined {
     const cut = this.#chain.cut();
     this.#update(cut);
-    const owed = [...this.#owed.keys()].sort((a, b) => a - b);
+    const owed = [...this.#all().keys()];
     for (const chainId of owed) {
       const place = this.#unblocking(cut, chainId);
       if (place !== undefined) return place;
@@ -96,6 +105,8 @@ export class MineOnDemand {
   #update(cut: Cut): void {
     for (const [chainId, head] of cut) {
       const height = head.height;
+      const waited = this.#waits.get(chainId);
+      if (waited !== undefined && height >= waited) this.#waits.delete(chainId);
       const pending = this.#pending(chainId);
       if (pending > 0) {
         const seen = this.#watch.get(chainId);

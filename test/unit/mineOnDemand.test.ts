@@ -158,6 +158,22 @@ describe("[mining] mine on demand, the policy", () => {
     expect(demand.next()).toBeUndefined();
   });
 
+  it("keeps a height waited for when it gives up the same chain's stuck commands", async () => {
+    t = await openTestNode();
+    const node = t.node;
+    // Chain 1's one command never gets into a block; a proof waits for chain 1 at height 12.
+    const demand = new MineOnDemand({ chain: node.blocks, pending: (c) => (c === 1 ? 1 : 0) });
+    demand.owe(1, 12);
+    let blocks = 0;
+    for (let chain = demand.next(); chain !== undefined; chain = demand.next()) {
+      await mineOn(node, chain);
+      blocks++;
+      expect(blocks).toBeLessThan(200);
+    }
+    expect(node.blocks.cut().get(1)?.height).toBe(12);
+    expect(demand.owed().size).toBe(0);
+  });
+
   it("gives up a chain whose pending commands never get into blocks", async () => {
     t = await openTestNode();
     const node = t.node;
