@@ -130,7 +130,14 @@ export function parseConfigText(text: string, file: string): NodeOptionsInput {
   const commands = section(file, top.commands, "commands", ["listen-timeout"]);
   const spv = section(file, top.spv, "spv", ["timeout", "proof-depth"]);
   const state = section(file, top.state, "state", ["archive", "horizon"]);
-  const p2p = section(file, top.p2p, "p2p", ["peers", "port", "max-peers", "entity", "tls"]);
+  const p2p = section(file, top.p2p, "p2p", [
+    "peers",
+    "port",
+    "max-peers",
+    "entity",
+    "trusted-entities",
+    "tls",
+  ]);
   return {
     network: top.network,
     dataDir: pathIn(top["data-dir"] ?? top.dataDir, baseDir),
@@ -167,6 +174,7 @@ export function parseConfigText(text: string, file: string): NodeOptionsInput {
             port: p2p.port,
             maxPeers: p2p["max-peers"],
             entity: p2p.entity,
+            trustedEntities: p2p["trusted-entities"],
             tls: p2p.tls,
           },
   };

@@ -277,6 +277,16 @@ export class PeerNetwork {
     );
   }
 
+  /**
+   * Misbehaviour another area saw on its own request to `address` (`/private`:
+   * a false entity key or a missing receipt): scored against that peer as
+   * this node's own findings are.
+   */
+  penalize(address: PeerAddress, kind: MisbehaviourKind, reason: string): void {
+    const entry = this.book.get(peerKey(address));
+    if (entry !== undefined) this.#misbehaved(entry, MISBEHAVIOUR_POINTS[kind], reason);
+  }
+
   /** A peer's cut: synced towards when heavier than this node's. */
   #offer(entry: PeerEntry, cut: PeerCut): void {
     if (cut.weight <= cutWeight(this.#blocks.cut())) return;
