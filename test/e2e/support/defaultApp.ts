@@ -12,7 +12,7 @@ import { join } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, beforeEach, inject } from "vitest";
 import { createPactClient, type PactClient } from "../../../renderer/src/api/pactClient.ts";
-import { launchChromium } from "./browser.ts";
+import { launchChromium, openWatchedPage } from "./browser.ts";
 import { GUIDE_VIEWPORT } from "./guideScreenshot.ts";
 import { compileLauncher, type HeadlessProcess, startHeadless } from "./headlessProcess.ts";
 
@@ -67,12 +67,11 @@ export function setUpDefaultApp(name: string): DefaultApp {
   });
   beforeEach(async () => {
     problems = [];
-    context = await need(browser, "the browser").newContext({ viewport: GUIDE_VIEWPORT });
-    page = await context.newPage();
-    page.on("console", (m) => {
-      if (m.type() === "error") problems.push(m.text());
-    });
-    page.on("pageerror", (e) => problems.push(e.message));
+    const opened = await openWatchedPage(need(browser, "the browser"), GUIDE_VIEWPORT, (text) =>
+      problems.push(text),
+    );
+    context = opened.context;
+    page = opened.page;
   });
   afterEach(async () => {
     await context?.close();
