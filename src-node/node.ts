@@ -547,21 +547,30 @@ export class WeftNode {
         : undefined;
       const mempool = commands.mempool;
       const onDemandNetwork = ON_DEMAND_NETWORKS.includes(version.name);
+      // Mine on demand exists on the development networks only (docs/mining.md).
+      const demand = onDemandNetwork
+        ? new MineOnDemand({
+            chain: blocks,
+            pending: (chainId) => mempool.size(chainId),
+            confirmations: options.mining.onDemandConfirmations,
+          })
+        : undefined;
       const miner = new BuiltInMiner({
         service,
         threads: options.mining.threads,
         minerInfo: configuredMiner(options),
         log: logger,
-        // Mine on demand exists on the development networks only (docs/mining.md).
-        demand: onDemandNetwork
-          ? new MineOnDemand({
-              chain: blocks,
-              pending: (chainId) => mempool.size(chainId),
-              confirmations: options.mining.onDemandConfirmations,
-            })
-          : undefined,
+        demand,
         demandMinerInfo: onDemandNetwork ? onDemandPayee() : undefined,
       });
+      // A proof waiting for its target chain is demand too: the chain (and,
+      // through the braid, its neighbours) is mined up to the proof's height.
+      if (demand !== undefined) {
+        commands.spv.onWait((chainId, height) => {
+          demand.owe(chainId, height);
+          miner.wake();
+        });
+      }
       const [stateDb, indexDb] = [state, index];
       p2p = new PeerNetwork({
         version,

@@ -9,7 +9,7 @@ import { QueryClientProvider } from "@tanstack/react-query";
 import { RouterProvider } from "@tanstack/react-router";
 import { StrictMode } from "react";
 import { createRoot, type Root } from "react-dom/client";
-import { describeClientError } from "./api/clientError.ts";
+import { clientErrorWords, type ErrorWords } from "./api/errorWords.ts";
 import { createNodeClient, type FetchLike, loadAppConfig } from "./api/nodeClient.ts";
 import { createAppRouter } from "./app/router.tsx";
 import { findDesktopBridge } from "./desktop/desktopBridge.ts";
@@ -17,6 +17,7 @@ import { ChainStore } from "./services/chainStore.ts";
 import { createAppQueryClient, invalidateOnNewBlocks } from "./services/queryClient.ts";
 import { RestartWatch } from "./services/restartWatch.ts";
 import { type Services, ServicesProvider } from "./services/services.tsx";
+import { ErrorDetails } from "./ui/ErrorMessage.tsx";
 import "./ui/styles.css";
 
 const browserFetch: FetchLike = (url, init) => window.fetch(url, init);
@@ -43,16 +44,17 @@ function Loading() {
 }
 
 function Unreachable({
-  message,
+  error,
   onRetry,
 }: {
-  readonly message: string;
+  readonly error: ErrorWords;
   readonly onRetry: () => void;
 }) {
   return (
     <main className="boot">
       <h1>Cannot reach the Weft node</h1>
-      <p role="alert">{message}</p>
+      <p role="alert">{error.text}</p>
+      <ErrorDetails details={error.details} />
       <button type="button" className="btn btn-primary btn-md" onClick={onRetry}>
         Try again
       </button>
@@ -65,7 +67,7 @@ async function boot(root: Root): Promise<void> {
   const config = await loadAppConfig(browserFetch, `${import.meta.env.BASE_URL}config.json`);
   if (!config.ok) {
     root.render(
-      <Unreachable message={describeClientError(config.error)} onRetry={() => void boot(root)} />,
+      <Unreachable error={clientErrorWords(config.error)} onRetry={() => void boot(root)} />,
     );
     return;
   }

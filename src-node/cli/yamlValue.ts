@@ -4,7 +4,10 @@
  * conversion: numbers become exact {@link JsonNumber}s (so `1.0` stays `1.0`
  * in data and capability arguments), and plain scalars keep their source
  * text, so a hex key or a nonce that happens to look like a number (`0123e4…`)
- * is read as written wherever a string is expected.
+ * is read as written wherever a string is expected. And a number written with
+ * a comma (`1,500`, `1,5`) is refused rather than read as text, or, inside
+ * `[…]` or `{…}`, as two values (`1` and `500`): amounts are digits and a
+ * decimal point only, the same rule as the app's amount fields (docs/cli.md).
  * @module
  */
 import { isAlias, isMap, isScalar, isSeq, parseDocument, Scalar } from "yaml";
@@ -47,10 +50,30 @@ function jsonNumberText(source: string): string | undefined {
   return `${sign}${w}${f}${exponent}`;
 }
 
-function scalarValue(node: Scalar, file: string, path: string): YamlValue {
+/** Digits with a comma among them, as a plain scalar: a number someone grouped or wrote with a decimal comma. */
+const COMMA_NUMBER = /^[-+]?[0-9][0-9,]*,[0-9,]*(?:\.[0-9]*)?$/;
+
+function commaNumber(file: string, path: string, written: string): Error {
+  return cliError(
+    "CLI_BAD_FIELD",
+    file,
+    path,
+    `'${written}' has a comma: numbers here are digits and a decimal point only (write ${written.replaceAll(",", "")}, or 1.5 for one and a half); quote it if you mean text`,
+  );
+}
+
+function scalarValue(node: Scalar, file: string, path: string, yaml: string): YamlValue {
   const v: unknown = node.value;
+  const plain = node.type === Scalar.PLAIN && typeof node.source === "string";
+  if (typeof v === "string" && plain && COMMA_NUMBER.test(v)) throw commaNumber(file, path, v);
   if (v === null || typeof v === "boolean" || typeof v === "string") return v;
   if (typeof v === "number" || typeof v === "bigint") {
+    // Inside […] or {…} a comma ends a value: "1,500" would be two, 1 and 500.
+    const end = node.range?.[1];
+    if (plain && end !== undefined && yaml[end] === "," && /[0-9]/.test(yaml[end + 1] ?? "")) {
+      const rest = /^[0-9,.]*/.exec(yaml.slice(end))?.[0] ?? "";
+      throw commaNumber(file, path, `${node.source}${rest}`);
+    }
     const source =
       node.type === Scalar.PLAIN && typeof node.source === "string" ? node.source : String(v);
     const text = jsonNumberText(source);
@@ -76,12 +99,18 @@ function keyText(node: unknown, file: string, path: string): string {
 
 type ParsedDoc = ReturnType<typeof parseDocument>;
 
-function convert(node: unknown, file: string, path: string, doc: ParsedDoc): YamlValue {
+function convert(
+  node: unknown,
+  file: string,
+  path: string,
+  doc: ParsedDoc,
+  text: string,
+): YamlValue {
   if (node === null || node === undefined) return null;
-  if (isAlias(node)) return convert(node.resolve(doc), file, path, doc);
-  if (isScalar(node)) return scalarValue(node, file, path);
+  if (isAlias(node)) return convert(node.resolve(doc), file, path, doc, text);
+  if (isScalar(node)) return scalarValue(node, file, path, text);
   if (isSeq(node)) {
-    return node.items.map((item, i) => convert(item, file, `${path}[${i}]`, doc));
+    return node.items.map((item, i) => convert(item, file, `${path}[${i}]`, doc, text));
   }
   if (isMap(node)) {
     const out: Record<string, YamlValue> = {};
@@ -90,7 +119,7 @@ function convert(node: unknown, file: string, path: string, doc: ParsedDoc): Yam
       const child = path === "" ? key : `${path}.${key}`;
       // defineProperty: a key such as "__proto__" is data, never a prototype.
       Object.defineProperty(out, key, {
-        value: convert(pair.value, file, child, doc),
+        value: convert(pair.value, file, child, doc, text),
         enumerable: true,
         writable: true,
         configurable: true,
@@ -117,5 +146,5 @@ export function parseYamlText(text: string, file: string, kind = "YAML"): YamlVa
     const first = (problem.message.split("\n")[0] ?? "").replace(/ at line \d+, column \d+:?$/, "");
     throw cliError("CLI_BAD_YAML", file, "", `${where}not valid ${kind}: ${first}`);
   }
-  return convert(doc.contents, file, "", doc);
+  return convert(doc.contents, file, "", doc, text);
 }

@@ -3,8 +3,9 @@
  * the command's result on the best chain of the source chain (the results
  * index), and proves its output up to a header of the target chain
  * (createSpvProof.ts). While the target chain is below the height the proof
- * needs, the request waits for new blocks, bounded by a timeout; closing the
- * service ends every wait.
+ * needs, the request waits for new blocks, bounded by a timeout, and tells
+ * its wait listeners the chain and height it waits for (mine on demand mines
+ * them, mining/mineOnDemand.ts); closing the service ends every wait.
  * @module
  */
 
@@ -39,6 +40,9 @@ function shown(value: unknown): string {
   return text.length > 62 ? `${text.slice(0, 60)}…` : text;
 }
 
+/** Told the chain and the height a request waits for, when it starts waiting and when that height changes. */
+export type SpvWaitListener = (chainId: number, height: number) => void;
+
 type Attempt =
   | { readonly proof: string }
   | { readonly neededHeight: number; readonly height: number };
@@ -48,12 +52,24 @@ export class SpvService {
   readonly blocks: BlockDb;
   readonly timeoutMs: number;
   readonly #waiters = new Set<(e: ExecError) => void>();
+  readonly #waitListeners = new Set<SpvWaitListener>();
   #closed = false;
 
   constructor(options: SpvServiceOptions) {
     this.executor = options.executor;
     this.blocks = options.blocks;
     this.timeoutMs = options.timeoutMs ?? DEFAULT_SPV_TIMEOUT_MS;
+  }
+
+  /** Calls `listener` whenever a request waits for a chain to reach a height; returns the unsubscribe function. */
+  onWait(listener: SpvWaitListener): () => void {
+    this.#waitListeners.add(listener);
+    return () => this.#waitListeners.delete(listener);
+  }
+
+  #tellWaiting(chainId: number, attempt: Attempt): void {
+    if ("proof" in attempt) return;
+    for (const listener of this.#waitListeners) listener(chainId, attempt.neededHeight);
   }
 
   /** Ends every waiting request (EXEC_SHUTTING_DOWN); later requests that would wait fail at once. */
@@ -128,7 +144,7 @@ export class SpvService {
         if ("proof" in last) {
           done();
           resolve(last.proof);
-        }
+        } else this.#tellWaiting(target, last);
       });
       const timer = setTimeout(() => {
         const l = last as { neededHeight: number; height: number };
@@ -147,7 +163,10 @@ export class SpvService {
       }, this.timeoutMs);
       this.#waiters.add(fail);
       if (signal?.aborted === true) onAbort();
-      else signal?.addEventListener("abort", onAbort, { once: true });
+      else {
+        signal?.addEventListener("abort", onAbort, { once: true });
+        this.#tellWaiting(target, first);
+      }
     });
   }
 

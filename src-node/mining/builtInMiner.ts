@@ -11,10 +11,14 @@
  *
  * Mine on demand (mineOnDemand.ts): with a {@link DemandSource} the miner can
  * also run only while pending commands are owed blocks, on the chain the
- * source names, and idle (threads stopped) otherwise; it then pays its miner,
- * or the `demandMinerInfo` when none is set (the node passes a development
- * account). Mining switched on (`start()`) mines every chain and wins over
- * mine on demand; switched off, mine on demand (if on) takes over again.
+ * source names, and idle (threads stopped) otherwise. Without a miner it pays
+ * the `demandMinerInfo` (the node passes a development account on the
+ * development networks), also when mining is switched on, so a development
+ * node mines without a reward account. Mining switched on (`start()`) mines
+ * every chain and wins over mine on demand; switched off, mine on demand (if
+ * on) takes over again. {@link BuiltInMiner.wake} makes an idle miner ask
+ * the source again when demand came from elsewhere than a work update (a
+ * cross-chain proof waiting for a chain).
  *
  * It keeps the last hour of its hash rate (one sample per
  * {@link RATE_SAMPLE_MS}) and of the blocks it found, for the Node page's charts.
@@ -36,8 +40,12 @@ export const HISTORY_MS = 3_600_000;
 /** At most one hash-rate sample per this many ms. */
 export const RATE_SAMPLE_MS = 10_000;
 
-/** Where mine on demand mines next: a chain, or undefined to idle. */
-export type DemandSource = { next(): number | undefined };
+/** Where mine on demand mines next: a chain, or undefined to idle; and what it still owes. */
+export type DemandSource = {
+  next(): number | undefined;
+  /** The chains owed blocks, ascending, with the height each must reach. */
+  owed(): ReadonlyMap<number, number>;
+};
 
 export type MinerHistory = {
   /** Hash-rate samples of the last hour, oldest first; `at` in ms since the UNIX epoch. */
@@ -67,6 +75,16 @@ export type BuiltInMinerStatus = {
   readonly active: boolean;
   /** When this miner last found a block, ms since the UNIX epoch; null if never. */
   readonly lastBlockAt: number | null;
+  /** Held while the node catches up with its peers: nothing is mined until it has. */
+  readonly held: boolean;
+  /**
+   * The account the blocks it mines pay (the reward account, else the
+   * development account on development networks); null when it cannot mine
+   * for want of one.
+   */
+  readonly payee: string | null;
+  /** What mine on demand still owes (when it is what runs): chains and the heights they must reach. */
+  readonly demand: readonly { readonly chainId: number; readonly height: number }[];
 };
 
 /** The part of {@link WorkerPool} the miner uses (tests may pass another). */
@@ -171,6 +189,12 @@ export class BuiltInMiner {
       onDemandAvailable: this.#demand !== undefined,
       active,
       lastBlockAt: this.#found.at(-1)?.at ?? null,
+      held: this.#held && this.wanted,
+      payee: this.payee?.account ?? null,
+      demand:
+        this.#demanding && !this.#held && this.#demand !== undefined
+          ? [...this.#demand.owed()].map(([chainId, height]) => ({ chainId, height }))
+          : [],
     };
   }
 
@@ -180,9 +204,9 @@ export class BuiltInMiner {
     return { hashRate: [...this.#rates], blocks: [...this.#found] };
   }
 
-  /** The account mine on demand pays now (the miner, else the development account). */
+  /** The account mined blocks pay: the miner, else the development account (development networks). */
   get payee(): MinerInfo | undefined {
-    return this.#continuous ? this.#minerInfo : (this.#minerInfo ?? this.#demandMinerInfo);
+    return this.#minerInfo ?? this.#demandMinerInfo;
   }
 
   get minerInfo(): MinerInfo | undefined {
@@ -250,6 +274,15 @@ export class BuiltInMiner {
       this.#held = held;
       await this.#reconcile();
     });
+  }
+
+  /**
+   * Mine on demand's source has new demand that no work update announced
+   * (a cross-chain proof waits for a chain): an idle miner asks it again. A
+   * busy one asks after its current block anyway.
+   */
+  wake(): void {
+    if (this.#enabled && this.#demanding && this.#current === undefined) this.#fetchWork();
   }
 
   /** Whether mining or mine on demand is on (what a hold keeps from running). */
@@ -320,7 +353,7 @@ export class BuiltInMiner {
     if (this.payee === undefined) {
       throw new MiningError(
         { code: MiningErrorCode.CannotStart, reason: "no miner account" },
-        "mining cannot start: no reward account is set (give --miner-account and --miner-key or set mining.account in the configuration)",
+        "mining cannot start: no reward account is set (choose one on the app's Node page, give --miner-account, or set mining.account in the configuration)",
       );
     }
     this.#pool ??= this.#newPool();

@@ -11,6 +11,12 @@
  * that can be extended), and during a graph transition the lowest chain that
  * can be extended.
  *
+ * A chain is also owed a height someone waits for ({@link MineOnDemand.owe}):
+ * a cross-chain proof (`/spv`) needs its target chain at the height where
+ * the source block is in the target's history, and the continuation that
+ * carries the proof is then a pending command of the target chain. So a
+ * cross-chain transfer finishes on mine on demand alone.
+ *
  * A command that never gets into a block (its payload building drops it)
  * would keep its chain owed forever: a chain is given up after
  * {@link MAX_BLOCKS_WITHOUT_PROGRESS} of its own blocks while the number of
@@ -42,8 +48,10 @@ export class MineOnDemand {
   readonly #pending: (chainId: number) => number;
   readonly #confirmations: number;
   readonly #parentOf: ParentLookup;
-  /** Height each owed chain must reach. */
+  /** Height each chain with pending commands must reach. */
   readonly #owed = new Map<number, number>();
+  /** Heights waited for ({@link owe}): kept apart, so giving up a chain's stuck commands does not drop them. */
+  readonly #waits = new Map<number, number>();
   readonly #watch = new Map<number, Watch>();
 
   constructor(options: MineOnDemandOptions) {
@@ -57,17 +65,35 @@ export class MineOnDemand {
     return this.#confirmations;
   }
 
+  /**
+   * Owes `chainId` blocks until it reaches `height` (e.g. the height a
+   * cross-chain proof waits for). Only what the cut does not have yet
+   * counts; a lower height than already owed changes nothing.
+   */
+  owe(chainId: number, height: number): void {
+    const head = this.#chain.cut().get(chainId);
+    if (head === undefined || head.height >= height) return;
+    this.#waits.set(chainId, Math.max(this.#waits.get(chainId) ?? 0, height));
+  }
+
   /** The chains still owed blocks, ascending, with the height each must reach. */
   owed(): ReadonlyMap<number, number> {
     this.#update(this.#chain.cut());
-    return new Map([...this.#owed].sort((a, b) => a[0] - b[0]));
+    return this.#all();
+  }
+
+  /** Both kinds of demand, the higher height where a chain has both, ascending by chain. */
+  #all(): Map<number, number> {
+    const all = new Map(this.#owed);
+    for (const [c, h] of this.#waits) all.set(c, Math.max(all.get(c) ?? 0, h));
+    return new Map([...all].sort((a, b) => a[0] - b[0]));
   }
 
   /** The chain to mine next, or undefined when nothing is owed (or nothing can be mined). */
   next(): number | undefined {
     const cut = this.#chain.cut();
     this.#update(cut);
-    const owed = [...this.#owed.keys()].sort((a, b) => a - b);
+    const owed = [...this.#all().keys()];
     for (const chainId of owed) {
       const place = this.#unblocking(cut, chainId);
       if (place !== undefined) return place;
@@ -79,6 +105,8 @@ export class MineOnDemand {
   #update(cut: Cut): void {
     for (const [chainId, head] of cut) {
       const height = head.height;
+      const waited = this.#waits.get(chainId);
+      if (waited !== undefined && height >= waited) this.#waits.delete(chainId);
       const pending = this.#pending(chainId);
       if (pending > 0) {
         const seen = this.#watch.get(chainId);

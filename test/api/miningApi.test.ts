@@ -446,8 +446,10 @@ describe("[api] /app/api/mining (built-in miner control, loopback only)", () => 
       lastBlockAt: null,
       onDemand: false,
       onDemandAvailable: true,
+      held: false,
+      payee: "sender09",
+      demand: [],
     });
-    appError(await app(t, "POST", { enabled: true }), 409, "MINING_CANNOT_START");
     const set = await app(t, "POST", { threads: 2, account: `k:${KEY}` });
     expect(JSON.parse(set.body)).toMatchObject({ threads: 2, account: `k:${KEY}`, enabled: false });
     const on = await app(t, "POST", { enabled: true, threads: 1 });

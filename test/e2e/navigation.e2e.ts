@@ -248,7 +248,7 @@ describe("[e2e] layout and theme", () => {
     await node.close();
     await expect
       .poll(() => page.getByTestId("health").textContent(), { timeout: 15_000 })
-      .toContain("The node is not reachable at");
+      .toContain("The node does not answer.");
     expect(await overflowsSideways()).toBe(false);
     await saveScreenshot(page, "narrow-node-unreachable");
   });

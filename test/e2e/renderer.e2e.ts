@@ -168,8 +168,17 @@ describe("[e2e] renderer against a fake node", () => {
     await page.locator("label.switch", { has: toggle }).click();
     const refusal = page.getByTestId("mining-refusal");
     await refusal.waitFor();
-    expect(await refusal.textContent()).toContain(
-      "Mining did not start. No reward account is set (give --miner-account",
+    // What to do in the app, in words; the node's own text only behind "Details".
+    expect(await refusal.locator("p").first().textContent()).toBe(
+      "Mining needs a reward account. Choose one of your wallet's accounts, or type the account block rewards should go to, under “Reward account”; then turn Mining on.",
+    );
+    expect(await refusal.locator("details pre").isVisible()).toBe(false);
+    expect(await refusal.locator("details pre").textContent()).toContain(
+      "HTTP 409 MINING_CANNOT_START",
+    );
+    // Beside the switch, always: why it is not mining.
+    expect(await page.getByTestId("mining-reason").textContent()).toContain(
+      "Not mining: mining needs a reward account.",
     );
     expect(await refusal.getAttribute("role")).toBe("alert");
     expect(await toggle.getAttribute("aria-describedby")).toContain("mining-refusal");
@@ -304,14 +313,16 @@ describe("[e2e] renderer against a fake node", () => {
     await expect
       .poll(() => page.getByTestId("health").textContent(), { timeout: 15_000 })
       .toContain(
-        "Not responding. The node answered 503: Failed health check due to service drain.",
+        "Not responding. The node is not ready: Failed health check due to service drain. Try again in a moment.",
       );
     await node.close();
     await expect
       .poll(() => page.getByTestId("health").textContent(), { timeout: 15_000 })
-      .toMatch(
-        /^Not responding\. The node is not reachable at http:\/\/127\.0\.0\.1:\d+\/ledger\/0\.0\/development\/health-check/,
-      );
+      .toMatch(/^Not responding\. The node does not answer\. Check that Weft is still running/);
+    // The address it tried is behind "Details".
+    expect(
+      await page.locator('section[aria-labelledby="status-title"] details pre').textContent(),
+    ).toMatch(/http:\/\/127\.0\.0\.1:\d+\/ledger\/0\.0\/development\/health-check/);
     await expect
       .poll(() => page.getByTestId("stream-state").textContent())
       .toContain("reconnecting");
@@ -322,8 +333,8 @@ describe("[e2e] renderer against a fake node", () => {
     node.setConfigAvailable(false);
     await page.goto(node.appUrl);
     await page.getByRole("heading", { level: 1, name: "Cannot reach the Weft node" }).waitFor();
-    expect(await page.getByRole("alert").textContent()).toContain(
-      "The node answered 503: starting",
+    expect(await page.getByRole("alert").textContent()).toBe(
+      "The node is not ready: Starting. Try again in a moment.",
     );
     node.setConfigAvailable(true);
     await page.getByRole("button", { name: "Try again" }).click();

@@ -1,14 +1,16 @@
 /**
  * Exact decimal amounts (renderer/src/format/amount.ts): parsing what a person types into
- * base units and formatting base units back, never through floating point.
+ * base units and formatting base units back, never through floating point; the one reading
+ * of a typed amount takes what the app shows (grouping commas) and refuses, with what to
+ * write, anything it would have to guess ("1,5" is not 1.5; issue 36).
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
   COIN_DECIMALS,
   formatAmount,
-  normalizeAmountInput,
   parseAmount,
+  readAmountInput,
 } from "../../renderer/src/format/amount.ts";
 
 const units = (text: string, decimals = COIN_DECIMALS) => {
@@ -46,13 +48,62 @@ describe("[renderer] amounts", () => {
     expect(() => parseAmount("1", 1.5)).toThrow(RangeError);
   });
 
-  it("tidies typed input: spaces, underscores, a lone decimal comma", () => {
-    expect(normalizeAmountInput(" 1,5 ")).toBe("1.5");
-    expect(normalizeAmountInput("1 000 000")).toBe("1000000");
-    expect(normalizeAmountInput("1_000.25")).toBe("1000.25");
-    // A comma beside a point is ambiguous: left for parseAmount to refuse.
-    expect(normalizeAmountInput("1,000.5")).toBe("1,000.5");
-    expect(parseAmount(normalizeAmountInput("1,000.5"), 12).ok).toBe(false);
+  it("reads typed amounts as the app shows them: commas group thousands, a point starts the fraction", () => {
+    const read = (t: string) => readAmountInput(t, COIN_DECIMALS);
+    expect(read("1,500")).toEqual({ ok: true, value: 1500n * 10n ** 12n });
+    expect(read(" 1,000,000.25 ")).toEqual({ ok: true, value: 1_000_000_250_000_000_000n });
+    expect(read("1500")).toEqual({ ok: true, value: 1500n * 10n ** 12n });
+    expect(read("0.5")).toEqual({ ok: true, value: 5n * 10n ** 11n });
+    expect(read("1,500.")).toEqual({ ok: true, value: 1500n * 10n ** 12n });
+  });
+
+  it("refuses, saying what to write, whatever it would have to guess", () => {
+    const comma =
+      "A comma only separates thousands (1,500 is one thousand five hundred); for a fraction use a point: 1.5.";
+    for (const t of [
+      "1,5",
+      "1,50",
+      "1,5000",
+      ",5",
+      "1,500,00",
+      "12,34.5",
+      "1.500,5",
+      "1,",
+      "0,5",
+    ]) {
+      const r = readAmountInput(t, COIN_DECIMALS);
+      expect(r.ok, t).toBe(false);
+      if (!r.ok && t !== "1.500,5") expect(r.reason, t).toBe(comma);
+    }
+    expect(readAmountInput("1.500,5", COIN_DECIMALS).ok).toBe(false);
+    expect(readAmountInput("1 000", COIN_DECIMALS)).toEqual({
+      ok: false,
+      reason:
+        "An amount has digits and one decimal point only, not a space: write it like 1500 or 1,500.25.",
+    });
+    for (const [t, ch] of [
+      ["1_000", "“_”"],
+      ["-1", "“-”"],
+      ["+1", "“+”"],
+      ["1e3", "“e”"],
+      ["1'000", "“'”"],
+      ["١", "“١”"],
+    ]) {
+      expect(readAmountInput(t as string, COIN_DECIMALS)).toMatchObject({
+        ok: false,
+        reason: expect.stringContaining(`not ${ch}`),
+      });
+    }
+    expect(readAmountInput("1.2.3", COIN_DECIMALS)).toEqual({
+      ok: false,
+      reason: "An amount has one decimal point at most.",
+    });
+    expect(readAmountInput("  ", COIN_DECIMALS)).toEqual({ ok: false, reason: "Enter an amount." });
+    expect(readAmountInput("0.0000000000001", COIN_DECIMALS)).toEqual({
+      ok: false,
+      reason: "At most 12 digits after the point.",
+    });
+    expect(readAmountInput(".", COIN_DECIMALS).ok).toBe(false);
   });
 
   it("formats base units with grouping, trimmed or padded decimals, and a sign", () => {
@@ -77,7 +128,8 @@ describe("[renderer] amounts", () => {
         fc.integer({ min: 0, max: 18 }),
         (x, d) => {
           expect(units(formatAmount(x, d, { group: false }), d)).toBe(x);
-          expect(units(normalizeAmountInput(formatAmount(x, d).replaceAll(",", " ")), d)).toBe(x);
+          // What the app shows (grouped) reads back as the same amount.
+          expect(readAmountInput(formatAmount(x, d), d)).toEqual({ ok: true, value: x });
         },
       ),
     );

@@ -37,17 +37,20 @@ describe("[renderer] node page model", () => {
   });
 
   it("turns a refused mining change into words from the node's code, not its status", () => {
-    const noAccount = miningRefusal(
-      status(409, "MINING_CANNOT_START", "mining cannot start: no reward account is set"),
-    );
-    expect(noAccount).toEqual({
-      kind: "cannot-start",
-      title: "Mining did not start.",
-      detail: "No reward account is set",
-    });
-    expect(miningRefusal(status(409, "MINING_CANNOT_START", null)).detail).toBe(
-      "The node cannot start its miner.",
-    );
+    const message =
+      "mining cannot start: no reward account is set (choose one on the app's Node page, give --miner-account, or set mining.account in the configuration)";
+    const noAccount = miningRefusal(status(409, "MINING_CANNOT_START", message), { payee: null });
+    expect(noAccount.kind).toBe("no-account");
+    expect(noAccount.title).toBe("Mining needs a reward account.");
+    // What to do in the app, not on the command line; the node's words only in the details.
+    expect(noAccount.error.text).toContain("Reward account");
+    expect(noAccount.error.text).not.toMatch(/--|409|MINING_|http/);
+    expect(noAccount.error.details).toContain(message);
+    expect(noAccount.error.details).toContain("HTTP 409 MINING_CANNOT_START");
+    expect(noAccount.error.details).toContain(URL);
+    const thread = miningRefusal(status(409, "MINING_CANNOT_START", null), { payee: "sender09" });
+    expect(thread.kind).toBe("cannot-start");
+    expect(thread.error.text).toContain("could not start its miner");
     expect(miningRefusal(status(403, "MINING_FORBIDDEN", "not local")).kind).toBe("forbidden");
     expect(miningRefusal(status(403, "APP_FORBIDDEN_ORIGIN", "foreign origin")).kind).toBe(
       "forbidden",
@@ -55,12 +58,15 @@ describe("[renderer] node page model", () => {
     // A 403 without the node's code is not guessed to be "not this computer".
     const bare = miningRefusal(status(403, null, "Forbidden"));
     expect(bare.kind).toBe("failed");
-    expect(bare.detail).toBe(`The node answered 403: Forbidden (${URL}).`);
+    expect(bare.error).toEqual({
+      text: "The node refused this. Forbidden.",
+      details: `HTTP 403\nThe node said: Forbidden\n${URL}`,
+    });
     // Nor is the same code under another status for an APP_ code.
     expect(isForbiddenHere(status(400, "APP_BAD_BODY", "x"))).toBe(false);
-    expect(miningRefusal({ code: ClientErrorCode.Timeout, url: URL, ms: 10_000 }).detail).toContain(
-      "did not answer within 10 s",
-    );
+    expect(
+      miningRefusal({ code: ClientErrorCode.Timeout, url: URL, ms: 10_000 }).error.text,
+    ).toContain("did not answer within 10 s");
   });
 
   it("reads the health line from the last reply or failure", () => {

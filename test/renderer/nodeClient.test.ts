@@ -7,7 +7,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AppConfig } from "../../renderer/src/api/appConfig.ts";
-import { ClientErrorCode, describeClientError } from "../../renderer/src/api/clientError.ts";
+import { ClientErrorCode } from "../../renderer/src/api/clientError.ts";
+import { clientErrorWords } from "../../renderer/src/api/errorWords.ts";
 import {
   createNodeClient,
   errorBodyOf,
@@ -182,10 +183,15 @@ describe("[renderer] node client", () => {
         message: "Mining is controlled only from this computer.",
       },
     });
-    if (!r.ok)
-      expect(describeClientError(r.error)).toContain(
-        "403: Mining is controlled only from this computer.",
+    if (!r.ok) {
+      // The sentence says it without the status; the details keep the status, code and URL.
+      const words = clientErrorWords(r.error);
+      expect(words.text).toBe(
+        "The node refused this. Mining is controlled only from this computer.",
       );
+      expect(words.details).toContain("HTTP 403 APP_LOOPBACK_ONLY");
+      expect(words.details).toContain(`${origin}/app/api/mining`);
+    }
   });
 
   it("reports replies that do not parse", async () => {
@@ -226,10 +232,11 @@ describe("[renderer] node client", () => {
     });
     const r = await client.healthCheck();
     expect(r).toMatchObject({ ok: false, error: { code: ClientErrorCode.Unreachable } });
-    if (!r.ok)
-      expect(describeClientError(r.error)).toMatch(
-        /not reachable at http:\/\/127\.0\.0\.1:\d+\/ledger/,
-      );
+    if (!r.ok) {
+      const words = clientErrorWords(r.error);
+      expect(words.text).toMatch(/^The node does not answer\. Check that Weft is still running/);
+      expect(words.details).toMatch(/http:\/\/127\.0\.0\.1:\d+\/ledger/);
+    }
   });
 });
 

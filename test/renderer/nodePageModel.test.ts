@@ -7,6 +7,7 @@ import { ClientErrorCode } from "../../renderer/src/api/clientError.ts";
 import {
   blocksPerChain,
   folderOf,
+  minerReason,
   minerStateText,
   miningRefusal,
   rewardAccountInput,
@@ -45,7 +46,10 @@ describe("[renderer] node page: reward account form", () => {
       nodeCode: "MINING_BAD_MINER_INFO",
       message: "publicKeys: a k: account takes only its own key",
     });
-    expect(r).toMatchObject({ kind: "bad-account", detail: expect.stringMatching(/own key/) });
+    expect(r).toMatchObject({
+      kind: "bad-account",
+      error: { text: expect.stringMatching(/not accepted: a k: account takes only its own key/) },
+    });
   });
 });
 
@@ -77,5 +81,60 @@ describe("[renderer] node page: figures in words", () => {
     expect(minerStateText({ enabled: false, onDemand: false, active: false })).toBe("Off");
     expect(folderOf("/home/u/.config/Weft/logs/weft.log")).toBe("/home/u/.config/Weft/logs");
     expect(folderOf("C:\\Users\\u\\weft.log")).toBe("C:\\Users\\u");
+  });
+});
+
+describe("[renderer] node page: why the miner is or is not mining (issue 36)", () => {
+  const base = {
+    enabled: false,
+    threads: 1,
+    account: null,
+    hashRate: 0,
+    blocksFound: 0,
+    onDemand: false,
+    onDemandAvailable: true,
+    active: false,
+    lastBlockAt: null,
+    held: false,
+    payee: "sender09",
+    demand: [],
+  } as const;
+
+  it("always says why, beside a state that matches it", () => {
+    const idle = { ...base, onDemand: true };
+    expect(minerStateText(idle)).toBe("On demand: idle");
+    expect(minerReason(idle).text).toMatch(/^Not mining: nothing waits for a block\./);
+    expect(minerReason(idle).text).toContain("test account sender09, as no reward account is set");
+    const busy = {
+      ...idle,
+      active: true,
+      demand: [
+        { chainId: 3, height: 6 },
+        { chainId: 7, height: 1200 },
+      ],
+    };
+    expect(minerStateText(busy)).toBe("On demand: confirming transactions");
+    expect(minerReason(busy).text).toContain(
+      "(chain 3 up to height 6, chain 7 up to height 1,200)",
+    );
+    const on = { ...base, enabled: true, active: true, account: "k:ab", payee: "k:ab" };
+    expect(minerStateText(on)).toBe("On");
+    expect(minerReason(on).text).toBe(
+      "Mining every chain, all the time. The blocks pay your reward account.",
+    );
+    const held = { ...on, active: false, held: true };
+    expect(minerStateText(held)).toBe("On, paused");
+    expect(minerReason(held).text).toContain("catches up with its peers");
+  });
+
+  it("off: names what would make it mine", () => {
+    expect(minerReason(base)).toMatchObject({ fix: "on-demand" });
+    expect(minerReason({ ...base, payee: null, onDemandAvailable: false })).toEqual({
+      text: "Not mining: mining needs a reward account. Choose one under “Reward account”, then turn Mining on.",
+      fix: "account",
+    });
+    expect(
+      minerReason({ ...base, onDemandAvailable: false, account: "k:ab", payee: "k:ab" }).fix,
+    ).toBeNull();
   });
 });

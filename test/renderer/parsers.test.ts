@@ -162,16 +162,30 @@ describe("[renderer] mining status", () => {
       onDemandAvailable: true,
       active: true,
       lastBlockAt: 1_700_000_000_000,
+      held: false,
+      payee: "k:abc",
+      demand: [{ chainId: 3, height: 6 }],
     };
     expect(parseMiningStatus(s)).toEqual({ ok: true, value: s });
     expect(parseMiningStatus({ ...s, account: null, lastBlockAt: null }).ok).toBe(true);
     expect(parseMiningStatus({ ...s, onDemand: "yes" }).ok).toBe(false);
+    expect(parseMiningStatus({ ...s, payee: 3 }).ok).toBe(false);
+    expect(parseMiningStatus({ ...s, demand: [{ chainId: -1, height: 6 }] }).ok).toBe(false);
   });
   it("reads a reply without the mine-on-demand fields (an older node) as mine on demand off", () => {
     const s = { enabled: true, threads: 2, account: "k:abc", hashRate: 1, blocksFound: 3 };
     expect(parseMiningStatus(s)).toEqual({
       ok: true,
-      value: { ...s, onDemand: false, onDemandAvailable: false, active: true, lastBlockAt: null },
+      value: {
+        ...s,
+        onDemand: false,
+        onDemandAvailable: false,
+        active: true,
+        lastBlockAt: null,
+        held: false,
+        payee: "k:abc",
+        demand: [],
+      },
     });
   });
   it("parses the miner's history, the node's status and its log lines", () => {

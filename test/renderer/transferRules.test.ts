@@ -98,6 +98,15 @@ describe("[renderer] transfer rules", () => {
     expect(checkAmount("1", ONE, 2500, price)).toMatchObject({ ok: false, problem: /Max/ });
     expect(checkAmount("0.999975", ONE, 2500, price).ok).toBe(true);
     expect(checkAmount("0.9999750000001", ONE, 2500, price).ok).toBe(false);
+    // As shown: "1,500" is one thousand five hundred; "1,5" is refused, never read as 1.5.
+    expect(checkAmount("1,500", 2000n * ONE, 2500, price)).toEqual({
+      ok: true,
+      value: 1500n * ONE,
+    });
+    expect(checkAmount("1,5", 2000n * ONE, 2500, price)).toMatchObject({
+      ok: false,
+      problem: /comma only separates thousands/,
+    });
     fc.assert(
       fc.property(
         fc.bigInt({ min: 1n, max: 10n ** 20n }),
@@ -120,6 +129,7 @@ describe("[renderer] transfer rules", () => {
     expect(checkGasPrice("0.00000001")).toEqual({ ok: true, value: MIN_GAS_PRICE });
     expect(checkGasPrice("0.000000001").ok).toBe(false);
     expect(checkGasPrice("x").ok).toBe(false);
+    expect(checkGasPrice("0,00000001").ok).toBe(false);
   });
 
   it("picks the lowest chain that covers the amount and the gas", () => {

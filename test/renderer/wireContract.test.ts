@@ -147,18 +147,25 @@ describe("[renderer] wire contract with the real node", () => {
         onDemandAvailable: true,
         active: false,
         lastBlockAt: null,
+        held: false,
+        // No reward account: a development network's blocks pay the test account.
+        payee: "sender09",
+        demand: [],
       },
     });
-    const refused = await c.setMining({ enabled: true });
-    if (refused.ok) throw new Error("mining started without a reward account");
+    const refused = await c.setMining({
+      account: `k:${"ab".repeat(32)}`,
+      publicKeys: ["cd".repeat(32)],
+    });
+    if (refused.ok) throw new Error("a k: account with another key was taken");
     expect(refused.error).toMatchObject({
       code: ClientErrorCode.HttpStatus,
-      status: 409,
-      nodeCode: "MINING_CANNOT_START",
+      status: 400,
+      nodeCode: "MINING_BAD_MINER_INFO",
     });
     const view = miningRefusal(refused.error);
-    expect(view.kind).toBe("cannot-start");
-    expect(view.detail).toContain("No reward account is set");
+    expect(view.kind).toBe("bad-account");
+    expect(view.error.details).toContain("MINING_BAD_MINER_INFO");
     // A change that succeeds answers the new state in the same shape.
     const threads = await c.setMining({ threads: 2 });
     expect(threads).toMatchObject({ ok: true, value: { enabled: false, threads: 2 } });

@@ -225,6 +225,10 @@ describe("[cli] bad request files: exit 1, file and field named, stdout empty", 
     ["-a", "bad/data-not-object.yaml", "data", "JSON object"],
     ["-u", "bad/cap-without-name.yaml", "signers[0].caps[0].name", "missing"],
     ["-a", "bad/no-such-file.yaml", "", "no such file"],
+    // A number with a comma is refused, never read as text, 1.5 or two numbers (issue 36).
+    ["-a", "bad/comma-amount.txt", "data.amount", "'1,500' has a comma"],
+    ["-u", "bad/comma-cap-arg.txt", "signers[0].caps[0].args[2]", "'1,500' has a comma"],
+    ["-a", "bad/comma-gasprice.txt", "publicMeta.gasPrice", "'0,00000001' has a comma"],
   ])("%s %s → %s", async (flag, file, field, text) => {
     const run = await runWeft([flag, fixture(file)]);
     expect(run.code).toBe(1);

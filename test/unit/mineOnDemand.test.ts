@@ -1,18 +1,22 @@
 /**
  * Mine on demand (src-node/mining/mineOnDemand.ts, docs/mining.md): a command
  * reaching the mempool makes its chain owed blocks until the command is in a
- * block plus the confirmations; a blocked chain has its neighbours mined
- * first; then nothing is owed. Once through the policy alone (blocks mined
- * in this thread), once through the built-in miner switched by the app route
- * (worker threads), which pays the development account and goes idle.
+ * block plus the confirmations; a height a proof waits for is owed too; a
+ * blocked chain has its neighbours mined first; then nothing is owed. Once
+ * through the policy alone (blocks mined in this thread), once through the
+ * built-in miner switched by the app route (worker threads), which pays the
+ * development account and goes idle; and a whole cross-chain transfer (step
+ * 0, the proof /spv waits for, the continuation) on mine on demand alone.
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { cutHeight } from "../../src-node/chain/cut.ts";
 import { cutBraidingProblems } from "../../src-node/chain/cutBraiding.ts";
+import { generateKeyPair } from "../../src-node/crypto/ed25519.ts";
 import { nodeCommands } from "../../src-node/exec/nodeCommands.ts";
 import { devAccount } from "../../src-node/genesis/devAccounts.ts";
 import { MineOnDemand } from "../../src-node/mining/mineOnDemand.ts";
 import { ON_DEMAND_PAYEE } from "../../src-node/node.ts";
+import { continuation, crossChainTransfer, gasPayerCaps } from "../support/crossChain.ts";
 import { mineOn } from "../support/nodeMining.ts";
 import { openTestNode, type TestNode } from "../support/testNode.ts";
 
@@ -131,6 +135,45 @@ describe("[mining] mine on demand, the policy", () => {
     expect(cutHeight(node.blocks.cut())).toBe(1);
   });
 
+  it("owes a height a proof waits for: mines that chain and what blocks it, braided, then stops", async () => {
+    t = await openTestNode();
+    const node = t.node;
+    const demand = new MineOnDemand({ chain: node.blocks, pending: () => 0 });
+    demand.owe(1, 3);
+    // A height the chain already has owes nothing; a lower one changes nothing.
+    demand.owe(2, 0);
+    demand.owe(1, 2);
+    expect([...demand.owed()]).toEqual([[1, 3]]);
+    let blocks = 0;
+    for (let chain = demand.next(); chain !== undefined; chain = demand.next()) {
+      await mineOn(node, chain);
+      blocks++;
+      expect(blocks).toBeLessThan(40);
+    }
+    const cut = node.blocks.cut();
+    expect(cut.get(1)?.height).toBe(3);
+    expect(cutBraidingProblems(cut, node.version)).toEqual([]);
+    expect(demand.owed().size).toBe(0);
+    demand.owe(1, 3);
+    expect(demand.next()).toBeUndefined();
+  });
+
+  it("keeps a height waited for when it gives up the same chain's stuck commands", async () => {
+    t = await openTestNode();
+    const node = t.node;
+    // Chain 1's one command never gets into a block; a proof waits for chain 1 at height 12.
+    const demand = new MineOnDemand({ chain: node.blocks, pending: (c) => (c === 1 ? 1 : 0) });
+    demand.owe(1, 12);
+    let blocks = 0;
+    for (let chain = demand.next(); chain !== undefined; chain = demand.next()) {
+      await mineOn(node, chain);
+      blocks++;
+      expect(blocks).toBeLessThan(200);
+    }
+    expect(node.blocks.cut().get(1)?.height).toBe(12);
+    expect(demand.owed().size).toBe(0);
+  });
+
   it("gives up a chain whose pending commands never get into blocks", async () => {
     t = await openTestNode();
     const node = t.node;
@@ -195,11 +238,95 @@ describe("[mining] mine on demand through /app/api/mining", () => {
     expect(JSON.parse(off.body)).toMatchObject({ onDemand: false, active: false });
   }, 60_000);
 
+  it("mines a whole cross-chain transfer: step 0, the height /spv waits for, the continuation", async () => {
+    t = await openTestNode({ mining: { threads: 1, onDemand: true } });
+    const node = t.node;
+    await node.miner.setOnDemand(true);
+    const receiverKey = generateKeyPair();
+    const receiver = `k:${receiverKey.publicKey}`;
+    const api = (chain: number) => `${node.basePath}/chain/${chain}/pact/api/v1`;
+    // Chains 0 and 1 are not adjacent on the Petersen graph: the proof hops 0 → 3 → 1.
+    const step0 = crossChainTransfer({
+      from: 0,
+      receiver,
+      receiverKeys: [receiverKey.publicKey],
+      amount: "2.5",
+      sourceChain: 0,
+      targetChain: 1,
+    });
+    const sent = await t.request("POST", `${api(0)}/send`, { body: { cmds: [step0] } });
+    expect(sent.statusCode, sent.body).toBe(200);
+    await until(
+      async () => (await blockHeightOf(t as TestNode, 0, step0.hash)) !== undefined,
+      30_000,
+    );
+    await until(() => !node.miner.status().active, 30_000);
+    const stepHeight = (await blockHeightOf(t, 0, step0.hash)) as number;
+    // Idle: chain 1 is not yet where the proof needs it.
+    expect(node.blocks.cut().get(1)?.height).toBeLessThan(stepHeight + 2);
+
+    // /spv waits for chain 1; mine on demand mines it there (without, it would wait 180 s).
+    const proof = await t.request("POST", `${api(0)}/spv`, {
+      body: { requestKey: step0.hash, targetChainId: "1" },
+    });
+    expect(proof.statusCode, proof.body).toBe(200);
+    expect(node.blocks.cut().get(1)?.height).toBeGreaterThanOrEqual(stepHeight + 2);
+    expect(cutBraidingProblems(node.blocks.cut(), node.version)).toEqual([]);
+
+    const cont = continuation({
+      pactId: step0.hash,
+      step: 1,
+      proof: JSON.parse(proof.body) as string,
+      chainId: 1,
+      sender: "xchain-gas",
+      gasLimit: 850,
+      signers: [{ key: receiverKey, caps: gasPayerCaps(receiver) }],
+    });
+    const sentCont = await t.request("POST", `${api(1)}/send`, { body: { cmds: [cont] } });
+    expect(sentCont.statusCode, sentCont.body).toBe(200);
+    await until(
+      async () => (await blockHeightOf(t as TestNode, 1, cont.hash)) !== undefined,
+      30_000,
+    );
+    const polled = await t.request("POST", `${api(1)}/poll`, {
+      body: { requestKeys: [cont.hash] },
+    });
+    const result = (JSON.parse(polled.body) as Record<string, { result: { status: string } }>)[
+      cont.hash
+    ];
+    expect(result?.result.status).toBe("success");
+    await until(() => !node.miner.status().active, 30_000);
+    expect(node.miner.status()).toMatchObject({
+      demand: [],
+      payee: devAccount(ON_DEMAND_PAYEE).account,
+    });
+  }, 90_000);
+
+  it("Mining on without a reward account pays the development account on a development network", async () => {
+    t = await openTestNode({ mining: { threads: 1 } });
+    const headers = { "x-weft-app-token": t.node.appToken, host: "127.0.0.1:1848" };
+    const on = await t.request("POST", "/app/api/mining", { headers, body: { enabled: true } });
+    expect(on.statusCode, on.body).toBe(200);
+    expect(JSON.parse(on.body)).toMatchObject({
+      enabled: true,
+      account: null,
+      payee: devAccount(ON_DEMAND_PAYEE).account,
+    });
+    const node = t.node;
+    await until(() => node.miner.status().blocksFound >= 2, 30_000);
+    await node.miner.stop();
+  }, 60_000);
+
   it("is refused on a network without development accounts, with a reason", async () => {
     t = await openTestNode({ network: "mainnet01" });
     const headers = { "x-weft-app-token": t.node.appToken, host: "127.0.0.1:1848" };
     const r = await t.request("POST", "/app/api/mining", { headers, body: { onDemand: true } });
     expect(r.statusCode).toBe(409);
     expect(JSON.parse(r.body)).toMatchObject({ code: "MINING_CANNOT_START" });
+    // So is Mining on without a reward account; the status says why it cannot mine.
+    const on = await t.request("POST", "/app/api/mining", { headers, body: { enabled: true } });
+    expect(on.statusCode).toBe(409);
+    expect(JSON.parse(on.body)).toMatchObject({ code: "MINING_CANNOT_START" });
+    expect(t.node.miner.status()).toMatchObject({ enabled: false, payee: null, held: false });
   });
 });

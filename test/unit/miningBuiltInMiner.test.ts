@@ -87,6 +87,9 @@ describe("[mining] built-in miner, worker threads, development difficulty", () =
       onDemandAvailable: true,
       active: false,
       lastBlockAt: null,
+      held: false,
+      payee: "sender09",
+      demand: [],
     });
     await miner.configure({ minerInfo: MINER });
     await miner.start();
@@ -148,8 +151,8 @@ describe("[mining] built-in miner control", () => {
     return { miner, node: t.node };
   }
 
-  it("refuses to start without a miner", async () => {
-    t = await openTestNode();
+  it("refuses to start without a miner where there is no development account to pay", async () => {
+    t = await openTestNode({ network: "mainnet01" });
     const e = await t.node.miner.start().catch((x) => x);
     expect(isNodeError(e, "MINING_CANNOT_START")).toBe(true);
     expect(t.node.miner.status().enabled).toBe(false);

@@ -1,6 +1,6 @@
 /**
- * How a call to the node can fail, as values the UI renders. Codes are listed in
- * docs/desktop.md.
+ * How a call to the node can fail, as values the UI renders (in words: errorWords.ts). Codes
+ * are listed in docs/desktop.md.
  * @module
  */
 
@@ -36,21 +36,3 @@ export type ClientError =
 export type ClientResult<T> =
   | { readonly ok: true; readonly value: T }
   | { readonly ok: false; readonly error: ClientError };
-
-/** One sentence for the user: what went wrong and, where useful, what to do. */
-export function describeClientError(e: ClientError): string {
-  switch (e.code) {
-    case ClientErrorCode.Unreachable:
-      return `The node is not reachable at ${e.url}. Check that Weft is running.`;
-    case ClientErrorCode.Timeout:
-      return `The node did not answer within ${Math.round(e.ms / 1000)} s (${e.url}).`;
-    case ClientErrorCode.HttpStatus:
-      return `The node answered ${e.status}${e.message === null ? "" : `: ${e.message}`} (${e.url}).`;
-    case ClientErrorCode.BadResponse:
-      return `The node sent a reply this app does not understand (${e.reason}).`;
-    default: {
-      const never: never = e;
-      return String(never);
-    }
-  }
-}

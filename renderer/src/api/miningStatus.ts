@@ -32,6 +32,15 @@ export type MiningStatus = {
   readonly active: boolean;
   /** When this miner last found a block, ms since the UNIX epoch. */
   readonly lastBlockAt: number | null;
+  /** Held while the node catches up with its peers. */
+  readonly held: boolean;
+  /**
+   * Who the mined blocks pay: the reward account, else the development account on development
+   * networks; null when the miner cannot mine for want of an account.
+   */
+  readonly payee: string | null;
+  /** What mine on demand still owes while it runs: each chain and the height it must reach. */
+  readonly demand: readonly { readonly chainId: number; readonly height: number }[];
 };
 
 /** The body of `POST /app/api/mining`: any subset of the fields. */
@@ -98,6 +107,26 @@ export function parseMiningStatus(raw: unknown): Decoded<MiningStatus> {
         o.lastBlockAt === undefined || o.lastBlockAt === null
           ? null
           : natural(o.lastBlockAt, "lastBlockAt"),
+      // Older nodes do not say: what they did is read from the other fields.
+      held: o.held === undefined ? false : boolean(o.held, "held"),
+      payee:
+        o.payee === undefined
+          ? o.account === null
+            ? null
+            : string(o.account, "account")
+          : o.payee === null
+            ? null
+            : string(o.payee, "payee"),
+      demand:
+        o.demand === undefined
+          ? []
+          : array(o.demand, "demand").map((d, i) => {
+              const r = record(d, `demand.${i}`);
+              return {
+                chainId: natural(r.chainId, `demand.${i}.chainId`),
+                height: natural(r.height, `demand.${i}.height`),
+              };
+            }),
     };
   });
 }

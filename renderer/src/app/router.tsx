@@ -31,6 +31,7 @@ import { MultisigPage } from "../features/wallet/multisig/MultisigPage.tsx";
 import { WalletPage } from "../features/wallet/pages/WalletPage.tsx";
 import { SignPage } from "../features/wallet/sign/SignPage.tsx";
 import { SendPage } from "../features/wallet/transfer/SendPage.tsx";
+import { useWalletAccountList } from "../features/wallet/vault/useVault.ts";
 import { AppShell } from "./AppShell.tsx";
 import { NotFoundPage } from "./NotFoundPage.tsx";
 import { homePath, routePaths } from "./routes.ts";
@@ -40,6 +41,11 @@ const rootRoute = createRootRoute({ component: AppShell, notFoundComponent: NotF
 const page = <P extends string>(path: P, component: () => ReactNode) =>
   createRoute({ getParentRoute: () => rootRoute, path, component });
 
+/** The Node page with the wallet's accounts, which its miner can pay (features stay apart). */
+function NodeRoute() {
+  return <NodePage walletAccounts={useWalletAccountList()} />;
+}
+
 const routeTree = rootRoute.addChildren([
   createRoute({
     getParentRoute: () => rootRoute,
@@ -48,7 +54,7 @@ const routeTree = rootRoute.addChildren([
       throw redirect({ to: homePath, replace: true });
     },
   }),
-  page(routePaths.node, NodePage),
+  page(routePaths.node, NodeRoute),
   page(routePaths.wallet, WalletPage),
   page(routePaths.walletAccount, WalletAccountPage),
   createRoute({

@@ -17,14 +17,43 @@ function checkDecimals(decimals: number): void {
   }
 }
 
+const GROUPED = /^\d{1,3}(?:,\d{3})+(?:\.\d*)?$/;
+
 /**
- * Tidies what a person typed before parsing: trims spaces, drops spaces and underscores
- * between digits, and reads a lone comma as the decimal point ("1,5" → "1.5"). A comma next
- * to a point ("1,000.5") is left alone, so `parseAmount` refuses it instead of guessing.
+ * The one reading of an amount a person typed (every amount field of the app; docs/wallet.md
+ * "Amounts"), as amounts are shown: digits, at most one decimal point, and commas only as the
+ * thousands separators they are on screen ("1,500" and "1,000,000.25" are accepted as written
+ * there). Anything else is refused with what to write instead, never guessed: "1,5" is not
+ * read as 1.5 (nor "1.500,5", "1 000", "1_000", "+1", "1e3"). Spaces around it are ignored.
  */
-export function normalizeAmountInput(text: string): string {
-  const t = text.trim().replace(/(?<=\d)[\s_]+(?=\d)/g, "");
-  return !t.includes(".") && /^\d*,\d*$/.test(t) ? t.replace(",", ".") : t;
+export function readAmountInput(text: string, decimals: number): Decoded<bigint> {
+  const t = text.trim();
+  if (t === "") return { ok: false, reason: "Enter an amount." };
+  const odd = /[^0-9.,]/.exec(t);
+  if (odd !== null) {
+    const shown = /\s/.test(odd[0]) ? "a space" : `“${odd[0]}”`;
+    return {
+      ok: false,
+      reason: `An amount has digits and one decimal point only, not ${shown}: write it like 1500 or 1,500.25.`,
+    };
+  }
+  if (t.split(".").length > 2) {
+    return { ok: false, reason: "An amount has one decimal point at most." };
+  }
+  if (t.includes(",") && !GROUPED.test(t)) {
+    return {
+      ok: false,
+      reason:
+        "A comma only separates thousands (1,500 is one thousand five hundred); for a fraction use a point: 1.5.",
+    };
+  }
+  const parsed = parseAmount(t.replaceAll(",", ""), decimals);
+  return parsed.ok
+    ? parsed
+    : {
+        ok: false,
+        reason: `${parsed.reason.replace(/^amount: /, "").replace(/^./, (c) => c.toUpperCase())}.`,
+      };
 }
 
 /**

@@ -1,10 +1,12 @@
 /**
- * A failed call to the node, said plainly, with an optional "Try again".
+ * A failed call to the node that loads something, said plainly ("Could not load …", what to
+ * do, "Details"), with an optional "Try again". Built on ErrorMessage.tsx.
  * @module
  */
-import { type ClientError, describeClientError } from "../api/clientError.ts";
+import type { ClientError } from "../api/clientError.ts";
+import { clientErrorWords } from "../api/errorWords.ts";
 import { Button } from "./Button.tsx";
-import { Notice } from "./Notice.tsx";
+import { ErrorMessage } from "./ErrorMessage.tsx";
 
 export type ErrorNoticeProps = {
   readonly error: ClientError;
@@ -15,15 +17,12 @@ export type ErrorNoticeProps = {
 
 export function ErrorNotice({ error, onRetry, what }: ErrorNoticeProps) {
   return (
-    <Notice tone="error">
-      <p>
-        <strong>Could not load {what}.</strong> {describeClientError(error)}
-      </p>
-      {onRetry === undefined ? null : (
+    <ErrorMessage error={clientErrorWords(error)} title={`Could not load ${what}.`}>
+      {onRetry === undefined ? undefined : (
         <Button size="sm" onPress={onRetry}>
           Try again
         </Button>
       )}
-    </Notice>
+    </ErrorMessage>
   );
 }

@@ -8,8 +8,8 @@ import type { ReactNode } from "react";
 export type NoticeProps = {
   readonly tone: "info" | "warning" | "error";
   readonly children: ReactNode;
-  readonly id?: string;
-  readonly testId?: string;
+  readonly id?: string | undefined;
+  readonly testId?: string | undefined;
 };
 
 export function Notice({ tone, children, id, testId }: NoticeProps) {

@@ -1,16 +1,20 @@
 /**
  * A text field with its label, an optional hint and an error message tied to it (React
- * Aria: `aria-describedby`, `aria-invalid`). The parent owns the value and the error.
+ * Aria: `aria-describedby`, `aria-invalid`). The parent owns the value and the error; an
+ * error from the node shows its sentence as the field's message and its technical part
+ * behind "Details" under it (ui/ErrorMessage.tsx).
  * @module
  */
 import { TextField as AriaTextField, FieldError, Input, Label, Text } from "react-aria-components";
+import { errorWordsOf, type ShownError } from "../api/errorWords.ts";
+import { ErrorDetails } from "./ErrorMessage.tsx";
 
 export type TextFieldProps = {
   readonly label: string;
   readonly value: string;
   readonly onChange: (value: string) => void;
   /** Shown under the field while set; marks the field invalid. */
-  readonly error?: string | null;
+  readonly error?: ShownError | null;
   readonly hint?: string;
   readonly isRequired?: boolean;
   readonly spellCheck?: boolean;
@@ -25,6 +29,7 @@ export function TextField({
   inputMode,
   ...props
 }: TextFieldProps) {
+  const words = error === null ? null : errorWordsOf(error);
   return (
     <AriaTextField
       {...props}
@@ -45,7 +50,8 @@ export function TextField({
           {hint}
         </Text>
       )}
-      <FieldError className="field-error">{error}</FieldError>
+      <FieldError className="field-error">{words?.text}</FieldError>
+      {words === null ? null : <ErrorDetails details={words.details} />}
     </AriaTextField>
   );
 }

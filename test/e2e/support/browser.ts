@@ -5,7 +5,7 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { type Browser, chromium, type Page } from "playwright-core";
+import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
 
 /** The Chromium binary: $WEFT_CHROMIUM, else Debian's /usr/bin/chromium. */
 export function chromiumPath(): string {
@@ -30,6 +30,24 @@ export function launchChromium(): Promise<Browser> {
     headless: true,
     args: [...chromiumFlags],
   });
+}
+
+/**
+ * A page in a new context of its own at `viewport`, whose console errors and page errors go
+ * to `onProblem` (the e2e set-ups collect them per test).
+ */
+export async function openWatchedPage(
+  browser: Browser,
+  viewport: { readonly width: number; readonly height: number },
+  onProblem: (text: string, kind: "console" | "page") => void,
+): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ viewport });
+  const page = await context.newPage();
+  page.on("console", (m) => {
+    if (m.type() === "error") onProblem(m.text(), "console");
+  });
+  page.on("pageerror", (e) => onProblem(e.message, "page"));
+  return { context, page };
 }
 
 export const artifactsDir = fileURLToPath(new URL("../artifacts/", import.meta.url));

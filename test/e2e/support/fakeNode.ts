@@ -365,7 +365,7 @@ export async function startFakeNode(options: FakeNodeOptions): Promise<FakeNode>
       return json(res, 409, {
         code: "MINING_CANNOT_START",
         message:
-          "mining cannot start: no reward account is set (give --miner-account and --miner-key or set mining.account in the configuration)",
+          "mining cannot start: no reward account is set (choose one on the app's Node page, give --miner-account, or set mining.account in the configuration)",
       });
     }
     mining.enabled = change.enabled;

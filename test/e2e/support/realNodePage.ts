@@ -14,7 +14,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, beforeEach, inject } from "vitest";
 import { createPactClient, type PactClient } from "../../../renderer/src/api/pactClient.ts";
 import { type CreateNodeOptions, createNode, type WeftNode } from "../../../src-node/node.ts";
-import { launchChromium } from "./browser.ts";
+import { launchChromium, openWatchedPage } from "./browser.ts";
 import { GUIDE_VIEWPORT } from "./guideScreenshot.ts";
 
 export type RealNodePageOptions = {
@@ -89,15 +89,9 @@ export function setUpRealNodePage(options: RealNodePageOptions): RealNodePage {
 
   /** A page in a new context of its own whose console and page errors go to `problems`. */
   async function watchedPage(): Promise<{ context: BrowserContext; page: Page }> {
-    const c = await need(browser, "the browser").newContext({ viewport: GUIDE_VIEWPORT });
-    const p = await c.newPage();
-    p.on("console", (m) => {
-      if (m.type() === "error" && !(options.ignoreConsole?.(m.text()) ?? false)) {
-        problems.push(m.text());
-      }
+    return openWatchedPage(need(browser, "the browser"), GUIDE_VIEWPORT, (text, kind) => {
+      if (kind === "page" || !(options.ignoreConsole?.(text) ?? false)) problems.push(text);
     });
-    p.on("pageerror", (e) => problems.push(e.message));
-    return { context: c, page: p };
   }
 
   async function openPage(): Promise<Page> {

@@ -14,8 +14,11 @@ export const PASSWORD = "a long password";
 /** The wallet page's own password field (not "Confirm" nor a dialog's). */
 export const passwordField = (page: Page) => page.getByLabel("Password", { exact: true });
 
+/** What the steps need of a node: where its app is (a `WeftNode`, or a headless app's process). */
+export type AppAt = Pick<WeftNode, "appUrl">;
+
 /** Opens `#/wallet` of `node`'s app and waits for its heading. */
-export async function openWallet(page: Page, node: WeftNode): Promise<void> {
+export async function openWallet(page: Page, node: AppAt): Promise<void> {
   await page.goto(`${node.appUrl}#/wallet`);
   await page.getByRole("heading", { level: 1, name: "Wallet" }).waitFor();
 }
@@ -60,7 +63,7 @@ export async function choosePassword(page: Page, password = PASSWORD): Promise<v
 /** Creates a wallet on `node` through the first-run pages; returns its phrase. */
 export async function createWallet(
   page: Page,
-  node: WeftNode,
+  node: AppAt,
   password = PASSWORD,
 ): Promise<string[]> {
   await openWallet(page, node);

@@ -1,10 +1,11 @@
 /**
  * The backup page's plain logic: the default backup folder (a `backups` folder beside the
  * node's data folder, POSIX or Windows paths as the desktop bridge reports them), a status
- * in words ("verified", "in progress", "failed"), a job's progress as a share, and sizes
- * and durations in words.
+ * in words ("verified", "in progress", "failed"), why a backup or restore failed in words, a
+ * job's progress as a share, and sizes and durations in words.
  * @module
  */
+import type { ErrorWords } from "../../api/errorWords.ts";
 
 export function defaultBackupFolder(dataDir: string): string {
   const windows =
@@ -22,6 +23,35 @@ export function statusText(status: string): "verified" | "in progress" | "failed
   if (status === "backup-done") return "verified";
   if (status === "backup-in-progress") return "in progress";
   return "failed";
+}
+
+/** What to do after a backup job failed with the node's `code`. */
+const BACKUP_FAILURE_ADVICE: Readonly<Record<string, string>> = {
+  BACKUP_DIRECTORY_UNUSABLE:
+    "The backup folder is missing or cannot be written to. Choose another under “Where backups go”, then back up again.",
+  BACKUP_WRITE_FAILED:
+    "Writing the copy failed (is the disk full?). Free some space and back up again.",
+  BACKUP_SOURCE_CHANGING: "The databases kept changing while they were copied. Back up again.",
+  BACKUP_INTERRUPTED: "The node stopped while the backup ran. Back up again.",
+  BACKUP_STOPPED: "The node was closed while the backup ran. Back up again once it runs.",
+};
+
+/**
+ * A failed backup (or restore) job in words: nothing of it counts, what to do (by the node's
+ * code), and the node's code and message as the details.
+ */
+export function backupFailureWords(
+  error: { readonly code: string; readonly message: string },
+  what: "backup" | "restore" = "backup",
+): ErrorWords {
+  const advice =
+    BACKUP_FAILURE_ADVICE[error.code] ??
+    (what === "backup" ? "Back up again; the node's log (Node page) says more." : "");
+  const lead =
+    what === "backup"
+      ? "Nothing of it is kept as a finished backup."
+      : "The node went on with the data it had.";
+  return { text: `${lead} ${advice}`.trim(), details: `${error.code}\n${error.message}` };
 }
 
 /** Pages copied over all databases as a share 0–1 (0 before the sizes are known). */

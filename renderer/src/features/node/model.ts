@@ -1,11 +1,25 @@
 /**
- * The Node page's plain logic: what the stream state, the health check and a refused mining
- * change say to the user. Decisions use the node's error code (`{code, message}` replies),
- * not guesses from the HTTP status.
+ * The Node page's plain logic: what the stream state, the health check and the miner's state
+ * say to the user (why it is or is not mining, and what would make it), the reward account
+ * form, and a refused mining change (api/miningRefusal.ts, re-exported here).
  * @module
  */
-import { type ClientError, ClientErrorCode, describeClientError } from "../../api/clientError.ts";
+import type { ClientError } from "../../api/clientError.ts";
+import { clientErrorWords } from "../../api/errorWords.ts";
 import type { StreamState } from "../../api/headerStream.ts";
+import type { MiningStatus } from "../../api/miningStatus.ts";
+
+// The refusal's words are shared with the wallet's "Turn mining on" (api/miningRefusal.ts).
+export {
+  isForbiddenHere,
+  MINING_BAD_MINER_INFO,
+  MINING_CANNOT_START,
+  MINING_FORBIDDEN,
+  type MiningRefusal,
+  miningRefusal,
+} from "../../api/miningRefusal.ts";
+
+import { formatInteger } from "../../format/number.ts";
 
 export const streamText: Record<StreamState, string> = {
   connecting: "Connecting to live updates…",
@@ -14,78 +28,17 @@ export const streamText: Record<StreamState, string> = {
   closed: "Live updates stopped.",
 };
 
-/** The node's code of the mining route's "not from this computer" refusal. */
-export const MINING_FORBIDDEN = "MINING_FORBIDDEN";
-/** The node's code of "the miner cannot start" (no reward account, a thread did not start). */
-export const MINING_CANNOT_START = "MINING_CANNOT_START";
-
-/**
- * Whether the node refused the app API because the request does not come from this
- * computer's own app: the mining route's own code, or any `APP_*` refusal of the app API's
- * guard (403).
- */
-export function isForbiddenHere(e: ClientError): boolean {
-  if (e.code !== ClientErrorCode.HttpStatus || e.nodeCode === null) return false;
-  return e.nodeCode === MINING_FORBIDDEN || (e.nodeCode.startsWith("APP_") && e.status === 403);
-}
-
-export type MiningRefusal = {
-  readonly kind: "forbidden" | "cannot-start" | "bad-account" | "failed";
-  /** One short sentence, shown in bold. */
-  readonly title: string;
-  /** What the node said and, where useful, what to do. */
-  readonly detail: string;
-};
-
-/** A refused or failed `POST /app/api/mining`, said plainly. */
-export function miningRefusal(e: ClientError): MiningRefusal {
-  if (isForbiddenHere(e)) {
-    return {
-      kind: "forbidden",
-      title: "Mining can be turned on and off only on the computer that runs the node.",
-      detail: e.code === ClientErrorCode.HttpStatus && e.message !== null ? e.message : "",
-    };
-  }
-  if (e.code === ClientErrorCode.HttpStatus && e.nodeCode === MINING_CANNOT_START) {
-    // The node's message repeats the title ("mining cannot start: …"); keep the reason.
-    const reason = (e.message ?? "").replace(/^mining cannot start:\s*/i, "");
-    return {
-      kind: "cannot-start",
-      title: "Mining did not start.",
-      detail:
-        reason === ""
-          ? "The node cannot start its miner."
-          : `${reason.charAt(0).toUpperCase()}${reason.slice(1)}`,
-    };
-  }
-  if (e.code === ClientErrorCode.HttpStatus && e.nodeCode === MINING_BAD_MINER_INFO) {
-    return {
-      kind: "bad-account",
-      title: "The reward account was not accepted.",
-      detail: e.message ?? "The node cannot pay rewards to this account with these keys.",
-    };
-  }
-  return {
-    kind: "failed",
-    title: "The miner's setting was not changed.",
-    detail: describeClientError(e),
-  };
-}
-
 export type HealthView =
   | { readonly kind: "checking" }
   | { readonly kind: "healthy"; readonly text: string }
-  | { readonly kind: "down"; readonly text: string };
+  | { readonly kind: "down"; readonly text: string; readonly details: string | null };
 
 /** The health line from the last health-check reply (`text`) or failure (`error`). */
 export function healthView(text: string | undefined, error: ClientError | null): HealthView {
-  if (error !== null) return { kind: "down", text: describeClientError(error) };
+  if (error !== null) return { kind: "down", ...clientErrorWords(error) };
   if (text === undefined) return { kind: "checking" };
   return { kind: "healthy", text: text.trim() || "the node answers" };
 }
-
-/** The node's code of a reward account it cannot use (bad name, keys, predicate). */
-export const MINING_BAD_MINER_INFO = "MINING_BAD_MINER_INFO";
 
 export type RewardAccountInput =
   | { readonly ok: true; readonly account: string; readonly publicKeys: readonly string[] }
@@ -153,15 +106,89 @@ export function blocksPerChain(
   return counts.map((n, c) => ({ chain: String(c), blocks: n }));
 }
 
-/** The miner's state in words. */
+/** The miner's state in a few words, beside the Mining switch. */
 export function minerStateText(s: {
   readonly enabled: boolean;
   readonly onDemand: boolean;
   readonly active: boolean;
+  readonly held?: boolean | undefined;
 }): string {
+  if (s.held === true) return s.enabled ? "On, paused" : "On demand: paused";
   if (s.enabled) return "On";
   if (s.onDemand) return s.active ? "On demand: confirming transactions" : "On demand: idle";
   return "Off";
+}
+
+/** What would make the miner mine, when it does not: a switch to turn on, or an account to choose. */
+export type MinerFix = "on-demand" | "account" | null;
+
+export type MinerReason = {
+  /** Why it is or is not mining, and what to do, in sentences. */
+  readonly text: string;
+  readonly fix: MinerFix;
+};
+
+/** "chain 3 up to height 6, chain 0 up to height 4" */
+function demandText(demand: MiningStatus["demand"]): string {
+  return demand.map((d) => `chain ${d.chainId} up to height ${formatInteger(d.height)}`).join(", ");
+}
+
+/** Who the blocks pay, said so that a missing reward account is no surprise. */
+function payeeText(s: Pick<MiningStatus, "account" | "payee">): string {
+  if (s.payee === null) return "";
+  return s.payee === s.account
+    ? " The blocks pay your reward account."
+    : ` The blocks pay the test account ${s.payee}, as no reward account is set.`;
+}
+
+/**
+ * Why the miner is or is not mining, always shown with its state (issue 36): mining every
+ * chain, mining what waits (which chains, up to which heights), idle with nothing waiting,
+ * paused while the node catches up, or off (and what would turn it on).
+ */
+export function minerReason(s: MiningStatus): MinerReason {
+  if (s.held) {
+    return {
+      text: "Not mining while the node catches up with its peers; it mines again once it has.",
+      fix: null,
+    };
+  }
+  if (s.enabled) {
+    return s.active
+      ? { text: `Mining every chain, all the time.${payeeText(s)}`, fix: null }
+      : {
+          text: "Not mining right now: the miner stopped. The node's log (below) says why.",
+          fix: null,
+        };
+  }
+  if (s.onDemand) {
+    if (s.active) {
+      const what = s.demand.length === 0 ? "" : ` (${demandText(s.demand)})`;
+      return {
+        text: `Mining the blocks that waiting transactions and cross-chain transfers need${what}; it stops when they are confirmed.${payeeText(s)}`,
+        fix: null,
+      };
+    }
+    return {
+      text: `Not mining: nothing waits for a block. When a transaction or a cross-chain transfer is sent to this node, the blocks it needs are mined within seconds.${payeeText(s)}`,
+      fix: null,
+    };
+  }
+  if (s.payee === null) {
+    return {
+      text: "Not mining: mining needs a reward account. Choose one under “Reward account”, then turn Mining on.",
+      fix: "account",
+    };
+  }
+  return s.onDemandAvailable
+    ? {
+        text: "Not mining: transactions sent to this node wait until Mining or Mine on demand is on (or another node mines them).",
+        fix: "on-demand",
+      }
+    : {
+        text: "Not mining: transactions wait for the network's other miners. Turn Mining on to mine here too.",
+        fix: null,
+      };
 }
 
 /** The folder of a file path (either separator), for "Open log folder". */

@@ -6,16 +6,17 @@
  */
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
-import { describeClientError } from "../../../api/clientError.ts";
 import { clientErrorOf } from "../../../api/clientFailure.ts";
+import { clientErrorWords, type ShownError } from "../../../api/errorWords.ts";
 import { formatInteger } from "../../../format/number.ts";
 import { useServices } from "../../../services/services.tsx";
 import { Button } from "../../../ui/Button.tsx";
-import { Notice } from "../../../ui/Notice.tsx";
+import { ErrorMessage } from "../../../ui/ErrorMessage.tsx";
 import { Panel } from "../../../ui/Panel.tsx";
 import { Switch } from "../../../ui/Switch.tsx";
 import { type BackupOverview, backupCalls, backupKeys, jobQuery } from "../api.ts";
 import {
+  backupFailureWords,
   durationSeconds,
   formatBytes,
   formatSeconds,
@@ -47,9 +48,10 @@ function Job({ id }: { readonly id: string }) {
   }, [status, queries]);
   if (job.error !== null) {
     return (
-      <Notice tone="error">
-        <p>{describeClientError(clientErrorOf(job.error))}</p>
-      </Notice>
+      <ErrorMessage
+        title="Could not follow the backup."
+        error={clientErrorWords(clientErrorOf(job.error))}
+      />
     );
   }
   const j = job.data;
@@ -83,12 +85,7 @@ function Job({ id }: { readonly id: string }) {
         </dl>
       )}
       {j.status === "backup-failed" && j.error !== null && (
-        <Notice tone="error">
-          <p>
-            The backup failed: {j.error.message} ({j.error.code}). Nothing of it is kept as a
-            finished backup.
-          </p>
-        </Notice>
+        <ErrorMessage title="The backup failed." error={backupFailureWords(j.error)} />
       )}
     </div>
   );
@@ -98,7 +95,7 @@ export function BackUpNow({ overview }: { readonly overview: BackupOverview }) {
   const { client } = useServices();
   const queries = useQueryClient();
   const [jobId, setJobId] = useState<string | null>(overview.runningId);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<ShownError | null>(null);
   const [busy, setBusy] = useState(false);
   const e = overview.estimate;
   const withState = overview.includeState;
@@ -106,7 +103,7 @@ export function BackUpNow({ overview }: { readonly overview: BackupOverview }) {
   const toggle = (includeState: boolean) => {
     void backupCalls.settings(client, { includeState }).then((r) => {
       if (r.ok) queries.setQueryData(backupKeys.overview, r.value);
-      else setError(describeClientError(r.error));
+      else setError(clientErrorWords(r.error));
     });
   };
   const start = () => {
@@ -118,7 +115,7 @@ export function BackUpNow({ overview }: { readonly overview: BackupOverview }) {
         setJobId(r.value);
         void queries.invalidateQueries({ queryKey: backupKeys.job(r.value) });
         void queries.invalidateQueries({ queryKey: backupKeys.list });
-      } else setError(describeClientError(r.error));
+      } else setError(clientErrorWords(r.error));
     });
   };
 
@@ -135,11 +132,7 @@ export function BackUpNow({ overview }: { readonly overview: BackupOverview }) {
       <Button tone="primary" onPress={start} isDisabled={busy}>
         Back up now
       </Button>
-      {error === null ? null : (
-        <Notice tone="error">
-          <p>{error}</p>
-        </Notice>
-      )}
+      {error === null ? null : <ErrorMessage error={error} />}
       {jobId === null ? null : <Job id={jobId} />}
     </Panel>
   );

@@ -6,8 +6,8 @@
  */
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { describeClientError } from "../../../api/clientError.ts";
 import { clientErrorOf } from "../../../api/clientFailure.ts";
+import { clientErrorWords, desktopErrorWords, type ShownError } from "../../../api/errorWords.ts";
 import { formatDateTime } from "../../../format/dateTime.ts";
 import { formatInteger } from "../../../format/number.ts";
 import { useServices } from "../../../services/services.tsx";
@@ -15,8 +15,8 @@ import { Button } from "../../../ui/Button.tsx";
 import { ConfirmButton } from "../../../ui/ConfirmButton.tsx";
 import { DataTable } from "../../../ui/DataTable.tsx";
 import { DateTime } from "../../../ui/DateTime.tsx";
+import { ErrorMessage } from "../../../ui/ErrorMessage.tsx";
 import { LongValue } from "../../../ui/LongValue.tsx";
-import { Notice } from "../../../ui/Notice.tsx";
 import { Panel } from "../../../ui/Panel.tsx";
 import {
   type BackupEntry,
@@ -37,24 +37,24 @@ export function RestoreButton({
 }: {
   readonly which: Which;
   readonly restartable: boolean;
-  readonly onError: (message: string | null) => void;
+  readonly onError: (error: ShownError | null) => void;
 }) {
   const { client, restart } = useServices();
   const [summary, setSummary] = useState<BackupSummary | null>(null);
-  const [problem, setProblem] = useState<string | null>(null);
+  const [problem, setProblem] = useState<ShownError | null>(null);
   const check = () => {
     setSummary(null);
     setProblem(null);
     void backupCalls.check(client, which).then((r) => {
       if (r.ok) setSummary(r.value);
-      else setProblem(describeClientError(r.error));
+      else setProblem(clientErrorWords(r.error));
     });
   };
   const go = () => {
     onError(null);
     void backupCalls.restore(client, which).then((r) => {
       if (r.ok) restart.follow(r.value.launchId, "restore");
-      else onError(describeClientError(r.error));
+      else onError(clientErrorWords(r.error));
     });
   };
   return (
@@ -68,11 +68,7 @@ export function RestoreButton({
       onConfirm={go}
     >
       {summary === null && problem === null ? <p role="status">Checking the backup…</p> : null}
-      {problem === null ? null : (
-        <Notice tone="error">
-          <p>This backup cannot be restored: {problem}</p>
-        </Notice>
-      )}
+      {problem === null ? null : <ErrorMessage error={problem} />}
       {summary === null ? null : (
         <>
           <p>
@@ -105,13 +101,13 @@ export function BackupList({ overview }: { readonly overview: BackupOverview }) 
   const { client, desktop } = useServices();
   const queries = useQueryClient();
   const list = useQuery(listQuery(client));
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<ShownError | null>(null);
 
   const remove = (id: string) => {
     setError(null);
     void backupCalls.remove(client, id).then((r) => {
       if (r.ok) void queries.invalidateQueries({ queryKey: backupKeys.list });
-      else setError(describeClientError(r.error));
+      else setError(clientErrorWords(r.error));
     });
   };
   const openFolder = () => {
@@ -123,7 +119,7 @@ export function BackupList({ overview }: { readonly overview: BackupOverview }) 
         await desktop.writeSettings({ backupDir: overview.directory });
       }
       const r = await desktop.openFolder(overview.directory);
-      setError(r.ok ? null : r.error.message);
+      setError(r.ok ? null : desktopErrorWords(r.error));
     })();
   };
 
@@ -142,15 +138,12 @@ export function BackupList({ overview }: { readonly overview: BackupOverview }) 
       <div className="backup-folder-line">
         <LongValue value={overview.directory} what="backup folder" />
       </div>
-      {error === null ? null : (
-        <Notice tone="error">
-          <p>{error}</p>
-        </Notice>
-      )}
+      {error === null ? null : <ErrorMessage error={error} />}
       {list.error === null ? null : (
-        <Notice tone="error">
-          <p>{describeClientError(clientErrorOf(list.error))}</p>
-        </Notice>
+        <ErrorMessage
+          title="Could not list the backups."
+          error={clientErrorWords(clientErrorOf(list.error))}
+        />
       )}
       {list.data === undefined ? null : list.data.length === 0 ? (
         <p>No backups in this folder yet.</p>

@@ -6,11 +6,11 @@
  */
 import { useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { describeClientError } from "../../../api/clientError.ts";
+import { clientErrorWords, type ShownError } from "../../../api/errorWords.ts";
 import { formatDateTime } from "../../../format/dateTime.ts";
 import { useServices } from "../../../services/services.tsx";
 import { Button } from "../../../ui/Button.tsx";
-import { Notice } from "../../../ui/Notice.tsx";
+import { ErrorMessage } from "../../../ui/ErrorMessage.tsx";
 import { Panel } from "../../../ui/Panel.tsx";
 import { TextField } from "../../../ui/TextField.tsx";
 import {
@@ -27,7 +27,7 @@ const HOURS = Array.from({ length: 24 }, (_, h) => `${String(h).padStart(2, "0")
 function useSave() {
   const { client } = useServices();
   const queries = useQueryClient();
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<ShownError | null>(null);
   const [saved, setSaved] = useState(false);
   const save = (patch: Parameters<typeof backupCalls.settings>[1]) => {
     setSaved(false);
@@ -37,7 +37,7 @@ function useSave() {
         setSaved(true);
         queries.setQueryData(backupKeys.overview, r.value);
         void queries.invalidateQueries({ queryKey: backupKeys.list });
-      } else setError(describeClientError(r.error));
+      } else setError(clientErrorWords(r.error));
     });
   };
   return { save, error, saved };
@@ -89,11 +89,7 @@ export function BackupFolder({ overview }: { readonly overview: BackupOverview }
             <code>{overview.directory}</code>
           </p>
           <Button onPress={choose}>Choose folder…</Button>
-          {error === null ? null : (
-            <Notice tone="error">
-              <p>{error}</p>
-            </Notice>
-          )}
+          {error === null ? null : <ErrorMessage error={error} />}
         </>
       )}
       {overview.chosen ? (
@@ -183,11 +179,7 @@ export function AutomaticBackups({ overview }: { readonly overview: BackupOvervi
           : ` Next: ${formatDateTime(Date.parse(overview.nextAutomatic))}.`}
       </p>
       {saved ? <p role="status">Schedule saved.</p> : null}
-      {error === null ? null : (
-        <Notice tone="error">
-          <p>{error}</p>
-        </Notice>
-      )}
+      {error === null ? null : <ErrorMessage error={error} />}
     </Panel>
   );
 }

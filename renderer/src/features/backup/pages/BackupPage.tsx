@@ -9,9 +9,11 @@
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { clientErrorOf } from "../../../api/clientFailure.ts";
+import type { ShownError } from "../../../api/errorWords.ts";
 import { formatDateTime } from "../../../format/dateTime.ts";
 import { formatInteger } from "../../../format/number.ts";
 import { useServices } from "../../../services/services.tsx";
+import { ErrorMessage } from "../../../ui/ErrorMessage.tsx";
 import { ErrorNotice } from "../../../ui/ErrorNotice.tsx";
 import { LongValue } from "../../../ui/LongValue.tsx";
 import { Notice } from "../../../ui/Notice.tsx";
@@ -22,16 +24,19 @@ import { type LastRestore, overviewQuery } from "../api.ts";
 import { BackUpNow } from "../components/BackUpNow.tsx";
 import { BackupList, RestoreButton } from "../components/BackupList.tsx";
 import { AutomaticBackups, BackupFolder } from "../components/BackupSettings.tsx";
+import { backupFailureWords } from "../model.ts";
 
 function LastRestoreNotice({ last }: { readonly last: LastRestore }) {
   if (!last.ok) {
     return (
-      <Notice tone="error">
-        <p>
-          The restore of backup <code>{last.id}</code> failed ({last.error?.message}); the node runs
-          on the data it had.
-        </p>
-      </Notice>
+      <ErrorMessage
+        title={`The restore of backup ${last.id} failed.`}
+        error={
+          last.error === null
+            ? "The node went on with the data it had."
+            : backupFailureWords(last.error, "restore")
+        }
+      />
     );
   }
   return (
@@ -52,7 +57,7 @@ function LastRestoreNotice({ last }: { readonly last: LastRestore }) {
 
 function RestoreOther({ restartable }: { readonly restartable: boolean }) {
   const [folder, setFolder] = useState("");
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<ShownError | null>(null);
   const path = folder.trim();
   return (
     <Panel id="restore-other" title="Restore a backup from another folder">

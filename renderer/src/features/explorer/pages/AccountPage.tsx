@@ -14,10 +14,10 @@ import { useLiveChain, useServices } from "../../../services/services.tsx";
 import { Button } from "../../../ui/Button.tsx";
 import { DataTable } from "../../../ui/DataTable.tsx";
 import { DateTime } from "../../../ui/DateTime.tsx";
+import { ErrorMessage } from "../../../ui/ErrorMessage.tsx";
 import { ErrorNotice } from "../../../ui/ErrorNotice.tsx";
 import { Keyset } from "../../../ui/Keyset.tsx";
 import { LongValue } from "../../../ui/LongValue.tsx";
-import { Notice } from "../../../ui/Notice.tsx";
 import { Panel } from "../../../ui/Panel.tsx";
 import { accountQuery, balanceQuery, transfersQuery } from "../api.ts";
 import { ExplorerFrame } from "../components/ExplorerFrame.tsx";
@@ -255,9 +255,7 @@ export function AccountPage() {
           <Transfers account={name} />
         </>
       ) : (
-        <Notice tone="error">
-          <p>{problem}</p>
-        </Notice>
+        <ErrorMessage error={problem} />
       )}
     </ExplorerFrame>
   );

@@ -9,6 +9,7 @@ import { useQuery } from "@tanstack/react-query";
 import { getRouteApi, Link } from "@tanstack/react-router";
 import { formatInteger, shortHash } from "../../../format/number.ts";
 import { useServices } from "../../../services/services.tsx";
+import { ErrorMessage } from "../../../ui/ErrorMessage.tsx";
 import { LongValue } from "../../../ui/LongValue.tsx";
 import { Notice } from "../../../ui/Notice.tsx";
 import { Panel } from "../../../ui/Panel.tsx";
@@ -206,16 +207,8 @@ export function BlockPage() {
           : `Height ${formatInteger(block.data.header.height)} of chain ${block.data.header.chainId}: its header, its links to other blocks, and its transactions.`
       }
     >
-      {parsed.ok ? null : (
-        <Notice tone="error">
-          <p>{parsed.reason}</p>
-        </Notice>
-      )}
-      {problem === null ? null : (
-        <Notice tone="error">
-          <p>{problem}</p>
-        </Notice>
-      )}
+      {parsed.ok ? null : <ErrorMessage error={parsed.reason} />}
+      {problem === null ? null : <ErrorMessage error={problem} />}
       {ok ? (
         <QueryState
           query={block}

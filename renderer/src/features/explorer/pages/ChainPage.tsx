@@ -12,9 +12,9 @@ import { useLiveChain, useServices } from "../../../services/services.tsx";
 import { Button } from "../../../ui/Button.tsx";
 import { DataTable } from "../../../ui/DataTable.tsx";
 import { DateTime } from "../../../ui/DateTime.tsx";
+import { ErrorMessage } from "../../../ui/ErrorMessage.tsx";
 import { ErrorNotice } from "../../../ui/ErrorNotice.tsx";
 import { LongValue } from "../../../ui/LongValue.tsx";
-import { Notice } from "../../../ui/Notice.tsx";
 import { PageTitle } from "../../../ui/PageTitle.tsx";
 import { Panel } from "../../../ui/Panel.tsx";
 import { CHAIN_PAGE_SIZE, chainBlocksQuery } from "../api.ts";
@@ -124,9 +124,7 @@ export function ChainPage() {
     return (
       <>
         <PageTitle>No such chain</PageTitle>
-        <Notice tone="error">
-          <p>{parsed.reason}</p>
-        </Notice>
+        <ErrorMessage error={parsed.reason} />
         <p>
           <Link to="/explorer">Back to the braid</Link>
         </p>

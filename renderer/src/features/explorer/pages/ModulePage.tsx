@@ -9,8 +9,8 @@ import { getRouteApi, Link } from "@tanstack/react-router";
 import { formatInteger } from "../../../format/number.ts";
 import { useServices } from "../../../services/services.tsx";
 import { DataTable } from "../../../ui/DataTable.tsx";
+import { ErrorMessage } from "../../../ui/ErrorMessage.tsx";
 import { LongValue } from "../../../ui/LongValue.tsx";
-import { Notice } from "../../../ui/Notice.tsx";
 import { Panel } from "../../../ui/Panel.tsx";
 import { moduleQuery } from "../api.ts";
 import { ExplorerFrame } from "../components/ExplorerFrame.tsx";
@@ -111,9 +111,7 @@ export function ModulePage() {
           {(m) => <ModuleView m={m} />}
         </QueryState>
       ) : (
-        <Notice tone="error">
-          <p>{problem}</p>
-        </Notice>
+        <ErrorMessage error={problem} />
       )}
     </ExplorerFrame>
   );

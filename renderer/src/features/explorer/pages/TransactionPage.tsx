@@ -12,6 +12,7 @@ import { getRouteApi, Link } from "@tanstack/react-router";
 import { href } from "../../../app/routes.ts";
 import { formatInteger } from "../../../format/number.ts";
 import { useServices } from "../../../services/services.tsx";
+import { ErrorMessage } from "../../../ui/ErrorMessage.tsx";
 import { LongValue } from "../../../ui/LongValue.tsx";
 import { Notice } from "../../../ui/Notice.tsx";
 import { Panel } from "../../../ui/Panel.tsx";
@@ -220,9 +221,7 @@ export function TransactionPage() {
         </QueryState>
       ) : (
         <>
-          <Notice tone="error">
-            <p>{problem}</p>
-          </Notice>
+          <ErrorMessage error={problem} />
           <p>
             Request key: <code data-testid="request-key">{requestKey}</code>
           </p>

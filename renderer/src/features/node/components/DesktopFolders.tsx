@@ -5,10 +5,11 @@
  */
 import { useEffect, useState } from "react";
 import type { AppInfo, BridgeError } from "../../../../../electron/ipc/contract.ts";
+import { desktopErrorWords } from "../../../api/errorWords.ts";
 import type { DesktopApi } from "../../../desktop/desktopBridge.ts";
 import { Button } from "../../../ui/Button.tsx";
+import { ErrorMessage } from "../../../ui/ErrorMessage.tsx";
 import { LongValue } from "../../../ui/LongValue.tsx";
-import { Notice } from "../../../ui/Notice.tsx";
 import { Panel } from "../../../ui/Panel.tsx";
 
 export function DesktopFolders({ desktop }: { readonly desktop: DesktopApi }) {
@@ -50,11 +51,7 @@ export function DesktopFolders({ desktop }: { readonly desktop: DesktopApi }) {
           </dd>
         </dl>
       )}
-      {error === null ? null : (
-        <Notice tone="error">
-          <p>{error.message}</p>
-        </Notice>
-      )}
+      {error === null ? null : <ErrorMessage error={desktopErrorWords(error)} />}
     </Panel>
   );
 }

@@ -7,13 +7,14 @@ import { useQuery } from "@tanstack/react-query";
 import { useEffect, useId, useState } from "react";
 import type { BridgeError } from "../../../../../electron/ipc/contract.ts";
 import { clientErrorOf } from "../../../api/clientFailure.ts";
+import { desktopErrorWords } from "../../../api/errorWords.ts";
 import { LOG_LEVELS, type LogLevel } from "../../../api/nodeStatus.ts";
 import { useServices } from "../../../services/services.tsx";
 import { Button } from "../../../ui/Button.tsx";
 import { DateTime } from "../../../ui/DateTime.tsx";
+import { ErrorMessage } from "../../../ui/ErrorMessage.tsx";
 import { ErrorNotice } from "../../../ui/ErrorNotice.tsx";
 import { LongValue } from "../../../ui/LongValue.tsx";
-import { Notice } from "../../../ui/Notice.tsx";
 import { Panel } from "../../../ui/Panel.tsx";
 import { nodeLogQuery, nodeStatusQuery } from "../api.ts";
 import { folderOf } from "../model.ts";
@@ -92,11 +93,7 @@ export function NodeLog() {
           )}
         </p>
       ) : null}
-      {openError === null ? null : (
-        <Notice tone="error">
-          <p>{openError.message}</p>
-        </Notice>
-      )}
+      {openError === null ? null : <ErrorMessage error={desktopErrorWords(openError)} />}
       {log.status === "error" ? (
         <ErrorNotice
           error={clientErrorOf(log.error)}

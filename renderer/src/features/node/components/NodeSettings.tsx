@@ -18,9 +18,16 @@ import {
   desktopNetworks,
   type SettingsPatch,
 } from "../../../../../electron/ipc/contract.ts";
+import {
+  clientErrorWords,
+  desktopErrorWords,
+  type ShownError,
+  withLead,
+} from "../../../api/errorWords.ts";
 import type { DesktopApi } from "../../../desktop/desktopBridge.ts";
 import { useRestartPhase, useServices } from "../../../services/services.tsx";
 import { Button } from "../../../ui/Button.tsx";
+import { ErrorMessage } from "../../../ui/ErrorMessage.tsx";
 import { LongValue } from "../../../ui/LongValue.tsx";
 import { Notice } from "../../../ui/Notice.tsx";
 import { Panel } from "../../../ui/Panel.tsx";
@@ -42,29 +49,27 @@ export function NodeSettings() {
 function RestartButton() {
   const { restart } = useServices();
   const phase = useRestartPhase();
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<ShownError | null>(null);
   const busy = phase.kind === "restarting";
   return (
     <>
       <Button
         isDisabled={busy}
         onPress={() =>
-          void restart.restart().then((r) => setError(r.ok ? null : describe(r.error)))
+          void restart
+            .restart()
+            .then((r) =>
+              setError(
+                r.ok ? null : withLead("The node did not restart.", clientErrorWords(r.error)),
+              ),
+            )
         }
       >
         Restart node
       </Button>
-      {error === null ? null : (
-        <Notice tone="error" testId="restart-refusal">
-          <p>{error}</p>
-        </Notice>
-      )}
+      {error === null ? null : <ErrorMessage testId="restart-refusal" error={error} />}
     </>
   );
-}
-
-function describe(e: { readonly code: string } & Record<string, unknown>): string {
-  return typeof e.message === "string" && e.message !== "" ? e.message : e.code;
 }
 
 function HeadlessSettings() {
@@ -206,9 +211,7 @@ function DesktopSettings({ desktop }: { readonly desktop: DesktopApi }) {
         Save settings
       </Button>
       {error === null ? null : (
-        <Notice tone="error">
-          <p>{typeof error === "string" ? error : error.message}</p>
-        </Notice>
+        <ErrorMessage error={typeof error === "string" ? error : desktopErrorWords(error)} />
       )}
       {pending ? (
         <Notice tone="info" testId="settings-pending">

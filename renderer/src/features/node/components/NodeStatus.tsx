@@ -6,6 +6,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { clientErrorOf } from "../../../api/clientFailure.ts";
 import { useServices } from "../../../services/services.tsx";
+import { ErrorDetails } from "../../../ui/ErrorMessage.tsx";
 import { ErrorNotice } from "../../../ui/ErrorNotice.tsx";
 import { LongValue } from "../../../ui/LongValue.tsx";
 import { Panel } from "../../../ui/Panel.tsx";
@@ -41,6 +42,7 @@ export function NodeStatus() {
               </>
             )}
           </span>
+          {h.kind === "down" ? <ErrorDetails details={h.details} /> : null}
         </dd>
         {info.data === undefined ? null : (
           <>

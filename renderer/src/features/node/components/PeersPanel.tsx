@@ -6,13 +6,14 @@
  * @module
  */
 import { type FormEvent, useState } from "react";
-import { describeClientError } from "../../../api/clientError.ts";
 import { clientErrorOf } from "../../../api/clientFailure.ts";
+import { clientErrorWords } from "../../../api/errorWords.ts";
 import type { PeerRow, SyncState } from "../../../api/peers.ts";
 import { formatDateTime } from "../../../format/dateTime.ts";
 import { formatInteger } from "../../../format/number.ts";
 import { Button } from "../../../ui/Button.tsx";
 import { DataTable } from "../../../ui/DataTable.tsx";
+import { ErrorMessage } from "../../../ui/ErrorMessage.tsx";
 import { ErrorNotice } from "../../../ui/ErrorNotice.tsx";
 import { Notice } from "../../../ui/Notice.tsx";
 import { Panel } from "../../../ui/Panel.tsx";
@@ -42,8 +43,8 @@ export function PeersPanel() {
   const submit = (e: FormEvent) => {
     e.preventDefault();
     if (address.trim() === "") return;
-    add(address.trim());
-    setAddress("");
+    // Cleared once the node took it: a refused address stays, beside what is wrong with it.
+    add(address.trim(), () => setAddress(""));
   };
   return (
     <Panel id="peers" title="Peers">
@@ -102,14 +103,14 @@ export function PeersPanel() {
               hint="HOST:PORT of another Weft node of this network"
               value={address}
               onChange={setAddress}
-              error={addError === null ? null : describeClientError(addError)}
+              error={addError === null ? null : clientErrorWords(addError)}
             />
             <Button type="submit" tone="primary" isDisabled={busy}>
               Add
             </Button>
           </form>
           {removeError === null ? null : (
-            <ErrorNotice error={removeError} what="the peer's removal" />
+            <ErrorMessage title="The peer was not removed." error={clientErrorWords(removeError)} />
           )}
         </>
       )}

@@ -9,16 +9,14 @@
  * @module
  */
 import { type FormEvent, useState } from "react";
-import {
-  type ClientError,
-  ClientErrorCode,
-  describeClientError,
-} from "../../../api/clientError.ts";
+import { type ClientError, ClientErrorCode } from "../../../api/clientError.ts";
 import { clientErrorOf } from "../../../api/clientFailure.ts";
+import { clientErrorDetails, clientErrorWords, type ErrorWords } from "../../../api/errorWords.ts";
 import type { EntityPin, PrivateChain } from "../../../api/privateEntities.ts";
 import { formatInteger } from "../../../format/number.ts";
 import { Button } from "../../../ui/Button.tsx";
 import { DataTable } from "../../../ui/DataTable.tsx";
+import { ErrorMessage } from "../../../ui/ErrorMessage.tsx";
 import { ErrorNotice } from "../../../ui/ErrorNotice.tsx";
 import { LongValue } from "../../../ui/LongValue.tsx";
 import { Notice } from "../../../ui/Notice.tsx";
@@ -27,12 +25,16 @@ import { TextField } from "../../../ui/TextField.tsx";
 import { usePrivateEntities } from "../hooks/usePrivateEntities.ts";
 import { isForbiddenHere } from "../model.ts";
 
-/** The node's own words for a refused pin (it names the field), else the general text. */
-function refusalText(e: ClientError): string {
+/** The node's own words for a refused pin (it names the field), else the general words. */
+function refusalText(e: ClientError): ErrorWords {
   if (e.code === ClientErrorCode.HttpStatus && e.message !== null && e.status < 500) {
-    return e.message.replace(/^(name|publicKey): /, "");
+    const reason = e.message.replace(/^(name|publicKey): /, "");
+    return {
+      text: /[.!?]$/.test(reason) ? reason : `${reason}.`,
+      details: clientErrorDetails(e),
+    };
   }
-  return describeClientError(e);
+  return clientErrorWords(e);
 }
 
 function fieldOf(e: ClientError | null): "name" | "publicKey" | null {
@@ -114,13 +116,11 @@ export function PrivatePanel() {
             </dd>
           </dl>
           {s.diverged ? (
-            <Notice tone="error" testId="private-diverged">
-              <p>
-                <strong>The parties' histories differ.</strong> Two senders' commands reached them
-                in different orders, so their private states may not agree. Agree with the other
-                parties on which history stands before relying on it.
-              </p>
-            </Notice>
+            <ErrorMessage
+              testId="private-diverged"
+              title="The parties' histories differ."
+              error="Two senders' commands reached them in different orders, so their private states may not agree. Agree with the other parties on which history stands before relying on it."
+            />
           ) : null}
           {s.trusted.length === 0 ? (
             <p data-testid="no-trusted">
@@ -158,7 +158,12 @@ export function PrivatePanel() {
               ]}
             />
           )}
-          {p.removeError === null ? null : <ErrorNotice error={p.removeError} what="the removal" />}
+          {p.removeError === null ? null : (
+            <ErrorMessage
+              title="The entity was not removed."
+              error={clientErrorWords(p.removeError)}
+            />
+          )}
           <form className="inline-form" onSubmit={submit} aria-label="Trust an entity">
             <h3>Trust an entity</h3>
             <TextField
@@ -177,9 +182,7 @@ export function PrivatePanel() {
               }
             />
             {formError !== null && errorField === null ? (
-              <Notice tone="error">
-                <p>{refusalText(formError)}</p>
-              </Notice>
+              <ErrorMessage error={refusalText(formError)} />
             ) : null}
             {shown && p.checked !== null ? (
               <Notice tone="warning" testId="pin-fingerprint">

@@ -23,7 +23,7 @@ export function useMining() {
     onError: () => queries.invalidateQueries({ queryKey: queryKeys.mining }),
   });
   const refusal: MiningRefusal | null =
-    change.error === null ? null : miningRefusal(clientErrorOf(change.error));
+    change.error === null ? null : miningRefusal(clientErrorOf(change.error), status.data);
   return {
     status,
     setEnabled: (enabled: boolean) => change.mutate({ enabled }),

@@ -34,7 +34,9 @@ export function usePeers() {
   });
   return {
     status,
-    add: (address: string) => add.mutate(address),
+    /** Adds a peer; `onAdded` runs once the node took it (a refused address stays typed). */
+    add: (address: string, onAdded?: () => void) =>
+      add.mutate(address, onAdded === undefined ? undefined : { onSuccess: onAdded }),
     remove: (address: string) => remove.mutate(address),
     busy: add.isPending || remove.isPending,
     addError: add.error === null ? null : clientErrorOf(add.error),

@@ -24,7 +24,14 @@ const MiningCharts = lazy(() =>
   import("../components/MiningCharts.tsx").then((m) => ({ default: m.MiningCharts })),
 );
 
-export function NodePage() {
+export type RewardChoice = { readonly account: string; readonly label: string };
+
+/** `walletAccounts`: accounts the miner may pay (the wallet's, given by app/router.tsx). */
+export function NodePage({
+  walletAccounts = [],
+}: {
+  readonly walletAccounts?: readonly RewardChoice[];
+}) {
   const { desktop } = useServices();
   return (
     <>
@@ -32,7 +39,7 @@ export function NodePage() {
       <CatchUpBanner />
       <div className="grid">
         <NodeStatus />
-        <MiningControl />
+        <MiningControl walletAccounts={walletAccounts} />
         <Suspense fallback={<p>Loading the charts…</p>}>
           <MiningCharts />
         </Suspense>

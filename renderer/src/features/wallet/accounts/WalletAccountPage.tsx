@@ -10,10 +10,10 @@ import { accountNameProblem } from "../../../format/accountName.ts";
 import { COIN_DECIMALS, formatAmount } from "../../../format/amount.ts";
 import { Button } from "../../../ui/Button.tsx";
 import { type Column, DataTable } from "../../../ui/DataTable.tsx";
+import { ErrorMessage } from "../../../ui/ErrorMessage.tsx";
 import { ErrorNotice } from "../../../ui/ErrorNotice.tsx";
 import { Keyset } from "../../../ui/Keyset.tsx";
 import { LongValue } from "../../../ui/LongValue.tsx";
-import { Notice } from "../../../ui/Notice.tsx";
 import { PageTitle } from "../../../ui/PageTitle.tsx";
 import { Panel } from "../../../ui/Panel.tsx";
 import { accountKind, describeAccountKind } from "../model.ts";
@@ -103,11 +103,7 @@ export function WalletAccountPage() {
     <>
       <PageTitle>Wallet account</PageTitle>
       <p className="lead">One of your accounts: its balance and guard on each chain.</p>
-      {problem === null ? null : (
-        <Notice tone="error">
-          <p>{problem}</p>
-        </Notice>
-      )}
+      {problem === null ? null : <ErrorMessage error={problem} />}
       <Panel
         id="wallet-account"
         title="This account"

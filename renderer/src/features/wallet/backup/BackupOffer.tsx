@@ -7,10 +7,11 @@
  */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
-import { describeClientError } from "../../../api/clientError.ts";
 import { clientErrorOf, unwrap } from "../../../api/clientFailure.ts";
+import { clientErrorWords, withLead } from "../../../api/errorWords.ts";
 import { useServices } from "../../../services/services.tsx";
 import { Button } from "../../../ui/Button.tsx";
+import { ErrorMessage } from "../../../ui/ErrorMessage.tsx";
 import { Notice } from "../../../ui/Notice.tsx";
 import { readBackupState, startBackup } from "./backUpFirst.ts";
 import { backupDueKey } from "./backupDue.ts";
@@ -38,12 +39,16 @@ export function BackupOffer() {
     return state.error === null ? (
       <p className="state">Checking the backups…</p>
     ) : (
-      <Notice tone="warning" testId="wallet-backup-offer">
-        <p>
-          The node's backups cannot be read ({describeClientError(clientErrorOf(state.error))}).
-          Back up on the <Link to="/backup">Backup page</Link> before you replace this wallet.
-        </p>
-      </Notice>
+      <div data-testid="wallet-backup-offer">
+        <ErrorMessage
+          error={withLead(
+            "Whether a backup holds this wallet cannot be read: back up on the Backup page before you replace it.",
+            clientErrorWords(clientErrorOf(state.error)),
+          )}
+        >
+          <Link to="/backup">Backup page</Link>
+        </ErrorMessage>
+      </div>
     );
   }
   if (s.runningId !== null) {
@@ -83,10 +88,14 @@ export function BackupOffer() {
         </Button>
       </div>
       {start.error === null ? null : (
-        <p role="alert">
-          The backup did not start: {describeClientError(clientErrorOf(start.error))}. The{" "}
-          <Link to="/backup">Backup page</Link> says more.
-        </p>
+        <ErrorMessage
+          error={withLead(
+            "The backup did not start.",
+            clientErrorWords(clientErrorOf(start.error)),
+          )}
+        >
+          <Link to="/backup">Backup page</Link>
+        </ErrorMessage>
       )}
     </Notice>
   );

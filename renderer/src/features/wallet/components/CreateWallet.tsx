@@ -7,6 +7,7 @@
  */
 import { useEffect, useRef, useState } from "react";
 import { Button } from "../../../ui/Button.tsx";
+import { ErrorMessage } from "../../../ui/ErrorMessage.tsx";
 import { Notice } from "../../../ui/Notice.tsx";
 import { Panel } from "../../../ui/Panel.tsx";
 import { TextField } from "../../../ui/TextField.tsx";
@@ -135,11 +136,7 @@ export function CreateWallet(flow: WalletFlowProps) {
               onChange={(v) => setAnswers({ ...answers, [p]: v })}
             />
           ))}
-          {problem === null ? null : (
-            <Notice tone="error">
-              <p>{problem}</p>
-            </Notice>
-          )}
+          {problem === null ? null : <ErrorMessage error={problem} />}
           <div className="button-row">
             <Button tone="primary" type="submit">
               Confirm words
@@ -159,11 +156,7 @@ export function CreateWallet(flow: WalletFlowProps) {
         >
           <p>Choose the password that unlocks this wallet on this node.</p>
           <NewPassword value={password} onChange={setPassword} showProblem={tried} />
-          {problem === null ? null : (
-            <Notice tone="error">
-              <p>{problem}</p>
-            </Notice>
-          )}
+          {problem === null ? null : <ErrorMessage error={problem} />}
           <div className="button-row">
             <Button tone="primary" type="submit" isDisabled={busy}>
               {busy ? "Creating…" : replace ? "Create and replace" : "Create the wallet"}
@@ -171,11 +164,7 @@ export function CreateWallet(flow: WalletFlowProps) {
           </div>
         </form>
       ) : null}
-      {step === null && problem !== null ? (
-        <Notice tone="error">
-          <p>{problem}</p>
-        </Notice>
-      ) : null}
+      {step === null && problem !== null ? <ErrorMessage error={problem} /> : null}
     </Panel>
   );
 }

@@ -7,6 +7,7 @@
  */
 import { useState } from "react";
 import { Button } from "../../../ui/Button.tsx";
+import { ErrorMessage } from "../../../ui/ErrorMessage.tsx";
 import { Notice } from "../../../ui/Notice.tsx";
 import { TextField } from "../../../ui/TextField.tsx";
 import { useVault, type VaultKey } from "../vault/useVault.ts";
@@ -15,11 +16,7 @@ import { NewPassword, type NewPasswordValue } from "./NewPassword.tsx";
 import { KeyField, PasswordField } from "./WalletFields.tsx";
 
 function Problem({ text }: { readonly text: string | null }) {
-  return text === null ? null : (
-    <Notice tone="error">
-      <p>{text}</p>
-    </Notice>
-  );
+  return text === null ? null : <ErrorMessage error={text} />;
 }
 
 /** Runs `f`, keeping its failure as a sentence; resolves whether it worked. */

@@ -11,6 +11,7 @@ import { useState } from "react";
 import { DEV_ACCOUNT_KEYS } from "../../../../../src-node/genesis/devAccountKeys.ts";
 import { useServices } from "../../../services/services.tsx";
 import { Button } from "../../../ui/Button.tsx";
+import { ErrorMessage } from "../../../ui/ErrorMessage.tsx";
 import { LongValue } from "../../../ui/LongValue.tsx";
 import { Notice } from "../../../ui/Notice.tsx";
 import { Panel } from "../../../ui/Panel.tsx";
@@ -52,9 +53,10 @@ function DiscoveryNotice() {
       );
     case "failed":
       return (
-        <Notice tone="error" testId="discovery">
-          <p>Account discovery failed: {discovery.message}. Add keys with “Add a key”.</p>
-        </Notice>
+        <ErrorMessage
+          testId="discovery"
+          error={`Account discovery failed: ${discovery.message} Add keys with “Add a key”.`}
+        />
       );
     default: {
       const never: never = discovery;
@@ -153,11 +155,7 @@ export function KeysPanel({ onReplace }: { readonly onReplace: () => void }) {
           </li>
         ))}
       </ul>
-      {problem === null ? null : (
-        <Notice tone="error">
-          <p>{problem}</p>
-        </Notice>
-      )}
+      {problem === null ? null : <ErrorMessage error={problem} />}
       <div className="button-row">
         <Button onPress={() => void act(() => vault.addPhraseKeys([nextIndex]))}>Add a key</Button>
         <WalletDialog label="Import a key" title="Import a key">

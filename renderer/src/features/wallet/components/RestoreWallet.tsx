@@ -6,6 +6,7 @@
  */
 import { useState } from "react";
 import { Button } from "../../../ui/Button.tsx";
+import { ErrorMessage } from "../../../ui/ErrorMessage.tsx";
 import { Notice } from "../../../ui/Notice.tsx";
 import { Panel } from "../../../ui/Panel.tsx";
 import { phraseProblem } from "../keystore/phrase.ts";
@@ -70,11 +71,7 @@ export function RestoreWallet(flow: WalletFlowProps) {
           </p>
         </Notice>
         <NewPassword value={password} onChange={setPassword} showProblem={tried} />
-        {problem === null ? null : (
-          <Notice tone="error">
-            <p>{problem}</p>
-          </Notice>
-        )}
+        {problem === null ? null : <ErrorMessage error={problem} />}
         <div className="button-row">
           <Button tone="primary" type="submit" isDisabled={busy}>
             {busy ? "Restoring…" : replace ? "Restore and replace" : "Restore"}

@@ -6,7 +6,7 @@
  */
 import { useState } from "react";
 import { Button } from "../../../ui/Button.tsx";
-import { Notice } from "../../../ui/Notice.tsx";
+import { ErrorMessage } from "../../../ui/ErrorMessage.tsx";
 import { Panel } from "../../../ui/Panel.tsx";
 import { useVault } from "../vault/useVault.ts";
 import { vaultProblem } from "../vault/vaultMessages.ts";
@@ -45,11 +45,7 @@ export function UnlockForm({
       >
         <p>The wallet is locked. Its keys are encrypted until you give the password.</p>
         <PasswordField label="Password" value={password} onChange={setPassword} autoFocus />
-        {problem === null ? null : (
-          <Notice tone="error" testId="unlock-problem">
-            <p>{problem}</p>
-          </Notice>
-        )}
+        {problem === null ? null : <ErrorMessage testId="unlock-problem" error={problem} />}
         <div className="button-row">
           <Button tone="primary" type="submit" isDisabled={busy}>
             {busy ? "Unlocking…" : "Unlock"}

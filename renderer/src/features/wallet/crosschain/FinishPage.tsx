@@ -13,10 +13,10 @@ import {
   JsonNumber,
   type JsonValue,
 } from "../../../../../src-node/command/exactJson.ts";
-import { describeClientError } from "../../../api/clientError.ts";
+import { clientErrorWords, type ShownError } from "../../../api/errorWords.ts";
 import { useLiveChain } from "../../../services/services.tsx";
 import { Button } from "../../../ui/Button.tsx";
-import { Notice } from "../../../ui/Notice.tsx";
+import { ErrorMessage } from "../../../ui/ErrorMessage.tsx";
 import { PageTitle } from "../../../ui/PageTitle.tsx";
 import { Panel } from "../../../ui/Panel.tsx";
 import { TextField } from "../../../ui/TextField.tsx";
@@ -42,7 +42,7 @@ export function FinishPage() {
   const pact = usePactClient();
   const pending = usePendingTransfers();
   const [keyText, setKeyText] = useState(params.requestKey === "-" ? "" : params.requestKey);
-  const [problem, setProblem] = useState<string | null>(null);
+  const [problem, setProblem] = useState<ShownError | null>(null);
   const [busy, setBusy] = useState(false);
   const [finishing, setFinishing] = useState<string | null>(null);
 
@@ -57,7 +57,7 @@ export function FinishPage() {
       const polled = await Promise.all(chains.map((c) => pact.poll(c, [key])));
       let found: { chain: number; i: number } | null = null;
       for (const [i, r] of polled.entries()) {
-        if (!r.ok) return setProblem(describeClientError(r.error));
+        if (!r.ok) return setProblem(clientErrorWords(r.error));
         if (r.value.has(key)) found = { chain: chains[i] ?? 0, i };
       }
       if (found === null) {
@@ -126,11 +126,7 @@ export function FinishPage() {
           <PendingTransferState transfer={transfer} />
         </Panel>
       )}
-      {pending.problem === null ? null : (
-        <Notice tone="error">
-          <p>{pending.problem}</p>
-        </Notice>
-      )}
+      {pending.problem === null ? null : <ErrorMessage error={pending.problem} />}
     </>
   );
 }

@@ -18,7 +18,12 @@ import {
   useRef,
   useState,
 } from "react";
-import { describeClientError } from "../../../api/clientError.ts";
+import {
+  clientErrorWords,
+  plainError,
+  type ShownError,
+  withLead,
+} from "../../../api/errorWords.ts";
 import { useServices } from "../../../services/services.tsx";
 import { usePactClient } from "../accounts/useAccountsOnChains.ts";
 import { capHistory, type HistoryEntry, recordEntry } from "../history/historyModel.ts";
@@ -35,7 +40,7 @@ export type PendingApi = {
   readonly transfers: readonly PendingTransfer[];
   readonly loaded: boolean;
   /** Loading or saving the file failed (shown; the transfers still advance in memory). */
-  readonly problem: string | null;
+  readonly problem: ShownError | null;
   /** Adds (or replaces, by request key) a transfer and starts driving it. */
   add(transfer: PendingTransfer): void;
   /** Retry of a transfer that needs attention. */
@@ -79,7 +84,7 @@ export function PendingProvider({ children }: { readonly children: ReactNode }) 
   const [history, setHistory] = useState<readonly HistoryEntry[]>([]);
   const [multisigAccounts, setMultisig] = useState<readonly MultisigAccount[]>([]);
   const [loaded, setLoaded] = useState(false);
-  const [problem, setProblem] = useState<string | null>(null);
+  const [problem, setProblem] = useState<ShownError | null>(null);
   const [lastSent, setLastSent] = useState<SentTransfer | null>(null);
   // The lists the loop and the saves work from (state follows them).
   const list = useRef<readonly PendingTransfer[]>([]);
@@ -102,7 +107,9 @@ export function PendingProvider({ children }: { readonly children: ReactNode }) 
       saving.current = saving.current.then(async () => {
         const r = await client.saveWalletPending(file);
         setProblem(
-          r.ok ? null : `Saving the pending transfers failed: ${describeClientError(r.error)}`,
+          r.ok
+            ? null
+            : withLead("The pending transfers were not saved.", clientErrorWords(r.error)),
         );
       });
     },
@@ -115,7 +122,7 @@ export function PendingProvider({ children }: { readonly children: ReactNode }) 
       const r = await client.walletPending();
       if (stopped) return;
       if (!r.ok) {
-        setProblem(`Reading the pending transfers failed: ${describeClientError(r.error)}`);
+        setProblem(withLead("The pending transfers could not be read.", clientErrorWords(r.error)));
       } else {
         const parsed = parseWalletRecords(r.value);
         if (parsed.ok) {
@@ -144,7 +151,12 @@ export function PendingProvider({ children }: { readonly children: ReactNode }) 
             setMultisig(multisigList.current);
           }
         } else {
-          setProblem(`The stored pending transfers are unreadable (${parsed.reason}).`);
+          setProblem(
+            plainError(
+              "The stored pending transfers are unreadable, so the wallet cannot finish them by itself. Finish a transfer by its request key on the Finish page.",
+              parsed.reason,
+            ),
+          );
         }
       }
       setLoaded(true);

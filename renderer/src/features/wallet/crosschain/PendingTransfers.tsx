@@ -1,15 +1,18 @@
 /**
  * Pending cross-chain transfers as the user sees them: each one's state in words ("Sent on
  * chain A", "Waiting for the proof", "Finishing on chain B", "Done", "Needs attention" with
- * the reason and Retry), its chains, amount and links to both steps in the explorer.
+ * the reason and Retry), its chains, amount and links to both steps in the explorer; and,
+ * while one is under way and nothing on this node mines, why it waits and the switch that
+ * would carry it on (transfer/TransferStatus.tsx `MiningOffer`).
  * @module
  */
 import { Link } from "@tanstack/react-router";
 import { Button } from "../../../ui/Button.tsx";
-import { Notice } from "../../../ui/Notice.tsx";
+import { ErrorMessage } from "../../../ui/ErrorMessage.tsx";
 import { Panel } from "../../../ui/Panel.tsx";
+import { MiningOffer } from "../transfer/TransferStatus.tsx";
 import { usePendingTransfers } from "./PendingProvider.tsx";
-import { type PendingTransfer, stateText } from "./pendingTransfer.ts";
+import { isActive, type PendingTransfer, stateText } from "./pendingTransfer.ts";
 
 export function PendingTransferState({ transfer }: { readonly transfer: PendingTransfer }) {
   const { retry } = usePendingTransfers();
@@ -54,11 +57,9 @@ export function PendingTransfers() {
   if (transfers.length === 0 && problem === null) return null;
   return (
     <Panel id="xchain-transfers" title="Cross-chain transfers">
-      {problem === null ? null : (
-        <Notice tone="error">
-          <p>{problem}</p>
-        </Notice>
-      )}
+      {problem === null ? null : <ErrorMessage error={problem} />}
+      {/* Steps wait for blocks: say so when nothing on this node mines them. */}
+      {transfers.some(isActive) ? <MiningOffer what="the transfers' next steps" /> : null}
       <ul className="plain-list">
         {transfers.map((t) => (
           <li key={t.requestKey}>

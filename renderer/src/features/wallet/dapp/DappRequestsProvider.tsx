@@ -17,8 +17,8 @@ import {
   useRef,
   useState,
 } from "react";
-import { describeClientError } from "../../../api/clientError.ts";
 import { decode, record } from "../../../api/decode.ts";
+import { clientErrorWords, type ErrorWords } from "../../../api/errorWords.ts";
 import { routePaths } from "../../../app/routes.ts";
 import { useServices } from "../../../services/services.tsx";
 import { type DappRequest, parseDappRequests } from "./dappRequests.ts";
@@ -33,7 +33,7 @@ export type DappRequestsApi = {
    * Hands the user's answer to the waiting dapp.
    * @returns null, or why the node did not take it.
    */
-  answer(id: string, answer: unknown): Promise<string | null>;
+  answer(id: string, answer: unknown): Promise<ErrorWords | null>;
 };
 
 const DappRequestsContext = createContext<DappRequestsApi | null>(null);
@@ -83,13 +83,13 @@ export function DappRequestsProvider({ children }: { readonly children: ReactNod
   }, [client, navigate]);
 
   const answer = useCallback(
-    async (id: string, body: unknown): Promise<string | null> => {
+    async (id: string, body: unknown): Promise<ErrorWords | null> => {
       const r = await client.appPost(
         `wallet/sign-requests/${encodeURIComponent(id)}`,
         body,
         (raw) => decode(raw, (x) => record(x, "answer")),
       );
-      if (!r.ok) return describeClientError(r.error);
+      if (!r.ok) return clientErrorWords(r.error);
       setRequests((list) => list.filter((q) => q.id !== id));
       return null;
     },

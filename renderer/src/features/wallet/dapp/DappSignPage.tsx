@@ -9,9 +9,11 @@
  */
 import { Link } from "@tanstack/react-router";
 import { useMemo, useState } from "react";
+import { type ShownError, thrownErrorWords, withLead } from "../../../api/errorWords.ts";
 import { formatDateTime } from "../../../format/dateTime.ts";
 import { useServices } from "../../../services/services.tsx";
 import { Button } from "../../../ui/Button.tsx";
+import { ErrorMessage } from "../../../ui/ErrorMessage.tsx";
 import { Notice } from "../../../ui/Notice.tsx";
 import { PageTitle } from "../../../ui/PageTitle.tsx";
 import { Panel } from "../../../ui/Panel.tsx";
@@ -39,7 +41,7 @@ function RequestReview({
   const { config } = useServices();
   const [confirmNetwork, setConfirmNetwork] = useState(false);
   const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<string | null>(null);
+  const [failure, setFailure] = useState<ShownError | null>(null);
   // Built once per request: a /v1/sign command's creation time and nonce must not change under the user.
   // biome-ignore lint/correctness/useExhaustiveDependencies: one command per request (keys do not change while it is shown)
   const prepared = useMemo(
@@ -54,9 +56,10 @@ function RequestReview({
   );
   if (!prepared.ok) {
     return (
-      <Notice tone="error" testId="dapp-problem">
-        <p>This request cannot be signed: {prepared.problem}</p>
-      </Notice>
+      <ErrorMessage
+        testId="dapp-problem"
+        error={`This request cannot be signed: ${prepared.problem}. Refuse it, or ask the dapp for another.`}
+      />
     );
   }
   const transactions = prepared.transactions;
@@ -79,7 +82,7 @@ function RequestReview({
       }
       await answer(signedAnswer(request, signed));
     } catch (e) {
-      setFailure(e instanceof Error ? e.message : String(e));
+      setFailure(thrownErrorWords(e, "Signing failed."));
     } finally {
       setBusy(false);
     }
@@ -119,11 +122,7 @@ function RequestReview({
           </p>
         </Notice>
       )}
-      {failure === null ? null : (
-        <Notice tone="error" testId="dapp-failure">
-          <p>{failure}</p>
-        </Notice>
-      )}
+      {failure === null ? null : <ErrorMessage testId="dapp-failure" error={failure} />}
       {busy ? <p role="status">Signing…</p> : null}
       <div className="dialog-actions">
         <Button
@@ -144,7 +143,7 @@ function RequestReview({
 export function DappSignPage() {
   const { requests, answer } = useDappRequests();
   const vault = useVault();
-  const [problem, setProblem] = useState<string | null>(null);
+  const [problem, setProblem] = useState<ShownError | null>(null);
   const first = requests[0];
 
   const reply = async (id: string, body: unknown) => {
@@ -152,7 +151,7 @@ export function DappSignPage() {
     const refused = (body as { answer?: string }).answer === "refused";
     const why = await answer(id, body);
     if (why !== null) {
-      setProblem(`The answer did not reach the dapp: ${why}`);
+      setProblem(withLead("The answer did not reach the dapp.", why));
       return;
     }
     showToast(refused ? "Refused: the dapp was told." : "Signed: the dapp has its signatures.");
@@ -165,11 +164,7 @@ export function DappSignPage() {
         A dapp asks this wallet to sign, through the signing API it talks to on this computer. Check
         who asks and what it does; nothing is signed until you press Sign.
       </p>
-      {problem === null ? null : (
-        <Notice tone="error" testId="dapp-answer-problem">
-          <p>{problem}</p>
-        </Notice>
-      )}
+      {problem === null ? null : <ErrorMessage testId="dapp-answer-problem" error={problem} />}
       {first === undefined ? (
         <p data-testid="dapp-none">
           No dapp is waiting for a signature. <Link to="/wallet">Back to the wallet</Link>

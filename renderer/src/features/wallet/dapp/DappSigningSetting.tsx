@@ -7,9 +7,10 @@
  * @module
  */
 import { useEffect, useState } from "react";
-import { describeClientError } from "../../../api/clientError.ts";
+import { clientErrorWords, type ShownError, withLead } from "../../../api/errorWords.ts";
 import { useServices } from "../../../services/services.tsx";
 import { Button } from "../../../ui/Button.tsx";
+import { ErrorMessage } from "../../../ui/ErrorMessage.tsx";
 import { Notice } from "../../../ui/Notice.tsx";
 import { Panel } from "../../../ui/Panel.tsx";
 import { Switch } from "../../../ui/Switch.tsx";
@@ -22,7 +23,7 @@ export function DappSigningSetting() {
   const { client } = useServices();
   const [status, setStatus] = useState<DappSigningStatus | null>(null);
   const [port, setPort] = useState("");
-  const [problem, setProblem] = useState<string | null>(null);
+  const [problem, setProblem] = useState<ShownError | null>(null);
   const [portProblem, setPortProblem] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
@@ -31,7 +32,7 @@ export function DappSigningSetting() {
     void client.appGet(PATH, parseDappSigningStatus).then((r) => {
       if (!live) return;
       if (!r.ok) {
-        setProblem(`The setting could not be read: ${describeClientError(r.error)}`);
+        setProblem(withLead("The setting could not be read.", clientErrorWords(r.error)));
         return;
       }
       setStatus(r.value);
@@ -55,7 +56,7 @@ export function DappSigningSetting() {
     const r = await client.appPost(PATH, { enabled, port: n }, parseDappSigningStatus);
     setBusy(false);
     if (!r.ok) {
-      setProblem(describeClientError(r.error));
+      setProblem(clientErrorWords(r.error));
       return;
     }
     setStatus(r.value);
@@ -114,11 +115,7 @@ export function DappSigningSetting() {
           )}
         </>
       )}
-      {problem === null ? null : (
-        <Notice tone="error" testId="dapp-signing-problem">
-          <p>{problem}</p>
-        </Notice>
-      )}
+      {problem === null ? null : <ErrorMessage testId="dapp-signing-problem" error={problem} />}
     </Panel>
   );
 }

@@ -9,14 +9,14 @@
  */
 import { Link } from "@tanstack/react-router";
 import { useState } from "react";
-import { describeClientError } from "../../../api/clientError.ts";
+import { clientErrorWords, type ShownError } from "../../../api/errorWords.ts";
 import { shortAccountName } from "../../../format/accountName.ts";
 import { COIN_DECIMALS, formatAmount, unitsOfDecimalText } from "../../../format/amount.ts";
 import { useServices } from "../../../services/services.tsx";
 import { Button } from "../../../ui/Button.tsx";
 import { type Column, DataTable } from "../../../ui/DataTable.tsx";
 import { DateTime } from "../../../ui/DateTime.tsx";
-import { Notice } from "../../../ui/Notice.tsx";
+import { ErrorMessage } from "../../../ui/ErrorMessage.tsx";
 import { PageTitle } from "../../../ui/PageTitle.tsx";
 import { Panel } from "../../../ui/Panel.tsx";
 import { saveText } from "../../../ui/saveText.ts";
@@ -45,7 +45,7 @@ function AddByRequestKey() {
   const { client } = useServices();
   const { history, recordHistory } = usePendingTransfers();
   const [keyText, setKeyText] = useState("");
-  const [problem, setProblem] = useState<string | null>(null);
+  const [problem, setProblem] = useState<ShownError | null>(null);
   const [busy, setBusy] = useState(false);
   const add = async () => {
     const key = keyText.trim();
@@ -63,7 +63,7 @@ function AddByRequestKey() {
         return setProblem(
           r.error.code === "CLIENT_HTTP_STATUS" && r.error.status === 404
             ? "This node knows no transaction with this request key (yet): check the key, or wait for its block."
-            : describeClientError(r.error),
+            : clientErrorWords(r.error),
         );
       }
       recordHistory(r.value);
@@ -174,11 +174,7 @@ export function HistoryPage() {
       <p className="lead">
         The transactions of this wallet, newest first: sent from here, or added by request key.
       </p>
-      {problem === null ? null : (
-        <Notice tone="error">
-          <p>{problem}</p>
-        </Notice>
-      )}
+      {problem === null ? null : <ErrorMessage error={problem} />}
       <Panel
         id="wallet-history"
         title="Transactions"

@@ -124,7 +124,7 @@ export function CreateMultisig({
         const command: Command = { ...unsigned, sigs: [{ sig }] };
         const problem = await preflightAndSend(pact, chain, command);
         if (problem !== null) {
-          say({ chain, ok: false, text: problem });
+          say({ chain, ok: false, text: problem.text });
           continue;
         }
         recordHistory(

@@ -7,6 +7,7 @@
  * @module
  */
 import { useState } from "react";
+import { ErrorMessage } from "../../../ui/ErrorMessage.tsx";
 import { Notice } from "../../../ui/Notice.tsx";
 import { PageTitle } from "../../../ui/PageTitle.tsx";
 import { AccountsHome } from "../accounts/AccountsHome.tsx";
@@ -29,11 +30,7 @@ export function WalletPage() {
         Your keys and accounts on every chain. The keys are encrypted with your password and used
         only inside this page.
       </p>
-      {vault.loadError === null ? null : (
-        <Notice tone="error">
-          <p>The wallet could not be loaded: {vault.loadError}</p>
-        </Notice>
-      )}
+      {vault.loadError === null ? null : <ErrorMessage error={vault.loadError} />}
       {exists ? <BackupDueNotice /> : null}
       {vault.replacedKeptAs === null || vault.state.status !== "unlocked" ? null : (
         <Notice tone="info" testId="wallet-replaced">

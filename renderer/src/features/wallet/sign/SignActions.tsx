@@ -7,8 +7,9 @@
  * @module
  */
 import { useState } from "react";
+import { type ShownError, thrownErrorWords } from "../../../api/errorWords.ts";
 import { Button } from "../../../ui/Button.tsx";
-import { Notice } from "../../../ui/Notice.tsx";
+import { ErrorMessage } from "../../../ui/ErrorMessage.tsx";
 import { copyText, saveText } from "../../../ui/saveText.ts";
 import { usePactClient } from "../accounts/useAccountsOnChains.ts";
 import { preflightAndSend } from "../transfer/preflightAndSend.ts";
@@ -27,7 +28,7 @@ export type SignActionsState = {
   readonly request: SignRequest;
   readonly held: readonly SigningAccount[];
   readonly busy: string | null;
-  readonly failure: string | null;
+  readonly failure: ShownError | null;
   readonly sign: () => Promise<void>;
   readonly send: () => Promise<void>;
 };
@@ -48,7 +49,7 @@ export function useSignActions({
 }): SignActionsState {
   const pact = usePactClient();
   const [busy, setBusy] = useState<string | null>(null);
-  const [failure, setFailure] = useState<string | null>(null);
+  const [failure, setFailure] = useState<ShownError | null>(null);
   const held = heldSigners(request, accounts);
 
   const run = async (step: () => Promise<void>) => {
@@ -56,7 +57,7 @@ export function useSignActions({
     try {
       await step();
     } catch (e) {
-      setFailure(e instanceof Error ? e.message : String(e));
+      setFailure(thrownErrorWords(e, "It did not work."));
     } finally {
       setBusy(null);
     }
@@ -98,11 +99,7 @@ export function SignActions({
   const json = request.form !== "weft-yaml";
   return (
     <>
-      {failure === null ? null : (
-        <Notice tone="error" testId={failureTestId}>
-          <p>{failure}</p>
-        </Notice>
-      )}
+      {failure === null ? null : <ErrorMessage testId={failureTestId} error={failure} />}
       {busy === null ? null : <p role="status">{busy}</p>}
       <div className="dialog-actions">
         <Button

@@ -13,7 +13,7 @@ import type { CommandPayload } from "../../../../../src-node/command/commandType
 import { formatDateTime } from "../../../format/dateTime.ts";
 import { prettyJson } from "../../../format/prettyJson.ts";
 import { useServices } from "../../../services/services.tsx";
-import { Notice } from "../../../ui/Notice.tsx";
+import { ErrorMessage } from "../../../ui/ErrorMessage.tsx";
 import { Panel } from "../../../ui/Panel.tsx";
 import { usePendingTransfers } from "../crosschain/PendingProvider.tsx";
 import { commandFacts } from "../history/commandFacts.ts";
@@ -163,9 +163,7 @@ export function SignFlow({ accounts, sign }: SignFlowProps) {
           />
         </div>
         {parsed !== null && !parsed.ok ? (
-          <Notice tone="error" testId="sign-problem">
-            <p>{parsed.problem}</p>
-          </Notice>
+          <ErrorMessage testId="sign-problem" error={parsed.problem} />
         ) : null}
       </Panel>
       {request === null ? null : (

@@ -11,11 +11,13 @@ import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { commandModel } from "../../../../../src-node/command/commandModel.ts";
 import type { Command, UnsignedCommand } from "../../../../../src-node/command/commandTypes.ts";
+import { type ShownError, thrownErrorWords } from "../../../api/errorWords.ts";
 import { accountNameProblem } from "../../../format/accountName.ts";
 import { COIN_DECIMALS, formatAmount, maxGasFee, maxSendable } from "../../../format/amount.ts";
 import { formatDateTime } from "../../../format/dateTime.ts";
 import { useLiveChain, useServices } from "../../../services/services.tsx";
 import { Button } from "../../../ui/Button.tsx";
+import { ErrorMessage } from "../../../ui/ErrorMessage.tsx";
 import { Notice } from "../../../ui/Notice.tsx";
 import { Panel } from "../../../ui/Panel.tsx";
 import { SelectField, type SelectOption } from "../../../ui/SelectField.tsx";
@@ -88,7 +90,7 @@ function ReviewPanel({
 }) {
   const pact = usePactClient();
   const [busy, setBusy] = useState<string | null>(null);
-  const [failure, setFailure] = useState<string | null>(null);
+  const [failure, setFailure] = useState<ShownError | null>(null);
   const [prepared, setPrepared] = useState(false);
   const { plan, unsigned } = review;
   const payload = transferPayload(plan);
@@ -106,7 +108,7 @@ function ReviewPanel({
       if (problem !== null) return setFailure(problem);
       onSent(unsigned.hash);
     } catch (e) {
-      setFailure(e instanceof Error ? e.message : String(e));
+      setFailure(thrownErrorWords(e, "Nothing was sent."));
     } finally {
       setBusy(null);
     }
@@ -169,11 +171,7 @@ function ReviewPanel({
           <code>{unsigned.hash}</code>
         </dd>
       </dl>
-      {failure === null ? null : (
-        <Notice tone="error" testId="transfer-failure">
-          <p>{failure}</p>
-        </Notice>
-      )}
+      {failure === null ? null : <ErrorMessage testId="transfer-failure" error={failure} />}
       {busy === null ? null : <p role="status">{busy}</p>}
       <div className="dialog-actions">
         <Button onPress={onBack} isDisabled={busy !== null}>

@@ -1,6 +1,7 @@
 /**
- * A sent transfer's progress: submitted → pending (waiting for a block; if this node's
- * miner is off, says so and offers to turn it on through the app's mining route) →
+ * A sent transfer's progress: submitted → pending (waiting for a block; if nothing on this
+ * node will mine it, says why and offers the switch that would, through the app's mining
+ * route: `MiningOffer`) →
  * confirmed (block height, link to the explorer's page of the request key) or failed (the
  * contract's message). Polled on every block of its chain and every few seconds. With
  * `onAnother`, "Send another" under it (`SendAnother`, also for the cross-chain step's panel).
@@ -9,11 +10,14 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
 import type { ReactNode } from "react";
-import { describeClientError } from "../../../api/clientError.ts";
 import { clientErrorOf, unwrap } from "../../../api/clientFailure.ts";
+import { clientErrorWords } from "../../../api/errorWords.ts";
+import { miningRefusal } from "../../../api/miningRefusal.ts";
+import type { MiningChange } from "../../../api/miningStatus.ts";
 import { queryKeys } from "../../../services/queryClient.ts";
 import { useServices } from "../../../services/services.tsx";
 import { Button } from "../../../ui/Button.tsx";
+import { ErrorMessage } from "../../../ui/ErrorMessage.tsx";
 import { LongValue } from "../../../ui/LongValue.tsx";
 import { Notice } from "../../../ui/Notice.tsx";
 import { Panel } from "../../../ui/Panel.tsx";
@@ -21,7 +25,14 @@ import { usePactClient, useRefreshOnBlocks, walletKeys } from "../accounts/useAc
 
 const POLL_EVERY_MS = 3000;
 
-function MiningOffer() {
+/**
+ * Shown while a transfer waits for a block: nothing when this node will mine it (Mining on,
+ * or mine on demand, which mines whatever waits); otherwise why not, in words, with the
+ * switch that would ("Turn mining on", "Mine on demand"), or where to choose a reward account
+ * when mining needs one. Not shown when the node cannot say (the route answers its own app
+ * only).
+ */
+export function MiningOffer({ what = "the transfer" }: { readonly what?: string }) {
   const { client } = useServices();
   const queries = useQueryClient();
   const mining = useQuery({
@@ -31,28 +42,57 @@ function MiningOffer() {
     retry: false,
   });
   const turnOn = useMutation({
-    mutationFn: () => unwrap(client.setMining({ enabled: true })),
+    mutationFn: (change: MiningChange) => unwrap(client.setMining(change)),
     onSuccess: (status) => queries.setQueryData(queryKeys.mining, status),
   });
-  // Not shown when the node cannot say (the route answers loopback only) or mines already.
-  if (mining.data === undefined || mining.data.enabled) return null;
+  const m = mining.data;
+  if (m === undefined) return null;
+  if (m.held) {
+    return (
+      <Notice tone="info" testId="mining-off">
+        <p>
+          This node is catching up with its peers; it mines again once it has, and {what} then goes
+          into a block.
+        </p>
+      </Notice>
+    );
+  }
+  if (m.enabled || m.onDemand) return null;
+  const refusal = turnOn.error === null ? null : miningRefusal(clientErrorOf(turnOn.error), m);
   return (
     <Notice tone="warning" testId="mining-off">
       <p>
-        Mining is off on this node, so no block will include the transfer until it is turned on (or
-        another node mines it).
+        {m.payee === null
+          ? `Mining is off on this node and needs a reward account, so no block will include ${what} until another node mines it or you choose a reward account on the Node page.`
+          : `Mining is off on this node, so no block will include ${what} until it is turned on (or another node mines it).`}
       </p>
-      <Button
-        tone="primary"
-        size="sm"
-        isDisabled={turnOn.isPending}
-        onPress={() => turnOn.mutate()}
-      >
-        Turn mining on
-      </Button>
-      {turnOn.error === null ? null : (
-        <p role="alert">{describeClientError(clientErrorOf(turnOn.error))}</p>
-      )}
+      <div className="notice-actions">
+        {m.payee === null ? (
+          <Link to="/node">Choose a reward account</Link>
+        ) : (
+          <>
+            {m.onDemandAvailable ? (
+              <Button
+                tone="primary"
+                size="sm"
+                isDisabled={turnOn.isPending}
+                onPress={() => turnOn.mutate({ onDemand: true })}
+              >
+                Mine on demand
+              </Button>
+            ) : null}
+            <Button
+              tone={m.onDemandAvailable ? "secondary" : "primary"}
+              size="sm"
+              isDisabled={turnOn.isPending}
+              onPress={() => turnOn.mutate({ enabled: true })}
+            >
+              Turn mining on
+            </Button>
+          </>
+        )}
+      </div>
+      {refusal === null ? null : <ErrorMessage title={refusal.title} error={refusal.error} />}
     </Notice>
   );
 }
@@ -93,9 +133,10 @@ export function TransferStatus({
         </dd>
       </dl>
       {poll.error === null ? null : (
-        <Notice tone="error">
-          <p>{describeClientError(clientErrorOf(poll.error))}</p>
-        </Notice>
+        <ErrorMessage
+          title="Could not ask for the transfer's status."
+          error={clientErrorWords(clientErrorOf(poll.error))}
+        />
       )}
       {result === null ? <MiningOffer /> : null}
       {result == null ? null : (

@@ -2,11 +2,17 @@
  * How the wallet sends a signed command, wherever it was signed (the transfer form, a
  * multi-signature account's creation and transfer, "Sign a transaction"): first the node's
  * `/local` preflight with signature checks, so a command that would fail costs no gas, then
- * `/send`. The steps are reported in words while they run; a failure comes back in words.
+ * `/send`. The steps are reported in words while they run; a failure comes back in words
+ * (with the node's technical detail for "Details").
  * @module
  */
 import type { Command } from "../../../../../src-node/command/commandTypes.ts";
-import { describeClientError } from "../../../api/clientError.ts";
+import {
+  clientErrorWords,
+  type ErrorWords,
+  plainError,
+  withLead,
+} from "../../../api/errorWords.ts";
 import type { PactClient } from "../../../api/pactClient.ts";
 
 /** Null once the node took the command, else why not. */
@@ -15,14 +21,16 @@ export async function preflightAndSend(
   chainId: number,
   command: Command,
   progress: (step: string) => void = () => {},
-): Promise<string | null> {
-  progress("Checking with the node first…");
+): Promise<ErrorWords | null> {
+  progress("Checking with the node before sending…");
   const pre = await pact.preflight(chainId, command);
-  if (!pre.ok) return describeClientError(pre.error);
+  if (!pre.ok) return withLead("Nothing was sent.", clientErrorWords(pre.error));
   if (!pre.value.result.outcome.ok) {
-    return `The node's check refused it, so nothing was sent: ${pre.value.result.outcome.message}`;
+    return plainError(
+      `Nothing was sent: the node's check before sending (preflight) found that it would fail: ${pre.value.result.outcome.message}`,
+    );
   }
   progress("Sending…");
   const sent = await pact.send(chainId, [command]);
-  return sent.ok ? null : describeClientError(sent.error);
+  return sent.ok ? null : withLead("The node did not take it.", clientErrorWords(sent.error));
 }

@@ -7,13 +7,7 @@
  * @module
  */
 import { accountNameProblem } from "../../../format/accountName.ts";
-import {
-  COIN_DECIMALS,
-  formatAmount,
-  maxGasFee,
-  normalizeAmountInput,
-  parseAmount,
-} from "../../../format/amount.ts";
+import { COIN_DECIMALS, formatAmount, maxGasFee, readAmountInput } from "../../../format/amount.ts";
 import type { AccountOnChain } from "../accounts/accountDetails.ts";
 import type { KeysetGuard } from "./transferCommand.ts";
 
@@ -102,16 +96,8 @@ export function checkAmount(
   gasLimit: number,
   gasPrice: bigint,
 ): Checked<bigint> {
-  const parsed = parseAmount(normalizeAmountInput(text), COIN_DECIMALS);
-  if (!parsed.ok) {
-    return {
-      ok: false,
-      problem:
-        text.trim() === ""
-          ? "Enter an amount."
-          : `Not an amount the coin contract takes: ${parsed.reason.replace(/^amount: /, "")}.`,
-    };
-  }
+  const parsed = readAmountInput(text, COIN_DECIMALS);
+  if (!parsed.ok) return { ok: false, problem: parsed.reason };
   const amount = parsed.value;
   if (amount <= 0n) return { ok: false, problem: "The amount must be more than 0." };
   if (balance === null) {
@@ -146,8 +132,13 @@ export function checkGasLimit(text: string): Checked<number> {
 
 /** A gas price typed: at least the network's minimum, at most 12 decimals. */
 export function checkGasPrice(text: string): Checked<bigint> {
-  const parsed = parseAmount(normalizeAmountInput(text), COIN_DECIMALS);
-  if (!parsed.ok) return { ok: false, problem: "The gas price is a decimal like 0.00000001." };
+  const parsed = readAmountInput(text, COIN_DECIMALS);
+  if (!parsed.ok) {
+    return {
+      ok: false,
+      problem: `The gas price is a decimal like 0.00000001. ${parsed.reason}`,
+    };
+  }
   if (parsed.value < MIN_GAS_PRICE) {
     return {
       ok: false,

@@ -8,8 +8,13 @@
  * @module
  */
 import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from "react";
-import { describeClientError } from "../../../api/clientError.ts";
 import { type Decoded, decode, record, reject, string } from "../../../api/decode.ts";
+import {
+  clientErrorWords,
+  type ShownError,
+  WordedError,
+  withLead,
+} from "../../../api/errorWords.ts";
 import { useRestartPhase, useServices } from "../../../services/services.tsx";
 import { DISCOVERY_KEYS, discoverAccounts } from "../discovery/accountDiscovery.ts";
 import {
@@ -51,7 +56,7 @@ export function VaultProvider({
   const [discovery, setDiscovery] = useState<DiscoveryState>({ status: "idle" });
   const [keystore, setKeystore] = useState<KeystoreFile | null>(null);
   const [phase, setPhase] = useState<"loading" | "none" | "locked" | "unlocked">("loading");
-  const [loadError, setLoadError] = useState<string | null>(null);
+  const [loadError, setLoadError] = useState<ShownError | null>(null);
   const [replacedKeptAs, setReplacedKeptAs] = useState<string | null>(null);
   const vaultRef = useRef<VaultClient | null>(null);
   const keystoreRef = useRef<KeystoreFile | null>(null);
@@ -83,7 +88,7 @@ export function VaultProvider({
     void client.walletKeystore().then((r) => {
       if (!live) return;
       if (!r.ok) {
-        setLoadError(describeClientError(r.error));
+        setLoadError(withLead("The wallet could not be loaded.", clientErrorWords(r.error)));
         return;
       }
       if (r.value.keystore === null) {
@@ -152,7 +157,11 @@ export function VaultProvider({
   const save = useCallback(
     async (file: KeystoreFile) => {
       const r = await client.saveWalletKeystore(file);
-      if (!r.ok) throw new Error(`The wallet could not be saved: ${describeClientError(r.error)}`);
+      if (!r.ok) {
+        throw new WordedError(
+          withLead("The wallet could not be saved.", clientErrorWords(r.error)),
+        );
+      }
       keystoreRef.current = file;
       setKeystore(file);
     },
@@ -165,7 +174,9 @@ export function VaultProvider({
     try {
       const cut = await client.cut();
       if (!cut.ok)
-        throw new Error(`the node's chains are unknown (${describeClientError(cut.error)})`);
+        throw new WordedError(
+          withLead("The node's chains are unknown.", clientErrorWords(cut.error)),
+        );
       const keys = (await vault().request({ op: "phraseKeys", from: 0, count: DISCOVERY_KEYS }))
         .keys;
       const found = await discoverAccounts(
@@ -253,8 +264,11 @@ export function VaultProvider({
             // The worker holds the new keys now; the node still has the old file.
             await vault().request({ op: "lock" });
             setPhase(keystoreRef.current === null ? "none" : "locked");
-            throw new Error(
-              `The wallet could not be replaced: ${describeClientError(answer.error)}`,
+            throw new WordedError(
+              withLead(
+                "The wallet was not replaced: the stored one is unchanged.",
+                clientErrorWords(answer.error),
+              ),
             );
           }
           keystoreRef.current = file;

@@ -5,7 +5,8 @@
  * the key pages. The provider (VaultProvider.tsx) is mounted once around the app's router.
  * @module
  */
-import { createContext, useContext } from "react";
+import { createContext, useContext, useMemo } from "react";
+import type { ShownError } from "../../../api/errorWords.ts";
 import type { KeySource, KeystoreFile, WalletSettings } from "../keystore/keystoreFormat.ts";
 
 export type VaultKey = {
@@ -48,7 +49,7 @@ export type VaultActions = Vault & {
   /** The stored keystore file (public part and ciphertext), null before the first wallet. */
   readonly keystore: KeystoreFile | null;
   /** Why the keystore could not be loaded, else null. */
-  readonly loadError: string | null;
+  readonly loadError: ShownError | null;
   /** The non-secret settings (watch-only accounts, idle lock minutes), defaults before the first wallet. */
   readonly walletSettings: WalletSettings;
   /** Saves a change of the settings with the keystore file. */
@@ -93,6 +94,22 @@ export type VaultActions = Vault & {
 };
 
 export const VaultContext = createContext<VaultActions | null>(null);
+
+/**
+ * The wallet's accounts (`k:` + each key's public key, with its label), from the keystore's
+ * public part, so known while the wallet is locked too; empty before the first wallet or
+ * outside the provider. For other pages (the Node page's reward account), through app/.
+ */
+export function useWalletAccountList(): readonly {
+  readonly account: string;
+  readonly label: string;
+}[] {
+  const keys = useContext(VaultContext)?.keystore?.public.keys;
+  return useMemo(
+    () => (keys ?? []).map((k) => ({ account: `k:${k.publicKey}`, label: k.label })),
+    [keys],
+  );
+}
 
 /** The vault (state, sign, settings); throws outside the provider. */
 export function useVault(): VaultActions {
