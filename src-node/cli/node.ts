@@ -73,6 +73,9 @@ Options:
   --max-peers N           most peers (default 16)
   --entity NAME           this node's entity name for /private
   --p2p-tls               TLS on the peer port (needs --p2p-port); peers name it FINGERPRINT@HOST:PORT
+  --p2p-allow-private-addresses
+                          take loopback, link-local and private addresses learnt from
+                          peers (default: only those of the kind this node publishes)
   --help                  this text
 `;
 

@@ -130,7 +130,14 @@ export function parseConfigText(text: string, file: string): NodeOptionsInput {
   const commands = section(file, top.commands, "commands", ["listen-timeout"]);
   const spv = section(file, top.spv, "spv", ["timeout", "proof-depth"]);
   const state = section(file, top.state, "state", ["archive", "horizon"]);
-  const p2p = section(file, top.p2p, "p2p", ["peers", "port", "max-peers", "entity", "tls"]);
+  const p2p = section(file, top.p2p, "p2p", [
+    "peers",
+    "port",
+    "max-peers",
+    "entity",
+    "tls",
+    "allow-private-addresses",
+  ]);
   return {
     network: top.network,
     dataDir: pathIn(top["data-dir"] ?? top.dataDir, baseDir),
@@ -168,6 +175,7 @@ export function parseConfigText(text: string, file: string): NodeOptionsInput {
             maxPeers: p2p["max-peers"],
             entity: p2p.entity,
             tls: p2p.tls,
+            allowPrivateAddresses: p2p["allow-private-addresses"],
           },
   };
 }

@@ -98,6 +98,12 @@ export type P2pOptions = {
    * names the node to peers (`FINGERPRINT@HOST:PORT`; docs/p2p.md "TLS"). Needs `p2p.port`.
    */
   readonly tls: boolean;
+  /**
+   * Loopback, link-local and private addresses learnt from peers are taken
+   * (`p2p.allow-private-addresses`, `--p2p-allow-private-addresses`; default: only when this node
+   * publishes an address of the same kind; docs/p2p.md).
+   */
+  readonly allowPrivateAddresses: boolean;
 };
 
 /** Default `p2p.max-peers`. */
@@ -164,6 +170,7 @@ export type NodeOptionsInput = {
         readonly maxPeers?: unknown;
         readonly entity?: unknown;
         readonly tls?: unknown;
+        readonly allowPrivateAddresses?: unknown;
       }
     | undefined;
 };
@@ -404,6 +411,10 @@ export function resolveNodeOptions(input: NodeOptionsInput, baseDir = process.cw
           : integer(p2p.maxPeers, "p2p.max-peers", 1, 1024),
       entity: p2p.entity === undefined ? undefined : entityName(p2p.entity),
       tls: p2pTls(p2p.tls, p2p.port),
+      allowPrivateAddresses:
+        p2p.allowPrivateAddresses === undefined
+          ? false
+          : bool(p2p.allowPrivateAddresses, "p2p.allow-private-addresses"),
     },
   };
 }
@@ -459,6 +470,10 @@ export function mergeNodeOptions(
       maxPeers: pick(file.p2p?.maxPeers, flags.p2p?.maxPeers),
       entity: pick(file.p2p?.entity, flags.p2p?.entity),
       tls: pick(file.p2p?.tls, flags.p2p?.tls),
+      allowPrivateAddresses: pick(
+        file.p2p?.allowPrivateAddresses,
+        flags.p2p?.allowPrivateAddresses,
+      ),
     },
   };
 }

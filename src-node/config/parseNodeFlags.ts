@@ -10,7 +10,7 @@
  * `/spv` waits), `--spv-proof-depth N` (how deep a continuation's proof root
  * may be), `--archive` (keep the whole contract-state history), `--state-horizon N`
  * (blocks below each head whose state stays exact), `--peer HOST:PORT` (repeatable: a peer to connect to),
- * `--p2p-port N`, `--max-peers N`, `--entity NAME`, `--p2p-tls` (docs/p2p.md), `--help`. Values follow
+ * `--p2p-port N`, `--max-peers N`, `--entity NAME`, `--p2p-tls`, `--p2p-allow-private-addresses` (docs/p2p.md), `--help`. Values follow
  * the flag (`--port 1848`) or an equals sign (`--port=1848`). Values are
  * checked later, by resolveNodeOptions.
  * @module
@@ -52,6 +52,7 @@ const SWITCHES = [
   "--enable-mining-api",
   "--mine",
   "--p2p-tls",
+  "--p2p-allow-private-addresses",
   "--mine-on-demand",
   "--no-mine-on-demand",
   "--archive",
@@ -153,13 +154,17 @@ export function parseNodeFlags(args: readonly string[]): NodeFlags {
         values.has("--p2p-port") ||
         values.has("--max-peers") ||
         values.has("--entity") ||
-        switches.has("--p2p-tls")
+        switches.has("--p2p-tls") ||
+        switches.has("--p2p-allow-private-addresses")
           ? {
               peers: lists.get("--peer"),
               port: values.get("--p2p-port"),
               maxPeers: values.get("--max-peers"),
               entity: values.get("--entity"),
               tls: switches.has("--p2p-tls") ? true : undefined,
+              allowPrivateAddresses: switches.has("--p2p-allow-private-addresses")
+                ? true
+                : undefined,
             }
           : undefined,
     },

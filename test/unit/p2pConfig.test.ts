@@ -1,6 +1,6 @@
 /**
  * The peer options: `--peer` repeatable, `--p2p-port`, `--max-peers`,
- * `--entity`, `--p2p-tls` and the YAML `p2p` section, checked with errors
+ * `--entity`, `--p2p-tls`, `--p2p-allow-private-addresses` and the YAML `p2p` section, checked with errors
  * naming the key.
  */
 import { describe, expect, it } from "vitest";
@@ -18,13 +18,14 @@ describe("[config] p2p options", () => {
       maxPeers: 16,
       entity: undefined,
       tls: false,
+      allowPrivateAddresses: false,
     });
     expect(resolveNodeOptions({ dataDir: "/tmp/x" }).p2p.peers).toEqual([]);
   });
 
   it("reads the YAML section; flags win", () => {
     const file = parseConfigText(
-      "p2p:\n  peers: ['[::1]:1849']\n  port: 1790\n  max-peers: 4\n  entity: alice\n",
+      "p2p:\n  peers: ['[::1]:1849']\n  port: 1790\n  max-peers: 4\n  entity: alice\n  allow-private-addresses: true\n",
       "node.yaml",
     );
     const o = resolveNodeOptions({ ...file, dataDir: "/tmp/x" });
@@ -34,6 +35,7 @@ describe("[config] p2p options", () => {
       maxPeers: 4,
       entity: "alice",
       tls: false,
+      allowPrivateAddresses: true,
     });
     const merged = resolveNodeOptions({
       ...mergeNodeOptions(file, parseNodeFlags(["--max-peers", "8"]).options),
@@ -56,6 +58,9 @@ describe("[config] p2p options", () => {
     expect(bad({ entity: "a b" })).toThrow(/^p2p\.entity: /);
     expect(bad({ tls: "yes", port: 1790 })).toThrow(/^p2p\.tls: expected true or false/);
     expect(bad({ tls: true })).toThrow(/^p2p\.tls: needs p2p\.port/);
+    expect(bad({ allowPrivateAddresses: "yes" })).toThrow(/^p2p\.allow-private-addresses: /);
+    const flag = parseNodeFlags(["--p2p-allow-private-addresses"]).options;
+    expect(resolveNodeOptions({ ...flag, dataDir: "/tmp/x" }).p2p.allowPrivateAddresses).toBe(true);
   });
 
   it("reads TLS on the peer port and FINGERPRINT@HOST:PORT peers", () => {
