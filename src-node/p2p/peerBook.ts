@@ -77,6 +77,11 @@ export type PeerEntry = {
   nodeId: string | undefined;
   /** ms since the UNIX epoch: when it last gave a cut at least as good as this node's, or blocks. */
   lastUsefulAt: number;
+  /**
+   * Whether its claims count in the sync status (peerNetwork.ts): false once a
+   * sync towards a cut it announced itself gave no block, true again when one does.
+   */
+  credible: boolean;
   cutHeight: number | undefined;
   latencyMs: number | undefined;
   /** Misbehaviour points as of {@link PeerEntry.scoreAt} (read through `PeerBook.scoreOf`: they fade). */
@@ -228,6 +233,7 @@ export class PeerBook {
       network: "unchecked",
       nodeId: undefined,
       lastUsefulAt: this.#now(),
+      credible: true,
       cutHeight: undefined,
       latencyMs: undefined,
       score: 0,

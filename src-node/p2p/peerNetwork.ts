@@ -476,8 +476,15 @@ export class PeerNetwork {
               this.#onProgress();
             },
           });
-          if (inserted > 0) this.book.useful(entry);
+          if (inserted > 0) {
+            this.book.useful(entry);
+            entry.credible = true;
+          } else if (target.attested) {
+            // Nothing came of what it said itself: its word no longer counts as a catch-up.
+            entry.credible = false;
+          }
         } catch (e) {
+          if (target.attested) entry.credible = false;
           if (
             !target.attested &&
             e instanceof P2pError &&
@@ -654,12 +661,16 @@ export class PeerNetwork {
    * Sync status: what the app's catching-up banner shows. `catching-up`
    * only while a peer claims a cut more than two blocks per chain ahead and
    * blocks are validated fast enough (catchUpGate.ts): a claim alone holds
-   * nothing for long.
+   * nothing for long. A peer whose last announced cut gave no block when
+   * synced towards is not counted until one of its cuts does.
    */
   status(): SyncStatus {
     const ours = this.#blocks.isOpen ? cutHeight(this.#blocks.cut()) : 0;
     const connected = this.book.usable().filter((p) => p.network === "ok");
-    const heights = connected.flatMap((p) => (p.cutHeight === undefined ? [] : [p.cutHeight]));
+    // Only the claims of peers whose last announced cut gave blocks (or that were not tried yet).
+    const heights = connected.flatMap((p) =>
+      p.cutHeight === undefined || !p.credible ? [] : [p.cutHeight],
+    );
     const peerCutHeight = heights.length === 0 ? null : Math.max(...heights);
     const blocksLeft = peerCutHeight === null ? 0 : Math.max(0, peerCutHeight - ours);
     const now = Date.now();

@@ -82,6 +82,11 @@ export function hugeBody(bytes: number, declareLength = false): Answer {
   };
 }
 
+/** No answer at all: the request hangs until the reader gives up. */
+export function hang(): Answer {
+  return { answer: (res) => new Promise<void>((resolve) => res.once("close", () => resolve())) };
+}
+
 /** A body that trickles: one byte of `text` every `everyMs`, until done or the reader leaves. */
 export function slowBody(text: string, everyMs: number): Answer {
   return {
