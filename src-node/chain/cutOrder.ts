@@ -10,12 +10,18 @@
  * @module
  */
 import { compareHash32, type Hash32 } from "../encoding/hash32.ts";
+import { type Cut, cutWeight } from "./cut.ts";
 
 /** What the order reads of a cut: its weight and its heads' heights and hashes. */
 export type OrderedCut = {
   readonly weight: bigint;
   readonly heads: Iterable<{ readonly height: number; readonly hash: Hash32 }>;
 };
+
+/** A cut of this node as the order reads it. */
+export function orderOf(cut: Cut): OrderedCut {
+  return { weight: cutWeight(cut), heads: cut.values() };
+}
 
 /** `> 0` when `a` is preferred to `b`, `< 0` when `b` is, 0 for the same heads. */
 export function compareCuts(a: OrderedCut, b: OrderedCut): number {

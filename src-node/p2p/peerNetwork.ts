@@ -29,9 +29,9 @@
  *   stalls.
  * @module
  */
-import { type Cut, cutHeight, cutWeight } from "../chain/cut.ts";
+import { cutHeight } from "../chain/cut.ts";
 import { cutToJson } from "../chain/cutJson.ts";
-import { compareCuts, type OrderedCut } from "../chain/cutOrder.ts";
+import { compareCuts, type OrderedCut, orderOf } from "../chain/cutOrder.ts";
 import type { NetworkVersion } from "../chain/networkVersion.ts";
 import { isNodeError } from "../errors/nodeError.ts";
 import type { CommandService } from "../mempool/commandService.ts";
@@ -105,11 +105,6 @@ const MISBEHAVIOUR_POINTS: Readonly<Record<MisbehaviourKind, number>> = {
 const HINT_PAUSE_MS = 5_000;
 /** Candidates verified at the same time. */
 const VERIFYING_AT_ONCE = 4;
-
-/** A cut as the fork choice orders it (chain/cutOrder.ts). */
-function ordered(cut: Cut): OrderedCut {
-  return { weight: cutWeight(cut), heads: cut.values() };
-}
 
 function orderedPeerCut(cut: PeerCut): OrderedCut {
   return { weight: cut.weight, heads: cut.heads.values() };
@@ -434,7 +429,7 @@ export class PeerNetwork {
 
   /** A peer's cut: synced towards when preferred to this node's (chain/cutOrder.ts). */
   #offer(entry: PeerEntry, cut: PeerCut, attested: boolean): void {
-    const order = compareCuts(orderedPeerCut(cut), ordered(this.#blocks.cut()));
+    const order = compareCuts(orderedPeerCut(cut), orderOf(this.#blocks.cut()));
     // As good as this node's: the peer keeps up, which is what makes it worth keeping.
     if (attested && order >= 0) this.book.useful(entry);
     if (order <= 0) return;
@@ -458,7 +453,7 @@ export class PeerNetwork {
         this.#targets.delete(key);
         const entry = this.book.get(key);
         if (entry === undefined || this.book.isBanned(key)) continue;
-        if (compareCuts(orderedPeerCut(target.cut), ordered(this.#blocks.cut())) <= 0) continue;
+        if (compareCuts(orderedPeerCut(target.cut), orderOf(this.#blocks.cut())) <= 0) continue;
         // Before the first block: the banner, the miner held, the index deferred.
         this.#followStatus();
         let synced = 0;

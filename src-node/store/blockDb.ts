@@ -20,9 +20,9 @@
  * @module
  */
 import type { BlockHeader } from "../chain/blockHeader.ts";
-import { type Cut, cutWeight, genesisCut } from "../chain/cut.ts";
+import { type Cut, genesisCut } from "../chain/cut.ts";
 import { cutBraidingProblems } from "../chain/cutBraiding.ts";
-import { compareCuts, type OrderedCut } from "../chain/cutOrder.ts";
+import { compareCuts, orderOf } from "../chain/cutOrder.ts";
 import { ChainError, ChainErrorCode } from "../chain/errors.ts";
 import { genesisHeadersOf } from "../chain/genesisHeader.ts";
 import { buildGenesisPayload } from "../chain/genesisPayload.ts";
@@ -37,11 +37,6 @@ import { cutDifference, cutWithBlock, extended } from "./cutWithBlock.ts";
 import { StoreError, StoreErrorCode } from "./errors.ts";
 import type { HeaderLookups } from "./headerLookups.ts";
 import type { OpenDatabaseOptions } from "./sqlDatabase.ts";
-
-/** A cut as the fork choice orders it (chain/cutOrder.ts). */
-function ordered(cut: Cut): OrderedCut {
-  return { weight: cutWeight(cut), heads: cut.values() };
-}
 
 /** A block: its header and its payload with outputs. */
 export type Block = { readonly header: BlockHeader; readonly payload: PayloadWithOutputs };
@@ -270,7 +265,7 @@ export class BlockDb {
       extended(current, h, this.version, this.genesis) ??
       cutWithBlock(current, h, this.version, this.genesis, lookups);
     // Only a preferred cut is taken: heavier, or of equal weight and first by the tie-break.
-    if (next !== undefined && compareCuts(ordered(next), ordered(current)) <= 0) next = undefined;
+    if (next !== undefined && compareCuts(orderOf(next), orderOf(current)) <= 0) next = undefined;
     const diff =
       next === undefined ? undefined : cutDifference(current, next, this.version, lookups);
 

@@ -19,6 +19,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { computeBlockHash } from "../../src-node/chain/blockHash.ts";
 import { blockHeaderFromObject } from "../../src-node/chain/blockHeaderObject.ts";
+import { verifyNodeProof } from "../../src-node/p2p/nodeIdentity.ts";
 import {
   BASE,
   type FakePeer,
@@ -249,6 +250,20 @@ describe("[p2p] hostile peers against real nodes", () => {
     await honestStillFine();
     expect(await row(a, slow.address)).toBeUndefined();
   }, 300_000);
+
+  it("/info proves the node's identity over a challenge, and refuses a malformed one", async () => {
+    const challenge = Buffer.alloc(32, 7).toString("base64url");
+    const info = (await (await fetch(`${a.origin}/info?challenge=${challenge}`)).json()) as {
+      nodeId: string;
+      nodeProof: string;
+    };
+    expect(verifyNodeProof(NETWORK, challenge, info.nodeId, info.nodeProof)).toBe(true);
+    const onB = await row(b, a.address);
+    expect(onB?.nodeId).toBe(info.nodeId);
+    const bad = await fetch(`${a.origin}/info?challenge=short`);
+    expect(bad.status).toBe(400);
+    expect(await bad.text()).toContain("challenge");
+  }, 60_000);
 
   it("a peer proving no identity is not taken, however it announces itself", async () => {
     const anonymous = await fake({ [`GET ${BASE}/cut`]: async () => a.cut() }, { identity: false });

@@ -11,11 +11,8 @@ import { parseChallenge } from "../../p2p/nodeIdentity.ts";
 import { nodeInfo } from "../nodeInfo.ts";
 import { type RouteContext, sendJson } from "../routeContext.ts";
 
-const querystring = {
-  type: "object",
-  additionalProperties: false,
-  properties: { challenge: { type: "string" } },
-} as const;
+// Other query parameters are ignored, as before the challenge.
+const querystring = { type: "object", properties: { challenge: { type: "string" } } } as const;
 
 export function registerInfoRoutes(server: FastifyInstance, ctx: RouteContext): void {
   const info = nodeInfo(ctx.node.version, ctx.node.packageVersion, ctx.node.serviceDate);
