@@ -8,13 +8,13 @@ import { existsSync, readdirSync, statSync } from "node:fs";
 const root = new URL("../", import.meta.url);
 const compiled = new URL("dist/src-node/cli/main.js", root);
 
-/** Whether a source file under src-node/ or electron/ is newer than the last compile. */
+/** Whether a source file under src-node/ or electron/ is newer than the last compile (notes aside). */
 function sourcesNewerThan(stampMs) {
   for (const dir of ["src-node", "electron"]) {
     const base = new URL(`${dir}/`, root);
     if (!existsSync(base)) continue;
     for (const entry of readdirSync(base, { recursive: true, withFileTypes: true })) {
-      if (!entry.isFile()) continue;
+      if (!entry.isFile() || entry.name.endsWith(".md")) continue;
       if (statSync(`${entry.parentPath}/${entry.name}`).mtimeMs > stampMs) return true;
     }
   }

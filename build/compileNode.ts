@@ -8,7 +8,8 @@
  * Keeping the layout keeps code that finds files next to itself working (docs/building.md):
  * - worker entries (`*Worker.ts`) become `*Worker.js` beside the code that starts them, and
  *   `spawnWorker` starts the `.js` sibling of a `.ts` URL when it runs compiled;
- * - files under `src-node/` that are not TypeScript (the genesis `.pact` sources) are copied;
+ * - files under `src-node/` that are not TypeScript (the genesis `.pact` sources) are copied,
+ *   except the areas' `README.md` (developers' notes, not read at run time);
  * - `dist/package.json` carries the name, version and `"type": "module"`, so code reading
  *   `../../package.json` from `dist/src-node/…/` finds the version.
  * Source maps are written next to each file (`.js.map`) and never packaged.
@@ -42,7 +43,7 @@ export function nodeSources(repo: string): string[] {
 
 /** Non-TypeScript files the node reads at run time from beside its code (copied as they are). */
 export function nodeAssets(repo: string): string[] {
-  return listFiles(repo, "src-node", (f) => !f.endsWith(".ts"));
+  return listFiles(repo, "src-node", (f) => !f.endsWith(".ts") && !f.endsWith(".md"));
 }
 
 /** Worker thread entry points: every `*Worker.ts` (they all start through `spawnWorker`). */

@@ -21,7 +21,7 @@
  *
  * The resolved node satisfies the desktop shell's `HostedNode`
  * (electron/nodeHost.ts: `baseUrl`, `appUrl`, `close()`), and adds what the
- * command line, tests and later areas need (ARCHITECTURE.md).
+ * command line, tests and later areas need (src-node/README.md).
  * @module
  */
 import { randomBytes } from "node:crypto";

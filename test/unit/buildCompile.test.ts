@@ -1,7 +1,7 @@
 /**
  * The compile step (build/compileNode.ts) on a small stand-in checkout: `.ts` imports become
  * `.js`, the output runs under plain Node, worker entries are found by their name, assets
- * and `dist/package.json` land where code beside them looks, and a second run compiles only
+ * (not the areas' notes) and `dist/package.json` land where code beside them looks, and a second run compiles only
  * what changed and removes what was deleted; the UI's build counts as current only while its
  * inputs are as they were. Also the launcher's root from either place.
  */
@@ -49,6 +49,7 @@ function standInCheckout(): string {
     ].join("\n"),
   );
   write(root, "src-node/g/pact/x.pact", "(module x)\n");
+  write(root, "src-node/g/README.md", "# g\n");
   write(root, "src-node/m/fooWorker.ts", "export const worker = 1;\n");
   write(root, "electron/shell.ts", 'export type T = { a: number };\nexport const shell = "s";\n');
   write(root, "electron/preload.ts", "export {};\n");
@@ -70,6 +71,8 @@ describe("[build] compileNode", () => {
     expect(existsSync(join(root, compiledPath("src-node/m/fooWorker.ts")))).toBe(true);
     expect(existsSync(join(root, "dist/src-node/a/main.js.map"))).toBe(true);
     expect(existsSync(join(root, "dist/electron/preload.js"))).toBe(false);
+    // An area's notes are not run-time files.
+    expect(existsSync(join(root, "dist/src-node/g/README.md"))).toBe(false);
     const main = readFileSync(join(root, "dist/src-node/a/main.js"), "utf8");
     expect(main).toContain('from "./name.js"');
     const run = spawnSync(process.execPath, [join(root, "dist/src-node/a/main.js")], {

@@ -1,210 +1,136 @@
 /**
- * Keeps the dependency direction of ARCHITECTURE.md: every relative import in
- * src-node/ must point to the same area or to an area listed as allowed.
- * The browser-safe areas (the command model and what it stands on) import no
- * Node built-in, no SQLite, no Fastify and use no Node global; the renderer
- * imports nothing else from src-node/.
+ * Keeps the dependency direction of the code: every relative import of src-node/, electron/
+ * and renderer/src/ that crosses an area is one src-node/layers.ts allows, every permission
+ * of that table is used by some import (so it stays the code's graph, not a wish list), and
+ * the table lists each area after those it imports. What the renderer bundles from outside
+ * renderer/ runs in a browser as it is: no Node built-in, SQLite, Fastify or Node global.
+ * (ARCHITECTURE.md's area table is checked against the same table: architectureMap.test.ts.)
  */
-import { readdirSync, readFileSync, statSync } from "node:fs";
-import { dirname, join, relative, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
+import { AREAS, type Area, areaOf, LAYERS, mayImport } from "../../src-node/layers.ts";
+import {
+  importEdges,
+  readSource,
+  type SourceFile,
+  sourceFiles,
+  withoutComments,
+} from "../support/importGraph.ts";
 
-const root = resolve(import.meta.dirname, "..", "..", "src-node");
+/** The only packages code the renderer bundles from outside renderer/ may import (pure JavaScript). */
+const BROWSER_PACKAGES: readonly string[] = ["@noble/hashes", "@noble/ed25519", "@scure/base"];
+/** Node's globals, which a browser does not have. */
+const NODE_GLOBALS = /\b(Buffer|process|require|__dirname|__filename)\b/g;
+/** Files of src-node/ that belong to no area: the table itself. */
+const OUTSIDE_AREAS = ["src-node/layers.ts"];
 
-/** area → areas it may import (besides itself). Keep in step with ARCHITECTURE.md. */
-const allowed: Record<string, readonly string[]> = {
-  errors: [],
-  threads: [],
-  command: ["errors"],
-  encoding: ["errors"],
-  crypto: ["errors", "encoding"],
-  chain: ["errors", "encoding", "crypto"],
-  contract: ["errors", "encoding", "crypto", "command"],
-  store: ["errors", "encoding", "crypto", "chain", "contract", "command"],
-  exec: ["errors", "encoding", "crypto", "chain", "contract", "store", "threads", "command"],
-  mempool: ["errors", "encoding", "crypto", "chain", "contract", "store", "exec", "command"],
-  mining: [
-    "command",
-    "errors",
-    "encoding",
-    "crypto",
-    "chain",
-    "contract",
-    "store",
-    "exec",
-    "mempool",
-    "threads",
-  ],
-  backup: ["errors", "encoding", "crypto", "chain", "store"],
-  index: [
-    "errors",
-    "encoding",
-    "crypto",
-    "chain",
-    "contract",
-    "store",
-    "exec",
-    "command",
-    "mempool",
-  ],
-  p2p: [
-    "command",
-    "errors",
-    "encoding",
-    "crypto",
-    "chain",
-    "contract",
-    "store",
-    "exec",
-    "mempool",
-    "mining",
-  ],
-  genesis: ["errors", "encoding", "crypto", "chain", "contract", "exec", "command"],
-  api: [
-    "command",
-    "errors",
-    "encoding",
-    "crypto",
-    "chain",
-    "contract",
-    "store",
-    "exec",
-    "mempool",
-    "mining",
-    "backup",
-    "p2p",
-    "index",
-  ],
-  "node.ts": [
-    "command",
-    "errors",
-    "encoding",
-    "crypto",
-    "chain",
-    "contract",
-    "store",
-    "exec",
-    "mempool",
-    "mining",
-    "backup",
-    "p2p",
-    "index",
-    "api",
-    "config",
-    "genesis",
-    "threads",
-  ],
-  config: ["errors", "encoding", "chain"],
-  cli: ["*"],
-};
+const files = sourceFiles();
+const edges = importEdges(files);
 
-/** Areas that run in the browser as they are (the renderer may import them, and only them). */
-const browserSafe: readonly string[] = ["command", "errors"];
-/** Single files outside those areas the renderer may import: pure data modules without imports. */
-const browserSafeFiles: readonly string[] = ["genesis/devAccountKeys.ts"];
-/** The only packages a browser-safe area may import (pure JavaScript). */
-const browserPackages: readonly string[] = ["@noble/hashes", "@noble/ed25519", "@scure/base"];
+function packageOf(spec: string): string {
+  const parts = spec.split("/");
+  return (spec.startsWith("@") ? parts.slice(0, 2) : parts.slice(0, 1)).join("/");
+}
 
-function files(dir: string, pattern = /\.ts$/): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const p = join(dir, name);
-    return statSync(p).isDirectory() ? files(p, pattern) : pattern.test(p) ? [p] : [];
+describe("[architecture] layering (src-node/layers.ts)", () => {
+  it("reads imports past comments, strings and regular expressions that look like comments", () => {
+    const code = withoutComments(
+      [
+        '/** import "./inComment.ts" */',
+        'const glob = "/app/api/*"; const re = /\\/\\*[/]/g; const d = 1 / 2 / 3;',
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the source text of a template literal
+        'const t = `${glob}/* ${{ a: 1 }.a}`; // import "./lineComment.ts"',
+        'import { x } from "./real.ts";',
+        'const later = await import("../dynamic.ts");',
+      ].join("\n"),
+    );
+    const specs = [...code.matchAll(/(?:from|import)\s*\(?\s*"([^"]+)"/g)].map((m) => m[1]);
+    expect(specs).toEqual(["./real.ts", "../dynamic.ts"]);
   });
-}
 
-/** Source text without comments (a comment may name `Buffer` or `node:crypto`). */
-function withoutComments(text: string): string {
-  return text.replace(/\/\*[\s\S]*?\*\//g, "").replace(/(^|[^:"'])\/\/.*$/gm, "$1");
-}
+  it("every file belongs to an area of the table", () => {
+    const orphans = files
+      .filter((f) => areaOf(f.path) === undefined && !OUTSIDE_AREAS.includes(f.path))
+      .map((f) => `${f.path}: no area of src-node/layers.ts (add one, or put it in an area)`);
+    expect(orphans).toEqual([]);
+  });
 
-function areaOf(file: string): string {
-  const rel = relative(root, file);
-  const first = rel.split(/[\\/]/)[0] ?? rel;
-  return first;
-}
+  it("every import between areas is one the table allows", () => {
+    const violations = edges.flatMap(({ from, to }) => {
+      const area = areaOf(from);
+      if (area === undefined || mayImport(area, to)) return [];
+      return [`${from} (${area}) imports ${to} (${areaOf(to) ?? "no area"})`];
+    });
+    expect(violations).toEqual([]);
+  });
 
-describe("[architecture] layering", () => {
-  it("every src-node import points along the dependency direction", () => {
+  it("every permission of the table is used by an import", () => {
+    const used = new Set<string>();
+    for (const { from, to } of edges) {
+      const a = areaOf(from);
+      const b = areaOf(to);
+      if (a === undefined || a === b) continue;
+      used.add(`${a} → ${to}`);
+      if (b !== undefined) used.add(`${a} → ${b}`);
+    }
+    const unused = AREAS.flatMap((a) =>
+      (LAYERS[a] as readonly string[])
+        .filter((p) => !used.has(`${a} → ${p}`))
+        .map((p) => `${a} → ${p}: no import uses it (remove it here and in ARCHITECTURE.md)`),
+    );
+    expect(unused).toEqual([]);
+  });
+
+  it("lists every area after the areas it imports", () => {
+    const late = AREAS.flatMap((a, i) =>
+      (LAYERS[a] as readonly string[])
+        .map((p) => [p, areaOf(p) ?? (p as Area)] as const)
+        .filter(([, b]) => !(AREAS.indexOf(b) >= 0 && AREAS.indexOf(b) < i))
+        .map(([p]) => `${a} imports ${p}, listed after it`),
+    );
+    expect(late).toEqual([]);
+  });
+
+  it("nothing but electron/ imports electron", () => {
+    const importers = files
+      .filter((f) => areaOf(f.path) !== "electron" && f.packages.includes("electron"))
+      .map((f) => f.path);
+    expect(importers).toEqual([]);
+  });
+
+  it("what the renderer bundles from outside renderer/ is browser-safe", () => {
+    // The areas and files the renderer may import, and everything they import in turn.
+    const reached = new Map<string, SourceFile>();
+    const visit = (f: SourceFile): void => {
+      if (reached.has(f.path)) return;
+      reached.set(f.path, f);
+      for (const to of f.imports) visit(readSource(to));
+    };
+    for (const permission of LAYERS.renderer) {
+      if (permission.includes("/")) visit(readSource(permission));
+      else for (const f of files) if (areaOf(f.path) === permission) visit(f);
+    }
+    expect([...reached.keys()]).toContain("src-node/errors/nodeError.ts");
     const violations: string[] = [];
-    for (const file of files(root)) {
-      const from = areaOf(file);
-      const rules = allowed[from];
-      if (rules === undefined) {
-        violations.push(`${relative(root, file)}: area '${from}' is not in the layering table`);
-        continue;
+    for (const f of reached.values()) {
+      for (const spec of f.packages) {
+        if (!BROWSER_PACKAGES.includes(packageOf(spec)))
+          violations.push(`${f.path} imports ${spec}`);
       }
-      const text = readFileSync(file, "utf8");
-      for (const m of text.matchAll(/(?:from|import)\s*\(?\s*"(\.{1,2}\/[^"]+)"/g)) {
-        const target = resolve(dirname(file), m[1] as string);
-        if (!target.startsWith(root)) {
-          if (!relative(root, target).startsWith("../package.json")) {
-            violations.push(`${relative(root, file)} imports ${m[1]} outside src-node`);
-          }
-          continue;
-        }
-        const to = areaOf(target);
-        if (to === from || rules.includes("*") || rules.includes(to)) continue;
-        violations.push(`${relative(root, file)} (${from}) imports ${to}`);
-      }
-      if (from !== "cli" && /from\s+"electron"/.test(text)) {
-        violations.push(`${relative(root, file)} imports electron`);
+      for (const g of f.code.matchAll(NODE_GLOBALS)) {
+        violations.push(`${f.path} uses the Node global ${g[1]}`);
       }
     }
     expect(violations).toEqual([]);
   });
 
-  it("the single files the renderer may import import nothing and use no Node global", () => {
-    for (const file of browserSafeFiles) {
-      const code = withoutComments(readFileSync(join(root, file), "utf8"));
-      expect(code, file).not.toMatch(/(?:^|\s)import\s|\bfrom\s+"|\brequire\(/);
-      expect(code, file).not.toMatch(/\b(Buffer|process|__dirname|__filename)\b/);
-    }
-  });
-
-  it("the browser-safe areas import no Node built-in, SQLite or Fastify, and use no Node global", () => {
-    const violations: string[] = [];
-    for (const area of browserSafe) {
-      for (const file of files(join(root, area))) {
-        const rel = relative(root, file);
-        const code = withoutComments(readFileSync(file, "utf8"));
-        for (const m of code.matchAll(/(?:from|import)\s*\(?\s*"([^"]+)"/g)) {
-          const spec = m[1] as string;
-          if (spec.startsWith(".")) continue;
-          const pkg = spec.startsWith("@")
-            ? spec.split("/").slice(0, 2).join("/")
-            : spec.split("/")[0];
-          if (!browserPackages.includes(pkg as string)) violations.push(`${rel} imports ${spec}`);
-        }
-        for (const g of code.matchAll(/\b(Buffer|process|require|__dirname|__filename)\b/g)) {
-          violations.push(`${rel} uses the Node global ${g[1]}`);
-        }
-      }
-    }
-    expect(violations).toEqual([]);
-  });
-
-  it("the renderer imports nothing from src-node/ but the browser-safe areas", () => {
-    const rendererRoot = resolve(root, "..", "renderer", "src");
-    const violations: string[] = [];
-    for (const file of files(rendererRoot, /\.tsx?$/)) {
-      const text = readFileSync(file, "utf8");
-      for (const m of text.matchAll(/(?:from|import)\s*\(?\s*"([^"]+)"/g)) {
-        const spec = m[1] as string;
-        const rel = relative(rendererRoot, file);
-        if (/^(?:node:|better-sqlite3|fastify|@fastify\/)/.test(spec)) {
-          violations.push(`${rel} imports ${spec}`);
-          continue;
-        }
-        if (!spec.startsWith(".")) continue;
-        const target = resolve(dirname(file), spec);
-        if (!target.startsWith(root)) continue;
-        const targetFile = relative(root, target).split("\\").join("/");
-        if (browserSafeFiles.includes(targetFile)) continue;
-        if (!browserSafe.includes(areaOf(target))) {
-          violations.push(`${rel} imports ${relative(root, target)} (src-node/${areaOf(target)})`);
-        }
-      }
-    }
+  it("the renderer imports no Node built-in, SQLite or Fastify", () => {
+    const violations = files
+      .filter((f) => areaOf(f.path) === "renderer")
+      .flatMap((f) =>
+        f.packages
+          .filter((s) => /^(?:node:|better-sqlite3|fastify|@fastify\/)/.test(s))
+          .map((s) => `${f.path} imports ${s}`),
+      );
     expect(violations).toEqual([]);
   });
 });
