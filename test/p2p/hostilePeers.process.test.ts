@@ -11,8 +11,8 @@
  * 3. a 342 MB answer costs A at most the read's limit, and the peer is banned;
  * 4. a cut of height ~10¹⁰ nobody can back does not stop A's miner, and the
  *    liar is banned.
- * Plus slow bodies, a peer proving no identity, a forged header, and a storm
- * of reorganisations. No timed assertions: waits only stop a hung test.
+ * Plus slow bodies, a peer proving no identity, a forged header, a payload
+ * that does not match its hashes, and a storm of reorganisations. No timed assertions: waits only stop a hung test.
  */
 import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
@@ -305,6 +305,43 @@ describe("[p2p] hostile peers against real nodes", () => {
     const banned = await bannedOnA(forger.address);
     expect(banned.score).toBeGreaterThanOrEqual(100);
     expect((await fetch(`${a.base}/chain/0/header/${forged.hash}`)).status).toBe(404);
+    await honestStillFine();
+  }, 300_000);
+
+  it("a peer serving a payload that does not match its hashes is banned", async () => {
+    const cut = await a.cut();
+    const head = cut.hashes["0"] as { hash: string; height: number };
+    const page = (await (
+      await fetch(`${a.base}/chain/0/block?minheight=${head.height}&maxheight=${head.height}`)
+    ).json()) as { items: { header: unknown; payloadWithOutputs: Record<string, unknown> }[] };
+    const block = page.items[0];
+    if (block === undefined) throw new Error("no head block");
+    // Another miner in the payload, its stated hashes unchanged.
+    const tampered = {
+      ...block.payloadWithOutputs,
+      minerData: Buffer.from(
+        '{"account":"thief","predicate":"keys-all","public-keys":[]}',
+      ).toString("base64url"),
+    };
+    const tamperer = await fake({
+      // One block above A's head on chain 0, which A must fetch.
+      [`GET ${BASE}/cut`]: () => ({
+        ...cut,
+        weight: weightText(10n ** 30n),
+        hashes: {
+          ...cut.hashes,
+          "0": { height: head.height + 1, hash: Buffer.alloc(32, 9).toString("base64url") },
+        },
+      }),
+      ...everyChain("block/branch", () => ({
+        limit: 1,
+        items: [{ header: block.header, payloadWithOutputs: tampered }],
+        next: null,
+      })),
+    });
+    await putCut(a.base, published(cut, tamperer.address));
+    const banned = await bannedOnA(tamperer.address);
+    expect(banned.lastError).toMatch(/payload|Hash/i);
     await honestStillFine();
   }, 300_000);
 
