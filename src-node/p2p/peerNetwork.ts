@@ -206,6 +206,14 @@ export class PeerNetwork {
     this.#self = self;
     // A configured address that is this node itself is no peer.
     this.book.remove(peerKey(self));
+    // Learnt peers read back from peers.json pass today's address policy too (a file written
+    // before it, or under another configuration, may name local addresses).
+    const policy = this.#policy();
+    for (const p of this.book.all()) {
+      const scope = scopeOfHost(p.address.hostname);
+      const learnt = p.source === "learned" || p.source === "inbound";
+      if (learnt && scope !== undefined && !scopeAllowed(scope, policy)) this.book.remove(p.key);
+    }
     this.#unsubscribe.push(this.#blocks.onCutChange(() => this.#cutChanged()));
     if (this.#commands !== undefined) {
       this.#unsubscribe.push(
