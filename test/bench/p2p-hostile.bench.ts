@@ -4,7 +4,7 @@
  * peer in this process on loopback (so the attack's own requests cost the
  * same CPU: the figures are upper bounds of the slowdown):
  * - `honest_sync_baseline_s`: a late joiner with an empty folder syncing
- *   WEFT_BENCH_HOSTILE_BLOCKS (default 500) blocks from an honest peer;
+ *   WEFT_BENCH_HOSTILE_BLOCKS (default 500 × WEFT_BENCH_SCALE) blocks from an honest peer;
  * - `honest_sync_under_attack_s`: the same sync while 20 fake peers
  *   (test/support/fakePeer.ts) flood the joiner with published cuts, each
  *   fake 20 a second: forged origins naming the honest peer, made-up local
@@ -34,7 +34,13 @@ import {
   weightText,
 } from "../support/fakePeer.ts";
 
-const blocks = Math.max(20, Number(process.env.WEFT_BENCH_HOSTILE_BLOCKS ?? "500"));
+const scale = Number(process.env.WEFT_BENCH_SCALE ?? "1");
+const blocks = Math.max(
+  20,
+  Math.round(Number(process.env.WEFT_BENCH_HOSTILE_BLOCKS ?? 500 * scale)),
+);
+/** How long the huge bodies are served, ms. */
+const HUGE_MS = Math.max(1_000, 10_000 * Math.min(1, scale));
 const FAKES = 20;
 const PER_SECOND = 20;
 const HUGE = 342 * 1024 * 1024;
@@ -190,7 +196,7 @@ try {
     global.gc?.();
     const before = process.memoryUsage().rss;
     let peak = before;
-    const end = performance.now() + 10_000;
+    const end = performance.now() + HUGE_MS;
     while (performance.now() < end) {
       for (const f of fakes) {
         await putCut(
