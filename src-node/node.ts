@@ -41,7 +41,7 @@ import { RecentLog } from "./api/recentLog.ts";
 import { AppBackups } from "./backup/appBackups.ts";
 import { BackupService } from "./backup/backupService.ts";
 import { acquireDataLock, type DataLock } from "./backup/dataLock.ts";
-import { nodeBackupDatabases } from "./backup/nodeDatabases.ts";
+import { type NodeDatabases, nodeBackupSources } from "./backup/nodeDatabases.ts";
 import type { MinerInfo } from "./chain/minerData.ts";
 import type { NetworkVersion } from "./chain/networkVersion.ts";
 import type { PayloadWithOutputs } from "./chain/payloadWithOutputs.ts";
@@ -83,7 +83,6 @@ import { loadOrCreatePeerCertificate } from "./p2p/tls/peerCertificate.ts";
 import { type Block, BlockDb, type InsertResult } from "./store/blockDb.ts";
 import { MempoolStore } from "./store/mempoolStore.ts";
 import { makePrivateDir, writePrivateFile } from "./store/privateFiles.ts";
-import type { SqlDatabase } from "./store/sqlDatabase.ts";
 import { StateDb } from "./store/stateDb.ts";
 
 /** Structured log sink (the desktop passes its log file; the CLI prints warnings and errors). */
@@ -163,7 +162,7 @@ export type CreateNodeOptions = NodeOptionsInput & {
   readonly onSignRequest?: ((request: SignRequestNotice) => void) | undefined;
 };
 
-/** `dataDir/<network>/entity-key.json`: the node's X25519 key pair for `/private` (docs/private.md). */
+/** `dataDir/<network>/entity-key.json`: the node's entity identity key for `/private` (docs/private.md). */
 export function entityKeyPath(options: Pick<NodeOptions, "dataDir" | "network">): string {
   return join(options.dataDir, options.network, "entity-key.json");
 }
@@ -249,11 +248,7 @@ export function indexPath(options: Pick<NodeOptions, "dataDir" | "network">): st
 function backupService(
   options: NodeOptions,
   version: NetworkVersion,
-  dbs: {
-    readonly blocks: BlockDb;
-    readonly state?: SqlDatabase | undefined;
-    readonly mempool?: SqlDatabase | undefined;
-  },
+  dbs: Omit<NodeDatabases, "version" | "blocks"> & { readonly blocks: BlockDb },
   log: NodeLogger | undefined,
 ): BackupService | undefined {
   const directory = options.backup.directory;
@@ -262,11 +257,10 @@ function backupService(
     directory,
     network: version.name,
     softwareVersion: packageVersion(),
-    databases: nodeBackupDatabases({
+    databases: nodeBackupSources({
+      ...dbs,
       version,
       blocks: dbs.blocks.store.db,
-      state: dbs.state,
-      mempool: dbs.mempool,
     }),
     log,
   });
@@ -476,10 +470,36 @@ export class WeftNode {
       // Commands a previous run accepted and did not mine (even if it was killed).
       const pending = commands.restorePending(mempoolStore);
       if (pending.restored + pending.dropped > 0) logger?.info("mempool restored", pending);
+      const entityKeys = loadOrCreateEntityKeys(entityKeyPath(options));
+      if (entityKeys.movedAside !== undefined) {
+        logger?.warn(
+          `p2p: private: the entity key file held an X25519 key of an older Weft (moved to ${entityKeys.movedAside}); this node has a new identity key`,
+        );
+      }
+      privateService = new PrivateService({
+        version,
+        entity: options.p2p.entity,
+        keys: entityKeys.keys,
+        trusted: options.p2p.trustedEntities,
+        networkDir: join(options.dataDir, options.network),
+        // The peer network comes later; it is there before any request.
+        peers: () => p2p?.peerAddresses() ?? [],
+        // A false entity key or a missing receipt is a lie of the peer this node asked.
+        penalize: (address, reason) => p2p?.penalize(address, "malformed", reason),
+        log: logger,
+        now: input.now,
+        nativeBinding: input.sqliteNativeBinding,
+      });
+      // A node with an entity backs up its private state and its pins (docs/private.md).
+      const privateState = privateService.stateDatabase;
+      const privateBackup = {
+        privateState,
+        trustFile: privateState === undefined ? undefined : privateService.trust.file,
+      };
       backup = backupService(
         options,
         version,
-        { blocks, state: state.db, mempool: mempoolStore.db },
+        { blocks, state: state.db, mempool: mempoolStore.db, ...privateBackup },
         logger,
       );
       const parts = { blocks, executor, execution };
@@ -498,11 +518,12 @@ export class WeftNode {
         network: version.name,
         networkDir: join(options.dataDir, options.network),
         softwareVersion: packageVersion(),
-        databases: nodeBackupDatabases({
+        databases: nodeBackupSources({
           version,
           blocks: blocks.store.db,
           state: state.db,
           mempool: mempoolStore.db,
+          ...privateBackup,
         }),
         log: logger,
       });
@@ -572,17 +593,6 @@ export class WeftNode {
           input.onSignRequest === undefined
             ? undefined
             : (r) => input.onSignRequest?.({ id: r.id, kind: r.kind, origin: r.origin }),
-      });
-      const peerNetwork = p2p;
-      privateService = new PrivateService({
-        version,
-        entity: options.p2p.entity,
-        keys: loadOrCreateEntityKeys(entityKeyPath(options)),
-        networkDir: join(options.dataDir, options.network),
-        peers: () => peerNetwork.peerAddresses(),
-        log: logger,
-        now: input.now,
-        nativeBinding: input.sqliteNativeBinding,
       });
       // The API asks for the node's origin at request time (config.json), once it listens.
       let self: WeftNode | undefined;

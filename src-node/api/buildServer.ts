@@ -42,6 +42,7 @@ import { registerAppMiningRoutes } from "./routes/appMiningRoutes.ts";
 import { registerAppNodeRestartRoutes } from "./routes/appNodeRestartRoutes.ts";
 import { registerAppNodeRoutes } from "./routes/appNodeRoutes.ts";
 import { registerAppPeerRoutes } from "./routes/appPeerRoutes.ts";
+import { registerAppPrivateRoutes } from "./routes/appPrivateRoutes.ts";
 import { registerAppUiRoutes } from "./routes/appUiRoutes.ts";
 import { registerAppWalletRoutes } from "./routes/appWalletRoutes.ts";
 import { registerBackupRoutes } from "./routes/backupRoutes.ts";
@@ -68,6 +69,7 @@ const APP_API_ROUTES: readonly AppApiRoutes[] = [
   registerAppNodeRestartRoutes,
   registerAppBackupRoutes,
   registerAppPeerRoutes,
+  registerAppPrivateRoutes,
   registerAppNodeRoutes,
   registerAppDappSigningRoutes,
 ];

@@ -63,6 +63,7 @@ const storeStatus: Record<StoreErrorCodeValue, number> = {
   [StoreErrorCode.NetworkMismatch]: 500,
   [StoreErrorCode.GenesisMismatch]: 500,
   [StoreErrorCode.Corrupt]: 500,
+  [StoreErrorCode.InvalidBlock]: 500,
   [StoreErrorCode.Closed]: 503,
   [StoreErrorCode.WriteFailed]: 503,
   [StoreErrorCode.UnknownChain]: 404,
@@ -186,6 +187,14 @@ const privateStatus: Record<PrivateErrorCodeValue, number> = {
   [PrivateErrorCode.Undecryptable]: 400,
   [PrivateErrorCode.DeliveryFailed]: 502,
   [PrivateErrorCode.KeyFileUnreadable]: 500,
+  [PrivateErrorCode.UntrustedEntity]: 400,
+  [PrivateErrorCode.UntrustedSender]: 403,
+  [PrivateErrorCode.BadSignature]: 403,
+  [PrivateErrorCode.Replayed]: 409,
+  [PrivateErrorCode.BadTrustedEntity]: 400,
+  [PrivateErrorCode.TrustConflict]: 409,
+  [PrivateErrorCode.NotTrusted]: 404,
+  [PrivateErrorCode.TrustFileUnreadable]: 500,
 };
 
 const statusByCode: Readonly<Record<string, number>> = {

@@ -32,7 +32,7 @@ import {
   readAppBackupSettings,
   writeAppBackupSettings,
 } from "./appBackupSettings.ts";
-import type { BackupDatabase, BackupFile, BackupSource } from "./backupDatabase.ts";
+import type { BackupFile, BackupSource } from "./backupDatabase.ts";
 import { parseBackupId } from "./backupId.ts";
 import type { BackupLog } from "./backupJob.ts";
 import { type BackupManifest, BackupStatus, manifestBytes } from "./backupManifest.ts";
@@ -54,8 +54,8 @@ export type AppBackupsOptions = {
   /** `dataDir/<network>` */
   readonly networkDir: string;
   readonly softwareVersion: string;
-  /** The node's databases, in copy order (backup/nodeDatabases.ts). */
-  readonly databases: readonly BackupDatabase[];
+  /** The node's databases and files, in copy order (backup/nodeDatabases.ts). */
+  readonly databases: readonly BackupSource[];
   readonly log?: BackupLog | undefined;
   /** ms clock (default Date.now). */
   readonly now?: (() => number) | undefined;
@@ -315,7 +315,11 @@ export class AppBackups {
   estimate(): AppBackupEstimate {
     const parts: Record<string, number> = {};
     for (const s of this.sources()) {
-      const key = s.name.startsWith("wallet/") ? "wallet" : s.name;
+      const key = s.name.startsWith("wallet/")
+        ? "wallet"
+        : s.name.startsWith("private")
+          ? "private"
+          : s.name;
       const path = "sourcePath" in s ? s.sourcePath : join(this.#o.networkDir, s.file);
       parts[key] = (parts[key] ?? 0) + fileSize(path);
     }

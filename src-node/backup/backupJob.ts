@@ -212,6 +212,8 @@ export class BackupJob {
 
   async #copy(index: number, source: BackupDatabase): Promise<void> {
     const dest = join(this.folder, source.file);
+    // The private state is a database in a folder: `private/<entity>.sqlite`.
+    mkdirSync(dirname(dest), { recursive: true, mode: PRIVATE_DIR_MODE });
     const flusher = new BackgroundFlush(dest);
     let step = this.#options.pagesPerStep ?? DEFAULT_PAGES_PER_STEP;
     // The first step only measures the database (0 pages).

@@ -128,9 +128,10 @@ function cutJson(v: unknown, fail: Fail): CutJson {
 function database(v: unknown, field: string, fail: Fail): ManifestDatabase {
   const d = record(v, field, fail);
   const file = str(d.file, `${field}.file`, fail);
-  // Restore joins it to the data folder: a plain file name, or one in the wallet's folder.
-  if (!/^(wallet\/)?[a-zA-Z0-9_-][a-zA-Z0-9_.-]*$/.test(file)) {
-    fail(`${field}.file`, "expected a plain file name (or wallet/<name>)");
+  // Restore joins it to the data folder: a plain file name, or one in the wallet's or the
+  // private state's folder.
+  if (!/^((wallet|private)\/)?[a-zA-Z0-9_-][a-zA-Z0-9_.-]*$/.test(file)) {
+    fail(`${field}.file`, "expected a plain file name (or wallet/<name>, private/<name>)");
   }
   if (d.kind !== undefined && d.kind !== "file") fail(`${field}.kind`, 'expected "file"');
   const pages = record(d.pages, `${field}.pages`, fail);

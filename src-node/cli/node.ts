@@ -3,7 +3,7 @@
  * and an optional YAML file (`--config`; flags win), see
  * src-node/config/parseNodeFlags.ts and docs/node.md. Prints the base URL on
  * standard output once the node listens (one line, for scripts), progress and
- * problems on standard error. On a stop signal it closes the server and the
+ * problems on standard error (with the entity's public key other nodes pin). On a stop signal it closes the server and the
  * databases before exiting with 0; a second signal ends the process at once
  * (SQLite's write-ahead log keeps the files consistent either way).
  * @module
@@ -72,6 +72,8 @@ Options:
   --p2p-port N            port of the peer interface (default: the API's port)
   --max-peers N           most peers (default 16)
   --entity NAME           this node's entity name for /private
+  --trust-entity NAME=KEY an entity /private may talk to, pinned to its public key
+                          (as its node prints it at start; repeatable; docs/private.md)
   --p2p-tls               TLS on the peer port (needs --p2p-port); peers name it FINGERPRINT@HOST:PORT
   --p2p-allow-private-addresses
                           take loopback, link-local and private addresses learnt from
@@ -119,6 +121,11 @@ export async function nodeCommand(
     io.stderr.write(`weft node: network ${node.version.name}, data in ${node.options.dataDir}\n`);
     io.stderr.write(
       `weft node: UI ${node.appUrl} (the app token for /app/api/*: ${node.appTokenFile})\n`,
+    );
+    const me = node.private.identity();
+    // What other nodes pin with --trust-entity NAME=KEY (docs/private.md).
+    io.stderr.write(
+      `weft node: /private entity ${me.entity ?? "none (--entity NAME)"}, public key ${me.publicKey} (fingerprint ${me.fingerprint})\n`,
     );
     io.stdout.write(`${node.baseUrl}\n`);
     if (stopRequested === undefined) {

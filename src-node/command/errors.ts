@@ -16,6 +16,7 @@ export const CommandErrorCode = {
   BadField: "CMD_BAD_FIELD",
   HashMismatch: "CMD_HASH_MISMATCH",
   UnsupportedScheme: "CMD_UNSUPPORTED_SCHEME",
+  UnsupportedVerifier: "CMD_UNSUPPORTED_VERIFIER",
   SigCount: "CMD_SIG_COUNT",
   BadSignature: "CMD_BAD_SIGNATURE",
   AddressMismatch: "CMD_ADDRESS_MISMATCH",
@@ -41,6 +42,7 @@ export type CommandErrorType =
   | { code: typeof CommandErrorCode.BadField; field: string; expected: string }
   | { code: typeof CommandErrorCode.HashMismatch; field: string; expected: string; actual: string }
   | { code: typeof CommandErrorCode.UnsupportedScheme; field: string; scheme: string }
+  | { code: typeof CommandErrorCode.UnsupportedVerifier; field: string; names: string[] }
   | { code: typeof CommandErrorCode.SigCount; field: string; signers: number; sigs: number }
   | { code: typeof CommandErrorCode.BadSignature; field: string; index: number }
   | {

@@ -4,16 +4,37 @@
  * arguments keep every number's text, which the contract language needs
  * (`1.0` is a decimal, `{"int":1}` an integer), so nothing reads `cmd` again.
  * Unknown members are ignored (the hash covers the exact text, so they
- * cannot be altered in transit, and newer clients may add fields).
+ * cannot be altered in transit, and newer clients may add fields), except
+ * `verifiers`, which must name no verifier plugin (Weft runs none).
  * @module
  */
 import type { CommandPayload } from "./commandTypes.ts";
 import { CommandError, CommandErrorCode } from "./errors.ts";
 import { readJsonExact } from "./exactJson.ts";
-import { optional, readObject, readString, required } from "./fieldReaders.ts";
+import { optional, readArray, readObject, readString, required } from "./fieldReaders.ts";
 import { parsePayloadMessage } from "./parsePayloadMessage.ts";
 import { parsePublicMeta } from "./parsePublicMeta.ts";
 import { parseSigners } from "./parseSigners.ts";
+
+/**
+ * Refuses a `verifiers` list naming any verifier plugin. The reference runs the plugins a
+ * command names and lets them grant capabilities; Weft runs none, so such a command could only
+ * fail (the reference, with no plugin enabled, fails it with "verifier does not exist"). It is
+ * refused at the door instead, before anyone pays gas for it; absent, null and [] are none.
+ */
+function checkVerifiers(value: unknown, field: string): void {
+  if (value === undefined || value === null) return;
+  const list = readArray(value, field);
+  if (list.length === 0) return;
+  const names = list.map((v) => {
+    const name = typeof v === "object" && v !== null ? (v as { name?: unknown }).name : undefined;
+    return typeof name === "string" ? name : "(unnamed)";
+  });
+  throw new CommandError(
+    { code: CommandErrorCode.UnsupportedVerifier, field, names },
+    `${field}: verifier plugins are not supported (named: ${names.map((n) => JSON.stringify(n)).join(", ")}); Weft runs none, leave verifiers out`,
+  );
+}
 
 /** Reads an already-decoded payload object at `field` (e.g. `"cmd"`). */
 export function parsePayloadObject(value: unknown, field: string): CommandPayload {
@@ -23,6 +44,8 @@ export function parsePayloadObject(value: unknown, field: string): CommandPayloa
   const signers = required(o, "signers", field);
   const networkId = optional(o, "networkId", field);
   const nonce = required(o, "nonce", field);
+  const verifiers = optional(o, "verifiers", field);
+  checkVerifiers(verifiers.value, verifiers.field);
   return {
     payload: parsePayloadMessage(payload.value, payload.field),
     meta: parsePublicMeta(meta.value, meta.field),

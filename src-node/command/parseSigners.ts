@@ -8,6 +8,7 @@ import { type Capability, ED25519, type Signer } from "./commandTypes.ts";
 import { CommandError, CommandErrorCode } from "./errors.ts";
 import type { JsonValue } from "./exactJson.ts";
 import {
+  badField,
   fieldPath,
   optional,
   readArray,
@@ -30,12 +31,35 @@ export function parseScheme(value: unknown, field: string): typeof ED25519 | und
   return scheme;
 }
 
+/**
+ * One identifier of a qualified name, as the reference's parser reads it: a letter or one of
+ * `%#+-_&$@<>=^?*!|/~`, then letters, ASCII digits and those symbols (`Pact.Types.Parser.style`).
+ */
+const IDENT = String.raw`[\p{L}%#+\-_&$@<>=^?*!|/~][\p{L}0-9%#+\-_&$@<>=^?*!|/~]*`;
+const QUALIFIED_NAME = new RegExp(`^${IDENT}\\.${IDENT}(?:\\.${IDENT})?$`, "u");
+const RESERVED = new Set(["true", "false"]);
+
+/**
+ * Whether `name` is a capability name the reference's signer JSON accepts (`SigCapability`'s
+ * `name` is a `QualifiedName`): `module.NAME` or `namespace.module.NAME`. Anything else fails
+ * the reference's parse of the whole command, so Weft refuses it there too. (The reference's
+ * parser also skips whitespace around the dots, reading `"coin . GAS"` as `coin.GAS`; Weft
+ * refuses such text rather than keep a name the evaluator would compare differently.)
+ */
+export function isQualifiedName(name: string): boolean {
+  return QUALIFIED_NAME.test(name) && !name.split(".").some((part) => RESERVED.has(part));
+}
+
 function parseCapability(value: unknown, field: string): Capability {
   const o = readObject(value, field);
   const name = required(o, "name", field);
   const args = required(o, "args", field);
+  const nameText = readString(name.value, name.field);
+  if (!isQualifiedName(nameText)) {
+    throw badField(name.field, "a qualified capability name, module.NAME or namespace.module.NAME");
+  }
   return {
-    name: readString(name.value, name.field),
+    name: nameText,
     args: readArray(args.value, args.field) as readonly JsonValue[],
   };
 }

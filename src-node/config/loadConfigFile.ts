@@ -135,6 +135,7 @@ export function parseConfigText(text: string, file: string): NodeOptionsInput {
     "port",
     "max-peers",
     "entity",
+    "trusted-entities",
     "tls",
     "allow-private-addresses",
   ]);
@@ -174,6 +175,7 @@ export function parseConfigText(text: string, file: string): NodeOptionsInput {
             port: p2p.port,
             maxPeers: p2p["max-peers"],
             entity: p2p.entity,
+            trustedEntities: p2p["trusted-entities"],
             tls: p2p.tls,
             allowPrivateAddresses: p2p["allow-private-addresses"],
           },

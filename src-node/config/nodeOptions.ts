@@ -94,6 +94,12 @@ export type P2pOptions = {
   /** This node's entity name for `/private` (`p2p.entity`, `--entity`). */
   readonly entity?: string | undefined;
   /**
+   * Entities this node trusts for `/private`, each pinned to its public key
+   * (`p2p.trusted-entities`, `--trust-entity NAME=KEY`; docs/private.md). Keys
+   * are checked in full when the node starts (p2p/private/trustedEntities.ts).
+   */
+  readonly trustedEntities: readonly { readonly name: string; readonly publicKey: string }[];
+  /**
    * TLS on the peer port (`p2p.tls`, `--p2p-tls`): a self-signed certificate whose fingerprint
    * names the node to peers (`FINGERPRINT@HOST:PORT`; docs/p2p.md "TLS"). Needs `p2p.port`.
    */
@@ -169,6 +175,8 @@ export type NodeOptionsInput = {
         readonly port?: unknown;
         readonly maxPeers?: unknown;
         readonly entity?: unknown;
+        /** A map NAME → KEY (the YAML file) or a list of `NAME=KEY` (`--trust-entity`). */
+        readonly trustedEntities?: unknown;
         readonly tls?: unknown;
         readonly allowPrivateAddresses?: unknown;
       }
@@ -279,15 +287,55 @@ function p2pTls(value: unknown, port: unknown): boolean {
 }
 
 /** `p2p.entity`: a name of letters, digits, `-`, `_` and `.`, at most 64 characters. */
-function entityName(value: unknown): string {
-  const name = text(value, "p2p.entity");
+function entityName(value: unknown, key = "p2p.entity"): string {
+  const name = text(value, key);
   if (!/^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/.test(name)) {
     throw badValue(
-      "p2p.entity",
+      key,
       `expected letters, digits, '.', '_' or '-' (at most 64, starting with a letter or digit), got ${JSON.stringify(name)}`,
     );
   }
   return name;
+}
+
+/**
+ * `p2p.trusted-entities`: a map NAME → KEY (YAML) or a list of `NAME=KEY`
+ * (`--trust-entity`, repeatable); each name an entity name, each key 43
+ * characters of base64url (the entity's public key as its node shows it),
+ * a name once.
+ */
+function trustedEntities(value: unknown): { name: string; publicKey: string }[] {
+  const key = "p2p.trusted-entities";
+  let pairs: [string, unknown, string][];
+  if (Array.isArray(value)) {
+    pairs = value.map((item, i) => {
+      const at = typeof item === "string" ? item.indexOf("=") : -1;
+      if (typeof item !== "string" || at < 1) {
+        throw badValue(`${key}[${i}]`, `expected NAME=KEY, got ${JSON.stringify(item)}`);
+      }
+      return [item.slice(0, at), item.slice(at + 1), `${key}[${i}]`];
+    });
+  } else if (typeof value === "object" && value !== null) {
+    pairs = Object.entries(value).map(([n, k]) => [n, k, `${key}.${n}`]);
+  } else {
+    throw badValue(key, "expected a map of entity names to public keys (or NAME=KEY items)");
+  }
+  const seen = new Map<string, string>();
+  for (const [name, publicKey, field] of pairs) {
+    entityName(name, field);
+    if (typeof publicKey !== "string" || !/^[A-Za-z0-9_-]{43}$/.test(publicKey)) {
+      throw badValue(
+        field,
+        `expected the entity's public key: 43 characters of base64url, as its node prints it at start, got ${JSON.stringify(publicKey)}`,
+      );
+    }
+    const before = seen.get(name);
+    if (before !== undefined && before !== publicKey) {
+      throw badValue(field, `${name} is pinned twice, to two keys`);
+    }
+    seen.set(name, publicKey);
+  }
+  return [...seen].map(([name, publicKey]) => ({ name, publicKey }));
 }
 
 /** Networks on which `mining.onDemand: auto` turns mine on demand on. */
@@ -410,6 +458,8 @@ export function resolveNodeOptions(input: NodeOptionsInput, baseDir = process.cw
           ? DEFAULT_MAX_PEERS
           : integer(p2p.maxPeers, "p2p.max-peers", 1, 1024),
       entity: p2p.entity === undefined ? undefined : entityName(p2p.entity),
+      trustedEntities:
+        p2p.trustedEntities === undefined ? [] : trustedEntities(p2p.trustedEntities),
       tls: p2pTls(p2p.tls, p2p.port),
       allowPrivateAddresses:
         p2p.allowPrivateAddresses === undefined
@@ -469,6 +519,7 @@ export function mergeNodeOptions(
       port: pick(file.p2p?.port, flags.p2p?.port),
       maxPeers: pick(file.p2p?.maxPeers, flags.p2p?.maxPeers),
       entity: pick(file.p2p?.entity, flags.p2p?.entity),
+      trustedEntities: pick(file.p2p?.trustedEntities, flags.p2p?.trustedEntities),
       tls: pick(file.p2p?.tls, flags.p2p?.tls),
       allowPrivateAddresses: pick(
         file.p2p?.allowPrivateAddresses,

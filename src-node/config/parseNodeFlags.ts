@@ -10,7 +10,9 @@
  * `/spv` waits), `--spv-proof-depth N` (how deep a continuation's proof root
  * may be), `--archive` (keep the whole contract-state history), `--state-horizon N`
  * (blocks below each head whose state stays exact), `--peer HOST:PORT` (repeatable: a peer to connect to),
- * `--p2p-port N`, `--max-peers N`, `--entity NAME`, `--p2p-tls`, `--p2p-allow-private-addresses` (docs/p2p.md), `--help`. Values follow
+ * `--p2p-port N`, `--max-peers N`, `--entity NAME`, `--trust-entity NAME=KEY` (repeatable: an
+ * entity pinned to its key, docs/private.md), `--p2p-tls`, `--p2p-allow-private-addresses`
+ * (docs/p2p.md), `--help`. Values follow
  * the flag (`--port 1848`) or an equals sign (`--port=1848`). Values are
  * checked later, by resolveNodeOptions.
  * @module
@@ -44,9 +46,10 @@ const VALUE_FLAGS = [
   "--p2p-port",
   "--max-peers",
   "--entity",
+  "--trust-entity",
 ] as const;
 /** Value flags that may be given more than once (their values collect into a list). */
-const REPEATABLE = ["--peer"] as const;
+const REPEATABLE = ["--peer", "--trust-entity"] as const;
 const SWITCHES = [
   "--enable-backup-api",
   "--enable-mining-api",
@@ -154,6 +157,7 @@ export function parseNodeFlags(args: readonly string[]): NodeFlags {
         values.has("--p2p-port") ||
         values.has("--max-peers") ||
         values.has("--entity") ||
+        lists.has("--trust-entity") ||
         switches.has("--p2p-tls") ||
         switches.has("--p2p-allow-private-addresses")
           ? {
@@ -161,6 +165,7 @@ export function parseNodeFlags(args: readonly string[]): NodeFlags {
               port: values.get("--p2p-port"),
               maxPeers: values.get("--max-peers"),
               entity: values.get("--entity"),
+              trustedEntities: lists.get("--trust-entity"),
               tls: switches.has("--p2p-tls") ? true : undefined,
               allowPrivateAddresses: switches.has("--p2p-allow-private-addresses")
                 ? true

@@ -18,7 +18,7 @@
  * first), then list order.
  * @module
  */
-import type { SigCapability, Signer } from "../contract/eval/runtimeContext.ts";
+import { type SigCapability, type Signer, signersByKey } from "../contract/eval/runtimeContext.ts";
 import type { GasPayer } from "../contract/execute.ts";
 import { compactForms } from "../contract/syntax/compactForms.ts";
 import { makeObject, type PactValue, pString } from "../contract/values/value.ts";
@@ -47,10 +47,9 @@ function compare(a: string, b: string): number {
 /** The `GAS_PAYER` capability the node acquires for these signers, or null. */
 export function gasPayerCapOf(signers: readonly Signer[]): SigCapability | null {
   if (!signers.some(hasPayerCap)) return null;
-  const byKey = new Map<string, readonly SigCapability[]>();
-  for (const s of signers) byKey.set(s.pubKey, s.caps);
+  const byKey = signersByKey(signers);
   for (const key of [...byKey.keys()].sort(compare)) {
-    const found = (byKey.get(key) ?? [])
+    const found = (byKey.get(key)?.caps ?? [])
       .map((cap, i) => ({ cap, i, m: payerModule(cap) }))
       .filter((x) => x.m !== null)
       .sort((x, y) => {

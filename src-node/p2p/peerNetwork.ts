@@ -13,7 +13,7 @@
  * - Misbehaviour is charged to the peer this node was talking to when it
  *   happened, never to an address named in a request (a published cut's
  *   `origin` only says where to look: its cut is a hint, and a hint its
- *   origin cannot back costs that origin nothing; {@link PeerNetwork.penalizePeer}).
+ *   origin cannot back costs that origin nothing; {@link PeerNetwork.penalize}).
  * - Every poll interval each usable peer's `/cut` is read; on every change
  *   of this node's cut, the new cut is published to every peer (`PUT /cut`,
  *   one request in flight per peer, the latest cut sent next), so new blocks
@@ -420,7 +420,8 @@ export class PeerNetwork {
   }
 
   /**
-   * Charges misbehaviour to the peer this node talked to at `address` (the
+   * Charges misbehaviour another area saw (`/private`: a false entity key, a
+   * missing receipt) to the peer this node talked to at `address` (the
    * address it opened the connection to, as `PeerClient.address` or
    * `PrivatePeerClient.address` hold it; never an address a request named):
    * `kind` decides the points (docs/p2p.md), `reason` is logged and shown.
@@ -428,7 +429,7 @@ export class PeerNetwork {
    * is charged nothing.
    * @returns whether the peer was in the book (and so charged).
    */
-  penalizePeer(address: PeerAddress, kind: MisbehaviourKind, reason: string): boolean {
+  penalize(address: PeerAddress, kind: MisbehaviourKind, reason: string): boolean {
     const entry = this.book.get(peerKey(address));
     if (entry === undefined) return false;
     this.#misbehaved(entry, MISBEHAVIOUR_POINTS[kind], reason);

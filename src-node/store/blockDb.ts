@@ -113,7 +113,8 @@ export class BlockDb {
   /**
    * Opens (creating and initialising when new) the block database.
    * @throws {StoreError} STORE_OPEN_FAILED, STORE_SCHEMA_TOO_NEW,
-   *   STORE_NETWORK_MISMATCH, STORE_GENESIS_MISMATCH, STORE_CORRUPT.
+   *   STORE_NETWORK_MISMATCH, STORE_GENESIS_MISMATCH, STORE_CORRUPT,
+   *   STORE_INVALID_BLOCK (a stored block an older Weft accepted, migration 5).
    */
   static open(options: BlockDbOptions): BlockDb {
     const { version } = options;

@@ -12,6 +12,7 @@ export const StoreErrorCode = {
   NetworkMismatch: "STORE_NETWORK_MISMATCH",
   GenesisMismatch: "STORE_GENESIS_MISMATCH",
   Corrupt: "STORE_CORRUPT",
+  InvalidBlock: "STORE_INVALID_BLOCK",
   Closed: "STORE_CLOSED",
   WriteFailed: "STORE_WRITE_FAILED",
   UnknownChain: "STORE_UNKNOWN_CHAIN",
@@ -34,6 +35,15 @@ export type StoreErrorType =
       actual: string;
     }
   | { code: typeof StoreErrorCode.Corrupt; path: string; reason: string }
+  /** A stored block that a rule added since it was stored refuses (the file is not opened). */
+  | {
+      code: typeof StoreErrorCode.InvalidBlock;
+      path: string;
+      chainId: number;
+      height: number;
+      hash: string;
+      reason: string;
+    }
   | { code: typeof StoreErrorCode.Closed; path: string }
   | { code: typeof StoreErrorCode.WriteFailed; path: string; reason: string }
   | { code: typeof StoreErrorCode.UnknownChain; chainId: number }

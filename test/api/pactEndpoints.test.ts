@@ -3,7 +3,7 @@
  * real signatures and real mining: /send (all or nothing, every rule, body
  * shapes), /poll (unknown keys left out, confirmation depth), /listen (wait,
  * timeout status), /local (legacy, preflight, signature switch, rewind
- * depth), /private (refused without an entity or a peer announcing the
+ * depth), /private (refused without an entity or a pinned entity for the
  * addressed one; docs/private.md), and /mining/solved executing
  * blocks before accepting them.
  */
@@ -291,7 +291,7 @@ describe("[api] POST /local", () => {
 });
 
 describe("[api] POST /private", () => {
-  it("reads private metadata, then refuses: no entity, or no peer announcing the addressed one", async () => {
+  it("reads private metadata, then refuses: no entity, or an addressed entity it does not trust", async () => {
     const k = devKey(0);
     const cmd = JSON.stringify({
       payload: { exec: { code: "(+ 1 2)", data: {} } },
@@ -308,7 +308,7 @@ describe("[api] POST /private", () => {
       const r = await withEntity.request("POST", `${withEntity.base}/chain/0/pact/api/v1/private`, {
         body,
       });
-      expectText(r, 400, "cmd.meta.address.to", 'no peer of this node announces "bob-node"');
+      expectText(r, 400, "cmd.meta.address.to", 'this node does not trust "bob-node"');
     } finally {
       await withEntity.cleanup();
     }

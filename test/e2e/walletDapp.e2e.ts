@@ -7,7 +7,9 @@
  * gets its signature, submits the command with `@kadena/client` to the node and it is
  * confirmed, the amount moved. A web page of another origin (a "dapp" served on localhost)
  * asks too, passing the browser's CORS preflight: the review names that origin, and Refuse
- * answers it with the API's refusal.
+ * answers it with the API's refusal. A quicksign whose signer gives an address shows it in the
+ * review with every capability argument's numbers as signed; one whose address names another
+ * key is refused by the API itself, naming it, and never reaches the review (issue 31).
  */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -18,7 +20,11 @@ import { readAccounts } from "../../renderer/src/features/wallet/accounts/readAc
 import { DEV_ACCOUNT_KEYS } from "../../src-node/genesis/devAccountKeys.ts";
 import { saveScreenshot } from "./support/browser.ts";
 import { setUpRealNodePage } from "./support/realNodePage.ts";
-import { createWallet, importTestAccount } from "./support/walletSetup.ts";
+import {
+  expectReviewOfSignerAddress,
+  signerAddressCommand,
+} from "./support/signerAddressCommand.ts";
+import { createWallet, importTestAccount, unlockIfLocked } from "./support/walletSetup.ts";
 
 const ONE = 10n ** 12n;
 const NETWORK = "test-singleton";
@@ -190,6 +196,42 @@ describe("[e2e] signing requests from dapps (Chainweaver's signing API)", () => 
       .waitFor({ timeout: 20_000 });
     expect(await page.getByTestId("dapp-origin").textContent()).toBe(dappOrigin);
     // Locked (a new page): the review asks for the password first; Refuse needs none.
+    await page.getByRole("button", { name: "Refuse" }).click();
+    expect(await answer).toEqual({ status: 200, body: { error: { type: "reject" } } });
+    await page.getByTestId("dapp-none").waitFor();
+    expect(problems).toEqual([]);
+  });
+
+  it("shows a signer's address and capability numbers as signed; an address naming another key is refused by the API", async () => {
+    const { page, node, problems } = real;
+    await page.goto(`${node.appUrl}#/wallet`);
+    await unlockIfLocked(page);
+    const port = node.dappSigning.status().port;
+    const quicksign = async (cmd: string) => {
+      const r = await fetch(`http://127.0.0.1:${port}/v1/quicksign`, {
+        method: "POST",
+        headers: { "content-type": "application/json;charset=utf-8" },
+        body: JSON.stringify({
+          cmdSigDatas: [{ cmd, sigs: [{ pubKey: S0.publicKey, sig: null }] }],
+        }),
+      });
+      return { status: r.status, body: (await r.json()) as unknown };
+    };
+
+    // Another key as the address: the API answers 400 at once (a queued request would wait for
+    // the user), so nothing reaches the review.
+    const refused = await quicksign(signerAddressCommand(S1.publicKey, NETWORK).cmd);
+    expect(refused.status).toBe(400);
+    expect(JSON.stringify(refused.body)).toContain(
+      "cmd.signers[0].addr: the address does not match",
+    );
+
+    const answer = quicksign(signerAddressCommand(S0.publicKey, NETWORK).cmd);
+    await page
+      .getByRole("heading", { level: 1, name: "Signing request" })
+      .waitFor({ timeout: 20_000 });
+    await expectReviewOfSignerAddress(page);
+    await saveScreenshot(page, "wallet-dapp-address");
     await page.getByRole("button", { name: "Refuse" }).click();
     expect(await answer).toEqual({ status: 200, body: { error: { type: "reject" } } });
     await page.getByTestId("dapp-none").waitFor();

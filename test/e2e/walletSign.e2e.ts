@@ -6,7 +6,9 @@
  * sent and confirmed; the node shows the amount moved. A copy whose hash does not match its
  * cmd is refused with the reason before anything is shown to sign. "Prepare for others to sign"
  * on the transfer review gives unsigned SigData that the sign page signs and sends; a transaction
- * for another network waits for the user's confirmation.
+ * for another network waits for the user's confirmation. The review shows a signer's address
+ * and every capability argument's numbers as signed (nested in objects and lists too), and a
+ * transaction whose signer names another key as its address is refused in words (issue 31).
  */
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -20,6 +22,10 @@ import { DEV_ACCOUNT_KEYS } from "../../src-node/genesis/devAccountKeys.ts";
 import { saveScreenshot } from "./support/browser.ts";
 import { saveGuideScreenshot } from "./support/guideScreenshot.ts";
 import { setUpRealNodePage } from "./support/realNodePage.ts";
+import {
+  expectReviewOfSignerAddress,
+  signerAddressCommand,
+} from "./support/signerAddressCommand.ts";
 import {
   createWallet,
   importTestAccount,
@@ -221,4 +227,33 @@ describe("[e2e] sign a transaction prepared with weft -u", () => {
     },
     LONG_TEST_MS,
   );
+
+  it("shows each signer's address and every capability argument as signed; refuses an address that is not the key, in words", async () => {
+    const { page, node } = env;
+    await openWallet(page, node);
+    await unlockIfLocked(page);
+    await page.goto(`${node.appUrl}#/wallet/sign`);
+    await page.getByRole("heading", { level: 1, name: "Sign a transaction" }).waitFor();
+    const unsignedOf = (addr: string) => {
+      const u = signerAddressCommand(addr, "test-singleton");
+      return JSON.stringify({ cmd: u.cmd, hash: u.hash, sigs: [null] });
+    };
+    const input = page.getByLabel("Transaction", { exact: true });
+
+    await input.fill(unsignedOf(S0.publicKey));
+    await expectReviewOfSignerAddress(page);
+    await saveScreenshot(page, "wallet-sign-address");
+
+    // The same signer naming another key as its address: refused before anything is shown.
+    await input.fill(unsignedOf(S1.publicKey));
+    await expect
+      .poll(() => page.getByTestId("sign-problem").textContent())
+      .toContain(
+        `Refused: signer 1 signs with the key ${S0.publicKey} but names the address ${S1.publicKey}, which is not that key.`,
+      );
+    expect(await page.getByTestId("sign-review").count()).toBe(0);
+    expect(await page.getByRole("button", { name: "Sign", exact: true }).count()).toBe(0);
+    await saveScreenshot(page, "wallet-sign-address-refused");
+    expect(env.problems).toEqual([]);
+  });
 });

@@ -4,7 +4,8 @@
  * (and alice, a party) answer /poll with its result; carol, a peer of alice
  * that is not addressed, does not know the request key, and no file of its
  * data folder nor its log holds a marker string from the command's code.
- * Refusals: an entity no peer announces, public metadata, another sender.
+ * Refusals: an entity that is not pinned, public metadata, another sender.
+ * Each node pins the others' keys with `--trust-entity` (docs/private.md).
  * No mining: private commands run on the private state, not in blocks.
  */
 import { readdirSync, readFileSync, rmSync, statSync } from "node:fs";
@@ -13,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signedCommand } from "../support/execChain.ts";
 import { type NodeProcess, startNode, waitFor } from "../support/nodeProcess.ts";
 import { privateCommand } from "../support/privateCommand.ts";
+import { connectedTo, entityFolder, postPact, trustFlags } from "../support/privateNodes.ts";
 
 const MARKER = `weft-private-marker-${process.pid}-${Date.now()}`;
 
@@ -28,35 +30,35 @@ function filesUnder(dir: string): string[] {
   });
 }
 
-async function post(n: NodeProcess, path: string, body: unknown): Promise<Response> {
-  return fetch(`${n.base}/chain/0/pact/api/v1/${path}`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify(body),
-  });
-}
-
 async function poll(n: NodeProcess, key: string): Promise<Record<string, unknown>> {
-  const r = await post(n, "poll", { requestKeys: [key] });
+  const r = await postPact(n, "poll", { requestKeys: [key] });
   expect(r.status, await r.clone().text()).toBe(200);
   return (await r.json()) as Record<string, unknown>;
 }
 
 beforeAll(async () => {
+  const [a, b, c] = [entityFolder(), entityFolder(), entityFolder()];
   [bob, carol] = await Promise.all([
-    startNode(["--entity", "bob"]),
-    startNode(["--entity", "carol"]),
+    startNode(["--entity", "bob", ...trustFlags({ alice: a })], b.dataDir),
+    startNode(["--entity", "carol", ...trustFlags({ alice: a })], c.dataDir),
   ]);
   nodes.push(bob, carol);
-  alice = await startNode(["--entity", "alice", "--peer", bob.address, "--peer", carol.address]);
+  alice = await startNode(
+    [
+      "--entity",
+      "alice",
+      "--peer",
+      bob.address,
+      "--peer",
+      carol.address,
+      ...trustFlags({ bob: b, carol: c }),
+    ],
+    a.dataDir,
+  );
   nodes.push(alice);
-  await waitFor("alice to connect to bob and carol", async () => {
-    const r = (await (await alice.app("peers")).json()) as {
-      peers: { address: string; network: string }[];
-    };
-    const ok = r.peers.filter((p) => p.network === "ok").map((p) => p.address);
-    return ok.includes(bob.address) && ok.includes(carol.address) ? true : undefined;
-  });
+  await waitFor("alice to connect to bob and carol", () =>
+    connectedTo(alice, [bob.address, carol.address]),
+  );
 }, 300_000);
 
 afterAll(async () => {
@@ -71,7 +73,7 @@ describe("[p2p] /private between addressed nodes", () => {
       from: "alice",
       to: ["bob"],
     });
-    const r = await post(alice, "private", command);
+    const r = await postPact(alice, "private", command);
     expect(r.status, await r.clone().text()).toBe(200);
     expect(await r.json()).toEqual({ requestKeys: [command.hash] });
     for (const n of [bob, alice]) {
@@ -101,18 +103,18 @@ describe("[p2p] /private between addressed nodes", () => {
     expect(bob.stderr()).toContain(`p2p: private: ran ${command.hash} from alice`);
   }, 300_000);
 
-  it("refuses an unknown entity, public metadata and another sender with 400 naming why", async () => {
-    const unknown = await post(
+  it("refuses an entity it does not trust, public metadata and another sender with 400 naming why", async () => {
+    const unknown = await postPact(
       alice,
       "private",
       privateCommand({ code: "1", from: "alice", to: ["bob", "dave"] }),
     );
     expect(unknown.status).toBe(400);
-    expect(await unknown.text()).toMatch(/cmd\.meta\.address\.to: no peer .* "dave"/);
-    const pub = await post(alice, "private", signedCommand({ code: "1" }));
+    expect(await unknown.text()).toMatch(/cmd\.meta\.address\.to: this node does not trust "dave"/);
+    const pub = await postPact(alice, "private", signedCommand({ code: "1" }));
     expect(pub.status).toBe(400);
     expect(await pub.text()).toContain("private metadata");
-    const other = await post(
+    const other = await postPact(
       alice,
       "private",
       privateCommand({ code: "1", from: "bob", to: ["bob"] }),

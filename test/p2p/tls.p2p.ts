@@ -12,6 +12,7 @@ import { rmSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MINER_A, type NodeProcess, startNode, waitFor } from "../support/nodeProcess.ts";
 import { privateCommand } from "../support/privateCommand.ts";
+import { entityFolder, trustFlags } from "../support/privateNodes.ts";
 
 const nodes: NodeProcess[] = [];
 let alice: NodeProcess;
@@ -28,16 +29,21 @@ async function peers(n: NodeProcess): Promise<Peers["peers"]> {
 }
 
 beforeAll(async () => {
-  bob = await startNode([
-    "--entity",
-    "bob",
-    "--p2p-tls",
-    "--p2p-port",
-    "0",
-    "--mine",
-    "--miner-account",
-    MINER_A,
-  ]);
+  const [a, b] = [entityFolder(), entityFolder()];
+  bob = await startNode(
+    [
+      "--entity",
+      "bob",
+      ...trustFlags({ alice: a }),
+      "--p2p-tls",
+      "--p2p-port",
+      "0",
+      "--mine",
+      "--miner-account",
+      MINER_A,
+    ],
+    b.dataDir,
+  );
   nodes.push(bob);
   bobTls = await waitFor("bob's TLS peer address in its log", async () => {
     return /peers reach this node over TLS at (\S+)/.exec(bob.stderr())?.[1];
@@ -45,7 +51,19 @@ beforeAll(async () => {
   const [fp, hostPort] = bobTls.split("@") as [string, string];
   wrongBob = `${fp.startsWith("A") ? "B" : "A"}${fp.slice(1)}@${hostPort}`;
   [alice, carol] = await Promise.all([
-    startNode(["--entity", "alice", "--p2p-tls", "--p2p-port", "0", "--peer", bobTls]),
+    startNode(
+      [
+        "--entity",
+        "alice",
+        ...trustFlags({ bob: b }),
+        "--p2p-tls",
+        "--p2p-port",
+        "0",
+        "--peer",
+        bobTls,
+      ],
+      a.dataDir,
+    ),
     startNode(["--peer", wrongBob]),
   ]);
   nodes.push(alice, carol);

@@ -270,7 +270,10 @@ describe("[wallet] and [dapp] signing requests naming another key", () => {
     const c = theft();
     const r = parseSignRequest(JSON.stringify({ cmd: c.cmd, hash: c.hash, sigs: [null] }));
     expect(r.ok).toBe(false);
-    expect(r.ok ? "" : r.problem).toContain("address does not match");
+    // In words (test/renderer/signReview.test.ts pins the whole text).
+    expect(r.ok ? "" : r.problem).toContain(
+      `signs with the key ${thief.publicKey} but names the address ${victim.publicKey}, which is not that key`,
+    );
   });
 
   it("the dapp signing API answers quicksign with 400 naming the field", () => {

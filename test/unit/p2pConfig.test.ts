@@ -1,7 +1,7 @@
 /**
  * The peer options: `--peer` repeatable, `--p2p-port`, `--max-peers`,
- * `--entity`, `--p2p-tls`, `--p2p-allow-private-addresses` and the YAML `p2p` section, checked with errors
- * naming the key.
+ * `--entity`, `--trust-entity` repeatable, `--p2p-tls`, `--p2p-allow-private-addresses`
+ * and the YAML `p2p` section, checked with errors naming the key.
  */
 import { describe, expect, it } from "vitest";
 import { parseConfigText } from "../../src-node/config/loadConfigFile.ts";
@@ -17,6 +17,7 @@ describe("[config] p2p options", () => {
       port: undefined,
       maxPeers: 16,
       entity: undefined,
+      trustedEntities: [],
       tls: false,
       allowPrivateAddresses: false,
     });
@@ -34,6 +35,7 @@ describe("[config] p2p options", () => {
       port: 1790,
       maxPeers: 4,
       entity: "alice",
+      trustedEntities: [],
       tls: false,
       allowPrivateAddresses: true,
     });
@@ -46,6 +48,42 @@ describe("[config] p2p options", () => {
     expect(() => parseConfigText("p2p:\n  peer: []\n", "node.yaml")).toThrow(
       /unknown key p2p.peer/,
     );
+  });
+
+  it("pins entities from --trust-entity NAME=KEY (repeatable) or the YAML map; flags win", () => {
+    const [k1, k2] = ["A".repeat(43), "B".repeat(43)];
+    const flags = parseNodeFlags(["--trust-entity", `bob=${k1}`, `--trust-entity=carol=${k2}`]);
+    expect(resolveNodeOptions({ ...flags.options, dataDir: "/tmp/x" }).p2p.trustedEntities).toEqual(
+      [
+        { name: "bob", publicKey: k1 },
+        { name: "carol", publicKey: k2 },
+      ],
+    );
+    const file = parseConfigText(
+      `p2p:\n  trusted-entities:\n    dave: ${k2}\n    erin: ${k1}\n`,
+      "node.yaml",
+    );
+    expect(resolveNodeOptions({ ...file, dataDir: "/tmp/x" }).p2p.trustedEntities).toEqual([
+      { name: "dave", publicKey: k2 },
+      { name: "erin", publicKey: k1 },
+    ]);
+    const merged = resolveNodeOptions({
+      ...mergeNodeOptions(file, flags.options),
+      dataDir: "/tmp/x",
+    });
+    expect(merged.p2p.trustedEntities.map((t) => t.name)).toEqual(["bob", "carol"]);
+    const bad = (trustedEntities: unknown) => () =>
+      resolveNodeOptions({ dataDir: "/tmp/x", p2p: { trustedEntities } });
+    expect(bad(["bob"])).toThrow(/^p2p\.trusted-entities\[0\]: expected NAME=KEY/);
+    expect(bad([`a b=${k1}`])).toThrow(/^p2p\.trusted-entities\[0\]: expected letters/);
+    expect(bad(["bob=short"])).toThrow(
+      /^p2p\.trusted-entities\[0\]: expected the entity's public key/,
+    );
+    expect(bad([`bob=${k1}`, `bob=${k2}`])).toThrow(
+      /^p2p\.trusted-entities\[1\]: bob is pinned twice/,
+    );
+    expect(bad({ bob: 42 })).toThrow(/^p2p\.trusted-entities\.bob: /);
+    expect(bad("bob")).toThrow(/^p2p\.trusted-entities: expected a map/);
   });
 
   it("names the key of a bad value", () => {

@@ -172,7 +172,7 @@ describe("[store] blocks.sqlite migrations 3 and 4: header page texts beside the
     }
     const db = BlockDb.open({ path, version: testSingletonVersion });
     try {
-      expect(db.store.db.userVersion()).toBe(4);
+      expect(db.store.db.userVersion()).toBe(blockMigrations.length);
       // The object text moved to header_texts: headers keeps the binary form only.
       const columns = db.store.db.column(
         sql`SELECT name FROM pragma_table_info('headers')`,
@@ -235,7 +235,7 @@ describe("[store] blocks.sqlite migrations 3 and 4: header page texts beside the
     }
     const db = BlockDb.open({ path, version: testSingletonVersion });
     try {
-      expect(db.store.db.userVersion()).toBe(4);
+      expect(db.store.db.userVersion()).toBe(blockMigrations.length);
       const first = blocks[0]?.header;
       if (first === undefined) throw new Error("no block");
       expect(db.store.headerRowOf(first.hash)?.objectText).toBe("marked");

@@ -131,6 +131,8 @@ export type NodeClient = {
     parse: (raw: unknown) => Decoded<T>,
     timeoutMs?: number,
   ): Promise<ClientResult<T>>;
+  /** `DELETE /app/api/<path>` (what it removes is named in the path). */
+  appDelete(path: string): Promise<ClientResult<string>>;
 };
 
 const DEFAULT_TIMEOUT_MS = 10_000;
@@ -267,6 +269,7 @@ export function createNodeClient(options: NodeClientOptions): NodeClient {
     baseUrl: base,
     headerUpdatesUrl: `${base}/header/updates`,
     appGet: (path, parse) => get(appUrl(path), parse),
+    appDelete: (path) => fetchText(options.fetch, appUrl(path), { method: "DELETE" }, timeoutMs),
     appPost: (path, body, parse, ms) =>
       fetchJson(
         options.fetch,

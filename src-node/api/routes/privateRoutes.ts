@@ -1,9 +1,10 @@
 /**
  * The peer-only routes of `/private` (docs/private.md "Routes"), present
  * when the node has its private service: `GET {base_url}/private/entity`
- * (this node's entity name, or null, and its X25519 public key, base64url)
+ * (this node's entity name, or null, and its public identity key, base64url)
  * and `POST {base_url}/private/envelope` (a peer delivers a private command
- * sealed for this node's entity; 200 `{"requestKey": …}` once it ran).
+ * sealed for this node's entity, signed by a trusted sender; 200 with the
+ * entity's signed receipt `{"requestKey", "parties", "signature"}` once it ran).
  * Route kind `private`: no CORS, web pages refused. `/private` itself and
  * its results in `/poll` are in pactRoutes.ts.
  * @module

@@ -15,7 +15,7 @@ import type { FunctionDef, LoadedModule } from "./definitions.ts";
 import type { Interpreter } from "./interpreter.ts";
 import { userFn } from "./interpreter.ts";
 import { guardModuleAccess } from "./modules.ts";
-import type { SigCapability } from "./runtimeContext.ts";
+import { type SigCapability, signersByKey } from "./runtimeContext.ts";
 import type { Value } from "./term.ts";
 import type { CapSlot, ManagedCap } from "./txState.ts";
 
@@ -140,7 +140,8 @@ export function installManaged(
 /** Lazy install from `install-capability`'s set, then the signers' capability lists (§4.2.6). */
 function lazyInstall(ip: Interpreter, r: CapRequest, span: Span): ManagedCap {
   const candidates: SigCapability[] = [...ip.tx.autonomous];
-  for (const s of ip.ctx.signers) candidates.push(...s.caps);
+  // A key signed twice offers its last signer's list only, as the reference's map of signatures.
+  for (const s of signersByKey(ip.ctx.signers).values()) candidates.push(...s.caps);
   const c = candidates.find((x) => x.name === r.cap.name && sameStatic(r.def, x, r.cap));
   if (c === undefined)
     throw ip.failure("TxFailure", `Managed capability not installed: ${capToString(r.cap)}`, span);

@@ -17,7 +17,7 @@ import { GAS_READ_UNIT } from "./gasTable.ts";
 import type { Interpreter } from "./interpreter.ts";
 import { userFn } from "./interpreter.ts";
 import { acquireModuleAdmin, loadModule } from "./modules.ts";
-import type { Signer } from "./runtimeContext.ts";
+import { signersByKey } from "./runtimeContext.ts";
 import type { Value } from "./term.ts";
 
 /** The keysets table's record of a keyset name, or null (charges a read). */
@@ -42,13 +42,6 @@ export function enforceKeysetName(ip: Interpreter, name: string, span: Span): vo
 
 function elide(k: string): string {
   return k.length > 8 ? `${k.slice(0, 8)}...` : k;
-}
-
-/** Signers by their verified key; a repeated key: the last signer wins. */
-function signersByKey(signers: readonly Signer[]): Map<string, Signer> {
-  const m = new Map<string, Signer>();
-  for (const s of signers) m.set(s.pubKey, s);
-  return m;
 }
 
 /** A qualified defun named as a keyset predicate or user guard function. */

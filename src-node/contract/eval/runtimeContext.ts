@@ -30,6 +30,18 @@ export type Signer = {
   readonly caps: readonly SigCapability[];
 };
 
+/**
+ * The signers by their (verified) key. A key listed twice counts once, with its last signer's
+ * capability list, as in the reference, whose evaluator holds the signatures as a map from key
+ * to capabilities (`mkMsgSigs`: `M.fromList`). Keysets, managed-capability installs and the gas
+ * payer all read the signers through this one view.
+ */
+export function signersByKey(signers: readonly Signer[]): Map<string, Signer> {
+  const m = new Map<string, Signer>();
+  for (const s of signers) m.set(s.pubKey, s);
+  return m;
+}
+
 export type ChainData = {
   readonly chainId: string;
   readonly blockHeight: bigint;

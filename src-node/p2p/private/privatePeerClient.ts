@@ -1,8 +1,9 @@
 /**
  * The two peer-only routes of `/private` seen from the other side
  * (docs/private.md "Routes"): `GET {base_url}/private/entity` (a peer's
- * entity name and X25519 public key) and `POST {base_url}/private/envelope`
- * (an envelope for the peer's entity). Answers are parsed here; a failed
+ * entity name and public identity) and `POST {base_url}/private/envelope`
+ * (an envelope for the peer's entity; the answer is its receipt, checked by
+ * the caller: deliveryReceipt.ts). Answers are parsed here; a failed
  * request or an unreadable answer is a P2P_PEER_UNREACHABLE error.
  * @module
  */
@@ -12,7 +13,7 @@ import { P2pError, P2pErrorCode } from "../errors.ts";
 import { type PeerAddress, peerKey, peerOrigin } from "../peerAddress.ts";
 import type { Envelope } from "./sealedEnvelope.ts";
 
-/** What a peer announces: its entity name (null: none) and its X25519 public key. */
+/** What a peer announces: its entity name (null: none) and its public identity (a claim only). */
 export type AnnouncedEntity = { readonly entity: string | null; readonly publicKey: Uint8Array };
 
 /** How a request reaches a peer (default: `fetch`; TLS peers pin their certificate). */
@@ -85,12 +86,20 @@ export class PrivatePeerClient {
     }
   }
 
-  /** Delivers an envelope (`POST …/private/envelope`); resolves once the peer ran the command. */
-  async deliver(envelope: Envelope): Promise<void> {
-    await this.#request("envelope", {
+  /**
+   * Delivers an envelope (`POST …/private/envelope`); resolves, once the peer
+   * ran the command, with its answer (a receipt to check).
+   */
+  async deliver(envelope: Envelope): Promise<unknown> {
+    const text = await this.#request("envelope", {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify(envelope),
     });
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      throw this.#unreachable("/private/envelope answered something that is not JSON");
+    }
   }
 }

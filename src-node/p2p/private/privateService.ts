@@ -1,33 +1,57 @@
 /**
- * `PrivateService`: `/private` between addressed nodes (docs/private.md).
+ * `PrivateService`: `/private` between addressed entities (docs/private.md).
  * - `send` (`POST …/pact/api/v1/private`): reads the command in full
  *   (privateCommand.ts; bad input is a 400 naming the field), checks that
- *   this node has an entity and is the command's `from`, finds the peers
- *   announcing each addressed entity (entityDirectory.ts; an entity no
- *   peer announces is a 400 naming it), seals the command for each of them
- *   (sealedEnvelope.ts: a fresh ephemeral key and nonce per envelope) and
- *   delivers it; then runs it on this node's own private state (the sender
- *   is a party). Answers `{"requestKeys": [key]}`.
- * - `receive` (`POST {base_url}/private/envelope`, peer-only): opens an
- *   envelope meant for this node's entity, reads and checks the command
- *   again (signatures included), and runs it on the private state.
+ *   this node has an entity and is the command's `from`, that every
+ *   addressed entity is pinned (trustedEntities.ts) and held by a peer that
+ *   announces its pinned key (entityDirectory.ts), runs the command on this
+ *   node's private state (the sender is a party), then seals it for each
+ *   holder to the pinned key, signed with this entity's key
+ *   (sealedEnvelope.ts), and delivers it; an entity counts as reached with
+ *   its signed receipt (deliveryReceipt.ts). Answers `{"requestKeys": [key]}`.
+ * - `receive` (`POST {base_url}/private/envelope`, peer-only): accepts an
+ *   envelope for this node's entity only when signed by the pinned key of
+ *   its sender, within the replay window and not seen before; opens it,
+ *   checks the command again (signatures included, `from` equal to the
+ *   signer) and runs it on the private state; answers a signed receipt.
  * - `poll`: results of private commands this node ran, for `/poll`.
+ * - `partyChains`: each party set's steps, digest and the comparisons with
+ *   the other parties (the Node page; partyChain.ts).
  * The plain command never goes to the mempool, a block, a log line or a
- * node that is not addressed: a peer that is not addressed gets nothing.
+ * node that is not addressed: a peer that is not the pinned entity gets
+ * nothing it can open.
  * @module
  */
 import type { NetworkVersion } from "../../chain/networkVersion.ts";
-import { base64UrlEncode } from "../../encoding/base64url.ts";
+import { isHashText } from "../../encoding/base64url.ts";
 import { isNodeError } from "../../errors/nodeError.ts";
+import type { PartyCheck, PartyHead } from "../../store/privateLedgerStore.ts";
+import type { SqlDatabase } from "../../store/sqlDatabase.ts";
 import { type PeerAddress, peerKey } from "../peerAddress.ts";
 import { pinnedFetch } from "../tls/pinnedFetch.ts";
+import { isReceiptOf, type Receipt, readReceipt, signReceipt } from "./deliveryReceipt.ts";
 import { EntityDirectory, type EntityHolder } from "./entityDirectory.ts";
+import { entityFingerprint, entityKeyText } from "./entityIdentity.ts";
 import type { EntityKeys } from "./entityKeys.ts";
 import { badEnvelope, PrivateError, PrivateErrorCode } from "./errors.ts";
+import { type PartyView, partiesOf } from "./partyChain.ts";
 import { type PrivateCommand, readPrivateCommand } from "./privateCommand.ts";
 import { type PeerFetch, PrivatePeerClient } from "./privatePeerClient.ts";
 import { PrivateState } from "./privateState.ts";
-import { openEnvelope, parseEnvelope, sealEnvelope } from "./sealedEnvelope.ts";
+import {
+  type Envelope,
+  isSignedBy,
+  newEnvelopeId,
+  openEnvelope,
+  parseEnvelope,
+  sealEnvelope,
+} from "./sealedEnvelope.ts";
+import { TrustedEntities } from "./trustedEntities.ts";
+
+/** How long an envelope is accepted after it was sent (and its id remembered), µs. */
+export const REPLAY_WINDOW_MICROS = 10 * 60 * 1_000_000;
+/** How far ahead of this node's clock a sender's clock may be, µs. */
+export const CLOCK_SKEW_MICROS = 2 * 60 * 1_000_000;
 
 export type PrivateLog = {
   info(message: string, fields?: Record<string, unknown>): void;
@@ -39,12 +63,20 @@ export type PrivateServiceOptions = {
   /** This node's entity name (`p2p.entity`); absent: /private is refused. */
   readonly entity?: string | undefined;
   readonly keys: EntityKeys;
+  /** Entities pinned by the configuration (`p2p.trusted-entities`, `--trust-entity`). */
+  readonly trusted?: readonly { readonly name: string; readonly publicKey: string }[] | undefined;
   /** `dataDir/<network>`: the private state lives in `private/<entity>.sqlite` there. */
   readonly networkDir: string;
   /** The peers this node is connected to now. */
   readonly peers: () => readonly PeerAddress[];
+  /**
+   * A peer this node asked lied about an entity (announced a pinned entity
+   * with another key, or answered an envelope without the entity's receipt):
+   * the peer network penalises that connection.
+   */
+  readonly penalize?: ((address: PeerAddress, reason: string) => void) | undefined;
   readonly log?: PrivateLog | undefined;
-  /** The node's clock, µs (the `block-time` a private command runs at). */
+  /** The node's clock, µs (the `block-time` a private command runs at, envelope times). */
   readonly now?: (() => number) | undefined;
   readonly nativeBinding?: string | undefined;
   /** Request timeout towards peers, ms (default 10,000). */
@@ -53,29 +85,75 @@ export type PrivateServiceOptions = {
   readonly fetch?: PeerFetch | undefined;
 };
 
-/** What is encrypted: the command as submitted, and the sender's time. */
-type Sealed = { readonly command: unknown; readonly time: number };
+/** What is encrypted: the command as submitted, its step's time and the sender's party chain before it. */
+type Sealed = { readonly command: unknown; readonly time: number; readonly parties: PartyView };
+
+/** This node's entity as the app and `weft node` show it. */
+export type EntityIdentity = {
+  readonly entity: string | null;
+  readonly publicKey: string;
+  readonly fingerprint: string;
+};
 
 function messageOf(e: unknown): string {
   return e instanceof Error ? e.message : String(e);
+}
+
+function readSealed(plaintext: Uint8Array): Sealed {
+  let sealed: Partial<Sealed>;
+  try {
+    sealed = JSON.parse(new TextDecoder().decode(plaintext)) as Partial<Sealed>;
+  } catch (e) {
+    throw badEnvelope("ciphertext", `the plaintext is not JSON: ${messageOf(e)}`);
+  }
+  if (typeof sealed !== "object" || sealed === null) {
+    throw badEnvelope("ciphertext", "the plaintext is not {command, time, parties}");
+  }
+  const { time, parties } = sealed;
+  if (typeof time !== "number" || !Number.isSafeInteger(time) || time < 0) {
+    throw badEnvelope("ciphertext", "time: expected µs since the UNIX epoch");
+  }
+  if (
+    typeof parties !== "object" ||
+    parties === null ||
+    !Number.isSafeInteger(parties.steps) ||
+    parties.steps < 0 ||
+    !isHashText(parties.digest)
+  ) {
+    throw badEnvelope("ciphertext", "parties: expected {steps, digest}");
+  }
+  return { command: sealed.command, time, parties };
 }
 
 export class PrivateService {
   readonly version: NetworkVersion;
   readonly entity: string | undefined;
   readonly directory: EntityDirectory;
+  /** The entities this node trusts, pinned to their keys. */
+  readonly trust: TrustedEntities;
   readonly #keys: EntityKeys;
   readonly #state: PrivateState | undefined;
   readonly #log: PrivateLog | undefined;
   readonly #now: () => number;
+  readonly #penalize: ((address: PeerAddress, reason: string) => void) | undefined;
   readonly #clients = new Map<string, PrivatePeerClient>();
 
+  /**
+   * @throws {PrivateError} PRIVATE_BAD_TRUSTED_ENTITY, PRIVATE_TRUST_FILE_UNREADABLE (start-up).
+   */
   constructor(options: PrivateServiceOptions) {
     this.version = options.version;
     this.entity = options.entity;
     this.#keys = options.keys;
     this.#log = options.log;
     this.#now = options.now ?? (() => Date.now() * 1000);
+    this.#penalize = options.penalize;
+    this.trust = new TrustedEntities({
+      configured: options.trusted ?? [],
+      networkDir: options.networkDir,
+      self: options.entity,
+      now: () => Math.floor(this.#now() / 1000),
+    });
     this.#state =
       options.entity === undefined
         ? undefined
@@ -83,6 +161,8 @@ export class PrivateService {
     const timeoutMs = options.timeoutMs ?? 10_000;
     this.directory = new EntityDirectory({
       peers: options.peers,
+      pinned: (entity) => this.trust.keyOf(entity),
+      onFalseKey: (address, reason) => this.#misbehaved(address, reason),
       client: (address) => {
         const key = peerKey(address);
         let c = this.#clients.get(key);
@@ -101,9 +181,30 @@ export class PrivateService {
     this.#state?.close();
   }
 
+  #misbehaved(address: PeerAddress, reason: string): void {
+    this.#log?.warn(`p2p: private: peer ${peerKey(address)} ${reason}`);
+    this.#penalize?.(address, `/private: ${reason}`);
+  }
+
   /** `GET {base_url}/private/entity`: what this node announces to peers. */
   announced(): { entity: string | null; publicKey: string } {
-    return { entity: this.entity ?? null, publicKey: base64UrlEncode(this.#keys.publicKey) };
+    return { entity: this.entity ?? null, publicKey: entityKeyText(this.#keys.publicKey) };
+  }
+
+  /** This node's entity, public identity and its fingerprint. */
+  identity(): EntityIdentity {
+    return { ...this.announced(), fingerprint: entityFingerprint(this.#keys.publicKey) };
+  }
+
+  /** The private state's connection, when this node has an entity (backups copy it). */
+  get stateDatabase(): { readonly file: string; readonly db: SqlDatabase } | undefined {
+    if (this.#state === undefined || this.entity === undefined) return undefined;
+    return { file: `private/${this.entity}.sqlite`, db: this.#state.db };
+  }
+
+  /** Each party set's newest step and digest, and the comparisons with the other parties. */
+  partyChains(): { heads: PartyHead[]; checks: PartyCheck[] } {
+    return this.#state?.partyChains() ?? { heads: [], checks: [] };
   }
 
   #ownState(): PrivateState {
@@ -122,14 +223,45 @@ export class PrivateService {
     }
   }
 
+  #noteCheck(check: PartyCheck): void {
+    if (check.result === "in-step") return;
+    this.#log?.warn(
+      `p2p: private: chain ${check.chainId}, parties ${check.parties}: ${check.entity} states ${check.theirSteps} steps, this node has ${check.ourSteps}: ${check.result === "behind" ? "this node misses steps" : "their histories differ (diverged)"}`,
+    );
+  }
+
+  /** The holders of each addressed entity, refusing unpinned entities and entities no holder announces. */
+  async #holders(others: readonly string[]): Promise<Map<string, EntityHolder[]>> {
+    const untrusted = others.filter((e) => this.trust.keyOf(e) === undefined);
+    if (untrusted.length > 0) {
+      throw new PrivateError(
+        { code: PrivateErrorCode.UntrustedEntity, entities: untrusted },
+        `cmd.meta.address.to: this node does not trust ${untrusted.map((e) => JSON.stringify(e)).join(", ")}: pin each entity's public key first (--trust-entity NAME=KEY, p2p.trusted-entities, or "Trust an entity" on the Node page)`,
+      );
+    }
+    if (others.length === 0) return new Map();
+    const { holders, falseKeys } = await this.directory.holders(others);
+    const unknown = others.filter((e) => (holders.get(e) ?? []).length === 0);
+    if (unknown.length > 0) {
+      const known = this.directory.knownEntities();
+      const lying = falseKeys.filter((f) => unknown.includes(f.entity));
+      throw new PrivateError(
+        { code: PrivateErrorCode.UnknownEntity, entities: unknown },
+        `cmd.meta.address.to: no peer of this node announces ${unknown.map((e) => JSON.stringify(e)).join(", ")} with its pinned key (entities its peers announce: ${known.length === 0 ? "none" : known.join(", ")}${lying.length === 0 ? "" : `; announced with another key by ${lying.map((f) => `${f.peer} (${f.entity})`).join(", ")}`})`,
+      );
+    }
+    return holders;
+  }
+
   /**
-   * `/private`: delivers the command to every addressed entity's node, then
-   * runs it here.
+   * `/private`: runs the command here, then delivers it to every addressed
+   * entity's node.
    * @throws {CommandError} CMD_* for a malformed or unsigned command.
    * @throws {PrivateError} PRIVATE_NO_ENTITY, PRIVATE_NOT_SENDER,
-   *   PRIVATE_UNKNOWN_ENTITY (400); PRIVATE_DELIVERY_FAILED (502) when an
-   *   addressed node did not take it (the ones that did ran it; sending it
-   *   again runs it only where it did not run).
+   *   PRIVATE_UNTRUSTED_ENTITY, PRIVATE_UNKNOWN_ENTITY (400);
+   *   PRIVATE_DELIVERY_FAILED (502) when no holder of an addressed entity
+   *   took it with the entity's receipt (the others ran it; sending it again
+   *   runs it only where it did not run).
    */
   async send(chainId: number, body: unknown): Promise<{ requestKeys: string[] }> {
     const command = readPrivateCommand(body, this.version.name);
@@ -142,30 +274,44 @@ export class PrivateService {
       );
     }
     const others = [...new Set(command.address.to)].filter((e) => e !== entity);
-    const holders: Map<string, EntityHolder[]> =
-      others.length === 0 ? new Map() : await this.directory.holders(others);
-    const unknown = others.filter((e) => (holders.get(e) ?? []).length === 0);
-    if (unknown.length > 0) {
-      const known = this.directory.knownEntities();
-      throw new PrivateError(
-        { code: PrivateErrorCode.UnknownEntity, entities: unknown },
-        `cmd.meta.address.to: no peer of this node announces ${unknown.map((e) => JSON.stringify(e)).join(", ")} (entities its peers announce: ${known.length === 0 ? "none" : known.join(", ")})`,
-      );
-    }
-    const time = this.#now();
-    const sealed: Sealed = { command: command.wire, time };
+    const holders = await this.#holders(others);
+    const outcome = state.execute(chainId, command, this.#now());
+    const sealed: Sealed = {
+      command: command.wire,
+      time: outcome.timeMicros,
+      parties: outcome.before,
+    };
     const plaintext = new TextEncoder().encode(JSON.stringify(sealed));
     const failures: { entity: string; peer: string; reason: string }[] = [];
+    const reached = new Set<string>();
     await Promise.all(
       others.flatMap((to) =>
         (holders.get(to) ?? []).map(async (h) => {
-          const envelope = sealEnvelope(plaintext, h.publicKey, {
-            network: this.version.name,
-            chainId,
-            to,
-          });
+          const envelope = sealEnvelope(
+            plaintext,
+            h.publicKey,
+            {
+              network: this.version.name,
+              chainId,
+              from: entity,
+              to,
+              id: newEnvelopeId(),
+              sentAt: this.#now(),
+            },
+            this.#keys,
+          );
           try {
-            await h.peer.deliver(envelope);
+            const receipt = this.#receiptOf(await h.peer.deliver(envelope), envelope, h, command);
+            reached.add(to);
+            this.#noteCheck(
+              state.compare(
+                chainId,
+                outcome.parties,
+                to,
+                receipt.parties,
+                Math.floor(this.#now() / 1000),
+              ),
+            );
           } catch (e) {
             if (!isNodeError(e)) throw e;
             failures.push({ entity: to, peer: h.peer.key, reason: e.message });
@@ -174,27 +320,63 @@ export class PrivateService {
       ),
     );
     plaintext.fill(0);
-    state.execute(chainId, command, time);
     this.#log?.info(
       `p2p: private: ${command.hash} on chain ${chainId} sent to ${others.length === 0 ? "no other entity" : others.join(", ")}`,
     );
-    if (failures.length > 0) {
+    const missed = failures.filter((f) => !reached.has(f.entity));
+    if (missed.length > 0) {
       throw new PrivateError(
-        { code: PrivateErrorCode.DeliveryFailed, failures },
-        `private command ${command.hash} was not delivered to ${failures.map((f) => `${f.entity} at ${f.peer} (${f.reason})`).join("; ")}; it ran on this node and the other addressed nodes; send it again to retry (a node runs it once)`,
+        { code: PrivateErrorCode.DeliveryFailed, failures: missed },
+        `private command ${command.hash} was not delivered to ${missed.map((f) => `${f.entity} at ${f.peer} (${f.reason})`).join("; ")}; it ran on this node and the other addressed nodes; send it again to retry (a node runs it once)`,
       );
     }
     return { requestKeys: [command.hash] };
   }
 
   /**
-   * `POST {base_url}/private/envelope`: a peer delivers a private command
-   * sealed for this node's entity; it runs on the private state.
+   * The receipt in a holder's answer, checked against the entity's pinned
+   * key; a holder that answers without it is penalised.
+   * @throws {PrivateError} PRIVATE_DELIVERY_FAILED-style reason (the caller collects it).
+   */
+  #receiptOf(
+    answer: unknown,
+    envelope: Envelope,
+    holder: EntityHolder,
+    command: PrivateCommand,
+  ): Receipt {
+    const read = readReceipt(answer);
+    const reason =
+      typeof read === "string"
+        ? read
+        : read.requestKey !== command.hash
+          ? `the receipt names ${read.requestKey}, not ${command.hash}`
+          : !isReceiptOf(read, envelope, holder.publicKey)
+            ? `the receipt is not signed by ${JSON.stringify(envelope.to)}'s pinned key`
+            : undefined;
+    if (reason === undefined) return read as Receipt;
+    this.#misbehaved(
+      holder.peer.address,
+      `took an envelope for ${JSON.stringify(envelope.to)} without its receipt: ${reason}`,
+    );
+    throw new PrivateError(
+      {
+        code: PrivateErrorCode.DeliveryFailed,
+        failures: [{ entity: envelope.to, peer: holder.peer.key, reason }],
+      },
+      `no receipt from ${JSON.stringify(envelope.to)}: ${reason}`,
+    );
+  }
+
+  /**
+   * `POST {base_url}/private/envelope`: a private command sealed for this
+   * node's entity, from an entity it trusts; it runs on the private state.
+   * Answers the signed receipt.
    * @throws {PrivateError} PRIVATE_BAD_ENVELOPE, PRIVATE_NO_ENTITY,
-   *   PRIVATE_NOT_ADDRESSED, PRIVATE_UNDECRYPTABLE.
+   *   PRIVATE_NOT_ADDRESSED, PRIVATE_UNTRUSTED_SENDER, PRIVATE_BAD_SIGNATURE,
+   *   PRIVATE_REPLAYED, PRIVATE_UNDECRYPTABLE, PRIVATE_NOT_SENDER.
    * @throws {CommandError} CMD_* when the command inside does not pass the checks.
    */
-  receive(body: unknown): { requestKey: string } {
+  receive(body: unknown): Receipt {
     const envelope = parseEnvelope(body);
     if (envelope.network !== this.version.name) {
       throw badEnvelope(
@@ -210,33 +392,74 @@ export class PrivateService {
       );
     }
     const state = this.#ownState();
-    const plaintext = openEnvelope(envelope, this.#keys.secretKey, this.#keys.publicKey);
+    const { from, id, sentAt } = envelope;
+    const senderKey = from === state.entity ? undefined : this.trust.keyOf(from);
+    if (senderKey === undefined) {
+      throw new PrivateError(
+        { code: PrivateErrorCode.UntrustedSender, from },
+        `from: this node does not trust entity ${JSON.stringify(from)} (no key pinned for it)`,
+      );
+    }
+    if (!isSignedBy(envelope, senderKey, this.#keys.publicKey)) {
+      throw new PrivateError(
+        { code: PrivateErrorCode.BadSignature, from },
+        `signature: the envelope is not signed by the pinned key of ${JSON.stringify(from)} for this node's key`,
+      );
+    }
+    const now = this.#now();
+    const replayed = (reason: string) =>
+      new PrivateError(
+        { code: PrivateErrorCode.Replayed, from, id, reason },
+        `envelope ${id} from ${JSON.stringify(from)}: ${reason}`,
+      );
+    if (sentAt < now - REPLAY_WINDOW_MICROS) {
+      throw replayed(
+        `sent more than ${REPLAY_WINDOW_MICROS / 60_000_000} minutes ago (envelopes are accepted within that window; the sender seals a new one to retry)`,
+      );
+    }
+    if (sentAt > now + CLOCK_SKEW_MICROS) {
+      throw badEnvelope(
+        "sentAt",
+        `more than ${CLOCK_SKEW_MICROS / 60_000_000} minutes ahead of this node's clock`,
+      );
+    }
+    if (state.hasEnvelope(from, id)) throw replayed("already delivered (a replay)");
+    const plaintext = openEnvelope(envelope, this.#keys);
     let sealed: Sealed;
     try {
-      sealed = JSON.parse(new TextDecoder().decode(plaintext)) as Sealed;
-    } catch (e) {
-      throw badEnvelope("ciphertext", `the plaintext is not JSON: ${messageOf(e)}`);
+      sealed = readSealed(plaintext);
     } finally {
       plaintext.fill(0);
     }
-    if (typeof sealed !== "object" || sealed === null) {
-      throw badEnvelope("ciphertext", "the plaintext is not {command, time}");
-    }
-    if (!Number.isSafeInteger(sealed.time) || sealed.time < 0) {
-      throw badEnvelope("ciphertext", "time: expected µs since the UNIX epoch");
-    }
     const command: PrivateCommand = readPrivateCommand(sealed.command, this.version.name);
+    if (command.address.from !== from) {
+      throw new PrivateError(
+        { code: PrivateErrorCode.NotSender, from: command.address.from, entity: from },
+        `cmd.meta.address.from: the command says it is from ${JSON.stringify(command.address.from)}, the envelope is signed by ${JSON.stringify(from)}`,
+      );
+    }
     if (!command.address.to.includes(state.entity)) {
       throw new PrivateError(
         { code: PrivateErrorCode.NotAddressed, entity: state.entity, to: envelope.to },
         `cmd.meta.address.to: the command is not addressed to ${JSON.stringify(state.entity)}`,
       );
     }
-    state.execute(envelope.chainId, command, sealed.time);
+    const { check, outcome } = state.transaction(() => {
+      state.recordEnvelope(from, id, sentAt, now - REPLAY_WINDOW_MICROS);
+      const check = state.compare(
+        envelope.chainId,
+        partiesOf(command.address),
+        from,
+        sealed.parties,
+        Math.floor(now / 1000),
+      );
+      return { check, outcome: state.execute(envelope.chainId, command, sealed.time) };
+    });
     this.#log?.info(
       `p2p: private: ran ${command.hash} from ${command.address.from} on chain ${envelope.chainId}`,
     );
-    return { requestKey: command.hash };
+    this.#noteCheck(check);
+    return signReceipt(this.#keys, envelope, command.hash, outcome.after);
   }
 
   /** Results of private commands this node ran on `chainId`, by request key. */

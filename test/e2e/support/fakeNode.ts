@@ -464,6 +464,17 @@ export async function startFakeNode(options: FakeNodeOptions): Promise<FakeNode>
           },
         });
       }
+      // The Node page's private entities (docs/private.md): no entity, nothing pinned.
+      if (path === "/app/api/private") {
+        return json(res, 200, {
+          entity: null,
+          publicKey: "p0KY4LEs3ybc5SyMrZz5W8qflZTwHh-uS7fPHKdfWTk",
+          fingerprint: "1571 3732 fe80 a387 721b 4363 d271 b78c",
+          trusted: [],
+          chains: [],
+          diverged: false,
+        });
+      }
       // The wallet's pending cross-chain transfers and history: as given (none), saves accepted.
       if (path === "/app/api/wallet/pending") {
         return json(

@@ -64,7 +64,17 @@ export function contentsText(names: readonly string[]): string {
   const wallet = names.filter((n) => n.startsWith("wallet/")).length;
   const words = names
     .filter((n) => !n.startsWith("wallet/"))
-    .map((n) => (n === "state" ? "contract state" : n === "index" ? "explorer index" : n));
+    .map((n) =>
+      n === "state"
+        ? "contract state"
+        : n === "index"
+          ? "explorer index"
+          : n === "private"
+            ? "private state"
+            : n === "private/trusted-entities.json"
+              ? "trusted entities"
+              : n,
+    );
   if (wallet > 0) words.push(`wallet (${wallet} file${wallet === 1 ? "" : "s"})`);
   return words.join(", ");
 }

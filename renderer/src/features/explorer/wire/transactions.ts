@@ -19,6 +19,7 @@ import {
   parsePayloadObject,
 } from "../../../../../src-node/command/parseCommandPayload.ts";
 import { reject } from "../../../api/decode.ts";
+import { exactNumberText } from "../../../format/pactValueText.ts";
 
 export type TxSigner = {
   readonly pubKey: string;
@@ -106,15 +107,8 @@ function asObject(v: JsonValue | undefined, path: string): JsonObject {
 /** A Pact value's JSON as short text: `{"int":5}` → `5`, `{"decimal":"1.5"}` → `1.5`. */
 export function valueText(v: JsonValue): string {
   if (isJsonObject(v)) {
-    const keys = Object.keys(v);
-    if (keys.length === 1 && keys[0] === "int") {
-      const i = v.int;
-      if (i instanceof JsonNumber || typeof i === "number" || typeof i === "string")
-        return String(i instanceof JsonNumber ? i.text : i);
-    }
-    if (keys.length === 1 && keys[0] === "decimal" && typeof v.decimal === "string") {
-      return v.decimal;
-    }
+    const n = exactNumberText(v);
+    if (n !== null) return n;
   }
   return stringifyJson(v);
 }

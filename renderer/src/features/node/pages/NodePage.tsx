@@ -1,7 +1,8 @@
 /**
  * The Node page (`#/node`): the catching-up banner, status and health, the miner (reward
  * account, switches, threads) and its last hour, (in the desktop app) the data folder, the
- * peers, the node's settings with "Restart node", the live height of every chain, and the
+ * peers, the private entities (this node's key, the pinned entities, "Trust an entity"), the
+ * node's settings with "Restart node", the live height of every chain, and the
  * node's log.
  * @module
  */
@@ -16,6 +17,7 @@ import { NodeLog } from "../components/NodeLog.tsx";
 import { NodeSettings } from "../components/NodeSettings.tsx";
 import { NodeStatus } from "../components/NodeStatus.tsx";
 import { PeersPanel } from "../components/PeersPanel.tsx";
+import { PrivatePanel } from "../components/PrivatePanel.tsx";
 
 // The charting library is large: loaded with the charts, not with the app.
 const MiningCharts = lazy(() =>
@@ -36,6 +38,7 @@ export function NodePage() {
         </Suspense>
         {desktop === null ? null : <DesktopFolders desktop={desktop} />}
         <PeersPanel />
+        <PrivatePanel />
         <NodeSettings />
       </div>
       <ChainTable />

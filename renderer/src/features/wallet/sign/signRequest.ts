@@ -95,6 +95,7 @@ function readCommand(cmd: unknown, hash: unknown): { hash: string; payload: Comm
     return { hash: parsed.hash, payload: parsed.payload };
   } catch (e) {
     if (e instanceof CommandError) {
+      if (e.type.code === "CMD_ADDRESS_MISMATCH") return refuse(addressRefusal(e.type));
       const mismatch = e.code === "CMD_HASH_MISMATCH";
       return refuse(
         mismatch
@@ -104,6 +105,16 @@ function readCommand(cmd: unknown, hash: unknown): { hash: string; payload: Comm
     }
     throw e;
   }
+}
+
+/** The refusal of a signer whose `addr` is another key, in words. */
+function addressRefusal(t: { index: number; pubKey: string; addr: string; field: string }): string {
+  return (
+    `Refused: signer ${t.index + 1} signs with the key ${t.pubKey} but names the address ` +
+    `${t.addr}, which is not that key. A signature would then be counted for ${t.addr}'s ` +
+    "accounts, which it does not own: this wallet does not sign such a transaction, and nodes " +
+    `refuse it. Ask whoever prepared it to remove the address or make it the key itself (${t.field}).`
+  );
 }
 
 function parseValue(value: unknown, json: boolean): SignRequest {

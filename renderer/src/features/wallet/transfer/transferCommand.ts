@@ -11,6 +11,7 @@
 import type { Capability, CommandPayload } from "../../../../../src-node/command/commandTypes.ts";
 import { JsonNumber } from "../../../../../src-node/command/exactJson.ts";
 import { COIN_DECIMALS, formatAmount, pactDecimal } from "../../../format/amount.ts";
+import { pactValueText } from "../../../format/pactValueText.ts";
 import { pactString } from "../accounts/accountDetails.ts";
 
 /** The name of the keyset in a `transfer-create` command's data. */
@@ -115,10 +116,10 @@ export function transferPayload(plan: TransferPlan): CommandPayload {
   };
 }
 
-/** Capabilities as the review screen shows them: `(coin.TRANSFER "a" "b" 1.0)`. */
+/**
+ * Capabilities as the reviews show them: `(coin.TRANSFER "a" "b" 1.0)`, every argument at any
+ * depth with its numbers as written (format/pactValueText.ts).
+ */
 export function capabilityText(c: Capability): string {
-  const args = c.args.map((a) =>
-    typeof a === "string" ? pactString(a) : a instanceof JsonNumber ? a.text : JSON.stringify(a),
-  );
-  return `(${[c.name, ...args].join(" ")})`;
+  return `(${[c.name, ...c.args.map(pactValueText)].join(" ")})`;
 }
