@@ -78,6 +78,7 @@ import { minerInfoOf } from "./mining/minerInfo.ts";
 import { MiningService } from "./mining/miningService.ts";
 import type { PayloadProvider } from "./mining/payloadProvider.ts";
 import { UpdateStreams } from "./mining/updateStreams.ts";
+import { NodeIdentity } from "./p2p/nodeIdentity.ts";
 import { peerKey } from "./p2p/peerAddress.ts";
 import { PeerNetwork } from "./p2p/peerNetwork.ts";
 import { loadOrCreateEntityKeys } from "./p2p/private/entityKeys.ts";
@@ -173,6 +174,11 @@ export function entityKeyPath(options: Pick<NodeOptions, "dataDir" | "network">)
 /** `dataDir/<network>/p2p-tls/`: the peer port's certificate and key when `p2p.tls` (docs/p2p.md). */
 export function tlsDir(options: Pick<NodeOptions, "dataDir" | "network">): string {
   return join(options.dataDir, options.network, "p2p-tls");
+}
+
+/** `dataDir/<network>/node-key.pem`: the node's identity among peers, Ed25519 (docs/p2p.md). */
+export function nodeKeyPath(options: Pick<NodeOptions, "dataDir" | "network">): string {
+  return join(options.dataDir, options.network, "node-key.pem");
 }
 
 /** `dataDir/<network>/peers.json`: the peers the node knows, and bans (docs/p2p.md). */
@@ -587,6 +593,8 @@ export class WeftNode {
         peers: options.p2p.peers,
         maxPeers: options.p2p.maxPeers,
         file: peersPath(options),
+        identity: NodeIdentity.loadOrCreate(nodeKeyPath(options)),
+        allowPrivateAddresses: options.p2p.allowPrivateAddresses,
         log: logger,
         pollIntervalMs: input.peerPollIntervalMs,
       });

@@ -174,6 +174,7 @@ const p2pStatus: Record<(typeof P2pErrorCode)[keyof typeof P2pErrorCode], number
   [P2pErrorCode.PeerMisbehaved]: 502,
   [P2pErrorCode.PeerUnreachable]: 502,
   [P2pErrorCode.Disabled]: 404,
+  [P2pErrorCode.BadChallenge]: 400,
 };
 
 /** `/private` and its peer-only routes (docs/private.md). */

@@ -82,6 +82,9 @@ Options:
   --trust-entity NAME=KEY an entity /private may talk to, pinned to its public key
                           (as its node prints it at start; repeatable; docs/private.md)
   --p2p-tls               TLS on the peer port (needs --p2p-port); peers name it FINGERPRINT@HOST:PORT
+  --p2p-allow-private-addresses
+                          take loopback, link-local and private addresses learnt from
+                          peers (default: only those of the kind this node publishes)
   --help, -h              this text
 
 A port already in use: stop the program that has it, or give another (--port 0 takes any

@@ -137,6 +137,7 @@ export function parseConfigText(text: string, file: string): NodeOptionsInput {
     "entity",
     "trusted-entities",
     "tls",
+    "allow-private-addresses",
   ]);
   return {
     network: top.network,
@@ -176,6 +177,7 @@ export function parseConfigText(text: string, file: string): NodeOptionsInput {
             entity: p2p.entity,
             trustedEntities: p2p["trusted-entities"],
             tls: p2p.tls,
+            allowPrivateAddresses: p2p["allow-private-addresses"],
           },
   };
 }

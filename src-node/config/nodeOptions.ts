@@ -104,6 +104,12 @@ export type P2pOptions = {
    * names the node to peers (`FINGERPRINT@HOST:PORT`; docs/p2p.md "TLS"). Needs `p2p.port`.
    */
   readonly tls: boolean;
+  /**
+   * Loopback, link-local and private addresses learnt from peers are taken
+   * (`p2p.allow-private-addresses`, `--p2p-allow-private-addresses`; default: only when this node
+   * publishes an address of the same kind; docs/p2p.md).
+   */
+  readonly allowPrivateAddresses: boolean;
 };
 
 /** Default `p2p.max-peers`. */
@@ -172,6 +178,7 @@ export type NodeOptionsInput = {
         /** A map NAME → KEY (the YAML file) or a list of `NAME=KEY` (`--trust-entity`). */
         readonly trustedEntities?: unknown;
         readonly tls?: unknown;
+        readonly allowPrivateAddresses?: unknown;
       }
     | undefined;
 };
@@ -454,6 +461,10 @@ export function resolveNodeOptions(input: NodeOptionsInput, baseDir = process.cw
       trustedEntities:
         p2p.trustedEntities === undefined ? [] : trustedEntities(p2p.trustedEntities),
       tls: p2pTls(p2p.tls, p2p.port),
+      allowPrivateAddresses:
+        p2p.allowPrivateAddresses === undefined
+          ? false
+          : bool(p2p.allowPrivateAddresses, "p2p.allow-private-addresses"),
     },
   };
 }
@@ -510,6 +521,10 @@ export function mergeNodeOptions(
       entity: pick(file.p2p?.entity, flags.p2p?.entity),
       trustedEntities: pick(file.p2p?.trustedEntities, flags.p2p?.trustedEntities),
       tls: pick(file.p2p?.tls, flags.p2p?.tls),
+      allowPrivateAddresses: pick(
+        file.p2p?.allowPrivateAddresses,
+        flags.p2p?.allowPrivateAddresses,
+      ),
     },
   };
 }

@@ -11,7 +11,8 @@
  * may be), `--archive` (keep the whole contract-state history), `--state-horizon N`
  * (blocks below each head whose state stays exact), `--peer HOST:PORT` (repeatable: a peer to connect to),
  * `--p2p-port N`, `--max-peers N`, `--entity NAME`, `--trust-entity NAME=KEY` (repeatable: an
- * entity pinned to its key, docs/private.md), `--p2p-tls` (docs/p2p.md), `--help`. Values follow
+ * entity pinned to its key, docs/private.md), `--p2p-tls`, `--p2p-allow-private-addresses`
+ * (docs/p2p.md), `--help`. Values follow
  * the flag (`--port 1848`) or an equals sign (`--port=1848`). Values are
  * checked later, by resolveNodeOptions.
  * @module
@@ -56,6 +57,7 @@ export const SWITCHES = [
   "--enable-mining-api",
   "--mine",
   "--p2p-tls",
+  "--p2p-allow-private-addresses",
   "--mine-on-demand",
   "--no-mine-on-demand",
   "--archive",
@@ -158,7 +160,8 @@ export function parseNodeFlags(args: readonly string[]): NodeFlags {
         values.has("--max-peers") ||
         values.has("--entity") ||
         lists.has("--trust-entity") ||
-        switches.has("--p2p-tls")
+        switches.has("--p2p-tls") ||
+        switches.has("--p2p-allow-private-addresses")
           ? {
               peers: lists.get("--peer"),
               port: values.get("--p2p-port"),
@@ -166,6 +169,9 @@ export function parseNodeFlags(args: readonly string[]): NodeFlags {
               entity: values.get("--entity"),
               trustedEntities: lists.get("--trust-entity"),
               tls: switches.has("--p2p-tls") ? true : undefined,
+              allowPrivateAddresses: switches.has("--p2p-allow-private-addresses")
+                ? true
+                : undefined,
             }
           : undefined,
     },

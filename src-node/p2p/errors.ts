@@ -16,13 +16,15 @@ export const P2pErrorCode = {
   PeerMisbehaved: "P2P_PEER_MISBEHAVED",
   PeerUnreachable: "P2P_PEER_UNREACHABLE",
   Disabled: "P2P_DISABLED",
+  BadChallenge: "P2P_BAD_CHALLENGE",
 } as const;
 
 /**
  * What a peer did wrong: an invalid header or payload, a malformed answer,
- * or a cut it announced that its blocks do not bear out.
+ * an answer larger than what it answers can be, or a cut it announced that
+ * its blocks do not bear out.
  */
-export type MisbehaviourKind = "invalid-block" | "malformed" | "false-cut";
+export type MisbehaviourKind = "invalid-block" | "malformed" | "oversized" | "false-cut";
 
 export type P2pErrorType =
   /** `field`: where the address was given (`p2p.peers[0]`, `address`, `origin.address`). */
@@ -34,7 +36,8 @@ export type P2pErrorType =
   /**
    * `kind` decides the misbehaviour score (peerNetwork.ts): `invalid-block`, a
    * header or payload that breaks a rule (bans at once); `malformed`, an answer
-   * that cannot be read as what was asked (a cut, a page); `false-cut`, a cut
+   * that cannot be read as what was asked (a cut, a page); `oversized`, an
+   * answer past the size limit of what was asked (p2p/boundedBody.ts); `false-cut`, a cut
    * whose heads the peer cannot serve (404, a branch short of the announced
    * height, another head) or whose weight or heights its headers do not
    * support (a fake heavy cut).
@@ -47,7 +50,9 @@ export type P2pErrorType =
     }
   /** `status`: the HTTP status the peer answered with, when it answered. */
   | { code: typeof P2pErrorCode.PeerUnreachable; peer: string; reason: string; status?: number }
-  | { code: typeof P2pErrorCode.Disabled };
+  | { code: typeof P2pErrorCode.Disabled }
+  /** `/info?challenge=`: not 32 bytes of base64url (p2p/nodeIdentity.ts). */
+  | { code: typeof P2pErrorCode.BadChallenge; field: string };
 
 export class P2pError extends NodeError<P2pErrorType> {}
 

@@ -1,10 +1,25 @@
 /**
  * The peer book: every peer this node knows, what it knows of each (its cut
- * height, latency, misbehaviour score, ban, failures and the backoff before
- * the next attempt), bounded by `p2p.max-peers` (configured peers always
- * count; learned ones only while there is room), and persisted in the data
- * folder (`peers.json`: addresses, sources and bans) so a restart knows its
- * peers again.
+ * height, latency, node identity, misbehaviour score, ban, failures and the
+ * backoff before the next attempt), and the addresses it was told of but has
+ * not verified yet (docs/p2p.md "What a peer can and cannot make this node
+ * do").
+ *
+ * - **Peers** are configured (`--peer`), added in the app, or verified: this
+ *   node fetched the address's `/info` (network, identity proof) and cut
+ *   itself. Learned and inbound ones only while fewer than `p2p.max-peers`
+ *   peers are known (configured and added ones count too); when full, a
+ *   newly verified peer takes the place of the one least recently useful (a
+ *   cut at least as good as this node's, or blocks it gave), if that one has
+ *   been of no use for {@link EVICT_IDLE_MS}. Configured and added peers are
+ *   never evicted. Peers are persisted (`peers.json`: addresses, sources,
+ *   bans) so a restart knows them again.
+ * - **Candidates**: addresses learnt from a peer's `GET /cut/peer` or a
+ *   published cut's `origin`, kept apart until verified: never persisted,
+ *   never handed to other peers, at most {@link CANDIDATES_PER_SOURCE} per
+ *   source (the peer that named them, or the address a published cut came
+ *   from) and {@link MAX_CANDIDATES} in all, the oldest making room. One that
+ *   fails verification is not taken again for {@link REFUSE_MS}.
  *
  * Misbehaviour (Bitcoin Core's rule): a peer collects points for what it
  * sends that is invalid; at {@link BAN_SCORE} it is banned for
@@ -27,16 +42,46 @@ export const BAN_MS = 60 * 60 * 1000;
 export const SCORE_HALF_LIFE_MS = 30 * 60 * 1000;
 /** The longest wait between attempts to reach a failing peer, ms. */
 export const MAX_BACKOFF_MS = 60_000;
+/** Unverified addresses kept per source. */
+export const CANDIDATES_PER_SOURCE = 8;
+/** Unverified addresses kept in all. */
+export const MAX_CANDIDATES = 64;
+/** How long an address that failed verification is not taken again, ms. */
+export const REFUSE_MS = 10 * 60 * 1000;
+/** Addresses remembered as refused (the oldest forgotten first). */
+const MAX_REFUSED = 1024;
+/** A learned or inbound peer of no use for this long may make room for a new one, ms. */
+export const EVICT_IDLE_MS = 2 * 60 * 1000;
 
 /** How the node came to know a peer. */
 export type PeerSource = "configured" | "added" | "learned" | "inbound";
+
+/** An address a peer told this node of, not verified yet. */
+export type PeerCandidate = {
+  readonly address: PeerAddress;
+  readonly key: string;
+  readonly source: "learned" | "inbound";
+  /** Who told: the peer's key (peer exchange), or the address a published cut came from. */
+  readonly from: string;
+  /** ms since the UNIX epoch. */
+  readonly seenAt: number;
+};
 
 export type PeerEntry = {
   readonly address: PeerAddress;
   readonly key: string;
   source: PeerSource;
-  /** `ok` once `/info` named this network; `refused` for another network. */
+  /** `ok` once `/info` named this network and proved an identity; `refused` for another network. */
   network: "unchecked" | "ok" | "refused";
+  /** The identity its `/info` proved (p2p/nodeIdentity.ts), once verified. */
+  nodeId: string | undefined;
+  /** ms since the UNIX epoch: when it last gave a cut at least as good as this node's, or blocks. */
+  lastUsefulAt: number;
+  /**
+   * Whether its claims count in the sync status (peerNetwork.ts): false once a
+   * sync towards a cut it announced itself gave no block, true again when one does.
+   */
+  credible: boolean;
   cutHeight: number | undefined;
   latencyMs: number | undefined;
   /** Misbehaviour points as of {@link PeerEntry.scoreAt} (read through `PeerBook.scoreOf`: they fade). */
@@ -56,6 +101,7 @@ export type PeerView = {
   readonly address: string;
   readonly source: PeerSource;
   readonly network: PeerEntry["network"];
+  readonly nodeId: string | null;
   readonly cutHeight: number | null;
   readonly latencyMs: number | null;
   readonly score: number;
@@ -83,6 +129,10 @@ export class PeerBook {
   readonly #file: string | undefined;
   readonly #now: () => number;
   readonly #peers = new Map<string, PeerEntry>();
+  /** Unverified addresses, oldest first (a Map keeps insertion order). */
+  readonly #candidates = new Map<string, PeerCandidate>();
+  /** Addresses that failed verification: key → until (ms), oldest first. */
+  readonly #refused = new Map<string, number>();
   /** Bans of peers no longer in the book (removed), kept so they are not taken back. */
   readonly #bans = new Map<string, number>();
 
@@ -117,6 +167,7 @@ export class PeerBook {
           parsePeerAddress(p.address, "peers.json"),
           source === "configured" ? "learned" : source,
         );
+        // Each is verified again (its /info) before it is used.
       } catch {
         // An entry we cannot read is dropped.
       }
@@ -160,9 +211,10 @@ export class PeerBook {
   }
 
   /**
-   * Adds a peer (configured and added ones always; learned and inbound ones
-   * while fewer than `maxPeers` are known). Knowing it already changes only
-   * its source (to `configured` or `added`).
+   * Adds a peer (configured and added ones always; learned and inbound ones,
+   * verified or read back from `peers.json`, while fewer than `maxPeers`
+   * peers are known). Knowing it already changes only its source (to
+   * `configured` or `added`).
    * @returns the entry, or undefined when there was no room.
    */
   add(address: PeerAddress, source: PeerSource): PeerEntry | undefined {
@@ -179,6 +231,9 @@ export class PeerBook {
       key,
       source,
       network: "unchecked",
+      nodeId: undefined,
+      lastUsefulAt: this.#now(),
+      credible: true,
       cutHeight: undefined,
       latencyMs: undefined,
       score: 0,
@@ -189,9 +244,87 @@ export class PeerBook {
       lastError: undefined,
     };
     this.#bans.delete(key);
+    this.#candidates.delete(key);
     this.#peers.set(key, entry);
     this.#save();
     return entry;
+  }
+
+  /**
+   * An address a peer told of (peer exchange, a published cut's origin),
+   * kept until verified: not when it is a peer already, banned, or refused
+   * lately; the oldest of the same source, else the oldest of all, makes room.
+   * @returns whether it is (now) a candidate.
+   */
+  addCandidate(address: PeerAddress, source: PeerCandidate["source"], from: string): boolean {
+    const key = peerKey(address);
+    if (this.#peers.has(key) || this.isBanned(key) || this.isRefused(key)) return false;
+    if (this.#candidates.has(key)) return true;
+    const same = [...this.#candidates.values()].filter((c) => c.from === from);
+    if (same.length >= CANDIDATES_PER_SOURCE)
+      this.#candidates.delete((same[0] as PeerCandidate).key);
+    if (this.#candidates.size >= MAX_CANDIDATES) {
+      const oldest = this.#candidates.keys().next().value;
+      if (oldest !== undefined) this.#candidates.delete(oldest);
+    }
+    this.#candidates.set(key, { address, key, source, from, seenAt: this.#now() });
+    return true;
+  }
+
+  /** The unverified addresses, oldest first. */
+  candidates(): PeerCandidate[] {
+    return [...this.#candidates.values()];
+  }
+
+  /** Forgets a candidate; `refuse`: not taken again for {@link REFUSE_MS}. */
+  dropCandidate(key: string, refuse: boolean): void {
+    this.#candidates.delete(key);
+    if (!refuse) return;
+    this.#refused.delete(key);
+    this.#refused.set(key, this.#now() + REFUSE_MS);
+    if (this.#refused.size > MAX_REFUSED) {
+      const oldest = this.#refused.keys().next().value;
+      if (oldest !== undefined) this.#refused.delete(oldest);
+    }
+  }
+
+  /** Whether the address failed verification lately. */
+  isRefused(key: string): boolean {
+    const until = this.#refused.get(key);
+    if (until === undefined) return false;
+    if (until > this.#now()) return true;
+    this.#refused.delete(key);
+    return false;
+  }
+
+  /**
+   * A verified candidate becomes a peer (network `ok`, its identity), in a
+   * free place or the place of the learned or inbound peer least recently
+   * useful, when that one has been of no use for {@link EVICT_IDLE_MS}.
+   * @returns the entry, or undefined when there was no room.
+   */
+  admit(candidate: PeerCandidate, nodeId: string): PeerEntry | undefined {
+    this.#candidates.delete(candidate.key);
+    if (this.#peers.has(candidate.key) || this.isBanned(candidate.key)) return undefined;
+    if (this.#peers.size >= this.maxPeers) {
+      const now = this.#now();
+      const idle = this.all()
+        .filter((p) => p.source === "learned" || p.source === "inbound")
+        .filter((p) => p.lastUsefulAt <= now - EVICT_IDLE_MS || this.isBanned(p.key))
+        .sort((a, b) => a.lastUsefulAt - b.lastUsefulAt)[0];
+      if (idle === undefined) return undefined;
+      this.remove(idle.key);
+    }
+    const entry = this.add(candidate.address, candidate.source);
+    if (entry === undefined) return undefined;
+    entry.network = "ok";
+    entry.nodeId = nodeId;
+    return entry;
+  }
+
+  /** The peer gave a cut at least as good as this node's, or blocks. */
+  useful(p: PeerEntry): void {
+    p.lastUsefulAt = this.#now();
   }
 
   /** Forgets a peer (a ban stays). @returns whether it was known. */
@@ -280,6 +413,7 @@ export class PeerBook {
       address: p.key,
       source: p.source,
       network: p.network,
+      nodeId: p.nodeId ?? null,
       cutHeight: p.cutHeight ?? null,
       latencyMs: p.latencyMs ?? null,
       score: this.scoreOf(p),

@@ -1,11 +1,19 @@
 /**
  * `PeerNetwork`: the node among its peers (docs/p2p.md).
- * - Peers come from the configuration (`p2p.peers`), the app (`addPeer`),
- *   peer exchange (`GET /cut/peer` of each peer, bounded by
- *   `p2p.max-peers`) and peers that publish their cut to this node; they are
- *   kept in the {@link PeerBook} (persisted, scores, bans, backoff).
- * - A peer is used once its `/info` names this node's network; one of
- *   another network is refused with a log line.
+ * - Peers come from the configuration (`p2p.peers`) and the app
+ *   (`addPeer`); addresses learnt from peers (peer exchange, `GET /cut/peer`,
+ *   and the `origin` of cuts published to this node) are candidates until
+ *   this node has verified them itself: the address's `/info` names this
+ *   network and proves an identity (nodeIdentity.ts), the address is not a
+ *   local one it may not be pointed at (addressPolicy.ts), and its own cut
+ *   reads. All are kept in the {@link PeerBook} (bounded, persisted once
+ *   verified, scores, bans, backoff).
+ * - A peer is used once its `/info` names this node's network and proves an
+ *   identity; one of another network is refused with a log line.
+ * - Misbehaviour is charged to the peer this node was talking to when it
+ *   happened, never to an address named in a request (a published cut's
+ *   `origin` only says where to look: its cut is a hint, and a hint its
+ *   origin cannot back costs that origin nothing; {@link PeerNetwork.penalize}).
  * - Every poll interval each usable peer's `/cut` is read; on every change
  *   of this node's cut, the new cut is published to every peer (`PUT /cut`,
  *   one request in flight per peer, the latest cut sent next), so new blocks
@@ -16,24 +24,30 @@
  * - Commands new in the mempool are handed to every peer's `/send`
  *   (validated again there; the mempool's idempotent adds end the echo).
  * - The built-in miner is held while the node is more than a few blocks
- *   behind its peers, and resumed when it has caught up.
+ *   behind its peers and blocks from them are validated fast enough
+ *   (catchUpGate.ts), and resumed when it has caught up or the catch-up
+ *   stalls.
  * @module
  */
-import { cutHeight, cutWeight } from "../chain/cut.ts";
+import { cutHeight } from "../chain/cut.ts";
 import { cutToJson } from "../chain/cutJson.ts";
+import { compareCuts, type OrderedCut, orderOf } from "../chain/cutOrder.ts";
 import type { NetworkVersion } from "../chain/networkVersion.ts";
 import { isNodeError } from "../errors/nodeError.ts";
 import type { CommandService } from "../mempool/commandService.ts";
 import type { BuiltInMiner } from "../mining/builtInMiner.ts";
 import type { BlockDb } from "../store/blockDb.ts";
+import { type AddressPolicy, resolveScopes, scopeAllowed, scopeOfHost } from "./addressPolicy.ts";
+import { CatchUpGate } from "./catchUpGate.ts";
 import { badCut, type MisbehaviourKind, P2pError, P2pErrorCode } from "./errors.ts";
+import { NodeIdentity } from "./nodeIdentity.ts";
 import { type PeerAddress, parsePeerAddress, peerKey } from "./peerAddress.ts";
-import { PeerBook, type PeerEntry, type PeerView } from "./peerBook.ts";
+import { PeerBook, type PeerCandidate, type PeerEntry, type PeerView } from "./peerBook.ts";
 import { PeerClient } from "./peerClient.ts";
 import { type PeerCut, parsePeerCut, publishedCut } from "./peerCut.ts";
 import { SyncCatchUp, type SyncCatchUpReporter } from "./syncCatchUp.ts";
 import { type SyncOptions, syncFromPeer } from "./syncFromPeer.ts";
-import { SyncProgress, type SyncStatus } from "./syncProgress.ts";
+import type { SyncStatus } from "./syncProgress.ts";
 
 export type PeerNetworkLog = {
   info(message: string, fields?: Record<string, unknown>): void;
@@ -70,6 +84,10 @@ export type PeerNetworkOptions = {
   readonly exchangeIntervalMs?: number | undefined;
   /** Request timeout, ms (default 10,000). */
   readonly requestTimeoutMs?: number | undefined;
+  /** This node's identity, proved to peers in `/info` (default: a key in memory only). */
+  readonly identity?: NodeIdentity | undefined;
+  /** `p2p.allow-private-addresses`: learnt loopback, link-local and private addresses taken. */
+  readonly allowPrivateAddresses?: boolean | undefined;
 };
 
 /**
@@ -80,8 +98,24 @@ export type PeerNetworkOptions = {
 const MISBEHAVIOUR_POINTS: Readonly<Record<MisbehaviourKind, number>> = {
   "invalid-block": 100,
   "false-cut": 60,
+  oversized: 50,
   malformed: 20,
 };
+/** How long hints naming a peer are ignored after one it could not back, ms. */
+const HINT_PAUSE_MS = 5_000;
+/** Candidates verified at the same time. */
+const VERIFYING_AT_ONCE = 4;
+
+function orderedPeerCut(cut: PeerCut): OrderedCut {
+  return { weight: cut.weight, heads: cut.heads.values() };
+}
+
+/**
+ * A cut to sync towards: `attested` when this node read it from the peer
+ * itself (`GET /cut`), not when it came in a published cut naming the peer
+ * as its origin (anyone can write that).
+ */
+type Target = { readonly cut: PeerCut; readonly attested: boolean };
 /** How often catching-up progress goes to the log, ms. */
 const PROGRESS_LOG_MS = 5_000;
 
@@ -111,14 +145,19 @@ export class PeerNetwork {
   readonly #exchangeIntervalMs: number;
   readonly #timeoutMs: number | undefined;
   readonly #clients = new Map<string, PeerClient>();
-  readonly #targets = new Map<string, PeerCut>();
+  readonly #targets = new Map<string, Target>();
+  readonly #verifying = new Set<string>();
+  /** When a published cut naming the peer as origin last failed, ms (by peer key). */
+  readonly #hintFailedAt = new Map<string, number>();
+  readonly identity: NodeIdentity;
+  readonly #allowPrivate: boolean;
   readonly #polling = new Set<string>();
   readonly #pushing = new Set<string>();
   readonly #pushAgain = new Set<string>();
   readonly #exchangedAt = new Map<string, number>();
   readonly #gossiped = new Map<number, Set<string>>();
   readonly #gossipChains = new Set<number>();
-  readonly #progress = new SyncProgress();
+  readonly #gate = new CatchUpGate();
   readonly #catchUp: SyncCatchUp | undefined;
   readonly #unsubscribe: (() => void)[] = [];
   #self: PeerAddress | undefined;
@@ -147,6 +186,8 @@ export class PeerNetwork {
     this.#exchangeIntervalMs = options.exchangeIntervalMs ?? 30_000;
     this.#timeoutMs = options.requestTimeoutMs;
     this.#catchUp = options.catchUp === undefined ? undefined : new SyncCatchUp(options.catchUp);
+    this.identity = options.identity ?? NodeIdentity.ephemeral();
+    this.#allowPrivate = options.allowPrivateAddresses ?? false;
     this.book = new PeerBook({ file: options.file, maxPeers: options.maxPeers });
     this.book.load();
     options.peers.forEach((text, i) => {
@@ -165,6 +206,14 @@ export class PeerNetwork {
     this.#self = self;
     // A configured address that is this node itself is no peer.
     this.book.remove(peerKey(self));
+    // Learnt peers read back from peers.json pass today's address policy too (a file written
+    // before it, or under another configuration, may name local addresses).
+    const policy = this.#policy();
+    for (const p of this.book.all()) {
+      const scope = scopeOfHost(p.address.hostname);
+      const learnt = p.source === "learned" || p.source === "inbound";
+      if (learnt && scope !== undefined && !scopeAllowed(scope, policy)) this.book.remove(p.key);
+    }
     this.#unsubscribe.push(this.#blocks.onCutChange(() => this.#cutChanged()));
     if (this.#commands !== undefined) {
       this.#unsubscribe.push(
@@ -197,22 +246,56 @@ export class PeerNetwork {
     for (const entry of this.book.usable()) {
       if (!this.#polling.has(entry.key)) void this.#poll(entry);
     }
+    for (const c of this.book.candidates()) {
+      if (this.#verifying.size >= VERIFYING_AT_ONCE) break;
+      if (!this.#verifying.has(c.key)) void this.#verifyCandidate(c);
+    }
     this.#followStatus();
   }
 
-  /** Checks the peer's network (once), reads its cut, and now and then its peers. */
+  /** Which learnt addresses may be connected to (addressPolicy.ts). */
+  #policy(): AddressPolicy {
+    const self = this.#self;
+    return {
+      allowPrivate: this.#allowPrivate,
+      selfScope: self === undefined ? undefined : scopeOfHost(self.hostname),
+    };
+  }
+
+  /**
+   * The peer's `/info` with a fresh challenge: its network (refused when
+   * another) and the identity it proves (none: not usable; this node's own:
+   * it is this node under another name).
+   * @returns whether the peer can be used.
+   */
+  async #checkInfo(entry: PeerEntry, client: PeerClient): Promise<boolean> {
+    const info = await client.info();
+    if (info.network !== this.version.name) {
+      this.#refuse(entry, info.network);
+      return false;
+    }
+    if (info.nodeId === undefined) {
+      this.book.failed(entry, "its /info proves no node identity (nodeId, nodeProof)");
+      return false;
+    }
+    if (info.nodeId === this.identity.nodeId) {
+      this.#log?.info(`p2p: ${entry.key} is this node itself; forgotten`);
+      this.book.remove(entry.key);
+      return false;
+    }
+    entry.nodeId = info.nodeId;
+    entry.network = "ok";
+    this.#log?.info(`p2p: peer ${entry.key} connected (network ${info.network})`);
+    return true;
+  }
+
+  /** Checks the peer's network and identity (once), reads its cut, and now and then its peers. */
   async #poll(entry: PeerEntry): Promise<void> {
     this.#polling.add(entry.key);
     const client = this.#client(entry);
     try {
       if (entry.network === "unchecked") {
-        const network = await client.network();
-        if (network !== this.version.name) {
-          this.#refuse(entry, network);
-          return;
-        }
-        entry.network = "ok";
-        this.#log?.info(`p2p: peer ${entry.key} connected (network ${network})`);
+        if (!(await this.#checkInfo(entry, client))) return;
         // A new peer learns this node's cut without waiting for the next block.
         this.#publishTo(entry);
       }
@@ -226,11 +309,13 @@ export class PeerNetwork {
         return;
       }
       entry.cutHeight = cut.height;
-      this.#offer(entry, cut);
+      this.#offer(entry, cut, true);
       const now = Date.now();
       if (now - (this.#exchangedAt.get(entry.key) ?? 0) >= this.#exchangeIntervalMs) {
         this.#exchangedAt.set(entry.key, now);
-        for (const address of await client.peers(this.book.maxPeers)) this.#learn(address);
+        for (const address of await client.peers(this.book.maxPeers)) {
+          this.#learn(address, "learned", entry.key);
+        }
       }
     } catch (e) {
       this.#failed(entry, e);
@@ -247,12 +332,67 @@ export class PeerNetwork {
     );
   }
 
-  #learn(address: PeerAddress): void {
+  /**
+   * An address a peer told of: a candidate until verified (never used,
+   * persisted or handed on before), unless it names a local address this
+   * node may not be pointed at.
+   */
+  #learn(address: PeerAddress, source: PeerCandidate["source"], from: string): void {
     const key = peerKey(address);
     if (this.#self !== undefined && key === peerKey(this.#self)) return;
-    if (this.book.get(key) !== undefined || this.book.isBanned(key)) return;
-    if (this.book.add(address, "learned") !== undefined) {
-      this.#log?.info(`p2p: learned peer ${key}`);
+    const scope = scopeOfHost(address.hostname);
+    if (scope !== undefined && !scopeAllowed(scope, this.#policy())) return;
+    this.book.addCandidate(address, source, from);
+  }
+
+  /**
+   * Verifies a candidate as its own peer would be: the address is allowed
+   * (a host name by what it resolves to), its `/info` names this network and
+   * proves an identity other than this node's, and its cut reads. Then it is
+   * a peer (if the book has room); otherwise it is dropped, and not taken
+   * again for a while. Nothing is charged to anyone: no peer vouched for it.
+   */
+  async #verifyCandidate(candidate: PeerCandidate): Promise<void> {
+    this.#verifying.add(candidate.key);
+    const client = new PeerClient(candidate.address, this.version, this.#timeoutMs);
+    try {
+      const scopes = await resolveScopes(candidate.address.hostname);
+      const policy = this.#policy();
+      if (!scopes.every((scope) => scopeAllowed(scope, policy))) {
+        this.book.dropCandidate(candidate.key, true);
+        return;
+      }
+      const info = await client.info();
+      if (
+        info.network !== this.version.name ||
+        info.nodeId === undefined ||
+        info.nodeId === this.identity.nodeId
+      ) {
+        this.book.dropCandidate(candidate.key, true);
+        return;
+      }
+      const cut = await client.cut();
+      if (cut.instance !== this.version.name || this.#closed) {
+        this.book.dropCandidate(candidate.key, true);
+        return;
+      }
+      const entry = this.book.admit(candidate, info.nodeId);
+      if (entry === undefined) {
+        // No room: it may be offered again later.
+        this.book.dropCandidate(candidate.key, false);
+        return;
+      }
+      this.#clients.set(entry.key, client);
+      this.#log?.info(
+        `p2p: peer ${entry.key} connected (${candidate.source}, verified: network ${info.network}, node ${info.nodeId})`,
+      );
+      entry.cutHeight = cut.height;
+      this.#publishTo(entry);
+      this.#offer(entry, cut, true);
+    } catch {
+      this.book.dropCandidate(candidate.key, true);
+    } finally {
+      this.#verifying.delete(candidate.key);
     }
   }
 
@@ -270,6 +410,8 @@ export class PeerNetwork {
   #misbehaved(entry: PeerEntry, points: number, reason: string): void {
     const banned = this.book.penalize(entry, points, reason);
     this.#targets.delete(entry.key);
+    // Its claim is not believed any more (the status counts it again at its next cut).
+    entry.cutHeight = undefined;
     this.#log?.warn(
       banned
         ? `p2p: peer ${entry.key} banned until ${new Date(entry.bannedUntil ?? 0).toISOString()}: ${reason}`
@@ -278,19 +420,34 @@ export class PeerNetwork {
   }
 
   /**
-   * Misbehaviour another area saw on its own request to `address` (`/private`:
-   * a false entity key or a missing receipt): scored against that peer as
-   * this node's own findings are.
+   * Charges misbehaviour another area saw (`/private`: a false entity key, a
+   * missing receipt) to the peer this node talked to at `address` (the
+   * address it opened the connection to, as `PeerClient.address` or
+   * `PrivatePeerClient.address` hold it; never an address a request named):
+   * `kind` decides the points (docs/p2p.md), `reason` is logged and shown.
+   * An address that is not a peer in the book (a candidate, an unknown one)
+   * is charged nothing.
+   * @returns whether the peer was in the book (and so charged).
    */
-  penalize(address: PeerAddress, kind: MisbehaviourKind, reason: string): void {
+  penalize(address: PeerAddress, kind: MisbehaviourKind, reason: string): boolean {
     const entry = this.book.get(peerKey(address));
-    if (entry !== undefined) this.#misbehaved(entry, MISBEHAVIOUR_POINTS[kind], reason);
+    if (entry === undefined) return false;
+    this.#misbehaved(entry, MISBEHAVIOUR_POINTS[kind], reason);
+    return true;
   }
 
-  /** A peer's cut: synced towards when heavier than this node's. */
-  #offer(entry: PeerEntry, cut: PeerCut): void {
-    if (cut.weight <= cutWeight(this.#blocks.cut())) return;
-    this.#targets.set(entry.key, cut);
+  /** A peer's cut: synced towards when preferred to this node's (chain/cutOrder.ts). */
+  #offer(entry: PeerEntry, cut: PeerCut, attested: boolean): void {
+    const order = compareCuts(orderedPeerCut(cut), orderOf(this.#blocks.cut()));
+    // As good as this node's: the peer keeps up, which is what makes it worth keeping.
+    if (attested && order >= 0) this.book.useful(entry);
+    if (order <= 0) return;
+    // A hint does not replace what the peer itself said, unless it is preferred.
+    const known = this.#targets.get(entry.key);
+    if (known?.attested === true && !attested) {
+      if (compareCuts(orderedPeerCut(cut), orderedPeerCut(known.cut)) <= 0) return;
+    }
+    this.#targets.set(entry.key, { cut, attested });
     void this.#runSync();
   }
 
@@ -299,25 +456,52 @@ export class PeerNetwork {
     this.#syncing = true;
     try {
       while (this.#targets.size > 0 && !this.#closed && this.#blocks.isOpen) {
-        const [key, cut] = [...this.#targets].reduce((a, b) => (b[1].weight > a[1].weight ? b : a));
+        const [key, target] = [...this.#targets].reduce((a, b) =>
+          compareCuts(orderedPeerCut(b[1].cut), orderedPeerCut(a[1].cut)) > 0 ? b : a,
+        );
         this.#targets.delete(key);
         const entry = this.book.get(key);
         if (entry === undefined || this.book.isBanned(key)) continue;
-        if (cut.weight <= cutWeight(this.#blocks.cut())) continue;
+        if (compareCuts(orderedPeerCut(target.cut), orderOf(this.#blocks.cut())) <= 0) continue;
         // Before the first block: the banner, the miner held, the index deferred.
         this.#followStatus();
+        let synced = 0;
         try {
-          await syncFromPeer({
+          const inserted = await syncFromPeer({
             blocks: this.#blocks,
             insertBlock: this.#insertBlock,
             batch: this.#batch,
             peer: this.#client(entry),
-            target: cut,
+            target: target.cut,
             stopped: () => this.#closed,
-            onProgress: () => this.#onProgress(),
+            onProgress: (n) => {
+              this.#gate.validated(Date.now(), n - synced);
+              synced = n;
+              this.#onProgress();
+            },
           });
+          if (inserted > 0) {
+            this.book.useful(entry);
+            entry.credible = true;
+          } else if (target.attested) {
+            // Nothing came of what it said itself: its word no longer counts as a catch-up.
+            entry.credible = false;
+          }
         } catch (e) {
-          this.#failed(entry, e);
+          if (target.attested) entry.credible = false;
+          if (
+            !target.attested &&
+            e instanceof P2pError &&
+            e.type.code === P2pErrorCode.PeerMisbehaved &&
+            e.type.kind === "false-cut"
+          ) {
+            // A published cut naming this peer as its origin, which it cannot back: anyone can
+            // write an origin, so the peer is charged nothing; what it says itself is read now.
+            this.#hintFailedAt.set(entry.key, Date.now());
+            if (!this.#polling.has(entry.key)) void this.#poll(entry);
+          } else {
+            this.#failed(entry, e);
+          }
         }
       }
     } finally {
@@ -331,7 +515,6 @@ export class PeerNetwork {
     if (!this.#blocks.isOpen) return;
     this.#flushPublish();
     const now = Date.now();
-    this.#progress.sample(now, cutHeight(this.#blocks.cut()));
     this.#followStatus();
     const s = this.status();
     if (s.state === "catching-up" && now - this.#lastProgressLog >= PROGRESS_LOG_MS) {
@@ -389,11 +572,18 @@ export class PeerNetwork {
   }
 
   /**
-   * `PUT /cut`: a peer publishes its cut.
+   * `PUT /cut`: a peer publishes its cut. Its `origin` is only a claim
+   * (anyone can write any address there), so the cut is a hint: when the
+   * origin is a verified peer, this node syncs towards it fetching from that
+   * peer, and a hint the peer cannot back costs the peer nothing (what it
+   * says itself is read at once instead); an origin this node does not know
+   * yet is a candidate, verified before anything it says is used.
+   * `from`: the address the request came from (candidates are bounded per
+   * source).
    * @throws {P2pError} P2P_BAD_CUT (malformed, no origin), P2P_WRONG_NETWORK,
-   *   P2P_PEER_BANNED, P2P_UNKNOWN_PEER (no room for another peer).
+   *   P2P_PEER_BANNED.
    */
-  receiveCut(body: unknown): void {
+  receiveCut(body: unknown, from = "unknown"): void {
     const cut = parsePeerCut(body, this.version.chainIds);
     if (cut.instance !== this.version.name) {
       throw new P2pError(
@@ -417,20 +607,15 @@ export class PeerNetwork {
         `peer ${key} is banned until ${new Date(until).toISOString()}`,
       );
     }
-    const entry = this.book.get(key) ?? this.book.add(cut.origin, "inbound");
+    const entry = this.book.get(key);
     if (entry === undefined) {
-      throw new P2pError(
-        { code: P2pErrorCode.UnknownPeer, peer: key },
-        `Unknown peer ${key}: this node has no room for more peers (p2p.max-peers ${this.book.maxPeers})`,
-      );
+      this.#learn(cut.origin, "inbound", `inbound ${from}`);
+      return;
     }
-    if (entry.network === "refused") return;
-    if (entry.network === "unchecked") {
-      entry.network = "ok";
-      this.#log?.info(`p2p: peer ${key} connected (it published its cut)`);
-    }
-    entry.cutHeight = cut.height;
-    this.#offer(entry, cut);
+    if (entry.network !== "ok" || !this.book.usable().includes(entry)) return;
+    // A hint its origin could not back lately: not taken again until the peer's next cut.
+    if ((this.#hintFailedAt.get(key) ?? 0) > Date.now() - HINT_PAUSE_MS) return;
+    this.#offer(entry, cut, false);
   }
 
   /** `GET /cut/peer`: the peers this node uses, for peer exchange. */
@@ -476,17 +661,28 @@ export class PeerNetwork {
     }
   }
 
-  /** Sync status: what the app's catching-up banner shows. */
+  /**
+   * Sync status: what the app's catching-up banner shows. `catching-up`
+   * only while a peer claims a cut more than two blocks per chain ahead and
+   * blocks are validated fast enough (catchUpGate.ts): a claim alone holds
+   * nothing for long. A peer whose last announced cut gave no block when
+   * synced towards is not counted until one of its cuts does.
+   */
   status(): SyncStatus {
     const ours = this.#blocks.isOpen ? cutHeight(this.#blocks.cut()) : 0;
     const connected = this.book.usable().filter((p) => p.network === "ok");
-    const heights = connected.flatMap((p) => (p.cutHeight === undefined ? [] : [p.cutHeight]));
+    // Only the claims of peers whose last announced cut gave blocks (or that were not tried yet).
+    const heights = connected.flatMap((p) =>
+      p.cutHeight === undefined || !p.credible ? [] : [p.cutHeight],
+    );
     const peerCutHeight = heights.length === 0 ? null : Math.max(...heights);
     const blocksLeft = peerCutHeight === null ? 0 : Math.max(0, peerCutHeight - ours);
-    const rate = Math.round(this.#progress.rate());
+    const now = Date.now();
+    const rate = Math.round(this.#gate.rate(now));
     const few = 2 * this.version.chainIds.length;
+    const catchingUp = this.#gate.catchingUp(now, connected.length > 0 && blocksLeft > few);
     return {
-      state: connected.length === 0 ? "alone" : blocksLeft > few ? "catching-up" : "synced",
+      state: connected.length === 0 ? "alone" : catchingUp ? "catching-up" : "synced",
       cutHeight: ours,
       peerCutHeight,
       blocksLeft,

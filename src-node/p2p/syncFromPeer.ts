@@ -20,7 +20,8 @@
  *   {@link SYNC_WINDOW} heights of empty blocks, a few of full ones); the
  *   next windows are fetched while one is inserted ({@link AHEAD} ahead), a
  *   request per chain and window (pages of up to 360 blocks), never one per
- *   block.
+ *   block. A page past its size limit (peerClient.ts) is asked again with
+ *   half as many blocks, down to one block, which alone must fit its limit.
  * - **Trust.** Blocks go through the node's `insertBlock`: validated and
  *   executed exactly as mined blocks. Every inserted block is stored at
  *   once, so an interrupted sync resumes from where it stopped (its
@@ -132,7 +133,9 @@ async function fetchRange(
   const out: Block[] = [];
   const heights = to - from + 1;
   let next: string | undefined;
-  do {
+  // The seed's page size (a smaller one answers a full page with a cursor to one more request).
+  let limit = BLOCK_PAGE;
+  for (;;) {
     let page: Awaited<ReturnType<PeerClient["branchBlocks"]>>;
     try {
       page = await peer.branchBlocks(chainId, {
@@ -140,10 +143,20 @@ async function fetchRange(
         lower: [],
         minHeight: from,
         maxHeight: to,
-        limit: BLOCK_PAGE,
+        limit,
         next,
       });
     } catch (e) {
+      // A page past its size limit: large blocks, maybe; fewer per page, down to one.
+      if (
+        e instanceof P2pError &&
+        e.type.code === P2pErrorCode.PeerMisbehaved &&
+        e.type.kind === "oversized" &&
+        Math.min(limit, heights) > 1
+      ) {
+        limit = Math.max(1, Math.floor(Math.min(limit, heights) / 2));
+        continue;
+      }
       if (
         e instanceof P2pError &&
         e.type.code === P2pErrorCode.PeerUnreachable &&
@@ -165,7 +178,8 @@ async function fetchRange(
         `chain ${chainId}: more than ${heights} blocks for heights ${from}–${to} of one branch`,
       );
     }
-  } while (next !== undefined);
+    if (next === undefined) break;
+  }
   out.reverse();
   const top = out[out.length - 1];
   if (out.length < heights || (to === head.height && top?.header.hash !== head.hash)) {

@@ -1,7 +1,7 @@
 /**
- * Catching-up progress: blocks left to the best peer's cut, the rate
- * blocks arrive at (over the last ~10 s) and the time left at that rate.
- * Pure arithmetic over samples, so the status and the log agree.
+ * The sync status's shape: blocks left to the best peer's cut, the rate
+ * validated blocks arrive at (catchUpGate.ts) and the time left at that
+ * rate, and whether the node counts as catching up.
  * @module
  */
 
@@ -19,25 +19,3 @@ export type SyncStatus = {
   /** True while the built-in miner is held back because the node is behind its peers. */
   readonly miningHeld: boolean;
 };
-
-const SPAN_MS = 10_000;
-
-export class SyncProgress {
-  readonly #samples: { at: number; height: number }[] = [];
-
-  /** Records the node's cut height at time `at` (ms). */
-  sample(at: number, height: number): void {
-    this.#samples.push({ at, height });
-    while (this.#samples.length > 2 && (this.#samples[0] as { at: number }).at < at - SPAN_MS) {
-      this.#samples.shift();
-    }
-  }
-
-  /** Blocks per second over the samples kept. */
-  rate(): number {
-    const first = this.#samples[0];
-    const last = this.#samples[this.#samples.length - 1];
-    if (first === undefined || last === undefined || last.at <= first.at) return 0;
-    return Math.max(0, ((last.height - first.height) * 1000) / (last.at - first.at));
-  }
-}

@@ -9,7 +9,7 @@
  *   first rule it breaks;
  * - keeps every accepted block, side branches included, and the best cut:
  *   the heaviest of the current cut and the cut each new block makes with it
- *   (cutWithBlock.ts; ties keep the current cut). A block, its payload and a
+ *   (cutWithBlock.ts; between cuts of equal weight, the tie-break of chain/cutOrder.ts). A block, its payload and a
  *   cut switch are written in one transaction;
  * - tells listeners about every block added to the best cut;
  * - before storing a block, has it executed by the {@link BlockExecutor}
@@ -20,8 +20,9 @@
  * @module
  */
 import type { BlockHeader } from "../chain/blockHeader.ts";
-import { type Cut, cutWeight, genesisCut } from "../chain/cut.ts";
+import { type Cut, genesisCut } from "../chain/cut.ts";
 import { cutBraidingProblems } from "../chain/cutBraiding.ts";
+import { compareCuts, orderOf } from "../chain/cutOrder.ts";
 import { ChainError, ChainErrorCode } from "../chain/errors.ts";
 import { genesisHeadersOf } from "../chain/genesisHeader.ts";
 import { buildGenesisPayload } from "../chain/genesisPayload.ts";
@@ -264,7 +265,8 @@ export class BlockDb {
     let next =
       extended(current, h, this.version, this.genesis) ??
       cutWithBlock(current, h, this.version, this.genesis, lookups);
-    if (next !== undefined && cutWeight(next) <= cutWeight(current)) next = undefined;
+    // Only a preferred cut is taken: heavier, or of equal weight and first by the tie-break.
+    if (next !== undefined && compareCuts(orderOf(next), orderOf(current)) <= 0) next = undefined;
     const diff =
       next === undefined ? undefined : cutDifference(current, next, this.version, lookups);
 

@@ -22,8 +22,8 @@
  *    earlier but could not join the old cut), heaviest child first, until
  *    none does.
  *
- * The node switches to the result when it is heavier (blockDb.ts); ties keep
- * the current cut.
+ * The node switches to the result when it is preferred (blockDb.ts,
+ * chain/cutOrder.ts: heavier, or of equal weight and first by the tie-break).
  * @module
  */
 import type { BlockHeader } from "../chain/blockHeader.ts";

@@ -8,36 +8,25 @@
  */
 
 import { rmSync } from "node:fs";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { computeBlockHash } from "../../src-node/chain/blockHash.ts";
 import { blockHeaderFromObject } from "../../src-node/chain/blockHeaderObject.ts";
+import { type FakePeer, startFakePeer } from "../support/fakePeer.ts";
 import { type NodeProcess, startNode, waitFor } from "../support/nodeProcess.ts";
 
 const NETWORK = "test-singleton";
 const OBJECT = "application/json;blockheader-encoding=object";
 
-type Fake = { server: Server; address: string };
-
-/** A fake peer answering `routes[method + " " + path]` with JSON. */
-async function fakePeer(routes: Record<string, () => unknown>): Promise<Fake> {
-  const server = createServer((req, res) => {
-    const path = (req.url ?? "").split("?")[0];
-    const route = routes[`${req.method} ${path}`];
-    req.resume();
-    if (route === undefined) {
-      res.writeHead(404).end();
-      return;
-    }
-    res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(route()));
-  });
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()));
-  return { server, address: `127.0.0.1:${(server.address() as AddressInfo).port}` };
+/** A fake peer answering `routes[method + " " + path]` with JSON (its /info proves an identity). */
+function fakePeer(
+  routes: Record<string, () => unknown>,
+  options: { network?: string } = {},
+): Promise<FakePeer> {
+  return startFakePeer(routes, options);
 }
 
 let node: NodeProcess;
-const fakes: Fake[] = [];
+const fakes: FakePeer[] = [];
 
 beforeAll(async () => {
   node = await startNode([]);
@@ -46,7 +35,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await node.stop();
   rmSync(node.dataDir, { recursive: true, force: true });
-  for (const f of fakes) f.server.close();
+  for (const f of fakes) await f.close();
 }, 60_000);
 
 describe("[p2p] misbehaving peers", () => {
@@ -76,7 +65,7 @@ describe("[p2p] misbehaving peers", () => {
     };
     const forgedHash = computeBlockHash(blockHeaderFromObject(fields, { verifyHash: false }));
     const forged = { ...fields, hash: forgedHash };
-    let fake: Fake | undefined;
+    let fake: FakePeer | undefined;
     const fakeCut = () => ({
       hashes: { ...genesisCut.hashes, "0": { height: 1, hash: forgedHash } },
       origin: {
@@ -89,7 +78,6 @@ describe("[p2p] misbehaving peers", () => {
       id: forgedHash,
     });
     fake = await fakePeer({
-      "GET /info": () => ({ nodeVersion: NETWORK }),
       [`GET /ledger/0.0/${NETWORK}/cut`]: fakeCut,
       [`GET /ledger/0.0/${NETWORK}/cut/peer`]: () => ({ limit: 0, items: [], next: null }),
       [`POST /ledger/0.0/${NETWORK}/chain/0/block/branch`]: () => ({
@@ -129,7 +117,7 @@ describe("[p2p] misbehaving peers", () => {
   }, 300_000);
 
   it("refuses a peer of another network with a log line", async () => {
-    const other = await fakePeer({ "GET /info": () => ({ nodeVersion: "development" }) });
+    const other = await fakePeer({}, { network: "development" });
     fakes.push(other);
     const r = await node.app("peers", { method: "POST", body: { address: other.address } });
     expect(r.status, await r.clone().text()).toBe(200);

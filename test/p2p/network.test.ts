@@ -13,10 +13,10 @@
  * the late node at the end.
  *
  * Two miners that stop at the same moment may hold cuts of equal weight
- * with different blocks on top: ties keep the current cut (store/blockDb.ts),
- * so such nodes agree only once another block is mined, as in a network
- * that keeps mining. The tests therefore stop one miner, let the other mine
- * a few blocks more, then stop it.
+ * with different blocks on top: the tie-break of chain/cutOrder.ts makes
+ * them agree (before it, "ties keep the current cut" could keep them apart
+ * for good). The tests still stop one miner, let the other mine a few
+ * blocks more, then stop it.
  */
 
 import { mkdtempSync, rmSync } from "node:fs";

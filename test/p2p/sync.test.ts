@@ -30,11 +30,13 @@ import { u256ToBytes } from "../../src-node/encoding/littleEndian.ts";
 import { createNode, type WeftNode } from "../../src-node/node.ts";
 import { NO_TXID_LIMIT } from "../../src-node/store/stateDb.ts";
 import { MINER } from "../support/execChain.ts";
+import { type FakePeer, startFakePeer } from "../support/fakePeer.ts";
 
 const NETWORK = "test-singleton";
 const dir = mkdtempSync(join(tmpdir(), "weft-p2p-sync-"));
 const opened: WeftNode[] = [];
 const servers: Server[] = [];
+const fakes: FakePeer[] = [];
 
 async function node(name: string, peers: string[] = [], pollMs = 200): Promise<WeftNode> {
   const n = await createNode({
@@ -137,6 +139,7 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const n of opened.reverse()) await n.close();
   for (const s of servers) s.close();
+  for (const f of fakes) await f.close();
   rmSync(dir, { recursive: true, force: true });
 }, 60_000);
 
@@ -211,24 +214,14 @@ describe("[p2p] sync between nodes", () => {
     };
     // Chain 0 one block up, on a block the target does not hold.
     cut.hashes["0"] = { height: 1, hash: "A".repeat(43) };
-    const base = `/ledger/0.0/${NETWORK}`;
-    const routes: Record<string, unknown> = {
-      "GET /info": { nodeVersion: NETWORK },
-      [`GET ${base}/cut`]: cut,
-      [`GET ${base}/cut/peer`]: { limit: 0, items: [], next: null },
+    // Its /info proves an identity (test/support/fakePeer.ts), so it is used.
+    const fake = await startFakePeer({
+      [`GET ${BASE}/cut`]: () => cut,
       // Malformed: a page without items. Its text names a block; only its kind may decide.
-      [`POST ${base}/chain/0/block/branch`]: { limit: 0, next: null },
-    };
-    const fake = createServer((req, res) => {
-      const body = routes[`${req.method} ${(req.url ?? "").split("?")[0]}`];
-      req.resume();
-      if (req.method === "PUT") res.writeHead(204).end();
-      else if (body === undefined) res.writeHead(404).end();
-      else res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(body));
+      [`POST ${BASE}/chain/0/block/branch`]: () => ({ limit: 0, next: null }),
     });
-    servers.push(fake);
-    await new Promise<void>((r) => fake.listen(0, "127.0.0.1", () => r()));
-    const fakeAddress = `127.0.0.1:${(fake.address() as AddressInfo).port}`;
+    fakes.push(fake);
+    const fakeAddress = fake.address;
     target.p2p.addPeer(fakeAddress);
     const peer = await waitFor("the fake peer's score", () => {
       const p = target.p2p.peers().find((x) => x.address === fakeAddress);

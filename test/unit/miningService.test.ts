@@ -16,6 +16,7 @@ import { meetsTarget, powHashOfWorkHeader } from "../../src-node/chain/pow.ts";
 import { developmentVersion, testSingletonVersion } from "../../src-node/chain/versions.ts";
 import { workHeaderOf, workPrefixOf } from "../../src-node/chain/workBytes.ts";
 import { base64UrlDecodeText } from "../../src-node/encoding/base64url.ts";
+import { compareHash32 } from "../../src-node/encoding/hash32.ts";
 import { isNodeError } from "../../src-node/errors/nodeError.ts";
 import { minerInfoOf } from "../../src-node/mining/minerInfo.ts";
 import { MiningService } from "../../src-node/mining/miningService.ts";
@@ -307,9 +308,12 @@ describe("[mining] solutions", () => {
     expect(first.cutChanged).toBe(true);
     const fork = service.submit(solve(a.bytes, clock.now()));
     expect(fork.status).toBe("inserted");
-    expect(fork.cutChanged).toBe(false);
-    expect(db.cut().get(6)?.hash).toBe(first.header.hash);
+    // Siblings of equal weight: the cut holds the one the tie-break prefers (chain/cutOrder.ts).
+    const forkWins = compareHash32(fork.header.hash, first.header.hash) > 0;
+    expect(fork.cutChanged).toBe(forkWins);
+    expect(db.cut().get(6)?.hash).toBe((forkWins ? fork : first).header.hash);
     expect(db.header(fork.header.hash)).toBeDefined();
+    expect(db.header(first.header.hash)).toBeDefined();
   });
 
   it("keeps every cut braided while mining many blocks", async () => {

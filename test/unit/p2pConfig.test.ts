@@ -1,7 +1,7 @@
 /**
  * The peer options: `--peer` repeatable, `--p2p-port`, `--max-peers`,
- * `--entity`, `--trust-entity` repeatable, `--p2p-tls` and the YAML `p2p`
- * section, checked with errors naming the key.
+ * `--entity`, `--trust-entity` repeatable, `--p2p-tls`, `--p2p-allow-private-addresses`
+ * and the YAML `p2p` section, checked with errors naming the key.
  */
 import { describe, expect, it } from "vitest";
 import { parseConfigText } from "../../src-node/config/loadConfigFile.ts";
@@ -19,13 +19,14 @@ describe("[config] p2p options", () => {
       entity: undefined,
       trustedEntities: [],
       tls: false,
+      allowPrivateAddresses: false,
     });
     expect(resolveNodeOptions({ dataDir: "/tmp/x" }).p2p.peers).toEqual([]);
   });
 
   it("reads the YAML section; flags win", () => {
     const file = parseConfigText(
-      "p2p:\n  peers: ['[::1]:1849']\n  port: 1790\n  max-peers: 4\n  entity: alice\n",
+      "p2p:\n  peers: ['[::1]:1849']\n  port: 1790\n  max-peers: 4\n  entity: alice\n  allow-private-addresses: true\n",
       "node.yaml",
     );
     const o = resolveNodeOptions({ ...file, dataDir: "/tmp/x" });
@@ -36,6 +37,7 @@ describe("[config] p2p options", () => {
       entity: "alice",
       trustedEntities: [],
       tls: false,
+      allowPrivateAddresses: true,
     });
     const merged = resolveNodeOptions({
       ...mergeNodeOptions(file, parseNodeFlags(["--max-peers", "8"]).options),
@@ -94,6 +96,9 @@ describe("[config] p2p options", () => {
     expect(bad({ entity: "a b" })).toThrow(/^p2p\.entity: /);
     expect(bad({ tls: "yes", port: 1790 })).toThrow(/^p2p\.tls: expected true or false/);
     expect(bad({ tls: true })).toThrow(/^p2p\.tls: needs p2p\.port/);
+    expect(bad({ allowPrivateAddresses: "yes" })).toThrow(/^p2p\.allow-private-addresses: /);
+    const flag = parseNodeFlags(["--p2p-allow-private-addresses"]).options;
+    expect(resolveNodeOptions({ ...flag, dataDir: "/tmp/x" }).p2p.allowPrivateAddresses).toBe(true);
   });
 
   it("reads TLS on the peer port and FINGERPRINT@HOST:PORT peers", () => {

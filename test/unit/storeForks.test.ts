@@ -1,6 +1,6 @@
 /**
  * Forks in BlockDb: side branches are stored and stay queryable, the best
- * cut is the heaviest (ties keep the current one), a switch announces the
+ * cut is the heaviest (ties broken the same way on every node), a switch announces the
  * blocks of the new branch and rewrites the best-chain index, a switch is
  * one transaction, and a fork on a single chain is followed too.
  */
@@ -12,6 +12,7 @@ import { cutWeight } from "../../src-node/chain/cut.ts";
 import { checkCutBraiding } from "../../src-node/chain/cutBraiding.ts";
 import type { NetworkVersion } from "../../src-node/chain/networkVersion.ts";
 import { testSingletonVersion, testTransitionVersion } from "../../src-node/chain/versions.ts";
+import { compareHash32 } from "../../src-node/encoding/hash32.ts";
 import { type Block, BlockDb, type CutChange } from "../../src-node/store/blockDb.ts";
 import { sql } from "../../src-node/store/sql.ts";
 import { ChainBuilder } from "../support/chainBuilder.ts";
@@ -60,18 +61,26 @@ function lineOf(b: ChainBuilder, c: number): string[] {
 }
 
 describe("[store] forks", () => {
-  it("keeps a sibling of equal weight off the cut, but stored", () => {
-    const { db } = fresh();
+  it("between siblings of equal weight, takes the same one whatever the insertion order", () => {
+    // Two nodes holding the same blocks must hold the same cut (chain/cutOrder.ts), else two
+    // miners that stop on cuts of equal weight stay apart forever.
     const main = ChainBuilder.create(testSingletonVersion);
-    insertAll(db, main.rounds(2));
+    const base = main.rounds(2);
     const side = main.fork("side");
     const a = main.next(0);
     const b = side.next(0);
-    expect(db.insertBlock(a).cutChanged).toBe(true);
-    const r = db.insertBlock(b);
-    expect(r).toEqual({ status: "inserted", cutChanged: false, added: [] });
-    expect(db.cut().get(0)?.hash).toBe(a.header.hash);
-    expect(db.header(b.header.hash)).toEqual(b.header);
+    const first = fresh().db;
+    const second = fresh().db;
+    insertAll(first, [...base, a, b]);
+    insertAll(second, [...base, b, a]);
+    expect(first.cut().get(0)?.hash).toBe(second.cut().get(0)?.hash);
+    // The one kept is the later hash: both are stored, the other stays off the cut.
+    const later = compareHash32(a.header.hash, b.header.hash) > 0 ? a : b;
+    expect(first.cut().get(0)?.hash).toBe(later.header.hash);
+    for (const db of [first, second]) {
+      expect(db.header(a.header.hash)).toEqual(a.header);
+      expect(db.header(b.header.hash)).toEqual(b.header);
+    }
   });
 
   it("switches to a heavier branch, announcing its blocks and keeping the old ones", () => {

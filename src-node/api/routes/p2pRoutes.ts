@@ -17,7 +17,8 @@ export function registerP2pRoutes(server: FastifyInstance, ctx: RouteContext): v
     `${ctx.base}/cut`,
     { config: { access: "private", bodyType: "application/json" } },
     (request, reply) => {
-      p2p.receiveCut(request.body);
+      // Where it came from bounds the addresses it may make this node verify (peerBook.ts).
+      p2p.receiveCut(request.body, request.ip);
       reply.code(204).send();
     },
   );

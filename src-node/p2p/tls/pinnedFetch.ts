@@ -4,11 +4,13 @@
  * certificate (self-signed: no authority vouches for it) must have the
  * SHA-256 fingerprint the peer is named by, and only then is the request
  * written on it, over node's own `tls` and `http`. One connection per
- * request; the answer is a standard `Response`.
+ * request; the answer is a standard `Response` whose body streams (the
+ * caller bounds what it reads; aborting the signal drops the connection).
  * @module
  */
 import { request as httpRequest, type IncomingMessage } from "node:http";
 import { isIP } from "node:net";
+import { Readable } from "node:stream";
 import { connect, type TLSSocket } from "node:tls";
 import { certificateFingerprint } from "./peerCertificate.ts";
 
@@ -91,22 +93,23 @@ export function pinnedFetch(
         reject(e);
       });
       req.once("response", (res: IncomingMessage) => {
-        const chunks: Buffer[] = [];
-        res.on("data", (c: Buffer) => chunks.push(c));
-        res.once("error", reject);
-        res.once("end", () => {
+        // The body streams to the caller, which reads it within its limit (p2p/boundedBody.ts).
+        res.once("close", () => {
           signal?.removeEventListener("abort", onAbort);
           socket.end();
-          const status = res.statusCode ?? 502;
-          const headers = new Headers();
-          for (const [k, v] of Object.entries(res.headers)) {
-            if (v === undefined) continue;
-            for (const one of Array.isArray(v) ? v : [v]) headers.append(k, one);
-          }
-          const noBody = status === 204 || status === 304 || init.method === "HEAD";
-          const bytes = new Uint8Array(Buffer.concat(chunks));
-          resolve(new Response(noBody ? null : bytes, { status, headers }));
         });
+        const status = res.statusCode ?? 502;
+        const headers = new Headers();
+        for (const [k, v] of Object.entries(res.headers)) {
+          if (v === undefined) continue;
+          for (const one of Array.isArray(v) ? v : [v]) headers.append(k, one);
+        }
+        const noBody = status === 204 || status === 304 || init.method === "HEAD";
+        if (noBody) res.resume();
+        const stream = noBody
+          ? null
+          : (Readable.toWeb(res) as unknown as ReadableStream<Uint8Array>);
+        resolve(new Response(stream, { status, headers }));
       });
       req.end(body);
     });
