@@ -58,13 +58,15 @@ Options:
   --enable-backup-api     serve {base_url}/make-backup and /check-backup
   --backup-directory DIR  where backups are written
   --enable-mining-api     serve {base_url}/mining/work, /mining/solved, /mining/updates
-  --mine                  run the built-in miner (needs --miner-account)
+  --mine                  run the built-in miner (needs --miner-account, except on
+                          development networks, where the blocks then pay sender09)
   --miner-account NAME    account that receives mining rewards
   --miner-key HEX[,HEX]   its public key(s); not needed for a k:<key> account
   --miner-threads N       built-in miner threads (default 1)
-  --mine-on-demand        mine only while a transaction waits, until it is confirmed
-                          (development networks; without --miner-account the blocks
-                          pay the test account sender09; docs/mining.md)
+  --mine-on-demand        mine only while something waits for blocks: a transaction
+                          until it is confirmed, a cross-chain transfer until its
+                          proof can be made (development networks; without
+                          --miner-account the blocks pay sender09; docs/mining.md)
   --no-mine-on-demand     never (the default of weft node; the app's is on for
                           development networks without a reward account)
   --on-demand-confirmations N  blocks mined on top of the one holding the
