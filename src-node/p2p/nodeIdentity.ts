@@ -22,7 +22,7 @@ import {
   verify,
 } from "node:crypto";
 import { readFileIfExists } from "../store/atomicFile.ts";
-import { writePrivateFile } from "../store/privateFiles.ts";
+import { makePrivateFile, writePrivateFile } from "../store/privateFiles.ts";
 import { P2pError, P2pErrorCode } from "./errors.ts";
 
 /** 32 bytes of unpadded base64url. */
@@ -93,6 +93,8 @@ export class NodeIdentity {
   static loadOrCreate(file: string): NodeIdentity {
     const pem = readFileIfExists(file);
     if (pem !== undefined) {
+      // A key an older release (or a copy) left readable by others is tightened.
+      makePrivateFile(file);
       const key = createPrivateKey(pem);
       if (key.asymmetricKeyType !== "ed25519") throw new Error(`${file}: not an Ed25519 key`);
       return new NodeIdentity(key);

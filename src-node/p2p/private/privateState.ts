@@ -26,6 +26,7 @@ import type { Hash32 } from "../../encoding/hash32.ts";
 import { CHAIN_EXEC_FLAGS } from "../../exec/blockEnv.ts";
 import { commandResultText } from "../../exec/commandResult.ts";
 import { contractInputOf } from "../../exec/contractInput.ts";
+import { makePrivateDir } from "../../store/privateFiles.ts";
 import {
   type PartyCheck,
   type PartyHead,
@@ -72,6 +73,8 @@ export class PrivateState {
     entity: string,
     nativeBinding?: string | undefined,
   ): PrivateState {
+    // The user's alone, and tightened when an older release left it readable (privateFiles.ts).
+    makePrivateDir(join(networkDir, "private"));
     const state = StateDb.open({ path: privateStatePath(networkDir, entity), nativeBinding });
     return new PrivateState(entity, state);
   }

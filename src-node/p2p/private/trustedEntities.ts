@@ -15,8 +15,9 @@
  * the new key, both explicit.
  * @module
  */
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import { readFileIfExists, writeFileAtomic } from "../../store/atomicFile.ts";
+import { makePrivateDir, makePrivateFile } from "../../store/privateFiles.ts";
 import { entityFingerprint, entityKeyText, readEntityPublicKey } from "./entityIdentity.ts";
 import { isEntityName } from "./entityName.ts";
 import { PrivateError, PrivateErrorCode } from "./errors.ts";
@@ -124,6 +125,9 @@ export class TrustedEntities {
       this.#save();
       return;
     }
+    // Tightened when an older release or a copy left them readable by others (privateFiles.ts).
+    makePrivateDir(dirname(this.file));
+    makePrivateFile(this.file);
     for (const e of this.#parseFile(text)) {
       // A configured pin wins over one the app stored before.
       if (!this.#pins.has(e.name) && e.name !== this.#self) {
