@@ -58,8 +58,11 @@ export class EntityDirectory {
     return (this.#options.now ?? Date.now)();
   }
 
-  /** Asks the connected peers whose announcement is stale or unknown (all of them with `all`). */
-  async refresh(all = false): Promise<void> {
+  /**
+   * Asks the connected peers whose announcement is stale or unknown (all of
+   * them with `all`), and those that announced one of `confirm`.
+   */
+  async refresh(all = false, confirm: readonly string[] = []): Promise<void> {
     const now = this.#now();
     const peers = this.#options.peers();
     const live = new Set(peers.map(peerKey));
@@ -68,7 +71,8 @@ export class EntityDirectory {
       peers.map(async (address) => {
         const key = peerKey(address);
         const known = this.#known.get(key);
-        if (!all && known !== undefined && now - known.at < ANNOUNCE_MAX_AGE_MS) return;
+        const holds = known?.announced.entity != null && confirm.includes(known.announced.entity);
+        if (!all && !holds && known !== undefined && now - known.at < ANNOUNCE_MAX_AGE_MS) return;
         try {
           const announced = await this.#options.client(address).entity();
           this.#known.set(key, { announced, at: this.#now() });
@@ -104,7 +108,10 @@ export class EntityDirectory {
   async holders(
     entities: readonly string[],
   ): Promise<{ holders: Map<string, EntityHolder[]>; falseKeys: FalseAnnouncement[] }> {
-    await this.refresh();
+    // A holder is asked again even when its answer is fresh: a node that
+    // restarted (new key, or gone while still listed as connected) must not
+    // be sealed for on a ten-second-old word.
+    await this.refresh(false, entities);
     if (entities.some((e) => this.#holdersOf(e).length === 0)) await this.refresh(true);
     const falseKeys: FalseAnnouncement[] = [];
     for (const address of this.#options.peers()) {
