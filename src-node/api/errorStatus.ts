@@ -123,6 +123,7 @@ const backupStatus: Record<BackupErrorCodeValue, number> = {
   [BackupErrorCode.NotRestorable]: 422,
   [BackupErrorCode.FolderUnusable]: 422,
   [BackupErrorCode.Running]: 409,
+  [BackupErrorCode.UnsafeFile]: 422,
 };
 
 /** A refused command is the client's (400), except a bug (invariant). */

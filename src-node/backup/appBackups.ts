@@ -4,9 +4,9 @@
  * its settings in `dataDir/<network>/app-backup.json` (appBackupSettings.ts), backs up into
  * the chosen folder (default: `backups` beside the data folder, created on first use; a
  * chosen folder must exist) through its own {@link BackupService}: the node's databases
- * (contract state when asked, the blocks, any database a later area lists in
- * nodeDatabases.ts, such as the explorer's index) and the wallet's files
- * `dataDir/<network>/wallet/*.json`, copied as they are (encrypted). It lists and deletes
+ * (contract state when asked, the blocks, those nodeDatabases.ts lists) and the wallet's
+ * files (backupContents.ts: keystore, kept-aside keystores, pending transfers, the dapp signing
+ * switch), copied as they are (encrypted). It lists and deletes
  * backups, estimates size and time, says when a fresh backup is due (the wallet's keystore
  * differs from the newest finished backup's), and runs the automatic schedule while the
  * node runs (backupSchedule.ts; checked at start, so a missed time runs then, and every
@@ -32,6 +32,7 @@ import {
   readAppBackupSettings,
   writeAppBackupSettings,
 } from "./appBackupSettings.ts";
+import { isWalletBackupFile } from "./backupContents.ts";
 import { type BackupFile, type BackupSource, isBackupFile } from "./backupDatabase.ts";
 import { parseBackupId } from "./backupId.ts";
 import type { BackupLog } from "./backupJob.ts";
@@ -188,12 +189,15 @@ export class AppBackups {
     this.#save({ schedule, scheduleSetAt: this.#now() });
   }
 
-  /** The sources a job copies now: the node's databases, then the wallet's files. */
+  /**
+   * The sources a job copies now: the node's databases, then the wallet's files (only those
+   * a restore takes back, backupContents.ts).
+   */
   sources(): BackupSource[] {
     const walletDir = join(this.#o.networkDir, "wallet");
     let names: string[] = [];
     try {
-      names = readdirSync(walletDir).filter((n) => /^[a-zA-Z0-9_-][a-zA-Z0-9_.-]*\.json$/.test(n));
+      names = readdirSync(walletDir).filter((n) => isWalletBackupFile(`wallet/${n}`));
     } catch {
       // no wallet yet
     }

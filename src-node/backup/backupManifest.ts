@@ -10,6 +10,7 @@
  * @module
  */
 import type { CutJson } from "../chain/cutJson.ts";
+import { isBackupId, MAX_ID_LENGTH } from "./backupId.ts";
 import { BackupError, BackupErrorCode } from "./errors.ts";
 import type { ProcessRecord } from "./processLiveness.ts";
 
@@ -178,6 +179,11 @@ export function parseManifest(text: string, path: string): BackupManifest {
   if (format !== MANIFEST_FORMAT) {
     fail("format", `format ${format} is not known to this Weft (it reads ${MANIFEST_FORMAT})`);
   }
+  // The id names the backup's folder: only an id backupId.ts accepts, never a path.
+  const id = str(m.id, "id", fail);
+  if (!isBackupId(id)) {
+    fail("id", `expected 1 to ${MAX_ID_LENGTH} of the characters a-zA-Z0-9_-`);
+  }
   const status = str(m.status, "status", fail);
   if (!STATUSES.includes(status)) fail("status", `expected one of ${STATUSES.join(", ")}`);
   if (typeof m.backupPact !== "boolean") fail("backupPact", "expected true or false");
@@ -192,7 +198,7 @@ export function parseManifest(text: string, path: string): BackupManifest {
   });
   return {
     format,
-    id: str(m.id, "id", fail),
+    id,
     status: status as BackupStatusValue,
     network: str(m.network, "network", fail),
     softwareVersion: str(m.softwareVersion, "softwareVersion", fail),

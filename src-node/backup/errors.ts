@@ -26,6 +26,7 @@ export const BackupErrorCode = {
   NotRestorable: "BACKUP_NOT_RESTORABLE",
   FolderUnusable: "BACKUP_FOLDER_UNUSABLE",
   Running: "BACKUP_RUNNING",
+  UnsafeFile: "BACKUP_UNSAFE_FILE",
 } as const;
 
 export type BackupErrorCodeValue = (typeof BackupErrorCode)[keyof typeof BackupErrorCode];
@@ -65,7 +66,9 @@ export type BackupErrorType =
   /** The folder chosen for the app's backups (`path`) cannot hold them. */
   | { code: typeof BackupErrorCode.FolderUnusable; path: string; reason: string }
   /** `id`: the job running, which the request would disturb. */
-  | { code: typeof BackupErrorCode.Running; id: string };
+  | { code: typeof BackupErrorCode.Running; id: string }
+  /** `path`: a backup folder, or a file or folder in it, that is a symbolic link or not a plain file. */
+  | { code: typeof BackupErrorCode.UnsafeFile; path: string; reason: string };
 
 export class BackupError extends NodeError<BackupErrorType> {}
 

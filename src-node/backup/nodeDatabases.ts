@@ -9,7 +9,8 @@
  * and the entities it pinned from the app (`private/trusted-entities.json`)
  * come last, with or without `backupPact`: no peer can give them back
  * (docs/private.md "Backups"). The entity's key file is never copied: its
- * secret stays in the data folder.
+ * secret stays in the data folder. A file added here must be added to
+ * backupContents.ts too, or restore refuses the backups that hold it.
  * @module
  */
 import type { NetworkVersion } from "../chain/networkVersion.ts";

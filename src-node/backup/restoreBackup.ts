@@ -5,7 +5,7 @@
  * 2. every database file's size and SHA-256 must be the manifest's;
  * 3. the data folder `dataDir/<network>/` is locked (dataLock.ts): a running
  *    node there, or another restore, is refused (BACKUP_DATA_IN_USE);
- * 4. the files are copied into a staging folder next to the data, their
+ * 4. the files are copied into a staging folder inside the data, their
  *    checksums checked again (the copy itself), SQLite's integrity check run
  *    on each, the block database's network and cut and the contract state's
  *    newest blocks compared with the manifest's;
@@ -18,22 +18,29 @@
  * without `backupPact`) is moved aside too, never left to pair with the
  * restored blocks. A node started on the folder then serves the backup's cut.
  *
- * Plain files (`kind: "file"`: the wallet's `wallet/*.json`, copied by the
+ * Plain files (`kind: "file"`: the wallet's files in `wallet/`, copied by the
  * app's backups as they are, still encrypted) are checked by checksum only
  * and restored to the same place; the current ones they replace are moved
  * aside with the databases. Wallet files the backup does not hold are left
  * where they are: keys made after the backup must not disappear.
  * @module
  */
+import { randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, renameSync, rmSync } from "node:fs";
-import { copyFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { isDeepStrictEqual } from "node:util";
 import type { CutJson } from "../chain/cutJson.ts";
 import type { NetworkVersion } from "../chain/networkVersion.ts";
 import { runnableVersions } from "../chain/versions.ts";
-import { PRIVATE_DIR_MODE } from "../store/privateFiles.ts";
+import { PRIVATE_DIR_MODE, PRIVATE_FILE_MODE } from "../store/privateFiles.ts";
 import { SqlDatabase } from "../store/sqlDatabase.ts";
+import {
+  checkBackupContents,
+  checkBackupEntries,
+  checkPlainEntry,
+  copyBackupFile,
+  openBackupFile,
+} from "./backupContents.ts";
 import { type BackupManifest, BackupStatus, type ChainHeads } from "./backupManifest.ts";
 import { readBlocksCopy } from "./blocksCopy.ts";
 import { acquireDataLock } from "./dataLock.ts";
@@ -88,13 +95,17 @@ function restoreFailed(path: string, e: unknown, what: string): BackupError {
 }
 
 /**
- * Checks a backup folder's manifest and files without restoring it.
+ * Checks a backup folder's manifest and files without restoring it: the
+ * folder, its manifest and its files plain (no symbolic links), the manifest
+ * naming only files a backup holds (backupContents.ts), every checksum.
  * @throws {BackupError} BACKUP_BAD_MANIFEST, BACKUP_NOT_DONE, BACKUP_CHECKSUM_MISMATCH,
- *   BACKUP_RESTORE_FAILED (a file cannot be read).
+ *   BACKUP_UNSAFE_FILE, BACKUP_RESTORE_FAILED (a file cannot be read).
  */
 export async function checkBackupFolder(
   folder: string,
 ): Promise<{ manifest: BackupManifest; version: NetworkVersion }> {
+  checkPlainEntry(folder, "dir");
+  checkPlainEntry(manifestPath(folder), "file");
   const manifest = readManifest(folder);
   if (manifest === undefined) {
     const path = manifestPath(folder);
@@ -124,15 +135,26 @@ export async function checkBackupFolder(
       `${path}: databases: the backup has no block database`,
     );
   }
-  for (const d of manifest.databases) await checkFile(join(folder, d.file), d);
+  checkBackupContents(manifest, manifestPath(folder));
+  checkBackupEntries(
+    folder,
+    manifest.databases.map((d) => d.file),
+  );
+  for (const d of manifest.databases) await checkFile(join(folder, d.file), d, true);
   return { manifest, version };
 }
 
-async function checkFile(path: string, d: BackupManifest["databases"][number]): Promise<void> {
+/** @param inBackup a file of the backup (opened without following a link), else a staged copy. */
+async function checkFile(
+  path: string,
+  d: BackupManifest["databases"][number],
+  inBackup: boolean,
+): Promise<void> {
   let sum: { sha256: string; bytes: number };
   try {
-    sum = await fileChecksum(path);
+    sum = await fileChecksum(inBackup ? await openBackupFile(path) : path);
   } catch (e) {
+    if (e instanceof BackupError) throw e;
     throw restoreFailed(path, e, "cannot read");
   }
   if (sum.bytes !== d.bytes || sum.sha256 !== d.sha256) {
@@ -243,11 +265,14 @@ export async function restoreBackup(options: RestoreOptions): Promise<RestoreRes
   const { manifest, version } = await checkBackupFolder(backupFolder);
   const networkDir = join(dataDir, manifest.network);
   const lock = acquireDataLock(networkDir, "restore");
-  const staging = join(networkDir, `.restore-${manifest.id}-${process.pid}`);
+  // Named by this process and chance, never by the backup: a fresh folder of the network's
+  // own data folder (which the lock above holds), created here and removed by this restore.
+  const staging = join(networkDir, `.restore-${process.pid}-${randomBytes(8).toString("hex")}`);
+  let created = false;
   try {
-    rmSync(staging, { recursive: true, force: true });
     try {
       mkdirSync(staging, { mode: PRIVATE_DIR_MODE });
+      created = true;
     } catch (e) {
       throw restoreFailed(staging, e, "cannot create");
     }
@@ -256,11 +281,12 @@ export async function restoreBackup(options: RestoreOptions): Promise<RestoreRes
       say(`copying ${d.file} (${d.bytes} bytes)`);
       try {
         mkdirSync(dirname(target), { recursive: true, mode: PRIVATE_DIR_MODE });
-        await copyFile(join(backupFolder, d.file), target);
+        await copyBackupFile(join(backupFolder, d.file), target, PRIVATE_FILE_MODE);
       } catch (e) {
+        if (e instanceof BackupError) throw e;
         throw restoreFailed(target, e, "cannot write");
       }
-      await checkFile(target, d);
+      await checkFile(target, d, false);
       if (d.kind === "file") continue;
       say(`checking ${d.file} (SQLite integrity check)`);
       checkIntegrity(target);
@@ -296,7 +322,7 @@ export async function restoreBackup(options: RestoreOptions): Promise<RestoreRes
       replacedDir,
     };
   } finally {
-    rmSync(staging, { recursive: true, force: true });
+    if (created) rmSync(staging, { recursive: true, force: true });
     lock.release();
   }
 }
