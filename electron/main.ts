@@ -26,6 +26,7 @@ import { hardenContents, hardenSession, isAppUrl } from "./security/hardening.ts
 import { nodeOptionsOfSettings } from "./settings/nodeOptionsOfSettings.ts";
 import { SettingsStore } from "./settings/settingsStore.ts";
 import { createShutdown, type Shutdown } from "./shutdown.ts";
+import { startsSignRequestBurst } from "./signRequestFront.ts";
 import { bringToFront, mainWindowOptions } from "./window.ts";
 
 const APP_NAME = "Weft";
@@ -146,12 +147,21 @@ async function onReady(state: DesktopState): Promise<void> {
     }
   });
 
+  let lastSignRequestAt: number | null = null;
   try {
     const supervisor = await startConfiguredNode(settings, paths, log, appToken, {
-      // The page has opened the request's review; the user must see it to answer it.
+      // The page has opened the request's review; the user must see it to answer it. Once
+      // per burst: a page asking again and again does not keep taking the focus.
       onSignRequest: (request) => {
-        log.info("Signing request from a dapp", { origin: request.origin, kind: request.kind });
-        if (bringToFront(state.window) && process.platform === "darwin") {
+        const now = Date.now();
+        const front = startsSignRequestBurst(lastSignRequestAt, now);
+        lastSignRequestAt = now;
+        log.info("Signing request from a dapp", {
+          origin: request.origin,
+          kind: request.kind,
+          front,
+        });
+        if (front && bringToFront(state.window) && process.platform === "darwin") {
           app.focus({ steal: true });
         }
       },

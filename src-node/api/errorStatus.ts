@@ -54,6 +54,7 @@ const appStatus: Record<AppErrorCodeValue, number> = {
   [AppErrorCode.KeystoreUnreadable]: 409,
   [AppErrorCode.RestartUnavailable]: 409,
   [AppErrorCode.SignRequestGone]: 404,
+  [AppErrorCode.SignRequestWithdrawn]: 410,
   [AppErrorCode.DappPortUnavailable]: 409,
 };
 

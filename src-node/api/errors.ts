@@ -90,6 +90,7 @@ export const AppErrorCode = {
   KeystoreUnreadable: "APP_KEYSTORE_UNREADABLE",
   RestartUnavailable: "APP_RESTART_UNAVAILABLE",
   SignRequestGone: "APP_SIGN_REQUEST_GONE",
+  SignRequestWithdrawn: "APP_SIGN_REQUEST_WITHDRAWN",
   DappPortUnavailable: "APP_DAPP_PORT_UNAVAILABLE",
 } as const;
 
@@ -107,7 +108,13 @@ export type AppErrorType =
   /** The node's host cannot restart it (`weft node`: no supervisor; nodeRestart.ts). */
   | { code: typeof AppErrorCode.RestartUnavailable }
   /** A dapp's signing request answered that is no longer waiting (dappSigning/). */
-  | { code: typeof AppErrorCode.SignRequestGone; id: string }
+  | {
+      code: typeof AppErrorCode.SignRequestGone;
+      id: string;
+      reason: "signed" | "refused" | "timedOut" | "closed" | "unknown";
+    }
+  /** A dapp's signing request answered after its dapp withdrew it (closed its connection). */
+  | { code: typeof AppErrorCode.SignRequestWithdrawn; id: string }
   /** The dapp signing API cannot listen on the port asked for (in use, no permission). */
   | { code: typeof AppErrorCode.DappPortUnavailable; port: number; reason: string };
 

@@ -6,8 +6,12 @@
  * the API's timeout error; `/v1/sign` answers a complete command or 409; the CORS preflight a
  * browser sends is answered; bad bodies, foreign Hosts and answers that do not fit are refused
  * with 4xx naming what is wrong; a `/v1/sign` body's numbers (`1.0`, large integers) reach the
- * signed command as written. The host is told of each request. The app routes (`/app/api/wallet/dapp-signing`,
- * `/app/api/wallet/sign-requests`) drive it through the node.
+ * signed command as written. The host is told of each request. A flood from one origin holds
+ * one request and is rate-limited (409 naming the waiting one, 429 with Retry-After) while
+ * another origin's request is shown; a sandboxed page's `Origin: null` is named "an unidentified
+ * web page (sandboxed)"; an answer to a withdrawn request is refused (410) and reaches no other.
+ * The app routes (`/app/api/wallet/dapp-signing`, `/app/api/wallet/sign-requests`) drive it
+ * through the node.
  */
 import { existsSync, readFileSync, rmSync } from "node:fs";
 import { createServer, request as httpRequest } from "node:http";
@@ -16,7 +20,10 @@ import { networkInterfaces } from "node:os";
 import { join } from "node:path";
 import { createSignWithChainweaver, Pact } from "@kadena/client";
 import { afterEach, describe, expect, it } from "vitest";
-import { prepareRequest } from "../../renderer/src/features/wallet/dapp/dappRequests.ts";
+import {
+  originText,
+  prepareRequest,
+} from "../../renderer/src/features/wallet/dapp/dappRequests.ts";
 import { DappSigning } from "../../src-node/api/dappSigning/dappSigning.ts";
 import { cmdOf } from "../../src-node/command/buildCommand.ts";
 import { requestKeyBytes } from "../../src-node/command/requestKeyBytes.ts";
@@ -498,6 +505,150 @@ describe("[api] dapp signing API: requests", () => {
   });
 });
 
+/** Sends a request and withdraws it (closes the connection) once it waits; resolves when it left the list. */
+async function askAndWithdraw(s: DappSigning, port: number, body: string, origin: string) {
+  const req = httpRequest({
+    host: "127.0.0.1",
+    port,
+    method: "POST",
+    path: "/v1/quicksign",
+    agent: false,
+    headers: { host: `127.0.0.1:${port}`, "content-type": "application/json", origin },
+  });
+  const answered = new Promise<number>((resolve) => {
+    req.on("response", (res) => {
+      res.resume();
+      resolve(res.statusCode ?? 0);
+    });
+    req.on("error", () => resolve(0));
+  });
+  req.end(body);
+  for (let i = 0; i < 500; i++) {
+    if (s.queue.list().some((r) => r.origin === origin)) {
+      req.destroy();
+      for (let j = 0; j < 500 && s.queue.list().some((r) => r.origin === origin); j++) {
+        await new Promise((r) => setTimeout(r, 5));
+      }
+      return 0;
+    }
+    const done = await Promise.race([answered, new Promise((r) => setTimeout(r, 5, -1))]);
+    if (done !== -1) return done as number;
+  }
+  throw new Error("the request neither waited nor was answered");
+}
+
+describe("[api] dapp signing API: a flood of requests", () => {
+  it("one origin holds one request and is rate-limited; another origin's request is still shown", async () => {
+    const told: string[] = [];
+    const dir = tempDir("weft-dapp-");
+    dirs.push(dir);
+    const s = new DappSigning({
+      walletDir: join(dir, "wallet"),
+      onRequest: (r) => told.push(String(r.origin)),
+    });
+    services.push(s);
+    const port = await on(s);
+    const tx = transferTx("6");
+    const flood = "https://flood.example";
+    const qs = (origin: string) =>
+      call(port, "POST", "/v1/quicksign", { body: quicksignBody(tx.cmd), headers: { origin } });
+
+    const held = qs(flood);
+    const first = await nextRequest(s);
+    // A second request of the same origin is refused at once, naming the waiting one.
+    const busy = await qs(flood);
+    expect(busy.status).toBe(409);
+    expect(busy.headers["access-control-allow-origin"]).toBe("*");
+    const busyError = JSON.parse(busy.body).error as { type: string; msg: string };
+    expect(busyError.type).toBe("other");
+    expect(busyError.msg).toContain(`id ${first.id}`);
+    expect(busyError.msg).toMatch(/one request at a time per origin/);
+    const busySign = await call(port, "POST", "/v1/sign", {
+      body: JSON.stringify({ code: "(+ 1 2)", caps: [] }),
+      headers: { origin: flood },
+    });
+    expect(busySign.status).toBe(409);
+    expect(busySign.body).toContain(`id ${first.id}`);
+    expect(s.queue.list()).toHaveLength(1);
+
+    // Another origin is not held up by it.
+    const other = qs("https://honest.example");
+    await expect
+      .poll(() => s.queue.list().map((r) => r.origin))
+      .toEqual([flood, "https://honest.example"]);
+
+    // Asking and withdrawing in a loop: after its burst, the flooding origin gets 429.
+    s.queue.answer(first.id, { answer: "refused" });
+    expect((await held).status).toBe(200);
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i++)
+      statuses.push(await askAndWithdraw(s, port, quicksignBody(tx.cmd), flood));
+    // The first request took a token, two more were withdrawn, then the bucket was empty.
+    expect(statuses).toEqual([0, 0, 429, 429]);
+    const limited = await qs(flood);
+    expect(limited.status).toBe(429);
+    expect(Number(limited.headers["retry-after"])).toBeGreaterThanOrEqual(1);
+    expect(Number(limited.headers["retry-after"])).toBeLessThanOrEqual(5);
+    expect(limited.headers["access-control-expose-headers"]).toBe("retry-after");
+    expect(JSON.parse(limited.body).error.msg).toMatch(
+      /too many signing requests from this origin/,
+    );
+    // The honest origin's request waits, alone, for the user; the host was told of 4 requests.
+    expect(s.queue.list().map((r) => r.origin)).toEqual(["https://honest.example"]);
+    expect(told).toEqual([flood, "https://honest.example", flood, flood]);
+    const honest = s.queue.list()[0];
+    s.queue.answer(honest?.id as string, { answer: "refused" });
+    expect(JSON.parse((await other).body)).toEqual({ error: { type: "reject" } });
+  });
+
+  it("more than 10 waiting requests from all origins are refused with 429", async () => {
+    const s = service();
+    const port = await on(s);
+    const tx = transferTx("7");
+    const waiting = Array.from({ length: 10 }, (_, i) =>
+      call(port, "POST", "/v1/quicksign", {
+        body: quicksignBody(tx.cmd),
+        headers: { origin: `https://d${i}.example` },
+      }),
+    );
+    await expect.poll(() => s.queue.list().length).toBe(10);
+    const late = await call(port, "POST", "/v1/sign", {
+      body: JSON.stringify({ code: "(+ 1 2)", caps: [] }),
+      headers: { origin: "https://late.example" },
+    });
+    expect(late.status).toBe(429);
+    expect(late.body).toMatch(/too many signing requests wait for the user already \(10/);
+    s.queue.endAll();
+    await Promise.all(waiting);
+  });
+
+  it("names a sandboxed page's Origin null as an unidentified web page, no Origin as a program; refuses an Origin that is none", async () => {
+    const s = service();
+    const port = await on(s);
+    const tx = transferTx("8");
+    const sandboxed = call(port, "POST", "/v1/quicksign", {
+      body: quicksignBody(tx.cmd),
+      headers: { origin: "null" },
+    });
+    const request = await nextRequest(s);
+    expect(request.origin).toBe("null");
+    expect(originText(request.origin)).toBe("an unidentified web page (sandboxed)");
+    expect(originText(null)).toBe("a program on this computer (no web origin)");
+    expect(originText("https://dapp.example")).toBe("https://dapp.example");
+    s.queue.answer(request.id, { answer: "refused" });
+    await sandboxed;
+    for (const origin of ["https://a.example/path", "evil", "https://a b.example"]) {
+      const bad = await call(port, "POST", "/v1/quicksign", {
+        body: quicksignBody(tx.cmd),
+        headers: { origin },
+      });
+      expect(bad.status, origin).toBe(400);
+      expect(JSON.parse(bad.body).error.msg).toMatch(/^Origin: not a web origin/);
+    }
+    expect(s.queue.list()).toEqual([]);
+  });
+});
+
 describe("[api] the wallet page's sign-request routes", () => {
   it("long-polls the list, takes the answer, and refuses answers to requests that are gone", async () => {
     const told: { kind: string; origin: string | null }[] = [];
@@ -557,5 +708,51 @@ describe("[api] the wallet page's sign-request routes", () => {
     });
     expect(gone.statusCode).toBe(404);
     expect(JSON.parse(gone.body).code).toBe("APP_SIGN_REQUEST_GONE");
+    expect(JSON.parse(gone.body).message).toMatch(/signed already/);
+
+    // A request its dapp withdraws while on screen: the list says so, and Sign pressed on it
+    // is refused (410), never handed to the request that waits after it.
+    const withdrawing = httpRequest({
+      host: "127.0.0.1",
+      port,
+      method: "POST",
+      path: "/v1/quicksign",
+      agent: false,
+      headers: {
+        host: `127.0.0.1:${port}`,
+        "content-type": "application/json",
+        origin: "https://a.example",
+      },
+    });
+    withdrawing.on("error", () => {});
+    withdrawing.end(quicksignBody(tx.cmd));
+    await nextRequest(t.node.dappSigning);
+    const next = call(port, "POST", "/v1/quicksign", {
+      body: quicksignBody(tx.cmd),
+      headers: { origin: "https://b.example" },
+    });
+    await expect.poll(() => t.node.dappSigning.queue.list().length).toBe(2);
+    const shown = t.node.dappSigning.queue.list()[0]?.id as string;
+    withdrawing.destroy();
+    await expect.poll(() => t.node.dappSigning.queue.list().length).toBe(1);
+    const listed = JSON.parse(
+      (await t.request("GET", "/app/api/wallet/sign-requests", { headers })).body,
+    ) as { requests: { id: string }[]; ended: { id: string; reason: string }[] };
+    expect(listed.ended.map((e) => [e.id, e.reason])).toEqual([
+      [id, "signed"],
+      [shown, "withdrawn"],
+    ]);
+    const late = await t.request("POST", `/app/api/wallet/sign-requests/${shown}`, {
+      headers,
+      body: { answer: "signed", sigs: [[sig]] },
+    });
+    expect(late.statusCode, late.body).toBe(410);
+    expect(JSON.parse(late.body).code).toBe("APP_SIGN_REQUEST_WITHDRAWN");
+    expect(listed.requests).toHaveLength(1);
+    expect(t.node.dappSigning.queue.list().map((r) => r.id)).toEqual(
+      listed.requests.map((r) => r.id),
+    );
+    t.node.dappSigning.queue.answer(listed.requests[0]?.id as string, { answer: "refused" });
+    expect(JSON.parse((await next).body)).toEqual({ error: { type: "reject" } });
   });
 });

@@ -255,7 +255,7 @@ describe("[electron] main process", () => {
     expect(cancelled("https://example.com/tracker.js")).toBe(true);
   });
 
-  it("a dapp's signing request, or a second launch, brings the minimized window to the front", async () => {
+  it("a dapp's signing request (once per burst), or a second launch, brings the minimized window to the front", async () => {
     const startNode = vi.fn(async (..._args: unknown[]) => nodeHandle());
     fake.startNode = startNode;
     await startDesktop();
@@ -266,17 +266,36 @@ describe("[electron] main process", () => {
     const options = startNode.mock.calls[0]?.[0] as { onSignRequest?: (r: unknown) => void };
     const onSignRequest = options.onSignRequest;
     expect(onSignRequest).toBeTypeOf("function");
-    onSignRequest?.({ id: "r1", kind: "quicksign", origin: "https://dapp.example" });
-    expect(window.minimized).toBe(false);
-    expect(window.focused).toBe(1);
+    let now = 1_000_000;
+    const clock = vi.spyOn(Date, "now").mockImplementation(() => now);
+    try {
+      onSignRequest?.({ id: "r1", kind: "quicksign", origin: "https://dapp.example" });
+      expect(window.minimized).toBe(false);
+      expect(window.focused).toBe(1);
+      // More requests of the same burst (each within 10 s of the one before) leave the
+      // window where the user put it.
+      window.minimized = true;
+      for (const [i, gap] of [1000, 4000, 9000].entries()) {
+        now += gap;
+        onSignRequest?.({ id: `b${i}`, kind: "quicksign", origin: "https://flood.example" });
+      }
+      expect([window.minimized, window.focused]).toEqual([true, 1]);
+      // After 10 s without a request, the next one starts a burst: to the front again.
+      now += 10_000;
+      onSignRequest?.({ id: "r2", kind: "sign", origin: null });
+      expect([window.minimized, window.focused]).toEqual([false, 2]);
 
-    window.minimized = true;
-    appEvents.emit("second-instance");
-    expect([window.minimized, window.focused]).toEqual([false, 2]);
-    // A closed window is left alone.
-    window.destroyed = true;
-    onSignRequest?.({ id: "r2", kind: "sign", origin: null });
-    expect(window.focused).toBe(2);
+      window.minimized = true;
+      appEvents.emit("second-instance");
+      expect([window.minimized, window.focused]).toEqual([false, 3]);
+      // A closed window is left alone.
+      window.destroyed = true;
+      now += 60_000;
+      onSignRequest?.({ id: "r3", kind: "sign", origin: null });
+      expect(window.focused).toBe(3);
+    } finally {
+      clock.mockRestore();
+    }
   });
 
   it("answers the bridge only for the node's origin once it runs", async () => {

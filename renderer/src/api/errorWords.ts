@@ -91,6 +91,8 @@ const BY_NODE_CODE: Readonly<Record<string, (e: HttpError) => string>> = {
     "Another program already uses that port (Chainweaver, or another wallet). Choose another port, or close that program, and try again.",
   APP_SIGN_REQUEST_GONE: () =>
     "The application no longer waits for this answer (it was answered, timed out or closed). Nothing was sent.",
+  APP_SIGN_REQUEST_WITHDRAWN: () =>
+    "The dapp withdrew this request (it closed the page or stopped waiting). Nothing was sent.",
   P2P_BAD_PEER_ADDRESS: () =>
     "That is not a peer address. Type the other node's address as HOST:PORT, for example 192.168.1.20:1789.",
   P2P_UNKNOWN_PEER: (e) =>

@@ -13,6 +13,7 @@ import { readFileIfExists, writeFileAtomic } from "../../store/atomicFile.ts";
 import type { ApiLog } from "../apiServices.ts";
 import { AppError, AppErrorCode } from "../errors.ts";
 import { buildDappSigningServer } from "./dappSigningServer.ts";
+import type { OriginRate } from "./originRateLimit.ts";
 import { type PendingSignRequest, SignRequestQueue } from "./signRequestQueue.ts";
 
 /** Chainweaver's port, the one dapps call by default. */
@@ -28,7 +29,7 @@ export const DEFAULT_SIGN_REQUEST_TIMEOUT_MS = 5 * 60 * 1000;
 export type SignRequestNotice = {
   readonly id: string;
   readonly kind: "sign" | "quicksign";
-  /** The requesting page's `Origin`; null for a program. */
+  /** The requesting page's `Origin`: a web origin, `"null"` (hidden: a sandboxed frame), or null (a program). */
   readonly origin: string | null;
 };
 
@@ -48,8 +49,10 @@ export type DappSigningOptions = {
   readonly walletDir: string;
   /** Default {@link DEFAULT_SIGN_REQUEST_TIMEOUT_MS}. */
   readonly timeoutMs?: number | undefined;
-  /** Most requests waiting at once (default 10). */
+  /** Most requests waiting at once, from all origins (default 10). */
   readonly maxPending?: number | undefined;
+  /** Each origin's token bucket (default 3 at once, then one every 5 s: originRateLimit.ts). */
+  readonly originRate?: OriginRate | undefined;
   readonly log?: ApiLog | undefined;
   /**
    * Told when a request starts waiting for the user (the desktop shell brings its window to
@@ -83,6 +86,7 @@ export class DappSigning {
     this.queue = new SignRequestQueue({
       timeoutMs: this.#timeoutMs,
       maxPending: options.maxPending ?? 10,
+      originRate: options.originRate,
       onRequest:
         onRequest === undefined
           ? undefined

@@ -6,8 +6,9 @@
  * only takes requests from this computer (bound to 127.0.0.1, the peer address checked too)
  * naming a loopback `Host` with this port (no DNS rebinding), with JSON bodies matching the
  * API's schema, read with the exact JSON parser (exactBody.ts: a `/v1/sign` request's numbers
- * reach the command as the dapp wrote them); each request is held in the
- * {@link SignRequestQueue} until it is answered.
+ * reach the command as the dapp wrote them), and an `Origin` that is a web origin, `null` or
+ * absent; each request is held in the {@link SignRequestQueue} until it is answered, or refused
+ * at once when the queue's bounds say so (409 one per origin, 429 too often or too many).
  * @module
  */
 import Fastify, { type FastifyError, type FastifyInstance, type FastifyReply } from "fastify";
@@ -25,6 +26,7 @@ import type {
   HttpAnswer,
   SignRequestKind,
   SignRequestQueue,
+  SignRequestRefusal,
 } from "./signRequestQueue.ts";
 
 export const SIGN_PATH = "/v1/sign";
@@ -38,12 +40,15 @@ const CORS = {
   "access-control-allow-methods": "POST, OPTIONS",
   "access-control-allow-headers": "content-type",
   "access-control-max-age": "600",
+  // A dapp told to wait may read how long.
+  "access-control-expose-headers": "retry-after",
   // Chromium's private network access: a public dapp may call this loopback address.
   "access-control-allow-private-network": "true",
 } as const;
 
 function send(reply: FastifyReply, answer: HttpAnswer): void {
   reply.code(answer.status).headers(CORS);
+  if (answer.headers !== undefined) reply.headers(answer.headers);
   if ("json" in answer) {
     reply
       .header("content-type", "application/json; charset=utf-8")
@@ -58,6 +63,55 @@ function refusal(url: string, status: number, message: string): HttpAnswer {
   return url.startsWith(QUICKSIGN_PATH)
     ? quicksignError(status, { type: "other", msg: message })
     : { status, text: message };
+}
+
+/**
+ * What a request the queue turned away is answered: 409 naming the origin's waiting request
+ * (MetaMask's "already pending for origin"), 429 with `Retry-After` when the origin asked too
+ * often, 429 when the queue is full.
+ */
+function queueRefusal(url: string, r: SignRequestRefusal): HttpAnswer {
+  switch (r.reason) {
+    case "originBusy":
+      return refusal(
+        url,
+        409,
+        `a ${r.pending.kind} request from this origin (id ${r.pending.id}, received ${new Date(r.pending.receivedAt).toISOString()}) waits for the user in Weft already: one request at a time per origin; wait for its answer`,
+      );
+    case "rateLimited": {
+      const seconds = Math.ceil(r.retryAfterMs / 1000);
+      return {
+        ...refusal(
+          url,
+          429,
+          `too many signing requests from this origin: ask again in ${seconds} s`,
+        ),
+        headers: { "retry-after": String(seconds) },
+      };
+    }
+    case "full":
+      return refusal(
+        url,
+        429,
+        `too many signing requests wait for the user already (${r.max}, from all origins)`,
+      );
+  }
+}
+
+/** A serialized web origin (`scheme://host[:port]`), as browsers send it. */
+const WEB_ORIGIN = /^[a-z][a-z0-9+.-]*:\/\/[^\s/?#@]+$/;
+
+/**
+ * The requesting page as its `Origin` header names it: null without the header (a program
+ * on this computer: browsers send it with every cross-origin POST), `"null"` for a page whose
+ * origin is hidden (a sandboxed frame, a `file:` page, a redirect), else the web origin;
+ * undefined when the header is none of these (no browser sends that).
+ */
+export function originOf(header: string | string[] | undefined): string | null | undefined {
+  if (header === undefined) return null;
+  if (typeof header !== "string") return undefined;
+  if (header === "null") return "null";
+  return header.length <= 300 && WEB_ORIGIN.test(header) ? header : undefined;
 }
 
 function validationMessage(error: FastifyError): string {
@@ -127,37 +181,39 @@ export function buildDappSigningServer(queue: SignRequestQueue): FastifyInstance
     });
   }
 
-  /** Holds the request in the queue until it ends, or answers at once when the queue is full. */
+  /**
+   * Holds the request in the queue until it ends, or answers at once when the queue turns it
+   * away (or its `Origin` is not one).
+   */
   const hold = async (
     kind: SignRequestKind,
-    origin: string | null,
     body: unknown,
     rules: AnswerRules,
     reply: FastifyReply,
     text: string | null,
   ) => {
-    if (queue.full) {
-      send(
-        reply,
-        refusal(reply.request.url, 429, "too many signing requests wait for the user already"),
-      );
+    const url = reply.request.url;
+    const origin = originOf(reply.request.headers.origin);
+    if (origin === undefined) {
+      send(reply, refusal(url, 400, "Origin: not a web origin (scheme://host[:port]) nor null"));
       return;
     }
     const held = queue.ask(kind, origin, body, rules, text);
-    // The dapp went away (tab closed, fetch aborted): the request leaves the page's list.
+    if (!held.ok) {
+      send(reply, queueRefusal(url, held.refusal));
+      return;
+    }
+    // The dapp went away (tab closed, fetch aborted): it withdrew the request.
     reply.raw.once("close", () => {
       if (!reply.raw.writableEnded) held.cancel();
     });
     send(reply, await held.answer);
   };
 
-  const originOf = (header: string | undefined) =>
-    header === undefined || header === "null" ? null : header.slice(0, 300);
-
   server.post(SIGN_PATH, { schema: { body: signBodySchema } }, async (request, reply) => {
     const body = request.body as SignBody;
     const text = exactBodyText(request) ?? null;
-    await hold("sign", originOf(request.headers.origin), body, signRules(body), reply, text);
+    await hold("sign", body, signRules(body), reply, text);
   });
 
   server.post(QUICKSIGN_PATH, { schema: { body: quicksignBodySchema } }, async (request, reply) => {
@@ -168,7 +224,6 @@ export function buildDappSigningServer(queue: SignRequestQueue): FastifyInstance
     }
     await hold(
       "quicksign",
-      originOf(request.headers.origin),
       { cmdSigDatas: checked.items },
       quicksignRules(checked.items),
       reply,

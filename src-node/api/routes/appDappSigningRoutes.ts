@@ -5,11 +5,15 @@
  *   `POST` the same path `{enabled, port}` switches the API on (listening first: 409
  *   APP_DAPP_PORT_UNAVAILABLE when the port is taken) or off, and saves the setting.
  * - `GET /app/api/wallet/sign-requests?since=N`: the requests waiting for the user
- *   `{version, requests: [{id, kind, origin, receivedAt, expiresAt, body}]}`; when `since` is the
- *   current version it waits (up to 8 s) for a change first: the page long-polls it.
+ *   `{version, requests: [{id, kind, origin, receivedAt, expiresAt, body, text}], ended: [{id,
+ *   reason, endedAt}]}` (how the latest ones stopped waiting: the page says so of the one on
+ *   screen); when `since` is the current version it waits (up to 8 s) for a change first: the
+ *   page long-polls it.
  * - `POST /app/api/wallet/sign-requests/:id` `{answer: "refused"}` or `{answer: "signed", sigs,
- *   cmd?}`: the user's answer, handed to the waiting dapp (`{answered: true}`); 404
- *   APP_SIGN_REQUEST_GONE when it no longer waits, 400 when the signatures do not fit it.
+ *   cmd?}`: the user's answer to the request `id` the page showed, handed to that request's
+ *   dapp only (`{answered: true}`); 410 APP_SIGN_REQUEST_WITHDRAWN when its dapp withdrew it,
+ *   404 APP_SIGN_REQUEST_GONE when it no longer waits otherwise, 400 when the signatures do not
+ *   fit it.
  * @module
  */
 import type { FastifyInstance } from "fastify";
@@ -74,7 +78,11 @@ export function registerAppDappSigningRoutes(scope: FastifyInstance, ctx: RouteC
       reply.raw.once("close", () => gone.abort());
       await dapp.queue.waitForChange(since, SIGN_REQUESTS_WAIT_MS, gone.signal);
     }
-    sendJson(reply, { version: dapp.queue.version, requests: dapp.queue.list() });
+    sendJson(reply, {
+      version: dapp.queue.version,
+      requests: dapp.queue.list(),
+      ended: dapp.queue.ended(),
+    });
     return reply;
   });
   scope.post(

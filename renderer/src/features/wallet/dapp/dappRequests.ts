@@ -49,7 +49,7 @@ export type DappSigningStatus = {
 export type DappRequest = {
   readonly id: string;
   readonly kind: "sign" | "quicksign";
-  /** The requesting page's origin; null for a program on this computer. */
+  /** The requesting page's origin; `"null"` for a hidden one (sandboxed); null for a program. */
   readonly origin: string | null;
   readonly receivedAt: number;
   readonly expiresAt: number;
@@ -96,9 +96,16 @@ export function parseDappRequests(raw: unknown): Decoded<DappRequests> {
   });
 }
 
-/** Who asks, in words. */
+/**
+ * Who asks, in words: the web origin as the browser named it; `"null"`, the origin of a page
+ * the browser hides it for (a sandboxed frame, a `file:` page), is no place the user could
+ * check; no origin at all is a program (browsers send one with every request a page makes
+ * here).
+ */
 export function originText(origin: string | null): string {
-  return origin ?? "a program on this computer (no web origin)";
+  if (origin === null) return "a program on this computer (no web origin)";
+  if (origin === "null") return "an unidentified web page (sandboxed)";
+  return origin;
 }
 
 export type Prepared =
