@@ -135,7 +135,7 @@ describe("[renderer] wallet commands", () => {
       '[{"guard":{"pred":"keys-all","keys":["aa"]},"balance":1.0e-12,"account":"x1"},' +
         '{"account":"x2"},{"guard":{"fun":"m.g","args":[]},"balance":{"decimal":"123456789.123456789012"},"account":"x3"}]',
     );
-    if (!json.ok) throw new Error(json.reason);
+    if (!json.ok) throw new Error(json.error);
     expect(parseAccountDetails(json.value, ["x1", "x2", "x3"])).toEqual({
       ok: true,
       value: [
