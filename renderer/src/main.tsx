@@ -11,6 +11,7 @@ import { StrictMode } from "react";
 import { createRoot, type Root } from "react-dom/client";
 import { clientErrorWords, type ErrorWords } from "./api/errorWords.ts";
 import { createNodeClient, type FetchLike, loadAppConfig } from "./api/nodeClient.ts";
+import { createPactClient } from "./api/pactClient.ts";
 import { createAppRouter } from "./app/router.tsx";
 import { findDesktopBridge } from "./desktop/desktopBridge.ts";
 import { ChainStore } from "./services/chainStore.ts";
@@ -73,7 +74,7 @@ async function boot(root: Root): Promise<void> {
   }
   const client = createNodeClient({
     origin: window.location.origin,
-    config: config.value,
+    basePath: config.value.basePath,
     fetch: browserFetch,
   });
   const chain = new ChainStore({ client, createSource: (url) => new EventSource(url) });
@@ -81,6 +82,7 @@ async function boot(root: Root): Promise<void> {
   const services: Services = {
     config: config.value,
     client,
+    pact: createPactClient(client),
     desktop: findDesktopBridge(window),
     chain,
     // Once the node is back: a fresh cut, and every query asked again.

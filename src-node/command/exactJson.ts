@@ -17,6 +17,7 @@
  * Pure: no Node built-ins; the browser uses it as is.
  * @module
  */
+import type { Result } from "../errors/result.ts";
 import { commandInvariant } from "./errors.ts";
 
 const JSON_NUMBER_TEXT = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?$/;
@@ -411,9 +412,7 @@ class ExactJsonParser {
 }
 
 /** What {@link readJsonExact} gives: the value, or why the text is not JSON. */
-export type ExactJsonRead =
-  | { readonly ok: true; readonly value: JsonValue }
-  | { readonly ok: false; readonly reason: string };
+export type ExactJsonRead = Result<JsonValue>;
 
 /**
  * Parses JSON text keeping every number's text ({@link JsonNumber}); repeated
@@ -422,11 +421,11 @@ export type ExactJsonRead =
 export function readJsonExact(text: string): ExactJsonRead {
   const p = new ExactJsonParser(text);
   const v = p.value(0);
-  if (v === BAD) return { ok: false, reason: p.reason };
+  if (v === BAD) return { ok: false, error: p.reason };
   p.ws();
   if (p.pos !== text.length) {
     p.fail("text after the JSON value");
-    return { ok: false, reason: p.reason };
+    return { ok: false, error: p.reason };
   }
   return { ok: true, value: v };
 }

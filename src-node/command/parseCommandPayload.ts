@@ -67,7 +67,7 @@ export function parsePayloadObject(value: unknown, field: string): CommandPayloa
 export function parseCommandPayload(cmd: string, field = "cmd"): CommandPayload {
   const decoded = readJsonExact(cmd);
   if (!decoded.ok) {
-    const reason = decoded.reason;
+    const reason = decoded.error;
     throw new CommandError(
       { code: CommandErrorCode.BadJson, field, reason },
       `${field}: not valid JSON: ${reason}`,

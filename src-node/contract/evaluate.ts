@@ -13,6 +13,7 @@
  * @module
  */
 import { NodeError } from "../errors/nodeError.ts";
+import type { Result } from "../errors/result.ts";
 import { ContractError, contractInvariant, failureOf, type PactError } from "./errors.ts";
 import { compileTopLevel, type NativeTable } from "./eval/compile.ts";
 import { Interpreter } from "./eval/interpreter.ts";
@@ -24,9 +25,7 @@ import { parseProgram } from "./syntax/parser.ts";
 import type { ParseNode } from "./syntax/parseTree.ts";
 import type { Span } from "./syntax/span.ts";
 
-export type EvalResult<T = Value> =
-  | { readonly ok: true; readonly value: T }
-  | { readonly ok: false; readonly error: PactError };
+export type EvalResult<T = Value> = Result<T, PactError>;
 
 /**
  * Runs `f`, turning a thrown contract failure into `{ok:false}`. A JavaScript

@@ -201,7 +201,7 @@ function runCont(
       if (spv === null)
         throw ip.failure("TxFailure", "Cross-chain continuations are not supported here", span);
       const r = spv.verifyContinuation(p.proof);
-      if (!r.ok) throw ip.failure("TxFailure", `SPV verification failed: ${r.message}`, span);
+      if (!r.ok) throw ip.failure("TxFailure", `SPV verification failed: ${r.error}`, span);
       proven = r.value;
     }
     const v = continuePact(

@@ -26,7 +26,7 @@ export type ContractInput = {
 
 function toValue(j: JsonValue, field: string): PactValue {
   const r = pactValueFromJson(j);
-  if (!r.ok) throw badField(field, `contract data (${r.reason})`);
+  if (!r.ok) throw badField(field, `contract data (${r.error})`);
   return r.value;
 }
 

@@ -53,7 +53,7 @@ export type SpvVerifierContext = {
 type Obj = { readonly [k: string]: JsonValue };
 
 function fail<T>(message: string): SpvResult<T> {
-  return { ok: false, message };
+  return { ok: false, error: message };
 }
 
 /**

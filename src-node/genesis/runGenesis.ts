@@ -64,7 +64,7 @@ function messageData(version: NetworkVersion, chainId: number, tx: GenesisTransa
   const parsed = parseJsonExact(stringifyJson(tx.data));
   const decoded = parsed === null ? null : pactValueFromJson(parsed);
   if (decoded === null || !decoded.ok)
-    return failed(version, chainId, tx.name, `bad message data: ${decoded?.reason ?? "not JSON"}`);
+    return failed(version, chainId, tx.name, `bad message data: ${decoded?.error ?? "not JSON"}`);
   return decoded.value;
 }
 

@@ -23,6 +23,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { runStep } from "../../build/buildSteps.ts";
+import { createNodeClient } from "../../renderer/src/api/nodeClient.ts";
 import { createPactClient } from "../../renderer/src/api/pactClient.ts";
 import { readAccounts } from "../../renderer/src/features/wallet/accounts/readAccounts.ts";
 import { VaultCore } from "../../renderer/src/features/wallet/vault/vaultCore.ts";
@@ -131,11 +132,15 @@ const node = await createNode({
 });
 try {
   await node.start();
-  const pact = createPactClient({
-    baseUrl: node.baseUrl,
-    fetch: (url, init) => fetch(url, init),
-    timeoutMs: 30_000,
-  });
+  const base = new URL(node.baseUrl);
+  const pact = createPactClient(
+    createNodeClient({
+      origin: base.origin,
+      basePath: base.pathname,
+      fetch: (url, init) => fetch(url, init),
+      timeoutMs: 30_000,
+    }),
+  );
   const accounts = PHRASE_PUBLIC_KEYS.map((k) => `k:${k}`);
   const chains = [...node.blocks.cut().keys()].sort((a, b) => a - b);
   if (chains.length !== 20) throw new Error(`expected 20 chains, got ${chains.length}`);

@@ -32,7 +32,7 @@ function data(json: string): PactValue {
   const j = parseJsonExact(json);
   if (j === null) throw new Error("bad test JSON");
   const r = pactValueFromJson(j);
-  if (!r.ok) throw new Error(r.reason);
+  if (!r.ok) throw new Error(r.error);
   return r.value;
 }
 
@@ -327,11 +327,11 @@ describe("[contract] runContractCommand: defpacts", () => {
     const source = tokenStorage();
     const sent = send(source).continuation as PactExec;
     const spv = {
-      verify: () => ({ ok: false, message: "unused" }) as const,
+      verify: () => ({ ok: false, error: "unused" }) as const,
       verifyContinuation: (proof: string) =>
         proof === "good-proof"
           ? ({ ok: true, value: sent } as const)
-          : ({ ok: false, message: "bad proof" } as const),
+          : ({ ok: false, error: "bad proof" } as const),
     };
     const target = tokenStorage();
     const cont = (chainId: string, proof: string | null) =>

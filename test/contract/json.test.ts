@@ -38,7 +38,7 @@ const decode = (text: string): PactValue => {
   const j = parseJsonExact(text);
   if (j === null) throw new Error(`bad JSON ${text}`);
   const r = pactValueFromJson(j);
-  if (!r.ok) throw new Error(r.reason);
+  if (!r.ok) throw new Error(r.error);
   return r.value;
 };
 

@@ -55,7 +55,7 @@ function setup(replies: ClientResult<Cut>[]) {
   let clock = 0;
   const store = new ChainStore({
     client: {
-      headerUpdatesUrl: `${URL}/header/updates`,
+      url: (path) => `${URL}${path}`,
       cut: () => {
         const reply = replies[Math.min(cutCalls, replies.length - 1)];
         cutCalls += 1;

@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ClientResult } from "../../renderer/src/api/clientError.ts";
 import type { CommandResultView } from "../../renderer/src/api/commandResult.ts";
 import type { FetchLike } from "../../renderer/src/api/nodeClient.ts";
+import { createNodeClient } from "../../renderer/src/api/nodeClient.ts";
 import { createPactClient, type PactClient } from "../../renderer/src/api/pactClient.ts";
 import { readAccounts } from "../../renderer/src/features/wallet/accounts/readAccounts.ts";
 import {
@@ -335,7 +336,9 @@ describe("[renderer] a cross-chain transfer against a real node", () => {
 
   beforeAll(async () => {
     t = await openTestNode();
-    pact = createPactClient({ baseUrl: `http://127.0.0.1:1848${t.base}`, fetch: injectFetch() });
+    pact = createPactClient(
+      createNodeClient({ origin: "http://127.0.0.1:1848", basePath: t.base, fetch: injectFetch() }),
+    );
   });
   afterAll(async () => {
     await t?.cleanup();

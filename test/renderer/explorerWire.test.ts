@@ -125,7 +125,7 @@ beforeAll(async () => {
     .map((x) => x.split(";")[0])
     .join("; ");
   const config = await loadAppConfig(injectFetch(), `${ORIGIN}/app/config.json`);
-  c = createNodeClient({ origin: ORIGIN, config: value(config), fetch: injectFetch() });
+  c = createNodeClient({ origin: ORIGIN, basePath: value(config).basePath, fetch: injectFetch() });
 
   await mineRound();
   transferKey = await send(
@@ -151,7 +151,7 @@ beforeAll(async () => {
   await mineRound();
   pendingKey = await send(3, signedCommand({ code: "(+ 1 2)", chainId: 3 }));
   for (let i = 0; i < 100; i++) {
-    const s = value(await c.getAppJson("/app/api/explorer/status", parseIndexStatus));
+    const s = value(await c.get("/app/api/explorer/status", parseIndexStatus));
     if (s.state === "ready") break;
     await new Promise((r) => setTimeout(r, 50));
   }
@@ -164,12 +164,14 @@ afterAll(async () => {
 
 describe("[renderer] explorer wire contract with the real node", () => {
   it("reads the graph, header pages and a braid of the live heads", async () => {
-    const graph = value(await c.getJson("/info", parseInfoGraph));
+    const graph = value(await c.get("/info", parseInfoGraph));
     expect([...graph.entries()]).toEqual([...petersenGraph.adjacency.entries()]);
     const cut = value(await c.cut());
     const pages = await Promise.all(
       cut.heads.map((h) =>
-        c.getJson(`/chain/${h.chainId}/header?minheight=0`, parseHeaderPage, HEADER_OBJECT_ACCEPT),
+        c.get(`/chain/${h.chainId}/header?minheight=0`, parseHeaderPage, {
+          accept: HEADER_OBJECT_ACCEPT,
+        }),
       ),
     );
     const headers = pages.flatMap((p) => value(p).items);
@@ -182,19 +184,17 @@ describe("[renderer] explorer wire contract with the real node", () => {
     expect(layout.waiting).toEqual([]);
     expect(layout.links.filter((l) => l.kind === "adjacent")).toHaveLength(10 * 3 * 3);
     const one = value(
-      await c.getJson(`/chain/4/header/${cut.heads[4]?.hash}`, parseHeader, HEADER_OBJECT_ACCEPT),
+      await c.get(`/chain/4/header/${cut.heads[4]?.hash}`, parseHeader, {
+        accept: HEADER_OBJECT_ACCEPT,
+      }),
     );
     expect(one.height).toBe(3);
   });
 
   it("reads a block with a transfer: command, capabilities, result, events, miner and reward", async () => {
-    const tx = value(
-      await c.getAppJson(`/app/api/explorer/tx/${transferKey}`, parseIndexedTransaction),
-    );
+    const tx = value(await c.get(`/app/api/explorer/tx/${transferKey}`, parseIndexedTransaction));
     const h = tx.block?.height ?? -1;
-    const page = value(
-      await c.getJson(`/chain/2/block?minheight=${h}&maxheight=${h}`, parseBlockPage),
-    );
+    const page = value(await c.get(`/chain/2/block?minheight=${h}&maxheight=${h}`, parseBlockPage));
     const block = page.items.find((b) => b.header.hash === tx.block?.hash);
     expect(block?.transactions).toHaveLength(1);
     const t = block?.transactions[0];
@@ -219,29 +219,21 @@ describe("[renderer] explorer wire contract with the real node", () => {
     ).not.toBeNull();
     // Branch pages, newest first, as the chain page reads them.
     const branch = value(
-      await c.postJson(
-        "/chain/2/block/branch?limit=2",
-        { upper: [tx.block?.hash] },
-        parseBlockPage,
-      ),
+      await c.post("/chain/2/block/branch?limit=2", { upper: [tx.block?.hash] }, parseBlockPage),
     );
     expect(branch.items.map((b) => b.header.height)).toEqual([h, h - 1]);
     expect(branch.next).toMatch(/^inclusive:/);
   });
 
   it("reads a confirmed transaction, a cross-chain one waiting for step 2, and a pending one", async () => {
-    const tx = value(
-      await c.getAppJson(`/app/api/explorer/tx/${transferKey}`, parseIndexedTransaction),
-    );
+    const tx = value(await c.get(`/app/api/explorer/tx/${transferKey}`, parseIndexedTransaction));
     expect(tx).toMatchObject({ status: "confirmed", chain: 2, crossChain: null });
     expect(tx.confirmations).toBeGreaterThanOrEqual(1);
     expect(tx.result?.ok).toBe(true);
     expect(tx.events.map(eventText)).toContain(`coin.TRANSFER("sender00", "${RECEIVER}", 1.5)`);
     expect(tx.command.signers[0]?.caps[0]).toBe(`(coin.TRANSFER "sender00" "${RECEIVER}" 1.5)`);
 
-    const x = value(
-      await c.getAppJson(`/app/api/explorer/tx/${xchainKey}`, parseIndexedTransaction),
-    );
+    const x = value(await c.get(`/app/api/explorer/tx/${xchainKey}`, parseIndexedTransaction));
     expect(x.crossChain).toMatchObject({
       sourceChain: 0,
       targetChain: 5,
@@ -257,44 +249,33 @@ describe("[renderer] explorer wire contract with the real node", () => {
       targetChainId: "5",
     });
 
-    const p = value(
-      await c.getAppJson(`/app/api/explorer/tx/${pendingKey}`, parseIndexedTransaction),
-    );
+    const p = value(await c.get(`/app/api/explorer/tx/${pendingKey}`, parseIndexedTransaction));
     expect(p).toMatchObject({ status: "pending", block: null, result: null });
     expect(p.command.code).toBe("(+ 1 2)");
-    const missing = await c.getAppJson(
-      `/app/api/explorer/tx/${"A".repeat(43)}`,
-      parseIndexedTransaction,
-    );
+    const missing = await c.get(`/app/api/explorer/tx/${"A".repeat(43)}`, parseIndexedTransaction);
     expect(missing).toMatchObject({ ok: false, error: { status: 404 } });
   });
 
   it("reads search results, an account, its transfers and a module", async () => {
-    const byKey = value(
-      await c.getAppJson(`/app/api/explorer/search?q=${transferKey}`, parseSearch),
-    );
+    const byKey = value(await c.get(`/app/api/explorer/search?q=${transferKey}`, parseSearch));
     expect(singleTarget(byKey)).toEqual({
       to: "/explorer/tx/$requestKey",
       params: { requestKey: transferKey },
     });
-    const byHeight = value(await c.getAppJson("/app/api/explorer/search?q=2", parseSearch));
+    const byHeight = value(await c.get("/app/api/explorer/search?q=2", parseSearch));
     expect(byHeight.results.some((r) => r.kind === "height" && r.blocks.length === 10)).toBe(true);
-    const byAccount = value(await c.getAppJson("/app/api/explorer/search?q=sender00", parseSearch));
+    const byAccount = value(await c.get("/app/api/explorer/search?q=sender00", parseSearch));
     expect(singleTarget(byAccount)).toEqual({
       to: "/explorer/account/$name",
       params: { name: "sender00" },
     });
-    const nothing = value(
-      await c.getAppJson("/app/api/explorer/search?q=zzzz-nothing", parseSearch),
-    );
+    const nothing = value(await c.get("/app/api/explorer/search?q=zzzz-nothing", parseSearch));
     expect(nothing).toEqual({ query: "zzzz-nothing", results: [] });
 
-    const account = value(
-      await c.getAppJson("/app/api/explorer/account/sender00", parseAccountChains),
-    );
+    const account = value(await c.get("/app/api/explorer/account/sender00", parseAccountChains));
     expect(account.chains.map((x) => x.chain)).toContain(2);
     const transfers = value(
-      await c.getAppJson(
+      await c.get(
         `/app/api/explorer/account/${encodeURIComponent(RECEIVER)}/transfers?limit=20`,
         parseTransferPage,
       ),
@@ -307,7 +288,7 @@ describe("[renderer] explorer wire contract with the real node", () => {
       direction: "in",
     });
 
-    const coin = value(await c.getAppJson("/app/api/explorer/module/coin", parseModule));
+    const coin = value(await c.get("/app/api/explorer/module/coin", parseModule));
     expect(coin.chains).toHaveLength(10);
     expect(coin.chains[0]?.interfaces).toContain("fungible-v2");
     expect(coin.chains[0]?.code).toContain("(module coin");
@@ -315,7 +296,7 @@ describe("[renderer] explorer wire contract with the real node", () => {
 
   it("reads an account's balance and guard with the /local command, and an absent account", async () => {
     const ask = (account: string, chain: number) =>
-      c.postJson(
+      c.post(
         `/chain/${chain}/pact/api/v1/local`,
         {
           ...balanceCommand(account, chain, "test-singleton", Math.floor(Date.now() / 1000)),

@@ -6,7 +6,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { AppConfig } from "../../renderer/src/api/appConfig.ts";
 import { ClientErrorCode } from "../../renderer/src/api/clientError.ts";
 import { clientErrorWords } from "../../renderer/src/api/errorWords.ts";
 import {
@@ -54,13 +53,9 @@ beforeAll(async () => {
 afterAll(() => new Promise<void>((r) => server.close(() => r())));
 
 const nodeFetch: FetchLike = (url, init) => fetch(url, init);
-const config = (): AppConfig => ({
-  networkId: "development",
-  apiVersion: "0.0",
-  // The node may report another host name; the client stays on the page's origin.
-  baseUrl: "http://localhost:1848/ledger/0.0/development",
-  basePath: "/ledger/0.0/development",
-});
+// The path of the config's baseUrl: the node may report another host name there, and the
+// client stays on the page's origin.
+const BASE_PATH = "/ledger/0.0/development";
 
 describe("[renderer] node client", () => {
   it("loads the app config", async () => {
@@ -99,9 +94,10 @@ describe("[renderer] node client", () => {
         id: H0,
       }),
     );
-    const client = createNodeClient({ origin, config: config(), fetch: nodeFetch });
+    const client = createNodeClient({ origin, basePath: BASE_PATH, fetch: nodeFetch });
     expect(client.baseUrl).toBe(`${origin}/ledger/0.0/development`);
-    expect(client.headerUpdatesUrl).toBe(`${origin}/ledger/0.0/development/header/updates`);
+    expect(client.url("/header/updates")).toBe(`${origin}/ledger/0.0/development/header/updates`);
+    expect(client.url("/app/api/peers")).toBe(`${origin}/app/api/peers`);
     await expect(client.healthCheck()).resolves.toEqual({ ok: true, value: "Health check OK.\n" });
     await expect(client.info()).resolves.toMatchObject({
       ok: true,
@@ -118,7 +114,7 @@ describe("[renderer] node client", () => {
       status = { ...status, enabled: change.enabled, hashRate: 1200 };
       json(res, 200, status);
     });
-    const client = createNodeClient({ origin, config: config(), fetch: nodeFetch });
+    const client = createNodeClient({ origin, basePath: BASE_PATH, fetch: nodeFetch });
     await expect(client.mining()).resolves.toMatchObject({ ok: true, value: { enabled: false } });
     await expect(client.setMining({ enabled: true })).resolves.toMatchObject({
       ok: true,
@@ -128,33 +124,31 @@ describe("[renderer] node client", () => {
     expect(post).toMatchObject({ body: '{"enabled":true}', contentType: "application/json" });
   });
 
-  it("gets and posts a feature's own JSON under the base path, with its Accept", async () => {
+  it("gets and posts JSON by the path the docs write: the ledger API under its base, the app's routes at the root", async () => {
     routes.set("GET /ledger/0.0/development/chain/2/header?limit=1", (req, _b, res) =>
       json(res, 200, { accept: req.headers.accept }),
     );
     routes.set("POST /ledger/0.0/development/chain/2/header/branch", (_q, body, res) =>
       json(res, 200, { echoed: JSON.parse(body) }),
     );
-    const client = createNodeClient({ origin, config: config(), fetch: nodeFetch });
+    const client = createNodeClient({ origin, basePath: BASE_PATH, fetch: nodeFetch });
     const accept = "application/json;blockheader-encoding=object";
-    const got = await client.getJson(
-      "/chain/2/header?limit=1",
-      (raw) => ({ ok: true, value: raw }),
+    const got = await client.get("/chain/2/header?limit=1", (raw) => ({ ok: true, value: raw }), {
       accept,
-    );
+    });
     expect(got).toEqual({ ok: true, value: { accept } });
-    const posted = await client.postJson("/chain/2/header/branch", { upper: [H0] }, (raw) => ({
+    const posted = await client.post("/chain/2/header/branch", { upper: [H0] }, (raw) => ({
       ok: true,
       value: raw,
     }));
     expect(posted).toEqual({ ok: true, value: { echoed: { upper: [H0] } } });
     routes.set("GET /app/api/explorer/status", (_q, _b, res) => json(res, 200, { state: "ready" }));
-    const app = await client.getAppJson("/app/api/explorer/status", (raw) => ({
+    const app = await client.get("/app/api/explorer/status", (raw) => ({
       ok: true,
       value: raw,
     }));
     expect(app).toEqual({ ok: true, value: { state: "ready" } });
-    const bad = await client.getJson("/chain/2/header?limit=1", () => ({
+    const bad = await client.get("/chain/2/header?limit=1", () => ({
       ok: false,
       reason: "items: expected an array",
     }));
@@ -171,7 +165,7 @@ describe("[renderer] node client", () => {
         message: "Mining is controlled only from this computer.",
       }),
     );
-    const client = createNodeClient({ origin, config: config(), fetch: nodeFetch });
+    const client = createNodeClient({ origin, basePath: BASE_PATH, fetch: nodeFetch });
     const r = await client.setMining({ enabled: true });
     expect(r).toEqual({
       ok: false,
@@ -200,7 +194,7 @@ describe("[renderer] node client", () => {
       res.end("<html>");
     });
     routes.set("GET /ledger/0.0/development/cut", (_q, _b, res) => json(res, 200, { hashes: 3 }));
-    const client = createNodeClient({ origin, config: config(), fetch: nodeFetch });
+    const client = createNodeClient({ origin, basePath: BASE_PATH, fetch: nodeFetch });
     await expect(client.info()).resolves.toMatchObject({
       ok: false,
       error: { code: ClientErrorCode.BadResponse, reason: "not JSON" },
@@ -215,7 +209,12 @@ describe("[renderer] node client", () => {
     routes.set("GET /ledger/0.0/development/health-check", () => {
       // never answers
     });
-    const client = createNodeClient({ origin, config: config(), fetch: nodeFetch, timeoutMs: 200 });
+    const client = createNodeClient({
+      origin,
+      basePath: BASE_PATH,
+      fetch: nodeFetch,
+      timeoutMs: 200,
+    });
     const r = await client.healthCheck();
     expect(r).toMatchObject({ ok: false, error: { code: ClientErrorCode.Timeout, ms: 200 } });
   });
@@ -227,7 +226,7 @@ describe("[renderer] node client", () => {
     await new Promise<void>((r) => closed.close(() => r()));
     const client = createNodeClient({
       origin: `http://127.0.0.1:${port}`,
-      config: config(),
+      basePath: BASE_PATH,
       fetch: nodeFetch,
     });
     const r = await client.healthCheck();

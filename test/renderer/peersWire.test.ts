@@ -54,7 +54,7 @@ const injectFetch: FetchLike = async (url, init) => {
 async function client(): Promise<NodeClient> {
   const config = await loadAppConfig(injectFetch, `${ORIGIN}/app/config.json`);
   if (!config.ok) throw new Error(JSON.stringify(config.error));
-  return createNodeClient({ origin: ORIGIN, config: config.value, fetch: injectFetch });
+  return createNodeClient({ origin: ORIGIN, basePath: config.value.basePath, fetch: injectFetch });
 }
 
 beforeAll(async () => {

@@ -22,13 +22,13 @@ function fakeClient(answers: { get: Answer[]; post: Answer }) {
   return {
     calls,
     client: {
-      appGet: async <T>(path: string, parse: (raw: unknown) => Decoded<T>) => {
+      get: async <T>(path: string, parse: (raw: unknown) => Decoded<T>) => {
         calls.push(`GET ${path}`);
         const a = answers.get.shift();
         if (a === undefined) throw new Error("no more answers");
         return run(a, parse);
       },
-      appPost: async <T>(path: string, _body: unknown, parse: (raw: unknown) => Decoded<T>) => {
+      post: async <T>(path: string, _body: unknown, parse: (raw: unknown) => Decoded<T>) => {
         calls.push(`POST ${path}`);
         return run(answers.post, parse);
       },
@@ -79,11 +79,11 @@ describe("[renderer] restart watch", () => {
     expect(back).toBe(1);
     expect(t.pending()).toBe(0);
     expect(calls).toEqual([
-      "POST node/restart",
-      "GET node/restart",
-      "GET node/restart",
-      "GET node/restart",
-      "GET node/restart",
+      "POST /app/api/node/restart",
+      "GET /app/api/node/restart",
+      "GET /app/api/node/restart",
+      "GET /app/api/node/restart",
+      "GET /app/api/node/restart",
     ]);
     w.dismiss();
     expect(phases).toEqual(["restarting", "back", "idle"]);

@@ -8,6 +8,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FetchLike } from "../../renderer/src/api/nodeClient.ts";
+import { createNodeClient } from "../../renderer/src/api/nodeClient.ts";
 import { createPactClient, type PactClient } from "../../renderer/src/api/pactClient.ts";
 import {
   type AccountOnChain,
@@ -88,7 +89,9 @@ const balanceOf = (a: AccountOnChain) => (a.exists ? a.balance : null);
 
 beforeAll(async () => {
   t = await openTestNode();
-  pact = createPactClient({ baseUrl: `http://127.0.0.1:1848${t.base}`, fetch: injectFetch() });
+  pact = createPactClient(
+    createNodeClient({ origin: "http://127.0.0.1:1848", basePath: t.base, fetch: injectFetch() }),
+  );
 });
 afterAll(async () => {
   await t?.cleanup();
@@ -135,7 +138,7 @@ describe("[renderer] wallet commands", () => {
       '[{"guard":{"pred":"keys-all","keys":["aa"]},"balance":1.0e-12,"account":"x1"},' +
         '{"account":"x2"},{"guard":{"fun":"m.g","args":[]},"balance":{"decimal":"123456789.123456789012"},"account":"x3"}]',
     );
-    if (!json.ok) throw new Error(json.reason);
+    if (!json.ok) throw new Error(json.error);
     expect(parseAccountDetails(json.value, ["x1", "x2", "x3"])).toEqual({
       ok: true,
       value: [

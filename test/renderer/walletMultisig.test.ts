@@ -9,6 +9,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { FetchLike } from "../../renderer/src/api/nodeClient.ts";
+import { createNodeClient } from "../../renderer/src/api/nodeClient.ts";
 import { createPactClient, type PactClient } from "../../renderer/src/api/pactClient.ts";
 import { readAccounts } from "../../renderer/src/features/wallet/accounts/readAccounts.ts";
 import { commandFacts } from "../../renderer/src/features/wallet/history/commandFacts.ts";
@@ -179,7 +180,9 @@ describe("[renderer] a 2-of-2 account against a real node", () => {
 
   beforeAll(async () => {
     t = await openTestNode();
-    pact = createPactClient({ baseUrl: `http://127.0.0.1:1848${t.base}`, fetch: injectFetch() });
+    pact = createPactClient(
+      createNodeClient({ origin: "http://127.0.0.1:1848", basePath: t.base, fetch: injectFetch() }),
+    );
   });
   afterAll(async () => {
     await t?.cleanup();

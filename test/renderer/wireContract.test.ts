@@ -65,7 +65,11 @@ function injectFetch(origin = ORIGIN): FetchLike {
 async function client(origin = ORIGIN): Promise<NodeClient> {
   const config = await loadAppConfig(injectFetch(origin), `${ORIGIN}/app/config.json`);
   if (!config.ok) throw new Error(JSON.stringify(config.error));
-  return createNodeClient({ origin: ORIGIN, config: config.value, fetch: injectFetch(origin) });
+  return createNodeClient({
+    origin: ORIGIN,
+    basePath: config.value.basePath,
+    fetch: injectFetch(origin),
+  });
 }
 
 beforeAll(async () => {

@@ -68,7 +68,7 @@ describe("[command] exact JSON", () => {
     expect(texts.every((t) => readJsonExact(t).ok)).toBe(true);
     expect(readJsonExact(`1${"0".repeat(100_000)}`)).toMatchObject({
       ok: false,
-      reason: expect.stringContaining("number too long"),
+      error: expect.stringContaining("number too long"),
     });
   });
 
@@ -95,15 +95,15 @@ describe("[command] exact JSON", () => {
   it("says why a text is not JSON", () => {
     expect(readJsonExact('{"a":}')).toEqual({
       ok: false,
-      reason: "unexpected character at position 5 (expected a JSON value)",
+      error: "unexpected character at position 5 (expected a JSON value)",
     });
     expect(readJsonExact("[1,")).toMatchObject({
       ok: false,
-      reason: expect.stringContaining("end"),
+      error: expect.stringContaining("end"),
     });
     expect(readJsonExact("1 2")).toMatchObject({
       ok: false,
-      reason: expect.stringContaining("text after the JSON value"),
+      error: expect.stringContaining("text after the JSON value"),
     });
     expect(readJsonExact(`${"[".repeat(600)}${"]".repeat(600)}`)).toMatchObject({ ok: false });
   });

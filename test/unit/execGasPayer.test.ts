@@ -96,9 +96,9 @@ describe("[exec] gas payers", () => {
         nextTxId: head.endTxId,
       });
       const spv: SpvSupport = {
-        verify: () => ({ ok: false, message: "unused" }),
+        verify: () => ({ ok: false, error: "unused" }),
         verifyContinuation: (proof) =>
-          proof === "mock-proof" ? { ok: true, value: sent } : { ok: false, message: "bad proof" },
+          proof === "mock-proof" ? { ok: true, value: sent } : { ok: false, error: "bad proof" },
       };
       return f({
         version: x.version,

@@ -59,7 +59,7 @@ describe("[private] identity keys", () => {
   it("reads a public key as its node shows it, and refuses what is not one", () => {
     const shown = base64UrlEncode(bob.publicKey);
     const read = readEntityPublicKey(shown);
-    expect(read.ok && base64UrlEncode(read.key)).toBe(shown);
+    expect(read.ok && base64UrlEncode(read.value)).toBe(shown);
     const smallOrder = base64UrlEncode(ed25519.Point.ZERO.toBytes());
     for (const bad of [
       undefined,

@@ -148,7 +148,7 @@ describe("[spv] proofs of a cross-chain transfer's step 0", () => {
     const subject = flipByte(proof.subject, 40);
     const badSubject = verifyContinuationProof(ctx(), encodeSpvProof({ ...proof, subject }));
     expect(badSubject).toMatchObject({ ok: false });
-    expect((badSubject as { message: string }).message).toContain(
+    expect((badSubject as { error: string }).error).toContain(
       "target header is not in the chain or is out of bounds",
     );
     const steps = proof.steps.map((s, i) =>
@@ -162,9 +162,7 @@ describe("[spv] proofs of a cross-chain transfer's step 0", () => {
       verifyContinuationProof(ctx(), encodeSpvProof({ ...proof, steps: sides })),
     ).toMatchObject({ ok: false });
     const junk = verifyContinuationProof(ctx(), "not a proof");
-    expect((junk as { message: string }).message).toMatch(
-      /^Cannot decode transaction output proof: /,
-    );
+    expect((junk as { error: string }).error).toMatch(/^Cannot decode transaction output proof: /);
   });
 
   it("refuses a proof for another chain, and this proof on another chain", () => {
@@ -173,7 +171,7 @@ describe("[spv] proofs of a cross-chain transfer's step 0", () => {
       x.blocks.ancestorAt(head(x, 2), block.height + 1)?.hash, // 0 and 2 are adjacent
     );
     const r = verifyContinuationProof(ctx(), encodeSpvProof(forChain2));
-    expect((r as { message: string }).message).toContain(
+    expect((r as { error: string }).error).toContain(
       "cannot redeem continuation proof on wrong target chain (the proof is for chain 2, this is chain 1)",
     );
     const forChain1 = proofOf(createSpvProof(x.blocks, source(), head(x, 1))).proof;
@@ -181,7 +179,7 @@ describe("[spv] proofs of a cross-chain transfer's step 0", () => {
       ctx({ chainId: 2, parent: head(x, 2) }),
       encodeSpvProof(forChain1),
     );
-    expect((onChain2 as { message: string }).message).toContain("wrong target chain");
+    expect((onChain2 as { error: string }).error).toContain("wrong target chain");
   });
 
   it("expires once the root is more than maxDepth blocks below the parent", () => {
@@ -192,11 +190,11 @@ describe("[spv] proofs of a cross-chain transfer's step 0", () => {
     expect(depth).toBeGreaterThan(0);
     expect(verifyContinuationProof(ctx({ maxDepth: depth }), text).ok).toBe(true);
     const expired = verifyContinuationProof(ctx({ maxDepth: depth - 1 }), text);
-    expect((expired as { message: string }).message).toContain("the proof has expired");
+    expect((expired as { error: string }).error).toContain("the proof has expired");
     // A parent below the root: the root is not (yet) in its history.
     const below = x.blocks.ancestorAt(parent, target.height - 1) as BlockHeader;
     const early = verifyContinuationProof(ctx({ parent: below }), text);
-    expect((early as { message: string }).message).toContain("target header is not in the chain");
+    expect((early as { error: string }).error).toContain("target header is not in the chain");
   });
 
   it("refuses a root that is on a fork of the target chain", async () => {
@@ -225,7 +223,7 @@ describe("[spv] proofs of a cross-chain transfer's step 0", () => {
       return encodeSpvProof(extended);
     };
     const r = verifyContinuationProof(ctx({ parent: best }), upTo(side));
-    expect((r as { message: string }).message).toContain("target header is not in the chain");
+    expect((r as { error: string }).error).toContain("target header is not in the chain");
     expect(verifyContinuationProof(ctx({ parent: best }), upTo(best)).ok).toBe(true);
   });
 
@@ -240,7 +238,7 @@ describe("[spv] proofs of a cross-chain transfer's step 0", () => {
     );
     const text = encodeSpvProof(proof);
     const none = verifyContinuationProof(ctx(), text);
-    expect((none as { message: string }).message).toBe("No pact exec found in command result");
+    expect((none as { error: string }).error).toBe("No pact exec found in command result");
     // verify-spv TXOUT gives the data of a successful result when it is an object.
     const obj = (p: SpvProof) => {
       const j = JSON.parse(Buffer.from(encodeSpvProof(p), "base64url").toString("utf8"));
@@ -252,10 +250,10 @@ describe("[spv] proofs of a cross-chain transfer's step 0", () => {
       ]);
     };
     const txout = verifyTxOutProof(ctx(), "TXOUT", obj(proof));
-    expect((txout as { message: string }).message).toBe(
+    expect((txout as { error: string }).error).toBe(
       "the proven command result's data is not an object",
     );
-    expect((verifyTxOutProof(ctx(), "ETH", obj(proof)) as { message: string }).message).toContain(
+    expect((verifyTxOutProof(ctx(), "ETH", obj(proof)) as { error: string }).error).toContain(
       "unsupported SPV type ETH",
     );
     // A subject with another tag (a transaction, 0x0013) never counts as an output.

@@ -1,14 +1,16 @@
 /**
- * The one typed client the UI uses to talk to the node over its HTTP API, on the page's own
- * origin (the node serves the UI under /app/). Every call resolves to a `ClientResult`:
- * an unreachable node, a timeout, an error status or a reply that does not parse all come
- * back as values the UI can show.
+ * The one HTTP client of the UI, on the page's own origin (the node serves the UI under
+ * /app/); services hold the one instance. One way to name an endpoint — its path as the docs
+ * write it (`NodePath`) — and one set of verbs (`get`, `post`, `put`, `delete`, `request` for
+ * a reply read another way). Every call resolves to a `ClientResult`: an unreachable node, a
+ * timeout, an error status or a reply that does not parse all come back as values the UI can
+ * show. Features type their own endpoints in their `api.ts`; the few several use are here.
  * @module
  */
 import { type AppConfig, parseAppConfig } from "./appConfig.ts";
 import { ClientErrorCode, type ClientResult } from "./clientError.ts";
 import { type Cut, parseCut } from "./cut.ts";
-import { type Decoded, decode, record, reject } from "./decode.ts";
+import type { Decoded } from "./decode.ts";
 import {
   type MiningChange,
   type MiningHistory,
@@ -49,44 +51,73 @@ export type FetchLike = (url: string, init: RequestInitLike) => Promise<Response
 export type NodeClientOptions = {
   /** The page's origin, e.g. `window.location.origin`. */
   readonly origin: string;
-  readonly config: AppConfig;
+  /** The ledger API's path on that origin (`AppConfig.basePath`, `/ledger/0.0/development`). */
+  readonly basePath: string;
   readonly fetch: FetchLike;
   /** Per request; default 10 s. */
   readonly timeoutMs?: number | undefined;
 };
 
+/**
+ * A path of the node's HTTP API, written as the docs write it: the app's own routes from the
+ * origin (`/app/api/backup`, docs/desktop.md), the ledger API's under its base (`/cut`,
+ * `/chain/3/header?limit=5`, docs/api.md). The client puts the base in front of the second
+ * kind; features never build URLs.
+ */
+export type NodePath = `/${string}`;
+
+export type RequestOptions = {
+  /** Default `application/json`. */
+  readonly accept?: string;
+  /** For the slow ones (a backup's check, an SPV proof); default the client's. */
+  readonly timeoutMs?: number;
+};
+
+/** Reads a reply's JSON into a typed value, or says why it cannot. */
+export type Parse<T> = (raw: unknown) => Decoded<T>;
+
 export type NodeClient = {
-  /** The API base on this origin, for display and for the event stream. */
+  /** The ledger API's base on this origin, for display. */
   readonly baseUrl: string;
-  /** `GET {base}/health-check`: the node's confirmation text. */
+  /** The full URL of a path (the event stream's, `/header/updates`, is opened by EventSource). */
+  url(path: NodePath): string;
+  /** Sends one request; the body of a 2xx reply as text (replies read exactly: pactClient.ts). */
+  request(
+    method: RequestInitLike["method"],
+    path: NodePath,
+    options?: RequestOptions & { readonly body?: unknown },
+  ): Promise<ClientResult<string>>;
+  /** `GET path`, the JSON reply parsed with `parse`. */
+  get<T>(path: NodePath, parse: Parse<T>, options?: RequestOptions): Promise<ClientResult<T>>;
+  /** `POST path` with a JSON body, the JSON reply parsed with `parse`. */
+  post<T>(
+    path: NodePath,
+    body: unknown,
+    parse: Parse<T>,
+    options?: RequestOptions,
+  ): Promise<ClientResult<T>>;
+  /** `PUT path` with a JSON body, the JSON reply parsed with `parse`. */
+  put<T>(
+    path: NodePath,
+    body: unknown,
+    parse: Parse<T>,
+    options?: RequestOptions,
+  ): Promise<ClientResult<T>>;
+  /** `DELETE path` (what it removes is named in the path); the reply's text. */
+  delete(path: NodePath, options?: RequestOptions): Promise<ClientResult<string>>;
+
+  // The endpoints more than one feature (or the services) use, typed once here; a feature's
+  // own endpoints live in its `api.ts` over `get`/`post`/`put`/`delete`.
+  /** `GET /health-check`: the node's confirmation text. */
   healthCheck(): Promise<ClientResult<string>>;
-  /** `GET {base}/info` */
+  /** `GET /info` */
   info(): Promise<ClientResult<NodeInfo>>;
-  /** `GET {base}/cut` */
+  /** `GET /cut` */
   cut(): Promise<ClientResult<Cut>>;
   /** `GET /app/api/mining` */
   mining(): Promise<ClientResult<MiningStatus>>;
   /** `POST /app/api/mining` */
   setMining(change: MiningChange): Promise<ClientResult<MiningStatus>>;
-  /**
-   * `GET /app/api/wallet/keystore`: the stored keystore file as JSON (`null` before the
-   * first wallet); the wallet feature parses it (features/wallet/keystore/keystoreFormat.ts).
-   */
-  walletKeystore(): Promise<ClientResult<{ readonly keystore: unknown }>>;
-  /** `PUT /app/api/wallet/keystore`: replaces the stored keystore file. */
-  saveWalletKeystore(keystore: unknown): Promise<ClientResult<{ readonly saved: true }>>;
-  /**
-   * `GET /app/api/wallet/pending`: the stored pending cross-chain transfers' file as JSON
-   * (`{pending: null}` before the first); features/wallet/crosschain/pendingFile.ts parses it.
-   */
-  walletPending(): Promise<ClientResult<unknown>>;
-  /** `PUT /app/api/wallet/pending`: replaces the stored pending cross-chain transfers' file. */
-  saveWalletPending(file: unknown): Promise<ClientResult<{ readonly saved: true }>>;
-  /**
-   * `POST {base}/chain/{chain}/pact/api/v1/local?signatureVerification=false`: a command run
-   * without effect; the answer's JSON as it came (the caller parses it for what it asked).
-   */
-  local(chainId: number, command: unknown): Promise<ClientResult<unknown>>;
   /** `GET /app/api/peers` (docs/p2p.md) */
   peers(): Promise<ClientResult<PeersStatus>>;
   /** `POST /app/api/peers` */
@@ -99,40 +130,13 @@ export type NodeClient = {
   nodeStatus(): Promise<ClientResult<NodeStatus>>;
   /** `GET /app/api/node/log?level=…`: recent log lines at that level or above. */
   nodeLog(level: LogLevel): Promise<ClientResult<readonly LogLine[]>>;
-  /** The URL of `GET {base}/header/updates` (server-sent events). */
-  readonly headerUpdatesUrl: string;
   /**
-   * `GET {base}{path}` (path with its query, e.g. `/chain/3/header?limit=5`), the reply parsed
-   * with `parse`: for a feature's own endpoints, whose parsers live in the feature.
-   * `accept` defaults to `application/json`.
+   * @deprecated `appGet("x", …)` is `get("/app/api/x", …)`: kept only for
+   * `features/wallet/dapp/` until its own change lands; nothing new uses it.
    */
-  getJson<T>(
-    path: string,
-    parse: (raw: unknown) => Decoded<T>,
-    accept?: string,
-  ): Promise<ClientResult<T>>;
-  /**
-   * `GET {origin}{path}` for the app's private API (`/app/api/…`; the app token rides along
-   * as the cookie `/app/` set), the reply parsed with `parse`.
-   */
-  getAppJson<T>(path: string, parse: (raw: unknown) => Decoded<T>): Promise<ClientResult<T>>;
-  /** `POST {base}{path}` with a JSON body, the reply parsed with `parse`. */
-  postJson<T>(
-    path: string,
-    body: unknown,
-    parse: (raw: unknown) => Decoded<T>,
-  ): Promise<ClientResult<T>>;
-  /** `GET /app/api/<path>`, the reply parsed with `parse` (features' app routes build on it). */
-  appGet<T>(path: string, parse: (raw: unknown) => Decoded<T>): Promise<ClientResult<T>>;
-  /** `POST /app/api/<path>` with a JSON body; `timeoutMs` for the slow ones (default 10 s). */
-  appPost<T>(
-    path: string,
-    body: unknown,
-    parse: (raw: unknown) => Decoded<T>,
-    timeoutMs?: number,
-  ): Promise<ClientResult<T>>;
-  /** `DELETE /app/api/<path>` (what it removes is named in the path). */
-  appDelete(path: string): Promise<ClientResult<string>>;
+  appGet<T>(path: string, parse: Parse<T>): Promise<ClientResult<T>>;
+  /** @deprecated `appPost("x", …)` is `post("/app/api/x", …)`: as `appGet`. */
+  appPost<T>(path: string, body: unknown, parse: Parse<T>): Promise<ClientResult<T>>;
 };
 
 const DEFAULT_TIMEOUT_MS = 10_000;
@@ -203,142 +207,90 @@ export async function fetchText(
   return { ok: true, value: body };
 }
 
-/** Sends one request and parses the JSON reply with `parse`. */
-async function fetchJson<T>(
-  fetch: FetchLike,
+/**
+ * A reply's text read into a typed value by `read`; a failed call stays as it was, and a reply
+ * that does not read is a `BadResponse` naming `url` and why.
+ */
+export function readReply<T>(
+  text: ClientResult<string>,
   url: string,
-  init: RequestInitLike,
-  timeoutMs: number,
-  parse: (raw: unknown) => Decoded<T>,
-): Promise<ClientResult<T>> {
-  const text = await fetchText(fetch, url, init, timeoutMs);
+  read: (text: string) => Decoded<T>,
+): ClientResult<T> {
   if (!text.ok) return text;
-  const bad = (reason: string): ClientResult<T> => ({
-    ok: false,
-    error: { code: ClientErrorCode.BadResponse, url, reason },
-  });
-  let json: unknown;
-  try {
-    json = JSON.parse(text.value);
-  } catch {
-    return bad("not JSON");
-  }
-  const parsed = parse(json);
-  return parsed.ok ? { ok: true, value: parsed.value } : bad(parsed.reason);
+  const parsed = read(text.value);
+  return parsed.ok
+    ? { ok: true, value: parsed.value }
+    : { ok: false, error: { code: ClientErrorCode.BadResponse, url, reason: parsed.reason } };
 }
+
+/** A reply's JSON parsed with `parse`. */
+function parseJson<T>(text: ClientResult<string>, url: string, parse: Parse<T>): ClientResult<T> {
+  return readReply(text, url, (body) => {
+    let json: unknown;
+    try {
+      json = JSON.parse(body);
+    } catch {
+      return { ok: false, reason: "not JSON" };
+    }
+    return parse(json);
+  });
+}
+
+/** Whether a path is one of the app's own routes, which sit at the origin's root. */
+const isAppPath = (path: NodePath) => path === "/app" || path.startsWith("/app/");
 
 export function createNodeClient(options: NodeClientOptions): NodeClient {
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const origin = options.origin.replace(/\/+$/, "");
-  const base = `${origin}${options.config.basePath}`;
-  const miningUrl = `${origin}/app/api/mining`;
-  const keystoreUrl = `${origin}/app/api/wallet/keystore`;
-  const pendingUrl = `${origin}/app/api/wallet/pending`;
-  const put = (url: string, body: unknown) =>
-    fetchJson(
+  const base = `${origin}${options.basePath.replace(/\/+$/, "")}`;
+  const url = (path: NodePath) => (isAppPath(path) ? `${origin}${path}` : `${base}${path}`);
+  const request: NodeClient["request"] = (method, path, o = {}) =>
+    fetchText(
       options.fetch,
-      url,
+      url(path),
       {
-        method: "PUT",
-        headers: { "content-type": "application/json", accept: "application/json" },
-        body: JSON.stringify(body),
+        method,
+        headers: {
+          accept: o.accept ?? "application/json",
+          ...(o.body === undefined ? {} : { "content-type": "application/json" }),
+        },
+        ...(o.body === undefined ? {} : { body: JSON.stringify(o.body) }),
       },
-      timeoutMs,
-      (raw) =>
-        decode(raw, (x) => {
-          if (record(x, "answer").saved !== true) reject("answer.saved", "true");
-          return { saved: true as const };
-        }),
+      o.timeoutMs ?? timeoutMs,
     );
-  const get = <T>(url: string, parse: (raw: unknown) => Decoded<T>, accept = "application/json") =>
-    fetchJson(options.fetch, url, { method: "GET", headers: { accept } }, timeoutMs, parse);
-  const post = <T>(url: string, body: unknown, parse: (raw: unknown) => Decoded<T>) =>
-    fetchJson(
-      options.fetch,
-      url,
-      {
-        method: "POST",
-        headers: { "content-type": "application/json", accept: "application/json" },
-        body: JSON.stringify(body),
-      },
-      timeoutMs,
-      parse,
-    );
-  const appUrl = (path: string) => `${origin}/app/api/${path.replace(/^\/+/, "")}`;
-  return {
+  const json = async <T>(
+    method: RequestInitLike["method"],
+    path: NodePath,
+    body: unknown,
+    parse: Parse<T>,
+    o: RequestOptions = {},
+  ): Promise<ClientResult<T>> =>
+    parseJson(await request(method, path, { ...o, body }), url(path), parse);
+  const client: NodeClient = {
     baseUrl: base,
-    headerUpdatesUrl: `${base}/header/updates`,
-    appGet: (path, parse) => get(appUrl(path), parse),
-    appDelete: (path) => fetchText(options.fetch, appUrl(path), { method: "DELETE" }, timeoutMs),
-    appPost: (path, body, parse, ms) =>
-      fetchJson(
-        options.fetch,
-        appUrl(path),
-        {
-          method: "POST",
-          headers: { "content-type": "application/json", accept: "application/json" },
-          body: JSON.stringify(body),
-        },
-        ms ?? timeoutMs,
-        parse,
-      ),
-    healthCheck: () =>
-      fetchText(options.fetch, `${base}/health-check`, { method: "GET" }, timeoutMs),
-    info: () => get(`${base}/info`, parseNodeInfo),
-    cut: () => get(`${base}/cut`, parseCut),
-    mining: () => get(miningUrl, parseMiningStatus),
-    miningHistory: () => get(`${miningUrl}/history`, parseMiningHistory),
-    nodeStatus: () => get(`${origin}/app/api/node/status`, parseNodeStatus),
+    url,
+    request,
+    get: (path, parse, o) => json("GET", path, undefined, parse, o),
+    post: (path, body, parse, o) => json("POST", path, body, parse, o),
+    put: (path, body, parse, o) => json("PUT", path, body, parse, o),
+    delete: (path, o) => request("DELETE", path, o),
+    healthCheck: () => request("GET", "/health-check", { accept: "text/plain" }),
+    info: () => client.get("/info", parseNodeInfo),
+    cut: () => client.get("/cut", parseCut),
+    mining: () => client.get("/app/api/mining", parseMiningStatus),
+    setMining: (change) => client.post("/app/api/mining", change, parseMiningStatus),
+    miningHistory: () => client.get("/app/api/mining/history", parseMiningHistory),
+    nodeStatus: () => client.get("/app/api/node/status", parseNodeStatus),
     nodeLog: (level) =>
-      get(`${origin}/app/api/node/log?level=${encodeURIComponent(level)}&limit=200`, parseNodeLog),
-    setMining: (change) => post(miningUrl, change, parseMiningStatus),
-    getJson: (path, parse, accept) => get(`${base}${path}`, parse, accept),
-    getAppJson: (path, parse) => get(`${origin}${path}`, parse),
-    postJson: (path, body, parse) => post(`${base}${path}`, body, parse),
-    peers: () => get(`${origin}/app/api/peers`, parsePeersStatus),
-    addPeer: (address) =>
-      fetchText(
-        options.fetch,
-        `${origin}/app/api/peers`,
-        {
-          method: "POST",
-          headers: { "content-type": "application/json", accept: "application/json" },
-          body: JSON.stringify({ address }),
-        },
-        timeoutMs,
-      ),
-    removePeer: (address) =>
-      fetchText(
-        options.fetch,
-        `${origin}/app/api/peers/${encodeURIComponent(address)}`,
-        { method: "DELETE" },
-        timeoutMs,
-      ),
-    local: (chainId, command) =>
-      fetchJson(
-        options.fetch,
-        `${base}/chain/${chainId}/pact/api/v1/local?signatureVerification=false`,
-        {
-          method: "POST",
-          headers: { "content-type": "application/json", accept: "application/json" },
-          body: JSON.stringify(command),
-        },
-        timeoutMs,
-        (raw) => ({ ok: true, value: raw }),
-      ),
-    walletKeystore: () => get(keystoreUrl, parseKeystoreAnswer),
-    saveWalletKeystore: (keystore) => put(keystoreUrl, keystore),
-    walletPending: () => get(pendingUrl, (raw) => ({ ok: true, value: raw })),
-    saveWalletPending: (file) => put(pendingUrl, file),
+      client.get(`/app/api/node/log?level=${encodeURIComponent(level)}&limit=200`, parseNodeLog),
+    peers: () => client.get("/app/api/peers", parsePeersStatus),
+    addPeer: (address) => request("POST", "/app/api/peers", { body: { address } }),
+    removePeer: (address) => client.delete(`/app/api/peers/${encodeURIComponent(address)}`),
+    appGet: (path, parse) => client.get(`/app/api/${path.replace(/^\/+/, "")}`, parse),
+    appPost: (path, body, parse) =>
+      client.post(`/app/api/${path.replace(/^\/+/, "")}`, body, parse),
   };
-}
-
-function parseKeystoreAnswer(raw: unknown): Decoded<{ readonly keystore: unknown }> {
-  return decode(raw, (x) => {
-    const r = record(x, "answer");
-    if (!("keystore" in r)) reject("answer.keystore", "a keystore or null");
-    return { keystore: r.keystore };
-  });
+  return client;
 }
 
 /** Loads `/app/config.json` (the URL is passed in: `${import.meta.env.BASE_URL}config.json`). */
@@ -347,11 +299,8 @@ export function loadAppConfig(
   url: string,
   timeoutMs = DEFAULT_TIMEOUT_MS,
 ): Promise<ClientResult<AppConfig>> {
-  return fetchJson(
-    fetch,
-    url,
-    { method: "GET", headers: { accept: "application/json" } },
-    timeoutMs,
-    parseAppConfig,
+  const init: RequestInitLike = { method: "GET", headers: { accept: "application/json" } };
+  return fetchText(fetch, url, init, timeoutMs).then((text) =>
+    parseJson(text, url, parseAppConfig),
   );
 }

@@ -8,7 +8,7 @@ import type { ClientResult } from "./clientError.ts";
 import { boolean, type Decoded, decode, record, string } from "./decode.ts";
 import type { NodeClient } from "./nodeClient.ts";
 
-export const NODE_RESTART_PATH = "node/restart";
+export const NODE_RESTART_PATH = "/app/api/node/restart";
 
 export type RestartStatus = {
   /** New for every start of the node. */
@@ -34,12 +34,12 @@ export function parseRestartAccepted(raw: unknown): Decoded<RestartAccepted> {
   return decode(raw, (x) => ({ launchId: string(record(x, "restart").launchId, "launchId") }));
 }
 
-type AppClient = Pick<NodeClient, "appGet" | "appPost">;
+type AppClient = Pick<NodeClient, "get" | "post">;
 
 export function restartStatus(client: AppClient): Promise<ClientResult<RestartStatus>> {
-  return client.appGet(NODE_RESTART_PATH, parseRestartStatus);
+  return client.get(NODE_RESTART_PATH, parseRestartStatus);
 }
 
 export function requestRestart(client: AppClient): Promise<ClientResult<RestartAccepted>> {
-  return client.appPost(NODE_RESTART_PATH, {}, parseRestartAccepted);
+  return client.post(NODE_RESTART_PATH, {}, parseRestartAccepted);
 }

@@ -1,13 +1,12 @@
 /**
- * The client of the contract command endpoints (`{base}/chain/{c}/pact/api/v1/…`: `/local`,
- * `/send`, `/poll`) for the wallet, on the same origin and with the same failure values as
- * `nodeClient.ts`. Replies are read as exact JSON, so no number in a result goes through a
- * double.
+ * The contract command endpoints (`/chain/{c}/pact/api/v1/…`: `/local`, `/send`, `/poll`,
+ * `/spv`) typed over the one node client (`nodeClient.ts`), with its failure values. Replies
+ * are read as exact JSON, so no number in a result goes through a double.
  * @module
  */
 import type { Command } from "../../../src-node/command/commandTypes.ts";
 import { type JsonValue, readJsonExact } from "../../../src-node/command/exactJson.ts";
-import { ClientErrorCode, type ClientResult } from "./clientError.ts";
+import type { ClientResult } from "./clientError.ts";
 import {
   type CommandResultView,
   type PreflightView,
@@ -17,7 +16,7 @@ import {
   parseRequestKeys,
 } from "./commandResult.ts";
 import type { Decoded } from "./decode.ts";
-import { type FetchLike, fetchText } from "./nodeClient.ts";
+import { type NodeClient, type NodePath, readReply } from "./nodeClient.ts";
 
 export type PactClient = {
   /** `POST …/local` (no signatures checked: reads and simulations). */
@@ -44,58 +43,39 @@ export type PactClient = {
   ): Promise<ClientResult<string>>;
 };
 
-export type PactClientOptions = {
-  /** The API base on the page's origin (`NodeClient.baseUrl`). */
-  readonly baseUrl: string;
-  readonly fetch: FetchLike;
-  /** Per request; default 10 s. */
-  readonly timeoutMs?: number;
-};
-
-export function createPactClient(options: PactClientOptions): PactClient {
-  const timeoutMs = options.timeoutMs ?? 10_000;
-  const url = (chainId: number, endpoint: string) =>
-    `${options.baseUrl}/chain/${chainId}/pact/api/v1/${endpoint}`;
+/** The command endpoints over `client` (no connection of their own). */
+export function createPactClient(client: Pick<NodeClient, "request" | "url">): PactClient {
+  const path = (chainId: number, endpoint: string): NodePath =>
+    `/chain/${chainId}/pact/api/v1/${endpoint}`;
   const post = async <T>(
-    target: string,
+    target: NodePath,
     body: unknown,
     parse: (raw: JsonValue) => Decoded<T>,
-    waitMs = timeoutMs,
+    timeoutMs?: number,
   ): Promise<ClientResult<T>> => {
-    const text = await fetchText(
-      options.fetch,
-      target,
-      {
-        method: "POST",
-        headers: { "content-type": "application/json", accept: "application/json" },
-        body: JSON.stringify(body),
-      },
-      waitMs,
-    );
-    if (!text.ok) return text;
-    const json = readJsonExact(text.value);
-    const parsed = json.ok ? parse(json.value) : { ok: false as const, reason: "not JSON" };
-    return parsed.ok
-      ? { ok: true, value: parsed.value }
-      : {
-          ok: false,
-          error: { code: ClientErrorCode.BadResponse, url: target, reason: parsed.reason },
-        };
+    const text = await client.request("POST", target, {
+      body,
+      ...(timeoutMs === undefined ? {} : { timeoutMs }),
+    });
+    return readReply(text, client.url(target), (t) => {
+      const json = readJsonExact(t);
+      return json.ok ? parse(json.value) : { ok: false, reason: "not JSON" };
+    });
   };
   return {
     local: (chainId, command) =>
-      post(url(chainId, "local?signatureVerification=false"), command, parseCommandResult),
+      post(path(chainId, "local?signatureVerification=false"), command, parseCommandResult),
     preflight: (chainId, command) =>
       post(
-        url(chainId, "local?preflight=true&signatureVerification=true"),
+        path(chainId, "local?preflight=true&signatureVerification=true"),
         command,
         parsePreflight,
       ),
-    send: (chainId, commands) => post(url(chainId, "send"), { cmds: commands }, parseRequestKeys),
-    poll: (chainId, requestKeys) => post(url(chainId, "poll"), { requestKeys }, parsePollResults),
+    send: (chainId, commands) => post(path(chainId, "send"), { cmds: commands }, parseRequestKeys),
+    poll: (chainId, requestKeys) => post(path(chainId, "poll"), { requestKeys }, parsePollResults),
     spv: (chainId, requestKey, targetChainId, waitMs = 60_000) =>
       post(
-        url(chainId, "spv"),
+        path(chainId, "spv"),
         { requestKey, targetChainId: String(targetChainId) },
         (raw) =>
           typeof raw === "string" && raw !== ""

@@ -20,7 +20,7 @@ export type LiveChain = {
 };
 
 export type ChainStoreOptions = {
-  readonly client: Pick<NodeClient, "cut" | "headerUpdatesUrl">;
+  readonly client: Pick<NodeClient, "cut" | "url">;
   readonly createSource: (url: string) => EventSourceLike;
   /** A monotonic ms clock; default `performance.now`. */
   readonly now?: () => number;
@@ -105,7 +105,7 @@ export class ChainStore {
     this.reload();
     this.#timer = setInterval(this.reload, this.#options.snapshotEveryMs ?? SNAPSHOT_EVERY_MS);
     this.#stopStream = followHeaderStream(
-      { url: this.#options.client.headerUpdatesUrl, create: this.#options.createSource },
+      { url: this.#options.client.url("/header/updates"), create: this.#options.createSource },
       {
         onHeader: (update) => {
           this.#set({

@@ -20,7 +20,7 @@ export type RestartPhase =
 export type RestartReason = "restart" | "restore";
 
 export type RestartWatchOptions = {
-  readonly client: Pick<NodeClient, "appGet" | "appPost">;
+  readonly client: Pick<NodeClient, "get" | "post">;
   /** Called once the node is back (the chain store's reload, the query cache's invalidation). */
   readonly onBack?: () => void;
   /** ms between checks; default 500. */

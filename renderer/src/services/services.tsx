@@ -1,6 +1,6 @@
 /**
  * The services every page reaches through one React context instead of props passed down:
- * the node client, the app's configuration, the desktop bridge (null in a browser), the
+ * the node client (and the contract command endpoints over it), the app's configuration, the desktop bridge (null in a browser), the
  * live chain store (the single header-update stream and the cut) and the restart watch (the
  * node going away and coming back after "Restart node" or a restore).
  * @module
@@ -8,13 +8,17 @@
 import { createContext, type ReactNode, useContext, useSyncExternalStore } from "react";
 import type { AppConfig } from "../api/appConfig.ts";
 import type { NodeClient } from "../api/nodeClient.ts";
+import type { PactClient } from "../api/pactClient.ts";
 import type { DesktopApi } from "../desktop/desktopBridge.ts";
 import type { ChainStore, LiveChain } from "./chainStore.ts";
 import type { RestartPhase, RestartWatch } from "./restartWatch.ts";
 
 export type Services = {
   readonly config: AppConfig;
+  /** The one HTTP client. */
   readonly client: NodeClient;
+  /** The contract command endpoints over that client. */
+  readonly pact: PactClient;
   readonly desktop: DesktopApi | null;
   readonly chain: ChainStore;
   /** Asks for and follows restarts of the node (`restart()`, `follow(launchId, reason)`). */

@@ -49,7 +49,7 @@ export function parseBodiesExactly(server: FastifyInstance): void {
   server.addContentTypeParser("application/json", { parseAs: "string" }, (request, text, done) => {
     const read = readJsonExact(String(text));
     if (!read.ok) {
-      done(notJson(read.reason), undefined);
+      done(notJson(read.error), undefined);
       return;
     }
     texts.set(request, stringifyJson(read.value));

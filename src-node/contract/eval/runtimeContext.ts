@@ -5,6 +5,7 @@
  * which makes every evaluation deterministic.
  * @module
  */
+import type { Result } from "../../errors/result.ts";
 import type { ContractStorage } from "../storage/contractStorage.ts";
 import { createMemoryStorage } from "../storage/memoryStorage.ts";
 import type { PactExec } from "../storage/pactExec.ts";
@@ -82,9 +83,7 @@ export type NamespacePolicy =
   | { readonly kind: "smart"; readonly allowRoot: boolean; readonly validator: string };
 
 /** The outcome of an SPV check: the proven object, or why not. */
-export type SpvResult<T> =
-  | { readonly ok: true; readonly value: T }
-  | { readonly ok: false; readonly message: string };
+export type SpvResult<T> = Result<T>;
 
 /**
  * SPV verification, injected (the execution area verifies proofs against the

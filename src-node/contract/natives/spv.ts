@@ -19,7 +19,7 @@ const verifySpv = strict(
     if (spv === null)
       throw c.fail("TxFailure", "verify-spv: SPV verification is not supported here");
     const r = spv.verify(t.value, p);
-    if (!r.ok) throw c.fail("TxFailure", `verify-spv: ${r.message}`);
+    if (!r.ok) throw c.fail("TxFailure", `verify-spv: ${r.error}`);
     return r.value;
   },
 );

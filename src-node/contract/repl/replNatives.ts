@@ -195,7 +195,7 @@ export function createReplNatives(s: ReplSession): NativeDef[] {
         const j: JsonValue | null = parseJsonExact(v.value);
         if (j === null) throw c.evalError("env-data: the string is not valid JSON");
         const r = pactValueFromJson(j);
-        if (!r.ok) throw c.evalError(`env-data: ${r.reason}`);
+        if (!r.ok) throw c.evalError(`env-data: ${r.error}`);
         data = r.value;
       } else {
         data = lenient(v);

@@ -228,12 +228,12 @@ export class ReplSession {
     verify: (type, payload): SpvResult<PactValue> => {
       const v = this.spvMocks.get(spvMockKey(type, payload));
       return v === undefined
-        ? { ok: false, message: `no mock registered for ${type} ${pactValueToJsonText(payload)}` }
+        ? { ok: false, error: `no mock registered for ${type} ${pactValueToJsonText(payload)}` }
         : { ok: true, value: v };
     },
     verifyContinuation: () => ({
       ok: false,
-      message: "cross-chain proofs are not mocked in the repl",
+      error: "cross-chain proofs are not mocked in the repl",
     }),
   };
 

@@ -14,6 +14,7 @@
  * for the contract language's code.
  * @module
  */
+
 import {
   isJsonObject,
   JsonNumber,
@@ -21,6 +22,7 @@ import {
   jsonString,
   parseJsonExact,
 } from "../../command/exactJson.ts";
+import type { Result } from "../../errors/result.ts";
 import {
   type Decimal,
   decimalNormalize,
@@ -183,7 +185,7 @@ export function resultToJson(v: PactValue): JsonValue {
 // Decoding
 
 /** Why a JSON value could not become a contract value. */
-export type JsonDecodeResult = { ok: true; value: PactValue } | { ok: false; reason: string };
+export type JsonDecodeResult = Result<PactValue>;
 
 const NUMBER_TEXT = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/;
 
@@ -297,18 +299,18 @@ function decodeGuard(
 
 /** Decodes JSON data into a contract value (reference §3.5 decoding rules). */
 export function pactValueFromJson(j: JsonValue, depth = 0): JsonDecodeResult {
-  if (depth > 256) return { ok: false, reason: "JSON nested too deeply" };
-  if (j === null) return { ok: false, reason: "null is not a contract value" };
+  if (depth > 256) return { ok: false, error: "JSON nested too deeply" };
+  if (j === null) return { ok: false, error: "null is not a contract value" };
   if (typeof j === "string") return { ok: true, value: pString(j) };
   if (typeof j === "boolean") return { ok: true, value: { kind: "bool", value: j } };
   const nt = numberText(j);
   if (nt !== null) {
     const d = decimalFromJsonNumberText(nt);
     return d === null
-      ? { ok: false, reason: `bad number ${nt}` }
+      ? { ok: false, error: `bad number ${nt}` }
       : { ok: true, value: { kind: "decimal", value: d } };
   }
-  if (typeof j === "number") return { ok: false, reason: "non-finite number" };
+  if (typeof j === "number") return { ok: false, error: "non-finite number" };
   if (Array.isArray(j)) {
     const items: PactValue[] = [];
     for (const x of j as JsonValue[]) {
@@ -318,7 +320,7 @@ export function pactValueFromJson(j: JsonValue, depth = 0): JsonDecodeResult {
     }
     return { ok: true, value: { kind: "list", items } };
   }
-  if (!isJsonObject(j)) return { ok: false, reason: "unsupported JSON" };
+  if (!isJsonObject(j)) return { ok: false, error: "unsupported JSON" };
   const keys = Object.keys(j);
   if (keys.length === 1) {
     const k = keys[0] as string;

@@ -18,6 +18,7 @@ import { ed25519 } from "@noble/curves/ed25519.js";
 import { sha256 } from "@noble/hashes/sha2.js";
 import { base64UrlDecode, base64UrlEncode } from "../../encoding/base64url.ts";
 import { hexEncode } from "../../encoding/hex.ts";
+import type { Result } from "../../errors/result.ts";
 
 /** ed25519 SubjectPublicKeyInfo DER prefix; the 32 key bytes follow. */
 const ED25519_SPKI = Buffer.from("302a300506032b6570032100", "hex");
@@ -25,9 +26,7 @@ const ED25519_SPKI = Buffer.from("302a300506032b6570032100", "hex");
 const KEY_TEXT = /^[A-Za-z0-9_-]{43}$/;
 
 /** A public identity read from text, or why the text is not one. */
-export type ReadEntityKey =
-  | { readonly ok: true; readonly key: Uint8Array }
-  | { readonly ok: false; readonly reason: string };
+export type ReadEntityKey = Result<Uint8Array>;
 
 /**
  * Reads a public identity written as base64url; refuses (naming why) a text
@@ -39,22 +38,22 @@ export function readEntityPublicKey(text: unknown): ReadEntityKey {
   if (typeof text !== "string" || !KEY_TEXT.test(text)) {
     return {
       ok: false,
-      reason:
+      error:
         "expected an entity's public key: 43 characters of unpadded base64url (what its node prints at start and shows on its Node page)",
     };
   }
   const bytes = base64UrlDecode(text, "publicKey");
-  if (base64UrlEncode(bytes) !== text) return { ok: false, reason: "not canonical base64url" };
+  if (base64UrlEncode(bytes) !== text) return { ok: false, error: "not canonical base64url" };
   let point: ReturnType<typeof ed25519.Point.fromBytes>;
   try {
     point = ed25519.Point.fromBytes(bytes);
   } catch {
-    return { ok: false, reason: "not an ed25519 public key (not a point of the curve)" };
+    return { ok: false, error: "not an ed25519 public key (not a point of the curve)" };
   }
   if (point.isSmallOrder()) {
-    return { ok: false, reason: "a key of small order (anyone could sign for it)" };
+    return { ok: false, error: "a key of small order (anyone could sign for it)" };
   }
-  return { ok: true, key: bytes };
+  return { ok: true, value: bytes };
 }
 
 /** The text form of a public identity. */

@@ -68,8 +68,8 @@ export function readPrivateCommand(value: unknown, network: string): PrivateComm
   const decoded = readJsonExact(p.cmd);
   if (!decoded.ok) {
     throw new CommandError(
-      { code: CommandErrorCode.BadJson, field: "cmd", reason: decoded.reason },
-      `cmd: not valid JSON: ${decoded.reason}`,
+      { code: CommandErrorCode.BadJson, field: "cmd", reason: decoded.error },
+      `cmd: not valid JSON: ${decoded.error}`,
     );
   }
   const c = readObject(decoded.value, "cmd");

@@ -70,8 +70,8 @@ function checkedName(name: unknown, field: string): string {
 
 function checkedKey(text: unknown, field: string): Uint8Array {
   const read = readEntityPublicKey(text);
-  if (!read.ok) throw badTrusted(field, read.reason);
-  return read.key;
+  if (!read.ok) throw badTrusted(field, read.error);
+  return read.value;
 }
 
 function pin(name: string, key: Uint8Array, source: TrustSource, addedAt: string | null): Pin {

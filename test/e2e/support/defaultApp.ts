@@ -15,6 +15,7 @@ import { createPactClient, type PactClient } from "../../../renderer/src/api/pac
 import { launchChromium, openWatchedPage } from "./browser.ts";
 import { GUIDE_VIEWPORT } from "./guideScreenshot.ts";
 import { compileLauncher, type HeadlessProcess, startHeadless } from "./headlessProcess.ts";
+import { nodeClientAt } from "./nodeClientAt.ts";
 
 export type DefaultApp = {
   /** The running app (`appUrl`, `baseUrl`, its output). */
@@ -55,7 +56,7 @@ export function setUpDefaultApp(name: string): DefaultApp {
       inject("rendererDir"),
     ]);
     const baseUrl = app.baseUrl;
-    pact = createPactClient({ baseUrl, fetch: (url, init) => fetch(url, init) });
+    pact = createPactClient(nodeClientAt(baseUrl));
     browser = await launchChromium();
   }, 180_000);
   afterAll(async () => {

@@ -16,6 +16,7 @@ import { createPactClient, type PactClient } from "../../../renderer/src/api/pac
 import { type CreateNodeOptions, createNode, type WeftNode } from "../../../src-node/node.ts";
 import { launchChromium, openWatchedPage } from "./browser.ts";
 import { GUIDE_VIEWPORT } from "./guideScreenshot.ts";
+import { nodeClientAt } from "./nodeClientAt.ts";
 
 export type RealNodePageOptions = {
   /** The temporary data folder's name starts with `weft-e2e-<name>-`. */
@@ -83,7 +84,7 @@ export function setUpRealNodePage(options: RealNodePageOptions): RealNodePage {
       mining: options.mining ?? { enabled: false, threads: 1 },
     });
     node = n;
-    pact = createPactClient({ baseUrl: n.baseUrl, fetch: (url, init) => fetch(url, init) });
+    pact = createPactClient(nodeClientAt(n.baseUrl));
     return n;
   }
 

@@ -237,7 +237,7 @@ const ids = (x: unknown, key: string) => decode(x, (v) => string(record(v, key)[
 export type Which = { readonly id: string } | { readonly folder: string };
 
 export const backupCalls = {
-  overview: (c: NodeClient) => c.appGet("backup", parseOverview),
+  overview: (c: NodeClient) => c.get("/app/api/backup", parseOverview),
   settings: (
     c: NodeClient,
     patch: {
@@ -245,17 +245,19 @@ export const backupCalls = {
       includeState?: boolean;
       schedule?: BackupSchedule;
     },
-  ) => c.appPost("backup/settings", patch, parseOverview),
+  ) => c.post("/app/api/backup/settings", patch, parseOverview),
   start: (c: NodeClient, includeState: boolean): Promise<ClientResult<string>> =>
-    c.appPost("backup/start", { includeState }, (x) => ids(x, "id")),
-  job: (c: NodeClient, id: string) => c.appGet(`backup/jobs/${encodeURIComponent(id)}`, parseJob),
-  list: (c: NodeClient) => c.appGet("backup/list", parseList),
+    c.post("/app/api/backup/start", { includeState }, (x) => ids(x, "id")),
+  job: (c: NodeClient, id: string) =>
+    c.get(`/app/api/backup/jobs/${encodeURIComponent(id)}`, parseJob),
+  list: (c: NodeClient) => c.get("/app/api/backup/list", parseList),
   remove: (c: NodeClient, id: string) =>
-    c.appPost("backup/delete", { id }, (x) => ids(x, "deleted")),
+    c.post("/app/api/backup/delete", { id }, (x) => ids(x, "deleted")),
   // Checking reads every file back: large backups take a while.
-  check: (c: NodeClient, which: Which) => c.appPost("backup/check", which, parseSummary, 300_000),
+  check: (c: NodeClient, which: Which) =>
+    c.post("/app/api/backup/check", which, parseSummary, { timeoutMs: 300_000 }),
   restore: (c: NodeClient, which: Which) =>
-    c.appPost("backup/restore", which, parseRestoreAccepted, 300_000),
+    c.post("/app/api/backup/restore", which, parseRestoreAccepted, { timeoutMs: 300_000 }),
 };
 
 export const backupKeys = {

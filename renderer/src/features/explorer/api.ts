@@ -57,7 +57,7 @@ async function orNotFound<T>(call: Promise<ClientResult<T>>): Promise<T | null> 
 export function graphQuery(client: NodeClient) {
   return queryOptions({
     queryKey: ["explorer", "graph"],
-    queryFn: () => unwrap(client.getJson("/info", parseInfoGraph)),
+    queryFn: () => unwrap(client.get("/info", parseInfoGraph)),
     staleTime: Number.POSITIVE_INFINITY,
   });
 }
@@ -71,11 +71,9 @@ export function braidHeadersQuery(client: NodeClient, chain: ChainStore, chainId
       const top = heads.reduce((m, h) => Math.max(m, h.height), 0);
       const from = braidLoadFrom(top, BRAID_ROWS);
       const page = await unwrap(
-        client.getJson(
-          `/chain/${chainId}/header?minheight=${from}`,
-          parseHeaderPage,
-          HEADER_OBJECT_ACCEPT,
-        ),
+        client.get(`/chain/${chainId}/header?minheight=${from}`, parseHeaderPage, {
+          accept: HEADER_OBJECT_ACCEPT,
+        }),
       );
       return page.items;
     },
@@ -89,12 +87,14 @@ export function blockQuery(client: NodeClient, chainId: number, hash: string) {
     queryKey: ["explorer", "block", chainId, hash],
     queryFn: async (): Promise<FullBlock | null> => {
       const header = await orNotFound(
-        client.getJson(`/chain/${chainId}/header/${hash}`, parseHeader, HEADER_OBJECT_ACCEPT),
+        client.get(`/chain/${chainId}/header/${hash}`, parseHeader, {
+          accept: HEADER_OBJECT_ACCEPT,
+        }),
       );
       if (header === null) return null;
       const h = header.height;
       const page = await unwrap(
-        client.getJson(`/chain/${chainId}/block?minheight=${h}&maxheight=${h}`, parseBlockPage),
+        client.get(`/chain/${chainId}/block?minheight=${h}&maxheight=${h}`, parseBlockPage),
       );
       return page.items.find((b) => b.header.hash === hash) ?? null;
     },
@@ -128,7 +128,7 @@ export function blockPlaceQuery(
         head.height < height
           ? { items: [], next: null }
           : await unwrap(
-              client.postJson(
+              client.post(
                 `/chain/${chainId}/hash/branch?minheight=${height}&maxheight=${height}&limit=1`,
                 { upper: [head.hash] },
                 hashList,
@@ -139,10 +139,10 @@ export function blockPlaceQuery(
           ? []
           : (
               await unwrap(
-                client.getJson(
+                client.get(
                   `/chain/${chainId}/header?minheight=${height + 1}&maxheight=${height + 1}`,
                   parseHeaderPage,
-                  HEADER_OBJECT_ACCEPT,
+                  { accept: HEADER_OBJECT_ACCEPT },
                 ),
               )
             ).items
@@ -179,7 +179,7 @@ export function chainBlocksQuery(
       if (upper === undefined) return null;
       const cursor = from === null ? "" : `&next=${encodeURIComponent(from.next)}`;
       const page = await unwrap(
-        client.postJson(
+        client.post(
           `/chain/${chainId}/block/branch?limit=${CHAIN_PAGE_SIZE}${cursor}`,
           { upper: [upper] },
           parseBlockPage,
@@ -193,12 +193,12 @@ export function chainBlocksQuery(
   });
 }
 
-const INDEX = "/app/api/explorer";
+const INDEX = "/app/api/explorer" as const;
 
 export function indexStatusQuery(client: NodeClient) {
   return queryOptions({
     queryKey: ["explorer", "index", "status"],
-    queryFn: () => unwrap(client.getAppJson(`${INDEX}/status`, parseIndexStatus)),
+    queryFn: () => unwrap(client.get(`${INDEX}/status`, parseIndexStatus)),
     refetchInterval: (q) => (q.state.data?.state === "ready" ? 30_000 : 2000),
     retry: false,
   });
@@ -210,7 +210,7 @@ export function transactionQuery(client: NodeClient, requestKey: string) {
     queryKey: ["explorer", "index", "tx", requestKey],
     queryFn: () =>
       orNotFound(
-        client.getAppJson(`${INDEX}/tx/${encodeURIComponent(requestKey)}`, parseIndexedTransaction),
+        client.get(`${INDEX}/tx/${encodeURIComponent(requestKey)}`, parseIndexedTransaction),
       ),
     // Pending and unknown transactions are looked at again until they land.
     refetchInterval: (q) => (q.state.data?.status === "confirmed" ? false : 3000),
@@ -221,9 +221,7 @@ export function accountQuery(client: NodeClient, account: string) {
   return queryOptions({
     queryKey: ["explorer", "index", "account", account],
     queryFn: () =>
-      orNotFound(
-        client.getAppJson(`${INDEX}/account/${encodeURIComponent(account)}`, parseAccountChains),
-      ),
+      orNotFound(client.get(`${INDEX}/account/${encodeURIComponent(account)}`, parseAccountChains)),
     refetchInterval: 10_000,
   });
 }
@@ -236,7 +234,7 @@ export function transfersQuery(client: NodeClient, account: string, next: string
     queryKey: ["explorer", "index", "transfers", account, next],
     queryFn: () =>
       unwrap(
-        client.getAppJson(
+        client.get(
           `${INDEX}/account/${encodeURIComponent(account)}/transfers?limit=${TRANSFERS_PAGE_SIZE}${cursor}`,
           parseTransferPage,
         ),
@@ -250,15 +248,14 @@ export function moduleQuery(client: NodeClient, name: string) {
   return queryOptions({
     queryKey: ["explorer", "index", "module", name],
     queryFn: () =>
-      orNotFound(client.getAppJson(`${INDEX}/module/${encodeURIComponent(name)}`, parseModule)),
+      orNotFound(client.get(`${INDEX}/module/${encodeURIComponent(name)}`, parseModule)),
   });
 }
 
 export function searchQuery(client: NodeClient, text: string) {
   return queryOptions({
     queryKey: ["explorer", "index", "search", text],
-    queryFn: () =>
-      unwrap(client.getAppJson(`${INDEX}/search?q=${encodeURIComponent(text)}`, parseSearch)),
+    queryFn: () => unwrap(client.get(`${INDEX}/search?q=${encodeURIComponent(text)}`, parseSearch)),
   });
 }
 
@@ -273,7 +270,7 @@ export function balanceQuery(
     queryKey: [...queryKeys.chain(chainId), "explorer", "balance", account],
     queryFn: () =>
       unwrap(
-        client.postJson(
+        client.post(
           `/chain/${chainId}/pact/api/v1/local`,
           {
             ...balanceCommand(account, chainId, networkId, Math.floor(Date.now() / 1000)),

@@ -18,7 +18,7 @@ export type PinInput = { readonly name: string; readonly publicKey: string };
 export function privateEntitiesQuery(client: NodeClient) {
   return queryOptions({
     queryKey: KEY,
-    queryFn: () => unwrap(client.appGet("private", parsePrivateEntities)),
+    queryFn: () => unwrap(client.get("/app/api/private", parsePrivateEntities)),
     refetchInterval: EVERY_MS,
   });
 }
@@ -30,16 +30,16 @@ export function usePrivateEntities() {
   const refresh = () => queries.invalidateQueries({ queryKey: KEY });
   const check = useMutation({
     mutationFn: (pin: PinInput) =>
-      unwrap(client.appPost("private/trusted/check", pin, parsePinCheck)),
+      unwrap(client.post("/app/api/private/trusted/check", pin, parsePinCheck)),
   });
   const trust = useMutation({
-    mutationFn: (pin: PinInput) => unwrap(client.appPost("private/trusted", pin, parsePin)),
+    mutationFn: (pin: PinInput) => unwrap(client.post("/app/api/private/trusted", pin, parsePin)),
     onSuccess: () => check.reset(),
     onSettled: refresh,
   });
   const remove = useMutation({
     mutationFn: (name: string) =>
-      unwrap(client.appDelete(`private/trusted/${encodeURIComponent(name)}`)),
+      unwrap(client.delete(`/app/api/private/trusted/${encodeURIComponent(name)}`)),
     onSettled: refresh,
   });
   return {

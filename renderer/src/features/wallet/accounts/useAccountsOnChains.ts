@@ -2,36 +2,14 @@
  * The wallet's view of its accounts on every chain: one batched `/local` per chain (all
  * accounts in one command, `accountDetails.ts`), refreshed when a block lands on that
  * chain — at most once a second per chain, so a fast-mining node cannot turn the refresh
- * into a request storm — plus the contract command client the wallet uses.
+ * into a request storm.
  * @module
  */
 import { useQueries, useQueryClient } from "@tanstack/react-query";
-import { useEffect, useMemo } from "react";
-import type { FetchLike } from "../../../api/nodeClient.ts";
-import { createPactClient, type PactClient } from "../../../api/pactClient.ts";
+import { useEffect } from "react";
 import { useLiveChain, useServices } from "../../../services/services.tsx";
+import { accountsQuery, walletKeys } from "../api.ts";
 import type { AccountOnChain } from "./accountDetails.ts";
-import { readAccounts } from "./readAccounts.ts";
-
-/** Query keys of the wallet's chain data; a block on chain c refreshes `chain(c)`. */
-export const walletKeys = {
-  chain: (chainId: number) => ["wallet", "chain", chainId] as const,
-  details: (chainId: number, accounts: readonly string[]) =>
-    ["wallet", "chain", chainId, "details", ...accounts] as const,
-  tx: (chainId: number, requestKey: string) =>
-    ["wallet", "chain", chainId, "tx", requestKey] as const,
-};
-
-const browserFetch: FetchLike = (url, init) => window.fetch(url, init);
-
-/** The contract command client on the node that served the page. */
-export function usePactClient(): PactClient {
-  const { client } = useServices();
-  return useMemo(
-    () => createPactClient({ baseUrl: client.baseUrl, fetch: browserFetch }),
-    [client],
-  );
-}
 
 const REFRESH_MS = 1000;
 
@@ -81,18 +59,12 @@ export type ChainAccounts = {
 
 /** `accounts` on every chain of the node (the live cut's chains), one query per chain. */
 export function useAccountsOnChains(accounts: readonly string[]): readonly ChainAccounts[] {
-  const { config } = useServices();
+  const { config, pact } = useServices();
   const { heights } = useLiveChain();
-  const pact = usePactClient();
   useRefreshOnBlocks();
   const chains = heights.heads.map((h) => h.chainId);
   const results = useQueries({
-    queries: chains.map((chainId) => ({
-      queryKey: walletKeys.details(chainId, accounts),
-      queryFn: () => readAccounts(pact, config.networkId, chainId, accounts),
-      enabled: accounts.length > 0,
-      staleTime: 10_000,
-    })),
+    queries: chains.map((chainId) => accountsQuery(pact, config.networkId, chainId, accounts)),
   });
   return chains.map((chainId, i) => {
     const r = results[i];

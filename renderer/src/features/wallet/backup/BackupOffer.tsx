@@ -7,33 +7,19 @@
  */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
-import { clientErrorOf, unwrap } from "../../../api/clientFailure.ts";
+import { clientErrorOf } from "../../../api/clientFailure.ts";
 import { clientErrorWords, withLead } from "../../../api/errorWords.ts";
 import { useServices } from "../../../services/services.tsx";
 import { Button } from "../../../ui/Button.tsx";
 import { ErrorMessage } from "../../../ui/ErrorMessage.tsx";
 import { Notice } from "../../../ui/Notice.tsx";
-import { readBackupState, startBackup } from "./backUpFirst.ts";
-import { backupDueKey } from "./backupDue.ts";
-
-/** Under the Backup page's key, so its refreshes refresh this too. */
-const stateKey = ["app", "backup", "before-replacing-the-wallet"] as const;
+import { backupStateQuery, startBackupMutation } from "../api.ts";
 
 export function BackupOffer() {
   const { client } = useServices();
   const queries = useQueryClient();
-  const state = useQuery({
-    queryKey: stateKey,
-    queryFn: () => unwrap(readBackupState(client)),
-    refetchInterval: (q) => (q.state.data?.runningId == null ? 10_000 : 1_000),
-  });
-  const start = useMutation({
-    mutationFn: (includeState: boolean) => unwrap(startBackup(client, includeState)),
-    onSettled: () => {
-      void queries.invalidateQueries({ queryKey: stateKey });
-      void queries.invalidateQueries({ queryKey: backupDueKey });
-    },
-  });
+  const state = useQuery(backupStateQuery(client));
+  const start = useMutation(startBackupMutation(client, queries));
   const s = state.data;
   if (s === undefined) {
     return state.error === null ? (

@@ -14,13 +14,12 @@ import {
   type JsonValue,
 } from "../../../../../src-node/command/exactJson.ts";
 import { clientErrorWords, type ShownError } from "../../../api/errorWords.ts";
-import { useLiveChain } from "../../../services/services.tsx";
+import { useLiveChain, useServices } from "../../../services/services.tsx";
 import { Button } from "../../../ui/Button.tsx";
 import { ErrorMessage } from "../../../ui/ErrorMessage.tsx";
 import { PageTitle } from "../../../ui/PageTitle.tsx";
 import { Panel } from "../../../ui/Panel.tsx";
 import { TextField } from "../../../ui/TextField.tsx";
-import { usePactClient } from "../accounts/useAccountsOnChains.ts";
 import { yieldTarget } from "./advancePending.ts";
 import { usePendingTransfers } from "./PendingProvider.tsx";
 import { PendingTransferState } from "./PendingTransfers.tsx";
@@ -39,7 +38,7 @@ function textOf(x: JsonValue | undefined): string | null {
 export function FinishPage() {
   const params = route.useParams();
   const { heights } = useLiveChain();
-  const pact = usePactClient();
+  const { pact } = useServices();
   const pending = usePendingTransfers();
   const [keyText, setKeyText] = useState(params.requestKey === "-" ? "" : params.requestKey);
   const [problem, setProblem] = useState<ShownError | null>(null);

@@ -25,7 +25,7 @@ import {
   withLead,
 } from "../../../api/errorWords.ts";
 import { useServices } from "../../../services/services.tsx";
-import { usePactClient } from "../accounts/useAccountsOnChains.ts";
+import { walletCalls } from "../api.ts";
 import { capHistory, type HistoryEntry, recordEntry } from "../history/historyModel.ts";
 import { pollHistory } from "../history/pollHistory.ts";
 import type { MultisigAccount } from "../multisig/multisigAccount.ts";
@@ -78,8 +78,7 @@ function randomSecret(): string {
 }
 
 export function PendingProvider({ children }: { readonly children: ReactNode }) {
-  const { client, config } = useServices();
-  const pact = usePactClient();
+  const { client, config, pact } = useServices();
   const [transfers, setTransfers] = useState<readonly PendingTransfer[]>([]);
   const [history, setHistory] = useState<readonly HistoryEntry[]>([]);
   const [multisigAccounts, setMultisig] = useState<readonly MultisigAccount[]>([]);
@@ -105,7 +104,7 @@ export function PendingProvider({ children }: { readonly children: ReactNode }) 
         multisig: multisigList.current,
       });
       saving.current = saving.current.then(async () => {
-        const r = await client.saveWalletPending(file);
+        const r = await walletCalls.savePending(client, file);
         setProblem(
           r.ok
             ? null
@@ -119,7 +118,7 @@ export function PendingProvider({ children }: { readonly children: ReactNode }) 
   useEffect(() => {
     let stopped = false;
     void (async () => {
-      const r = await client.walletPending();
+      const r = await walletCalls.pending(client);
       if (stopped) return;
       if (!r.ok) {
         setProblem(withLead("The pending transfers could not be read.", clientErrorWords(r.error)));

@@ -196,7 +196,7 @@ export function prepareRequest(r: DappRequest, d: SignDefaults): Prepared {
   let body: unknown = r.body;
   if (r.text !== null) {
     const read = readJsonExact(r.text);
-    if (!read.ok) return { ok: false, problem: `the request is not JSON (${read.reason})` };
+    if (!read.ok) return { ok: false, problem: `the request is not JSON (${read.error})` };
     body = read.value;
   }
   try {

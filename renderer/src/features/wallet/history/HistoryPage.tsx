@@ -21,6 +21,7 @@ import { PageTitle } from "../../../ui/PageTitle.tsx";
 import { Panel } from "../../../ui/Panel.tsx";
 import { saveText } from "../../../ui/saveText.ts";
 import { TextField } from "../../../ui/TextField.tsx";
+import { walletCalls } from "../api.ts";
 import { usePendingTransfers } from "../crosschain/PendingProvider.tsx";
 import { stateText } from "../crosschain/pendingTransfer.ts";
 import { historyCsv, historyCsvName } from "./historyCsv.ts";
@@ -31,7 +32,6 @@ import {
   kindText,
   sortHistory,
 } from "./historyModel.ts";
-import { entryFromExplorerTx } from "./lookupTransaction.ts";
 
 /** A kept decimal ("1000000.5") as the wallet writes amounts ("1,000,000.5"); the CSV keeps it plain. */
 function coinShown(decimal: string): string {
@@ -56,9 +56,7 @@ function AddByRequestKey() {
     }
     setBusy(true);
     try {
-      const r = await client.getAppJson(`/app/api/explorer/tx/${encodeURIComponent(key)}`, (raw) =>
-        entryFromExplorerTx(raw, Date.now()),
-      );
+      const r = await walletCalls.explorerTx(client, key, Date.now());
       if (!r.ok) {
         return setProblem(
           r.error.code === "CLIENT_HTTP_STATUS" && r.error.status === 404

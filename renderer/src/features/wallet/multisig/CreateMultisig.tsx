@@ -20,7 +20,6 @@ import { Notice } from "../../../ui/Notice.tsx";
 import { Panel } from "../../../ui/Panel.tsx";
 import { SelectField } from "../../../ui/SelectField.tsx";
 import { TextField } from "../../../ui/TextField.tsx";
-import { usePactClient } from "../accounts/useAccountsOnChains.ts";
 import { usePendingTransfers } from "../crosschain/PendingProvider.tsx";
 import { type HistoryEntry, newHistoryEntry } from "../history/historyModel.ts";
 import { preflightAndSend } from "../transfer/preflightAndSend.ts";
@@ -65,9 +64,8 @@ export function CreateMultisig({
   readonly accounts: readonly SigningAccount[];
   readonly sign: (keyId: string, requestKey: string) => Promise<string>;
 }) {
-  const { config } = useServices();
+  const { config, pact } = useServices();
   const { heights } = useLiveChain();
-  const pact = usePactClient();
   const { recordHistory, addMultisig, history } = usePendingTransfers();
   const keysId = useId();
   const [keysText, setKeysText] = useState("");

@@ -22,8 +22,7 @@ import { Panel } from "../../../ui/Panel.tsx";
 import { SelectField } from "../../../ui/SelectField.tsx";
 import { TextField } from "../../../ui/TextField.tsx";
 import { describeGuard } from "../accounts/accountDetails.ts";
-import { readAccounts } from "../accounts/readAccounts.ts";
-import { usePactClient, walletKeys } from "../accounts/useAccountsOnChains.ts";
+import { accountsQuery } from "../api.ts";
 import { usePendingTransfers } from "../crosschain/PendingProvider.tsx";
 import { commandFacts } from "../history/commandFacts.ts";
 import { newHistoryEntry } from "../history/historyModel.ts";
@@ -162,8 +161,7 @@ export function MultisigTransfer({
   readonly accounts: readonly SigningAccount[];
   readonly sign: (keyId: string, requestKey: string) => Promise<string>;
 }) {
-  const { config } = useServices();
-  const pact = usePactClient();
+  const { config, pact } = useServices();
   const [fromName, setFromName] = useState(multisig[0]?.account ?? "");
   const [chainText, setChainText] = useState("");
   const [receiver, setReceiver] = useState("");
@@ -177,8 +175,7 @@ export function MultisigTransfer({
   const chainShown = chainText === "" ? String(from?.chains[0] ?? 0) : chainText;
   const chainId = /^\d{1,3}$/.test(chainShown.trim()) ? Number(chainShown.trim()) : null;
   const senderRead = useQuery({
-    queryKey: walletKeys.details(chainId ?? -1, [from?.account ?? ""]),
-    queryFn: () => readAccounts(pact, config.networkId, chainId ?? 0, [from?.account ?? ""]),
+    ...accountsQuery(pact, config.networkId, chainId ?? -1, [from?.account ?? ""]),
     enabled: from !== undefined && chainId !== null,
   });
   const senderOn = senderRead.data?.[0];
@@ -206,8 +203,7 @@ export function MultisigTransfer({
   const receiverName = receiver.trim();
   const receiverNameOk = accountNameProblem(receiverName) === null;
   const receiverRead = useQuery({
-    queryKey: walletKeys.details(chainId ?? -1, [receiverName]),
-    queryFn: () => readAccounts(pact, config.networkId, chainId ?? 0, [receiverName]),
+    ...accountsQuery(pact, config.networkId, chainId ?? -1, [receiverName]),
     enabled: receiverNameOk && chainId !== null,
   });
   const receiverOn = receiverRead.data?.[0];

@@ -8,10 +8,10 @@
  */
 import { useState } from "react";
 import { type ShownError, thrownErrorWords } from "../../../api/errorWords.ts";
+import { useServices } from "../../../services/services.tsx";
 import { Button } from "../../../ui/Button.tsx";
 import { ErrorMessage } from "../../../ui/ErrorMessage.tsx";
 import { copyText, saveText } from "../../../ui/saveText.ts";
-import { usePactClient } from "../accounts/useAccountsOnChains.ts";
 import { preflightAndSend } from "../transfer/preflightAndSend.ts";
 import type { SigningAccount } from "../transfer/TransferFlow.tsx";
 import {
@@ -47,7 +47,7 @@ export function useSignActions({
   readonly onSigned: (signed: SignRequest) => void;
   readonly onSent: (chainId: number, requestKey: string) => void;
 }): SignActionsState {
-  const pact = usePactClient();
+  const { pact } = useServices();
   const [busy, setBusy] = useState<string | null>(null);
   const [failure, setFailure] = useState<ShownError | null>(null);
   const held = heldSigners(request, accounts);

@@ -23,8 +23,8 @@ import { Panel } from "../../../ui/Panel.tsx";
 import { SelectField, type SelectOption } from "../../../ui/SelectField.tsx";
 import { TextField } from "../../../ui/TextField.tsx";
 import { describeGuard } from "../accounts/accountDetails.ts";
-import { readAccounts } from "../accounts/readAccounts.ts";
-import { useAccountsOnChains, usePactClient, walletKeys } from "../accounts/useAccountsOnChains.ts";
+import { useAccountsOnChains } from "../accounts/useAccountsOnChains.ts";
+import { accountsQuery } from "../api.ts";
 import { usePendingTransfers } from "../crosschain/PendingProvider.tsx";
 import { newPending } from "../crosschain/pendingTransfer.ts";
 import { newHistoryEntry } from "../history/historyModel.ts";
@@ -88,7 +88,7 @@ function ReviewPanel({
   readonly onSent: (requestKey: string) => void;
   readonly sign: TransferFlowProps["sign"];
 }) {
-  const pact = usePactClient();
+  const { pact } = useServices();
   const [busy, setBusy] = useState<string | null>(null);
   const [failure, setFailure] = useState<ShownError | null>(null);
   const [prepared, setPrepared] = useState(false);
@@ -190,9 +190,8 @@ function ReviewPanel({
 }
 
 export function TransferFlow({ accounts, sign, from: fromAccount }: TransferFlowProps) {
-  const { config } = useServices();
+  const { config, pact } = useServices();
   const { heights } = useLiveChain();
-  const pact = usePactClient();
   const [fromKey, setFromKey] = useState(
     (accounts.find((a) => a.account === fromAccount) ?? accounts[0])?.keyId ?? "",
   );
@@ -247,8 +246,7 @@ export function TransferFlow({ accounts, sign, from: fromAccount }: TransferFlow
   const receiverName = receiver.trim();
   const receiverNameOk = accountNameProblem(receiverName) === null;
   const receiverRead = useQuery({
-    queryKey: walletKeys.details(receiverChain ?? -1, [receiverName]),
-    queryFn: () => readAccounts(pact, config.networkId, receiverChain ?? 0, [receiverName]),
+    ...accountsQuery(pact, config.networkId, receiverChain ?? -1, [receiverName]),
     enabled: receiverNameOk && chainProblem === null && targetProblem === null,
   });
   const receiverOn = receiverRead.data?.[0];

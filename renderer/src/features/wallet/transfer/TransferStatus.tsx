@@ -10,20 +10,17 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
 import type { ReactNode } from "react";
-import { clientErrorOf, unwrap } from "../../../api/clientFailure.ts";
+import { clientErrorOf } from "../../../api/clientFailure.ts";
 import { clientErrorWords } from "../../../api/errorWords.ts";
 import { miningRefusal } from "../../../api/miningRefusal.ts";
-import type { MiningChange } from "../../../api/miningStatus.ts";
-import { queryKeys } from "../../../services/queryClient.ts";
 import { useServices } from "../../../services/services.tsx";
 import { Button } from "../../../ui/Button.tsx";
 import { ErrorMessage } from "../../../ui/ErrorMessage.tsx";
 import { LongValue } from "../../../ui/LongValue.tsx";
 import { Notice } from "../../../ui/Notice.tsx";
 import { Panel } from "../../../ui/Panel.tsx";
-import { usePactClient, useRefreshOnBlocks, walletKeys } from "../accounts/useAccountsOnChains.ts";
-
-const POLL_EVERY_MS = 3000;
+import { useRefreshOnBlocks } from "../accounts/useAccountsOnChains.ts";
+import { miningQuery, setMiningMutation, txResultQuery } from "../api.ts";
 
 /**
  * Shown while a transfer waits for a block: nothing when this node will mine it (Mining on,
@@ -35,16 +32,8 @@ const POLL_EVERY_MS = 3000;
 export function MiningOffer({ what = "the transfer" }: { readonly what?: string }) {
   const { client } = useServices();
   const queries = useQueryClient();
-  const mining = useQuery({
-    queryKey: queryKeys.mining,
-    queryFn: () => unwrap(client.mining()),
-    refetchInterval: POLL_EVERY_MS,
-    retry: false,
-  });
-  const turnOn = useMutation({
-    mutationFn: (change: MiningChange) => unwrap(client.setMining(change)),
-    onSuccess: (status) => queries.setQueryData(queryKeys.mining, status),
-  });
+  const mining = useQuery(miningQuery(client));
+  const turnOn = useMutation(setMiningMutation(client, queries));
   const m = mining.data;
   if (m === undefined) return null;
   if (m.held) {
@@ -107,13 +96,9 @@ export function TransferStatus({
   /** When given, a "Send another" button under the status (back to an empty form). */
   readonly onAnother?: (() => void) | undefined;
 }) {
-  const pact = usePactClient();
+  const { pact } = useServices();
   useRefreshOnBlocks();
-  const poll = useQuery({
-    queryKey: walletKeys.tx(chainId, requestKey),
-    queryFn: async () => (await unwrap(pact.poll(chainId, [requestKey]))).get(requestKey) ?? null,
-    refetchInterval: (q) => (q.state.data == null ? POLL_EVERY_MS : false),
-  });
+  const poll = useQuery(txResultQuery(pact, chainId, requestKey));
   const result = poll.data;
   let status: string;
   if (result === undefined) status = "Submitted";

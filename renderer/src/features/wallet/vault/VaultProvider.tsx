@@ -7,8 +7,8 @@
  * keystore on disk: once the node is back, the file is read again and the wallet locked.
  * @module
  */
+import { useQueryClient } from "@tanstack/react-query";
 import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from "react";
-import { type Decoded, decode, record, reject, string } from "../../../api/decode.ts";
 import {
   clientErrorWords,
   type ShownError,
@@ -16,6 +16,7 @@ import {
   withLead,
 } from "../../../api/errorWords.ts";
 import { useRestartPhase, useServices } from "../../../services/services.tsx";
+import { walletCalls, walletKeys } from "../api.ts";
 import { DISCOVERY_KEYS, discoverAccounts } from "../discovery/accountDiscovery.ts";
 import {
   DEFAULT_SETTINGS,
@@ -35,15 +36,6 @@ import { createVaultClient, type VaultClient, type VaultTransport } from "./vaul
 
 const ACTIVITY_EVERY_MS = 15_000;
 
-/** The node's answer to a replacement: where it kept the old keystore (null: there was none). */
-function parseReplaced(raw: unknown): Decoded<{ readonly keptAs: string | null }> {
-  return decode(raw, (x) => {
-    const r = record(x, "answer");
-    if (r.replaced !== true) reject("answer.replaced", "true");
-    return { keptAs: r.keptAs === null ? null : string(r.keptAs, "answer.keptAs") };
-  });
-}
-
 export function VaultProvider({
   children,
   transport,
@@ -53,6 +45,7 @@ export function VaultProvider({
   readonly transport?: (() => VaultTransport) | undefined;
 }) {
   const { client, config } = useServices();
+  const queries = useQueryClient();
   const [discovery, setDiscovery] = useState<DiscoveryState>({ status: "idle" });
   const [keystore, setKeystore] = useState<KeystoreFile | null>(null);
   const [phase, setPhase] = useState<"loading" | "none" | "locked" | "unlocked">("loading");
@@ -85,7 +78,7 @@ export function VaultProvider({
       // What was unlocked belongs to the keystore the restore replaced.
       void vaultRef.current?.request({ op: "lock" }).catch(() => {});
     }
-    void client.walletKeystore().then((r) => {
+    void walletCalls.keystore(client).then((r) => {
       if (!live) return;
       if (!r.ok) {
         setLoadError(withLead("The wallet could not be loaded.", clientErrorWords(r.error)));
@@ -156,7 +149,7 @@ export function VaultProvider({
   /** Stores a keystore file on the node, then in React state. */
   const save = useCallback(
     async (file: KeystoreFile) => {
-      const r = await client.saveWalletKeystore(file);
+      const r = await walletCalls.saveKeystore(client, file);
       if (!r.ok) {
         throw new WordedError(
           withLead("The wallet could not be saved.", clientErrorWords(r.error)),
@@ -164,8 +157,10 @@ export function VaultProvider({
       }
       keystoreRef.current = file;
       setKeystore(file);
+      // A backup may no longer hold the file as it is now.
+      void queries.invalidateQueries({ queryKey: walletKeys.backupDue });
     },
-    [client],
+    [client, queries],
   );
 
   /** After a restore: adds the phrase keys 1–19 that have an account on some chain. */
@@ -180,7 +175,7 @@ export function VaultProvider({
       const keys = (await vault().request({ op: "phraseKeys", from: 0, count: DISCOVERY_KEYS }))
         .keys;
       const found = await discoverAccounts(
-        client.local,
+        walletCalls.localRaw(client),
         keys.map((k) => `k:${k.publicKey}`),
         cut.value.heads.map((h) => h.chainId),
         config.networkId,
@@ -259,7 +254,7 @@ export function VaultProvider({
             ...made.keystore,
             public: { ...made.keystore.public, settings },
           };
-          const answer = await client.appPost("wallet/keystore/replace", file, parseReplaced);
+          const answer = await walletCalls.replaceKeystore(client, file);
           if (!answer.ok) {
             // The worker holds the new keys now; the node still has the old file.
             await vault().request({ op: "lock" });
@@ -273,6 +268,7 @@ export function VaultProvider({
           }
           keystoreRef.current = file;
           setKeystore(file);
+          void queries.invalidateQueries({ queryKey: walletKeys.backupDue });
           setReplacedKeptAs(answer.value.keptAs);
           setPhase("unlocked");
           if (phrase !== null) void discover();
@@ -332,6 +328,7 @@ export function VaultProvider({
     discover,
     serial,
     client,
+    queries,
     replacedKeptAs,
   ]);
 

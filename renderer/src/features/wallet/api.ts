@@ -1,0 +1,182 @@
+/**
+ * The wallet's server data: its endpoints over the one node client (`walletCalls`), the
+ * query keys (`walletKeys`) and the query options every wallet page reads through. Chain data
+ * sits under `["wallet", "chain", c]`, refreshed when a block lands on chain c
+ * (`useRefreshOnBlocks`); the app's routes under `["app", …]`. Changes go through
+ * `useMutation` in the component that makes them, with these calls as `mutationFn`.
+ * @module
+ */
+import { mutationOptions, type QueryClient, queryOptions } from "@tanstack/react-query";
+import { unwrap } from "../../api/clientFailure.ts";
+import { type Decoded, decode, record, reject, string } from "../../api/decode.ts";
+import type { MiningChange } from "../../api/miningStatus.ts";
+import type { NodeClient } from "../../api/nodeClient.ts";
+import type { PactClient } from "../../api/pactClient.ts";
+import { queryKeys } from "../../services/queryClient.ts";
+import { readAccounts } from "./accounts/readAccounts.ts";
+import { parseBackupState } from "./backup/backUpFirst.ts";
+import { parseBackupDue } from "./backup/backupDue.ts";
+import type { LocalCaller } from "./discovery/accountDiscovery.ts";
+import { entryFromExplorerTx } from "./history/lookupTransaction.ts";
+
+/** The node's answer to a replacement: where it kept the old keystore (null: there was none). */
+function parseReplaced(raw: unknown): Decoded<{ readonly keptAs: string | null }> {
+  return decode(raw, (x) => {
+    const r = record(x, "answer");
+    if (r.replaced !== true) reject("answer.replaced", "true");
+    return { keptAs: r.keptAs === null ? null : string(r.keptAs, "answer.keptAs") };
+  });
+}
+
+function parseKeystoreAnswer(raw: unknown): Decoded<{ readonly keystore: unknown }> {
+  return decode(raw, (x) => {
+    const r = record(x, "answer");
+    if (!("keystore" in r)) reject("answer.keystore", "a keystore or null");
+    return { keystore: r.keystore };
+  });
+}
+
+function parseSaved(raw: unknown): Decoded<{ readonly saved: true }> {
+  return decode(raw, (x) => {
+    if (record(x, "answer").saved !== true) reject("answer.saved", "true");
+    return { saved: true as const };
+  });
+}
+
+const KEYSTORE = "/app/api/wallet/keystore";
+const PENDING = "/app/api/wallet/pending";
+
+/** The wallet's endpoints (docs/wallet.md), each a call on the one client. */
+export const walletCalls = {
+  /**
+   * `GET /app/api/wallet/keystore`: the stored keystore file as JSON (`null` before the first
+   * wallet); `keystore/keystoreFormat.ts` parses it.
+   */
+  keystore: (c: NodeClient) => c.get(KEYSTORE, parseKeystoreAnswer),
+  /** `PUT /app/api/wallet/keystore`: replaces the stored keystore file. */
+  saveKeystore: (c: NodeClient, keystore: unknown) => c.put(KEYSTORE, keystore, parseSaved),
+  /** `POST /app/api/wallet/keystore/replace`: the old file kept aside, the new one stored. */
+  replaceKeystore: (c: NodeClient, keystore: unknown) =>
+    c.post(`${KEYSTORE}/replace`, keystore, parseReplaced),
+  /**
+   * `GET /app/api/wallet/pending`: the stored pending-transfers file as JSON (`{pending: null}`
+   * before the first); `crosschain/pendingFile.ts` parses it.
+   */
+  pending: (c: NodeClient) => c.get(PENDING, (raw) => ({ ok: true, value: raw })),
+  /** `PUT /app/api/wallet/pending`: replaces the stored pending-transfers file. */
+  savePending: (c: NodeClient, file: unknown) => c.put(PENDING, file, parseSaved),
+  /** `POST /chain/{c}/pact/api/v1/local` with the answer's JSON as it came (account discovery). */
+  localRaw:
+    (c: NodeClient): LocalCaller =>
+    (chainId, command) =>
+      c.post(`/chain/${chainId}/pact/api/v1/local?signatureVerification=false`, command, (raw) => ({
+        ok: true,
+        value: raw,
+      })),
+  /** `GET /app/api/explorer/tx/{requestKey}` read into an "added" history entry. */
+  explorerTx: (c: NodeClient, requestKey: string, createdAt: number) =>
+    c.get(`/app/api/explorer/tx/${encodeURIComponent(requestKey)}`, (raw) =>
+      entryFromExplorerTx(raw, createdAt),
+    ),
+  /** `GET /app/api/backup`, only whether a fresh backup is due (the Backup page owns the rest). */
+  backupDue: (c: NodeClient) => c.get("/app/api/backup", parseBackupDue),
+  /** `GET /app/api/backup`, what the wallet asks before it replaces itself. */
+  backupState: (c: NodeClient) => c.get("/app/api/backup", parseBackupState),
+  /** `POST /app/api/backup/start`: an app backup (the node's databases and the wallet's files). */
+  startBackup: (c: NodeClient, includeState: boolean) =>
+    c.post("/app/api/backup/start", { includeState }, (raw) =>
+      decode(raw, (x) => string(record(x, "answer").id, "id")),
+    ),
+};
+
+/** Query keys of the wallet's data; a block on chain c refreshes `chain(c)` and all under it. */
+export const walletKeys = {
+  chain: (chainId: number) => ["wallet", "chain", chainId] as const,
+  details: (chainId: number, accounts: readonly string[]) =>
+    ["wallet", "chain", chainId, "details", ...accounts] as const,
+  tx: (chainId: number, requestKey: string) =>
+    ["wallet", "chain", chainId, "tx", requestKey] as const,
+  /** Under the Backup page's key (`["app", "backup"]`), so its refreshes refresh these too. */
+  backupDue: ["app", "backup", "fresh-backup-due"] as const,
+  backupState: ["app", "backup", "before-replacing-the-wallet"] as const,
+};
+
+/** How often a sent transaction's status and the mining switch are asked while shown. */
+const STATUS_EVERY_MS = 3000;
+
+/**
+ * `accounts` on one chain, in one batched `/local` (`accounts/accountDetails.ts`); kept 10 s,
+ * and refreshed when a block lands on the chain.
+ */
+export function accountsQuery(
+  pact: PactClient,
+  networkId: string,
+  chainId: number,
+  accounts: readonly string[],
+) {
+  return queryOptions({
+    queryKey: walletKeys.details(chainId, accounts),
+    queryFn: () => readAccounts(pact, networkId, chainId, accounts),
+    enabled: accounts.length > 0,
+    staleTime: 10_000,
+  });
+}
+
+/** A sent command's result: `null` while no block holds it (asked every 3 s until one does). */
+export function txResultQuery(pact: PactClient, chainId: number, requestKey: string) {
+  return queryOptions({
+    queryKey: walletKeys.tx(chainId, requestKey),
+    queryFn: async () => (await unwrap(pact.poll(chainId, [requestKey]))).get(requestKey) ?? null,
+    refetchInterval: (q) => (q.state.data == null ? STATUS_EVERY_MS : false),
+  });
+}
+
+/**
+ * The node's mining switch, for the offer under a transfer that waits for a block (the Node
+ * page polls the same key). Not retried: the route answers the node's own app only.
+ */
+export function miningQuery(client: NodeClient) {
+  return queryOptions({
+    queryKey: queryKeys.mining,
+    queryFn: () => unwrap(client.mining()),
+    refetchInterval: STATUS_EVERY_MS,
+    retry: false,
+  });
+}
+
+/** Whether a fresh backup is due, polled as slowly as the Backup page polls. */
+export function backupDueQuery(client: NodeClient) {
+  return queryOptions({
+    queryKey: walletKeys.backupDue,
+    queryFn: () => unwrap(walletCalls.backupDue(client)),
+    refetchInterval: 30_000,
+  });
+}
+
+/** What the backup offer before a replacement shows: every second while a backup runs. */
+export function backupStateQuery(client: NodeClient) {
+  return queryOptions({
+    queryKey: walletKeys.backupState,
+    queryFn: () => unwrap(walletCalls.backupState(client)),
+    refetchInterval: (q) => (q.state.data?.runningId == null ? 10_000 : 1_000),
+  });
+}
+
+/** "Back up now" before a replacement; the wallet's backup answers are asked again after. */
+export function startBackupMutation(client: NodeClient, queries: QueryClient) {
+  return mutationOptions({
+    mutationFn: (includeState: boolean) => unwrap(walletCalls.startBackup(client, includeState)),
+    onSettled: () => {
+      void queries.invalidateQueries({ queryKey: walletKeys.backupState });
+      void queries.invalidateQueries({ queryKey: walletKeys.backupDue });
+    },
+  });
+}
+
+/** "Turn mining on" / "Mine on demand" under a waiting transfer; the answer is the new state. */
+export function setMiningMutation(client: NodeClient, queries: QueryClient) {
+  return mutationOptions({
+    mutationFn: (change: MiningChange) => unwrap(client.setMining(change)),
+    onSuccess: (status) => queries.setQueryData(queryKeys.mining, status),
+  });
+}
