@@ -11,8 +11,9 @@
  * HEAD responses of public routes carry CORS headers (cors.ts), except under `/app/`, the node's own UI (built files,
  * `config.json`, `/app/api/mining`), which is same-origin only and carries
  * the UI's security headers (appHeaders.ts); request bodies are limited to
- * 2 MiB by default; requests the HTTP parser cannot read are answered by
- * clientError.ts, with the common headers too.
+ * 2 MiB by default; an answer given before its request's body was read
+ * closes the connection (unreadBody.ts); requests the HTTP parser cannot
+ * read are answered by clientError.ts, with the common headers too.
  * docs/api.md documents every route.
  * @module
  */
@@ -57,6 +58,7 @@ import { registerMiningRoutes } from "./routes/miningRoutes.ts";
 import { registerP2pRoutes } from "./routes/p2pRoutes.ts";
 import { registerPactRoutes } from "./routes/pactRoutes.ts";
 import { registerPrivateRoutes } from "./routes/privateRoutes.ts";
+import { bodyLeftUnread } from "./unreadBody.ts";
 
 /**
  * The routes of the UI's private API `/app/api/*`, all inside the guard of
@@ -157,6 +159,9 @@ export function buildApi(node: ApiServices, options: BuildServerOptions = {}): A
   // Callback-style hooks: an async hook costs a promise on every request.
   server.addHook("onSend", (request, reply, payload, done) => {
     reply.headers(commonHeaders(request.raw, node));
+    // An answer that leaves before its request's body was read closes the
+    // connection (unreadBody.ts): else the next request on it may never be read.
+    if (bodyLeftUnread(request.raw)) reply.header("connection", "close");
     done(null, payload);
   });
   // Bodies are JSON (or, on the mining and backup routes, bytes those routes

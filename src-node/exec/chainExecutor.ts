@@ -31,6 +31,7 @@ import type { ParsedCommand } from "../command/commandTypes.ts";
 import type { NamespacePolicy } from "../contract/eval/runtimeContext.ts";
 import type { ContractStorage } from "../contract/storage/contractStorage.ts";
 import { isNodeError } from "../errors/nodeError.ts";
+import type { Result } from "../errors/result.ts";
 import type { Block, BlockDb, BlockExecutor, CutChange } from "../store/blockDb.ts";
 import type { SqliteContractStorage } from "../store/sqliteContractStorage.ts";
 import {
@@ -662,7 +663,7 @@ export class ChainExecutor implements BlockExecutor {
     command: ParsedCommand,
     nowS: number,
     prefix = "",
-  ): { ok: true; ready: ReadyCommand } | { ok: false; errors: CommandError[] } {
+  ): Result<ReadyCommand, CommandError[]> {
     const errors = commandRuleViolations(
       command,
       { version: this.version, chainId, time: { kind: "submit", nowS } },
@@ -683,7 +684,7 @@ export class ChainExecutor implements BlockExecutor {
       if (!(e instanceof CommandError)) throw e;
       errors.push(e);
     }
-    if (errors.length > 0 || input === undefined) return { ok: false, errors };
+    if (errors.length > 0 || input === undefined) return { ok: false, error: errors };
     const { parent, storage } = this.#localView(chainId, 0);
     const env = this.#env(chainId, parent, storage);
     const meta = command.payload.meta;
@@ -694,7 +695,7 @@ export class ChainExecutor implements BlockExecutor {
       const reason = bought.result.error.message;
       return {
         ok: false,
-        errors: [
+        error: [
           new CommandError(
             { code: CommandErrorCode.BuyGasFailed, field, reason },
             `${field}: buying gas from ${JSON.stringify(meta.sender)} failed: ${reason}`,
@@ -704,6 +705,6 @@ export class ChainExecutor implements BlockExecutor {
     }
     const ready = { command, input };
     this.#ready.remember(ready);
-    return { ok: true, ready };
+    return { ok: true, value: ready };
   }
 }

@@ -197,7 +197,7 @@ export class CommandService {
         const parsed = nodeCommands.parseCommand(JSON.parse(row.command), "pending");
         const r = this.executor.checkSubmission(row.chainId, parsed, nowS);
         if (r.ok && parsed.hash === row.requestKey) {
-          this.mempool.add(row.chainId, [r.ready]);
+          this.mempool.add(row.chainId, [r.value]);
           ok = true;
         }
       } catch (e) {
@@ -236,8 +236,8 @@ export class CommandService {
         return;
       }
       const r = this.executor.checkSubmission(chainId, parsed, nowS, `${prefix}.`);
-      if (r.ok) ready.push(r.ready);
-      else for (const error of r.errors) failures.push({ index, requestKey: parsed.hash, error });
+      if (r.ok) ready.push(r.value);
+      else for (const error of r.error) failures.push({ index, requestKey: parsed.hash, error });
     });
     if (failures.length > 0) {
       const lines = failures.map((f) => {

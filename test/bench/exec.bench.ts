@@ -110,7 +110,7 @@ async function transfersPerSecond(mode: "sent" | "cold"): Promise<number> {
         const nowS = Math.floor(Date.now() / 1000);
         for (const c of candidates) {
           const r = x.executor.checkSubmission(chainId, c.command, nowS);
-          if (!r.ok) throw new Error(r.errors[0]?.message);
+          if (!r.ok) throw new Error(r.error[0]?.message);
         }
       }
       const block = x.nextBlock(chainId, candidates);

@@ -103,8 +103,8 @@ describe("[renderer] dapp signing requests", () => {
         },
       ],
     });
-    if (!checked.ok) throw new Error(JSON.stringify(checked.answer));
-    const r = request("quicksign", { cmdSigDatas: checked.items });
+    if (!checked.ok) throw new Error(JSON.stringify(checked.error));
+    const r = request("quicksign", { cmdSigDatas: checked.value });
     const prepared = prepareRequest(r, defaults);
     if (!prepared.ok) throw new Error(prepared.problem);
     const [t] = prepared.transactions;
@@ -114,7 +114,7 @@ describe("[renderer] dapp signing requests", () => {
     const signed = withSignature(t, S0.publicKey, sign(t.hash, S0.secretKey));
     const answer = signedAnswer(r, [signed]);
     expect(answer.sigs).toEqual([[s1sig, signed.sigs[0]]]);
-    const reply = quicksignRules(checked.items).signed(answer);
+    const reply = quicksignRules(checked.value).signed(answer);
     expect(reply).toEqual({
       status: 200,
       json: {

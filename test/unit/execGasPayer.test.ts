@@ -216,7 +216,7 @@ describe("[exec] gas payers", () => {
     });
     const r = x.executor.checkSubmission(0, cmd, Math.floor(Date.now() / 1000));
     expect(r.ok).toBe(false);
-    const errors = r.ok ? [] : r.errors;
+    const errors = r.ok ? [] : r.error;
     expect(errors.map((e) => e.code)).toEqual(["CMD_BUY_GAS_FAILED"]);
     expect(errors[0]?.message).toContain("gas-station: only continuations are paid for");
   });

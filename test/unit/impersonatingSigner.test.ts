@@ -283,7 +283,7 @@ describe("[wallet] and [dapp] signing requests naming another key", () => {
       cmdSigDatas: [{ cmd: c.cmd, sigs: [{ pubKey: thief.publicKey, sig: null }] }],
     });
     expect(checked.ok).toBe(false);
-    const answer = checked.ok ? null : checked.answer;
+    const answer = checked.ok ? null : checked.error;
     expect(answer?.status).toBe(400);
     expect(JSON.stringify(answer)).toContain("cmd.signers[0].addr");
   });

@@ -219,13 +219,13 @@ export function buildDappSigningServer(queue: SignRequestQueue): FastifyInstance
   server.post(QUICKSIGN_PATH, { schema: { body: quicksignBodySchema } }, async (request, reply) => {
     const checked = checkQuicksign(request.body as QuicksignBody);
     if (!checked.ok) {
-      send(reply, checked.answer);
+      send(reply, checked.error);
       return;
     }
     await hold(
       "quicksign",
-      { cmdSigDatas: checked.items },
-      quicksignRules(checked.items),
+      { cmdSigDatas: checked.value },
+      quicksignRules(checked.value),
       reply,
       null,
     );

@@ -16,6 +16,7 @@ import { CommandError } from "../../command/errors.ts";
 import { requestKeyBytes } from "../../command/requestKeyBytes.ts";
 import { referenceRequestKeyOf } from "../../command/requestKeyCheck.ts";
 import { checkSignerAddresses } from "../../command/verifySignatures.ts";
+import type { Result } from "../../errors/result.ts";
 import { nodeCommands } from "../../exec/nodeCommands.ts";
 import { AppError, AppErrorCode } from "../errors.ts";
 import type { QuicksignBody, SignBody } from "./signingApiSchemas.ts";
@@ -44,15 +45,13 @@ export const quicksignError = (status: number, error: Record<string, string>): H
  * A quicksign body's commands, parsed (each `cmd` a command, each listed key one of its
  * signers, each signature given valid), or the API's 400 answer naming what is wrong.
  */
-export function checkQuicksign(
-  body: QuicksignBody,
-): { ok: true; items: CheckedCmdSigData[] } | { ok: false; answer: HttpAnswer } {
+export function checkQuicksign(body: QuicksignBody): Result<CheckedCmdSigData[], HttpAnswer> {
   const list = body.cmdSigDatas ?? body.cmds ?? [];
   const field = body.cmdSigDatas === undefined ? "cmds" : "cmdSigDatas";
-  if (list.length === 0) return { ok: false, answer: quicksignError(400, { type: "emptyList" }) };
+  if (list.length === 0) return { ok: false, error: quicksignError(400, { type: "emptyList" }) };
   const other = (msg: string) => ({
     ok: false as const,
-    answer: quicksignError(400, { type: "other", msg }),
+    error: quicksignError(400, { type: "other", msg }),
   });
   const items: CheckedCmdSigData[] = [];
   for (const [i, item] of list.entries()) {
@@ -80,7 +79,7 @@ export function checkQuicksign(
     }
     items.push({ cmd: item.cmd, hash, sigs });
   }
-  return { ok: true, items };
+  return { ok: true, value: items };
 }
 
 const SIG = /^[0-9a-f]{128}$/;

@@ -46,22 +46,53 @@ const CHAIN_BYTES = 4;
 
 /**
  * Reads the body of a request Fastify does not parse (GET), at most `limit` bytes.
+ *
+ * A body over the limit is refused without being collected, but it is still
+ * read (and dropped): a request stream abandoned midway (a `for await` left
+ * by a throw destroys the request and detaches it from its socket) can leave
+ * the socket stopped, so that the connection never reads the client's next
+ * request. The refusal then closes the connection (unreadBody.ts).
  * @throws {MiningError} from `tooLarge` when the body is longer.
  */
-async function readRawBody(
+function readRawBody(
   request: FastifyRequest,
   limit: number,
   tooLarge: (size: number) => MiningError,
 ): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of request.raw) {
-    const b = typeof chunk === "string" ? Buffer.from(chunk) : (chunk as Buffer);
-    size += b.length;
-    if (size > limit) throw tooLarge(size);
-    chunks.push(b);
-  }
-  return Buffer.concat(chunks);
+  const raw = request.raw;
+  const announced = Number(raw.headers["content-length"]);
+  if (announced > limit) return Promise.reject(tooLarge(announced));
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const stop = () => {
+      raw.off("data", onData);
+      raw.off("end", onEnd);
+      raw.off("error", onError);
+    };
+    const onData = (chunk: Buffer | string) => {
+      const b = typeof chunk === "string" ? Buffer.from(chunk) : chunk;
+      size += b.length;
+      if (size > limit) {
+        stop();
+        raw.resume();
+        reject(tooLarge(size));
+        return;
+      }
+      chunks.push(b);
+    };
+    const onEnd = () => {
+      stop();
+      resolve(Buffer.concat(chunks));
+    };
+    const onError = (e: Error) => {
+      stop();
+      reject(e);
+    };
+    raw.on("data", onData);
+    raw.on("end", onEnd);
+    raw.on("error", onError);
+  });
 }
 
 function wrongLength(field: string, expected: number, actual: number): MiningError {

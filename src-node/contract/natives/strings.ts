@@ -6,8 +6,10 @@
  * constants `CHARSET_ASCII`, `CHARSET_LATIN1`.
  * @module
  */
+
 import { blake2b256 } from "../../crypto/blake2.ts";
 import { base64UrlEncode } from "../../encoding/base64url.ts";
+import type { Result } from "../../errors/result.ts";
 import {
   bigintBits,
   GAS_TEXT_CHARS_PER_UNIT,
@@ -327,13 +329,11 @@ const B64URL_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz012
  * less when the text itself ends in `===`); non-canonical trailing bits are
  * accepted.
  */
-function decodeBase64UrlLegacy(
-  text: string,
-): { ok: true; bytes: Buffer } | { ok: false; error: string } {
+function decodeBase64UrlLegacy(text: string): Result<Buffer> {
   const raw = Buffer.from(text, "utf8");
   const padded = Buffer.concat([raw, Buffer.alloc((4 - (raw.length % 4)) % 4, 0x3d)]);
   const adjust = text.endsWith("===") ? -1 : 0;
-  const fail = (what: string, at: number): { ok: false; error: string } => ({
+  const fail = (what: string, at: number): Result<Buffer> => ({
     ok: false,
     error: `Base64URL decode failed: ${what} near offset ${at - (at % 4) + adjust}`,
   });
@@ -352,7 +352,7 @@ function decodeBase64UrlLegacy(
     if (final && isPad(quad[2]) && !isPad(quad[3])) return fail("invalid padding", q + 3);
   }
   const body = padded.toString("latin1").replace(/=+$/, "");
-  return { ok: true, bytes: Buffer.from(body, "base64url") };
+  return { ok: true, value: Buffer.from(body, "base64url") };
 }
 
 /** The reference's one message for every base64 failure (Pact 4.9+). */
@@ -426,7 +426,7 @@ const base64Decode = strict("base64-decode", [1, 1], "string:string -> string", 
   if (c.ctx.execFlags.has("DisablePact49")) {
     const r = decodeBase64UrlLegacy(text);
     if (!r.ok) throw c.evalError(`Could not decode string: ${r.error}`);
-    bytes = r.bytes;
+    bytes = r.value;
   } else {
     bytes = decodeBase64Url(text);
     if (bytes === null) throw c.evalError(`Could not decode string: ${BASE64_FAILURE}`);
