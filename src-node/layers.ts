@@ -22,6 +22,8 @@ export const LAYERS = {
   errors: [],
   /** How every worker thread of the node starts. */
   threads: [],
+  /** What the running node's services share: the lifecycle, the catching-up status, the recent log. */
+  runtime: [],
   encoding: ["errors"],
   /** Browser-safe: the renderer imports it (and, through it, errors). */
   command: ["errors"],
@@ -40,11 +42,33 @@ export const LAYERS = {
   mining: ["errors", "threads", "encoding", "crypto", "chain"],
   backup: ["errors", "chain", "store"],
   /** The explorer shows pending commands from the mempool. */
-  index: ["errors", "encoding", "command", "chain", "contract", "store", "exec", "mempool"],
+  index: [
+    "errors",
+    "runtime",
+    "encoding",
+    "command",
+    "chain",
+    "contract",
+    "store",
+    "exec",
+    "mempool",
+  ],
   /** Gossip goes through the command service; the built-in miner is held while syncing. */
-  p2p: ["errors", "encoding", "command", "chain", "contract", "store", "exec", "mempool", "mining"],
+  p2p: [
+    "errors",
+    "runtime",
+    "encoding",
+    "command",
+    "chain",
+    "contract",
+    "store",
+    "exec",
+    "mempool",
+    "mining",
+  ],
   api: [
     "errors",
+    "runtime",
     "encoding",
     "command",
     "chain",
@@ -58,6 +82,7 @@ export const LAYERS = {
   ],
   "node.ts": [
     "errors",
+    "runtime",
     "chain",
     "config",
     "store",

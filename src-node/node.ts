@@ -15,9 +15,12 @@
  *           → HTTP API (api/buildServer.ts) → listen → built-in miner (when enabled)
  *           → peer network started (it publishes the node's address)
  *
- * Later areas plug in here: the contract-state store (state.sqlite), exec,
- * mempool, mining and backup become fields of {@link WeftNode}, are given to
- * the API through `ApiServices`, and are closed by `close()` in reverse order.
+ * Each service, once open, is registered on the node's {@link Lifecycle}
+ * (runtime/lifecycle.ts) under its key in {@link NodeModules}: `close()` and a
+ * start that fails part-way unwind that one stack, stopping then closing in
+ * reverse start order. A new service is a `NodeModules` field, opened in
+ * `openStores`/`openServices` with its step, and given to the API through
+ * `ApiServices`.
  *
  * The resolved node satisfies the desktop shell's `HostedNode`
  * (electron/nodeHost.ts: `baseUrl`, `appUrl`, `close()`), and adds what the
@@ -26,14 +29,13 @@
  */
 import { randomBytes } from "node:crypto";
 import { rmSync } from "node:fs";
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import { createServer as createHttpsServer, type Server as HttpsServer } from "node:https";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { createServer as createHttpsServer } from "node:https";
 import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
 import type { ApiLog } from "./api/apiServices.ts";
 import { type AppToken, newAppToken } from "./api/appToken.ts";
 import { buildApi } from "./api/buildServer.ts";
-import { CatchUpStatus } from "./api/catchUpStatus.ts";
 import { DappSigning, type SignRequestNotice } from "./api/dappSigning/dappSigning.ts";
 import { ApiError, ApiErrorCode, isAddressInUse } from "./api/errors.ts";
 
@@ -41,7 +43,6 @@ import { ApiError, ApiErrorCode, isAddressInUse } from "./api/errors.ts";
 export { portInUse } from "./api/errors.ts";
 
 import type { NodeRestarter } from "./api/nodeRestart.ts";
-import { RecentLog } from "./api/recentLog.ts";
 import { AppBackups } from "./backup/appBackups.ts";
 import { BackupService } from "./backup/backupService.ts";
 import { acquireDataLock, type DataLock } from "./backup/dataLock.ts";
@@ -84,6 +85,9 @@ import { PeerNetwork } from "./p2p/peerNetwork.ts";
 import { loadOrCreateEntityKeys } from "./p2p/private/entityKeys.ts";
 import { PrivateService } from "./p2p/private/privateService.ts";
 import { loadOrCreatePeerCertificate } from "./p2p/tls/peerCertificate.ts";
+import { CatchUpStatus } from "./runtime/catchUpStatus.ts";
+import { Lifecycle, type LifecycleProbe } from "./runtime/lifecycle.ts";
+import { RecentLog } from "./runtime/recentLog.ts";
 import { type Block, BlockDb, type InsertResult } from "./store/blockDb.ts";
 import { MempoolStore } from "./store/mempoolStore.ts";
 import { makePrivateDir, writePrivateFile } from "./store/privateFiles.ts";
@@ -164,6 +168,8 @@ export type CreateNodeOptions = NodeOptionsInput & {
    * the desktop shell brings its window to the front (electron/nodeHost.ts passes it on).
    */
   readonly onSignRequest?: ((request: SignRequestNotice) => void) | undefined;
+  /** Watches the lifecycle (tests: a probe that throws fails the start after that step). */
+  readonly lifecycleProbe?: LifecycleProbe | undefined;
 };
 
 /** `dataDir/<network>/entity-key.json`: the node's entity identity key for `/private` (docs/private.md). */
@@ -274,9 +280,360 @@ function urlHost(host: string): string {
   return host.includes(":") ? `[${host}]` : host;
 }
 
+/**
+ * Every service a node wires, in the order {@link WeftNode.open} opens them. Each one that
+ * holds work, requests, threads or files is registered on the node's {@link Lifecycle}
+ * under its key here (test/unit/nodeLifecycle.test.ts checks that every module with a
+ * `close` is), so `close()` and a failed start unwind the same list.
+ */
+export type NodeModules = {
+  /** The last lines the node logged (the Node page's log view, `/app/api/node/log`). */
+  readonly recentLog: RecentLog;
+  /** Where areas report what they are catching up on (`/app/api/node/status`, the app's banner). */
+  readonly catchUp: CatchUpStatus;
+  /** `dataDir/<network>/node.lock`, held from before the databases open until they are closed. */
+  readonly lock: DataLock;
+  readonly blocks: BlockDb;
+  /** The contract state of every chain (state.sqlite). */
+  readonly state: StateDb;
+  /** Executes blocks and keeps the state on the best cut. */
+  readonly executor: ChainExecutor;
+  /** Compacts the state's history below the horizon in the background; undefined on an archive node. */
+  readonly compactor: StateCompactor | undefined;
+  /** Where /local and payload building run (execution workers, or in process). */
+  readonly execution: ExecutionHost;
+  /** mempool.sqlite: the pending commands, kept across restarts. */
+  readonly mempoolStore: MempoolStore;
+  /** The contract command endpoints' service and the mempool. */
+  readonly commands: CommandService;
+  /** `/private` between addressed nodes: entity, keys, private state (p2p/private/, docs/private.md). */
+  readonly private: PrivateService;
+  /** Backup jobs, when `backup.directory` is set (the API needs `backup.api.enabled` too). */
+  readonly backup: BackupService | undefined;
+  /** The explorer's index of the blocks (index.sqlite; docs/explorer-api.md). */
+  readonly index: ChainIndex;
+  /** The app's backups (`/app/api/backup/*`, the backup page; backup/appBackups.ts). */
+  readonly appBackups: AppBackups;
+  /** Work, solutions and work updates (the mining API and the built-in miner use it). */
+  readonly mining: MiningService;
+  /** `/mining/updates` streams, when the mining API is on. */
+  readonly miningStreams: UpdateStreams | undefined;
+  /** The built-in CPU miner (started by `mining.enabled`, `--mine` or `/app/api/mining`). */
+  readonly miner: BuiltInMiner;
+  /** The peer network: peers, sync, mempool gossip (p2p/peerNetwork.ts). */
+  readonly p2p: PeerNetwork;
+  /** Chainweaver's local signing API for dapps, off by default (docs/dapp-signing.md). */
+  readonly dappSigning: DappSigning;
+  readonly server: FastifyInstance;
+  /** `{base_url}`'s path: `/ledger/0.0/{network}`. */
+  readonly basePath: string;
+};
+
+/** What every opening step reads. */
+type OpenContext = {
+  readonly input: CreateNodeOptions;
+  readonly options: NodeOptions;
+  readonly version: NetworkVersion;
+  readonly log: NodeLogger;
+  readonly life: Lifecycle;
+};
+
+type Stores = Pick<
+  NodeModules,
+  "lock" | "blocks" | "state" | "executor" | "compactor" | "execution" | "mempoolStore"
+>;
+
+/** The data folder's lock, the app token's file, the databases and block execution. */
+function openStores(ctx: OpenContext, token: AppToken): Stores {
+  const { input, options, version, log, life } = ctx;
+  // Held while the node runs: a second node or a restore on this folder is refused.
+  const lock = acquireDataLock(join(options.dataDir, options.network), "node");
+  life.add("lock", { close: () => lock.release() });
+  // The user's alone: 0700 folders, 0600 files (store/privateFiles.ts);
+  // the lock made dataDir/<network> so, this tightens an older dataDir.
+  makePrivateDir(options.dataDir);
+  const tokenFile = appTokenPath(options);
+  writePrivateFile(tokenFile, `${token.value}\n`);
+  life.add("appTokenFile", { close: () => rmSync(tokenFile, { force: true }) });
+  const blocks = BlockDb.open({
+    path: blocksPath(options),
+    version,
+    nativeBinding: input.sqliteNativeBinding,
+    now: input.now,
+    genesisPayload: input.genesisPayload ?? ((chainId) => genesisPayloadOf(version, chainId)),
+    log,
+  });
+  life.add("blocks", { close: () => blocks.close() });
+  const state = StateDb.open({
+    path: statePath(options),
+    nativeBinding: input.sqliteNativeBinding,
+  });
+  life.add("state", { close: () => state.close() });
+  const executor = ChainExecutor.open({
+    version,
+    blocks,
+    state,
+    genesis: (chainId, storage) => {
+      runGenesis(version, chainId, storage);
+    },
+    genesisKey: `runGenesis/${version.name}`,
+    log,
+    spvProofDepth: input.spvProofDepth ?? options.spv.proofDepth,
+  });
+  life.add("executor", { close: () => executor.close() });
+  // History below the horizon is compacted in the background (docs/storage.md).
+  let compactor: StateCompactor | undefined;
+  if (!options.state.archive) {
+    const c = new StateCompactor({
+      version,
+      state,
+      horizon: options.state.horizon ?? defaultStateHorizon(executor.spvProofDepth),
+      log,
+    });
+    c.start();
+    life.add("compactor", { close: () => c.close() });
+    compactor = c;
+  }
+  const workers = input.executionWorkers ?? undefined;
+  const execution: ExecutionHost =
+    workers === 0
+      ? new InProcessExecution(executor)
+      : new WorkerExecution({
+          executor,
+          statePath: statePath(options),
+          blocksPath: blocksPath(options),
+          nativeBinding: input.sqliteNativeBinding,
+          workers,
+          log,
+          inlineLocalGasLimit: input.inlineLocalGasLimit,
+        });
+  // Workers read the databases: they stop before the databases close.
+  life.add("execution", { close: () => execution.close() });
+  const mempoolStore = MempoolStore.open({
+    path: mempoolPath(options),
+    nativeBinding: input.sqliteNativeBinding,
+  });
+  life.add("mempoolStore", { close: () => mempoolStore.close() });
+  return { lock, blocks, state, executor, compactor, execution, mempoolStore };
+}
+
+type Services = Pick<
+  NodeModules,
+  | "commands"
+  | "private"
+  | "backup"
+  | "index"
+  | "appBackups"
+  | "mining"
+  | "miningStreams"
+  | "miner"
+  | "p2p"
+  | "dappSigning"
+> & { readonly explorer: Explorer };
+
+/** The services over the stores: commands, `/private`, backups, the index, mining, peers, dapp signing. */
+function openServices(ctx: OpenContext, stores: Stores, catchUp: CatchUpStatus): Services {
+  const { input, options, version, log, life } = ctx;
+  const { blocks, state, executor, execution, mempoolStore } = stores;
+  const commands = new CommandService({
+    executor,
+    execution,
+    blocks,
+    mempool: new Mempool({ store: mempoolStore }),
+    now: input.now,
+    listenTimeoutMs: input.listenTimeoutMs ?? options.commands.listenTimeout * 1000,
+    spvTimeoutMs:
+      input.spvTimeoutMs ??
+      (options.spv.timeout === undefined ? undefined : options.spv.timeout * 1000),
+  });
+  // Waiting /listen requests end (503) before the HTTP server closes.
+  life.add("commands", { stop: () => commands.close() });
+  // Commands a previous run accepted and did not mine (even if it was killed).
+  const pending = commands.restorePending(mempoolStore);
+  if (pending.restored + pending.dropped > 0) log.info("mempool restored", pending);
+  const entityKeys = loadOrCreateEntityKeys(entityKeyPath(options));
+  if (entityKeys.movedAside !== undefined) {
+    log.warn(
+      `p2p: private: the entity key file held an X25519 key of an older Weft (moved to ${entityKeys.movedAside}); this node has a new identity key`,
+    );
+  }
+  let p2p: PeerNetwork | undefined;
+  const privateService = new PrivateService({
+    version,
+    entity: options.p2p.entity,
+    keys: entityKeys.keys,
+    trusted: options.p2p.trustedEntities,
+    networkDir: join(options.dataDir, options.network),
+    // The peer network comes later; it is there before any request.
+    peers: () => p2p?.peerAddresses() ?? [],
+    // A false entity key or a missing receipt is a lie of the peer this node asked.
+    penalize: (address, reason) => p2p?.penalize(address, "malformed", reason),
+    log,
+    now: input.now,
+    nativeBinding: input.sqliteNativeBinding,
+  });
+  life.add("private", { close: () => privateService.close() });
+  // A node with an entity backs up its private state and its pins (docs/private.md).
+  const privateState = privateService.stateDatabase;
+  const privateBackup = {
+    privateState,
+    trustFile: privateState === undefined ? undefined : privateService.trust.file,
+  };
+  const backup = backupService(
+    options,
+    version,
+    { blocks, state: state.db, mempool: mempoolStore.db, ...privateBackup },
+    log,
+  );
+  // A running backup copies through the databases' connections: it stops before they close.
+  if (backup !== undefined) life.add("backup", { close: () => backup.close() });
+  const parts = { blocks, executor, execution };
+  // After the executor: on a cut change the state moves first, then the index.
+  const index = ChainIndex.open({
+    path: indexPath(options),
+    blocks,
+    nativeBinding: input.sqliteNativeBinding,
+    log,
+    stepBlocks: input.indexStepBlocks,
+    catchUp,
+  });
+  life.add("index", { close: () => index.close() });
+  const explorer = new Explorer({ index, blocks, state, mempool: commands.mempool });
+  const appBackups = new AppBackups({
+    dataDir: options.dataDir,
+    network: version.name,
+    networkDir: join(options.dataDir, options.network),
+    softwareVersion: packageVersion(),
+    databases: nodeBackupSources({
+      version,
+      blocks: blocks.store.db,
+      state: state.db,
+      mempool: mempoolStore.db,
+      ...privateBackup,
+    }),
+    log,
+  });
+  life.add("appBackups", { close: () => appBackups.close() });
+  const mining = new MiningService({
+    chain: blocks,
+    insertBlock: (block) => insertExecutedAhead(parts, block),
+    payloadProvider: input.payloadProvider ?? commands.payloadFor,
+    clock: input.now,
+    log,
+  });
+  life.add("mining", { close: () => mining.close() });
+  // New commands: work on their chain is refreshed (`Refreshed Block`), so
+  // the built-in miner and `weft mine` include them without waiting for a block.
+  commands.mempool.onAdded((chainId) => mining.updates.requestRefresh(chainId));
+  let miningStreams: UpdateStreams | undefined;
+  if (options.mining.apiEnabled) {
+    const streams = new UpdateStreams(mining.updates, {
+      timeoutMs:
+        options.mining.updateStreamTimeout === undefined
+          ? undefined
+          : options.mining.updateStreamTimeout * 1000,
+      limit: options.mining.updateStreamLimit,
+    });
+    life.add("miningStreams", { stop: () => streams.close() });
+    miningStreams = streams;
+  }
+  const miner = builtInMiner(ctx, blocks, mining, commands);
+  life.add("miner", { stop: () => miner.close() });
+  const peers = new PeerNetwork({
+    version,
+    blocks,
+    insertBlock: (block) => insertExecutedAhead(parts, block),
+    // Blocks without transactions commit together: one commit per database and batch.
+    batch: (run) =>
+      blocks.store.transaction(() => state.transaction(() => index.store.transaction(run))),
+    commands,
+    miner,
+    catchUp,
+    // The explorer index catches up after a sync rather than block by block during it.
+    onCatchingUp: (on) => index.defer(on),
+    peers: options.p2p.peers,
+    maxPeers: options.p2p.maxPeers,
+    file: peersPath(options),
+    identity: NodeIdentity.loadOrCreate(nodeKeyPath(options)),
+    allowPrivateAddresses: options.p2p.allowPrivateAddresses,
+    log,
+    pollIntervalMs: input.peerPollIntervalMs,
+  });
+  life.add("p2p", { stop: () => peers.close() });
+  p2p = peers;
+  const dappSigning = new DappSigning({
+    walletDir: walletDirPath(options),
+    timeoutMs: input.signRequestTimeoutMs,
+    log,
+    onRequest:
+      input.onSignRequest === undefined
+        ? undefined
+        : (r) => input.onSignRequest?.({ id: r.id, kind: r.kind, origin: r.origin }),
+  });
+  // Held signing requests and the page's long-polls end before the servers close.
+  life.add("dappSigning", { stop: () => dappSigning.close() });
+  return {
+    commands,
+    private: privateService,
+    backup,
+    index,
+    explorer,
+    appBackups,
+    mining,
+    miningStreams,
+    miner,
+    p2p: peers,
+    dappSigning,
+  };
+}
+
+/** The built-in miner, with mine on demand on the development networks (docs/mining.md). */
+function builtInMiner(
+  ctx: OpenContext,
+  blocks: BlockDb,
+  mining: MiningService,
+  commands: CommandService,
+): BuiltInMiner {
+  const { options, version, log } = ctx;
+  const mempool = commands.mempool;
+  const onDemandNetwork = ON_DEMAND_NETWORKS.includes(version.name);
+  // Mine on demand exists on the development networks only (docs/mining.md).
+  const demand = onDemandNetwork
+    ? new MineOnDemand({
+        chain: blocks,
+        pending: (chainId) => mempool.size(chainId),
+        confirmations: options.mining.onDemandConfirmations,
+      })
+    : undefined;
+  const miner = new BuiltInMiner({
+    service: mining,
+    threads: options.mining.threads,
+    minerInfo: configuredMiner(options),
+    log,
+    demand,
+    demandMinerInfo: onDemandNetwork ? onDemandPayee() : undefined,
+  });
+  // A proof waiting for its target chain is demand too: the chain (and,
+  // through the braid, its neighbours) is mined up to the proof's height.
+  if (demand !== undefined) {
+    commands.spv.onWait((chainId, height) => {
+      demand.owe(chainId, height);
+      miner.wake();
+    });
+  }
+  return miner;
+}
+
 export class WeftNode {
   readonly options: NodeOptions;
   readonly version: NetworkVersion;
+  /** Every service the node wired (the fields below are the same objects). */
+  readonly modules: NodeModules;
+  /**
+   * The services in the order they started, which `close()` (and a failed start) unwinds:
+   * `lifecycle.shutdownOrder()` is the one shutdown order (runtime/lifecycle.ts).
+   */
+  readonly lifecycle: Lifecycle;
   readonly blocks: BlockDb;
   readonly server: FastifyInstance;
   /** `{base_url}`'s path: `/ledger/0.0/{network}`. */
@@ -315,317 +672,80 @@ export class WeftNode {
   readonly dappSigning: DappSigning;
   /** Where areas report what they are catching up on (`/app/api/node/status`, the app's banner). */
   readonly catchUp: CatchUpStatus;
-  readonly #lock: DataLock;
-  readonly #mempoolStore: MempoolStore;
-  readonly #miningStreams: UpdateStreams | undefined;
-  readonly #log: NodeLogger | undefined;
+  readonly #log: NodeLogger;
   #port: number | undefined;
-  #p2pServer: Server | HttpsServer | undefined;
   #closing: Promise<void> | undefined;
 
-  private constructor(
-    options: NodeOptions,
-    version: NetworkVersion,
-    blocks: BlockDb,
-    server: FastifyInstance,
-    basePath: string,
-    mining: { service: MiningService; miner: BuiltInMiner; streams: UpdateStreams | undefined },
-    log: NodeLogger | undefined,
-    backup: BackupService | undefined,
-    lock: DataLock,
-    exec: {
-      state: StateDb;
-      executor: ChainExecutor;
-      compactor: StateCompactor | undefined;
-      execution: ExecutionHost;
-      commands: CommandService;
-      mempoolStore: MempoolStore;
-      index: ChainIndex;
-    },
-    appToken: string,
-    page: { recentLog: RecentLog; catchUp: CatchUpStatus },
-    appBackups: AppBackups,
-    p2p: PeerNetwork,
-    dappSigning: DappSigning,
-    privateService: PrivateService,
-  ) {
-    this.p2p = p2p;
-    this.dappSigning = dappSigning;
-    this.private = privateService;
-    this.recentLog = page.recentLog;
-    this.catchUp = page.catchUp;
+  private constructor(ctx: OpenContext, modules: NodeModules, appToken: string) {
+    this.options = ctx.options;
+    this.version = ctx.version;
+    this.lifecycle = ctx.life;
+    this.#log = ctx.log;
+    this.modules = modules;
     this.appToken = appToken;
-    this.appBackups = appBackups;
-    this.appTokenFile = appTokenPath(options);
-    this.options = options;
-    this.version = version;
-    this.blocks = blocks;
-    this.server = server;
-    this.basePath = basePath;
-    this.mining = mining.service;
-    this.miner = mining.miner;
-    this.#miningStreams = mining.streams;
-    this.#log = log;
-    this.backup = backup;
-    this.#lock = lock;
-    this.state = exec.state;
-    this.executor = exec.executor;
-    this.compactor = exec.compactor;
-    this.execution = exec.execution;
-    this.commands = exec.commands;
-    this.#mempoolStore = exec.mempoolStore;
-    this.index = exec.index;
+    this.appTokenFile = appTokenPath(ctx.options);
+    this.recentLog = modules.recentLog;
+    this.catchUp = modules.catchUp;
+    this.blocks = modules.blocks;
+    this.state = modules.state;
+    this.executor = modules.executor;
+    this.compactor = modules.compactor;
+    this.execution = modules.execution;
+    this.commands = modules.commands;
+    this.private = modules.private;
+    this.backup = modules.backup;
+    this.index = modules.index;
+    this.appBackups = modules.appBackups;
+    this.mining = modules.mining;
+    this.miner = modules.miner;
+    this.p2p = modules.p2p;
+    this.dappSigning = modules.dappSigning;
+    this.server = modules.server;
+    this.basePath = modules.basePath;
   }
 
-  /** Builds the node (stores open, server built, not listening). */
-  static open(input: CreateNodeOptions): WeftNode {
+  /**
+   * Builds the node (stores open, server built, not listening). A step that fails unwinds
+   * the lifecycle: every service opened before it is stopped and closed, in reverse.
+   */
+  static async open(input: CreateNodeOptions): Promise<WeftNode> {
     const options = resolveNodeOptions(input);
     // Every line the node logs is also kept for the Node page's log view.
     const recentLog = new RecentLog();
-    const logger = recentLog.wrap(input.logger);
+    const log = recentLog.wrap(input.logger);
     const catchUp = new CatchUpStatus();
     const version = versionByName(options.network, "network");
-    // Held while the node runs: a second node or a restore on this folder is refused.
-    const lock = acquireDataLock(join(options.dataDir, options.network), "node");
-    let blocks: BlockDb;
-    try {
-      // The user's alone: 0700 folders, 0600 files (store/privateFiles.ts);
-      // the lock made dataDir/<network> so, this tightens an older dataDir.
-      makePrivateDir(options.dataDir);
-      blocks = BlockDb.open({
-        path: blocksPath(options),
-        version,
-        nativeBinding: input.sqliteNativeBinding,
-        now: input.now,
-        genesisPayload: input.genesisPayload ?? ((chainId) => genesisPayloadOf(version, chainId)),
-        log: logger,
-      });
-    } catch (e) {
-      lock.release();
-      throw e;
-    }
+    const life = new Lifecycle(input.lifecycleProbe);
+    const ctx: OpenContext = { input, options, version, log, life };
     const token: AppToken = {
       value: input.appToken ?? newAppToken(),
       cookieOnPageLoad: input.appTokenCookie ?? true,
     };
-    let service: MiningService | undefined;
-    let backup: BackupService | undefined;
-    let appBackups: AppBackups | undefined;
-    let state: StateDb | undefined;
-    let executor: ChainExecutor | undefined;
-    let compactor: StateCompactor | undefined;
-    let execution: ExecutionHost | undefined;
-    let commands: CommandService | undefined;
-    let mempoolStore: MempoolStore | undefined;
-    let index: ChainIndex | undefined;
-    let p2p: PeerNetwork | undefined;
-    let privateService: PrivateService | undefined;
     try {
-      state = StateDb.open({ path: statePath(options), nativeBinding: input.sqliteNativeBinding });
-      executor = ChainExecutor.open({
-        version,
-        blocks,
-        state,
-        genesis: (chainId, storage) => {
-          runGenesis(version, chainId, storage);
-        },
-        genesisKey: `runGenesis/${version.name}`,
-        log: logger,
-        spvProofDepth: input.spvProofDepth ?? options.spv.proofDepth,
-      });
-      // History below the horizon is compacted in the background (docs/storage.md).
-      if (!options.state.archive) {
-        compactor = new StateCompactor({
-          version,
-          state,
-          horizon: options.state.horizon ?? defaultStateHorizon(executor.spvProofDepth),
-          log: logger,
-        });
-        compactor.start();
-      }
-      const workers = input.executionWorkers ?? undefined;
-      execution =
-        workers === 0
-          ? new InProcessExecution(executor)
-          : new WorkerExecution({
-              executor,
-              statePath: statePath(options),
-              blocksPath: blocksPath(options),
-              nativeBinding: input.sqliteNativeBinding,
-              workers,
-              log: logger,
-              inlineLocalGasLimit: input.inlineLocalGasLimit,
-            });
-      mempoolStore = MempoolStore.open({
-        path: mempoolPath(options),
-        nativeBinding: input.sqliteNativeBinding,
-      });
-      commands = new CommandService({
-        executor,
-        execution,
-        blocks,
-        mempool: new Mempool({ store: mempoolStore }),
-        now: input.now,
-        listenTimeoutMs: input.listenTimeoutMs ?? options.commands.listenTimeout * 1000,
-        spvTimeoutMs:
-          input.spvTimeoutMs ??
-          (options.spv.timeout === undefined ? undefined : options.spv.timeout * 1000),
-      });
-      // Commands a previous run accepted and did not mine (even if it was killed).
-      const pending = commands.restorePending(mempoolStore);
-      if (pending.restored + pending.dropped > 0) logger?.info("mempool restored", pending);
-      const entityKeys = loadOrCreateEntityKeys(entityKeyPath(options));
-      if (entityKeys.movedAside !== undefined) {
-        logger?.warn(
-          `p2p: private: the entity key file held an X25519 key of an older Weft (moved to ${entityKeys.movedAside}); this node has a new identity key`,
-        );
-      }
-      privateService = new PrivateService({
-        version,
-        entity: options.p2p.entity,
-        keys: entityKeys.keys,
-        trusted: options.p2p.trustedEntities,
-        networkDir: join(options.dataDir, options.network),
-        // The peer network comes later; it is there before any request.
-        peers: () => p2p?.peerAddresses() ?? [],
-        // A false entity key or a missing receipt is a lie of the peer this node asked.
-        penalize: (address, reason) => p2p?.penalize(address, "malformed", reason),
-        log: logger,
-        now: input.now,
-        nativeBinding: input.sqliteNativeBinding,
-      });
-      // A node with an entity backs up its private state and its pins (docs/private.md).
-      const privateState = privateService.stateDatabase;
-      const privateBackup = {
-        privateState,
-        trustFile: privateState === undefined ? undefined : privateService.trust.file,
-      };
-      backup = backupService(
-        options,
-        version,
-        { blocks, state: state.db, mempool: mempoolStore.db, ...privateBackup },
-        logger,
-      );
-      const parts = { blocks, executor, execution };
-      // After the executor: on a cut change the state moves first, then the index.
-      index = ChainIndex.open({
-        path: indexPath(options),
-        blocks,
-        nativeBinding: input.sqliteNativeBinding,
-        log: logger,
-        stepBlocks: input.indexStepBlocks,
-        catchUp,
-      });
-      const explorer = new Explorer({ index, blocks, state, mempool: commands.mempool });
-      appBackups = new AppBackups({
-        dataDir: options.dataDir,
-        network: version.name,
-        networkDir: join(options.dataDir, options.network),
-        softwareVersion: packageVersion(),
-        databases: nodeBackupSources({
-          version,
-          blocks: blocks.store.db,
-          state: state.db,
-          mempool: mempoolStore.db,
-          ...privateBackup,
-        }),
-        log: logger,
-      });
-      service = new MiningService({
-        chain: blocks,
-        insertBlock: (block) => insertExecutedAhead(parts, block),
-        payloadProvider: input.payloadProvider ?? commands.payloadFor,
-        clock: input.now,
-        log: logger,
-      });
-      // New commands: work on their chain is refreshed (`Refreshed Block`), so
-      // the built-in miner and `weft mine` include them without waiting for a block.
-      const updates = service.updates;
-      commands.mempool.onAdded((chainId) => updates.requestRefresh(chainId));
-      const streams = options.mining.apiEnabled
-        ? new UpdateStreams(service.updates, {
-            timeoutMs:
-              options.mining.updateStreamTimeout === undefined
-                ? undefined
-                : options.mining.updateStreamTimeout * 1000,
-            limit: options.mining.updateStreamLimit,
-          })
-        : undefined;
-      const mempool = commands.mempool;
-      const onDemandNetwork = ON_DEMAND_NETWORKS.includes(version.name);
-      // Mine on demand exists on the development networks only (docs/mining.md).
-      const demand = onDemandNetwork
-        ? new MineOnDemand({
-            chain: blocks,
-            pending: (chainId) => mempool.size(chainId),
-            confirmations: options.mining.onDemandConfirmations,
-          })
-        : undefined;
-      const miner = new BuiltInMiner({
-        service,
-        threads: options.mining.threads,
-        minerInfo: configuredMiner(options),
-        log: logger,
-        demand,
-        demandMinerInfo: onDemandNetwork ? onDemandPayee() : undefined,
-      });
-      // A proof waiting for its target chain is demand too: the chain (and,
-      // through the braid, its neighbours) is mined up to the proof's height.
-      if (demand !== undefined) {
-        commands.spv.onWait((chainId, height) => {
-          demand.owe(chainId, height);
-          miner.wake();
-        });
-      }
-      const [stateDb, indexDb] = [state, index];
-      p2p = new PeerNetwork({
-        version,
-        blocks,
-        insertBlock: (block) => insertExecutedAhead(parts, block),
-        // Blocks without transactions commit together: one commit per database and batch.
-        batch: (run) =>
-          blocks.store.transaction(() => stateDb.transaction(() => indexDb.store.transaction(run))),
-        commands,
-        miner,
-        catchUp,
-        // The explorer index catches up after a sync rather than block by block during it.
-        onCatchingUp: (on) => indexDb.defer(on),
-        peers: options.p2p.peers,
-        maxPeers: options.p2p.maxPeers,
-        file: peersPath(options),
-        identity: NodeIdentity.loadOrCreate(nodeKeyPath(options)),
-        allowPrivateAddresses: options.p2p.allowPrivateAddresses,
-        log: logger,
-        pollIntervalMs: input.peerPollIntervalMs,
-      });
-      const dappSigning = new DappSigning({
-        walletDir: walletDirPath(options),
-        timeoutMs: input.signRequestTimeoutMs,
-        log: logger,
-        onRequest:
-          input.onSignRequest === undefined
-            ? undefined
-            : (r) => input.onSignRequest?.({ id: r.id, kind: r.kind, origin: r.origin }),
-      });
+      const stores = openStores(ctx, token);
+      const { explorer, ...services } = openServices(ctx, stores, catchUp);
       // The API asks for the node's origin at request time (config.json), once it listens.
       let self: WeftNode | undefined;
       const api = buildApi(
         {
           version,
-          blocks,
+          blocks: stores.blocks,
           packageVersion: packageVersion(),
           clock: input.now,
           serviceDate: NODE_SERVICE_DATE,
-          log: logger,
-          miningApi: streams === undefined ? undefined : { service, streams },
-          backup: options.backup.apiEnabled ? backup : undefined,
-          appBackups,
+          log,
+          miningApi:
+            services.miningStreams === undefined
+              ? undefined
+              : { service: services.mining, streams: services.miningStreams },
+          backup: options.backup.apiEnabled ? services.backup : undefined,
+          appBackups: services.appBackups,
           dataDir: options.dataDir,
-          miner,
-          commands,
+          miner: services.miner,
+          commands: services.commands,
           explorer,
-          p2p,
-          private: privateService,
+          p2p: services.p2p,
+          private: services.private,
           rendererDir: input.rendererDir,
           appToken: token,
           walletDir: walletDirPath(options),
@@ -634,48 +754,26 @@ export class WeftNode {
           launchId: randomBytes(9).toString("base64url"),
           restart: input.restart,
           networkDir: join(options.dataDir, options.network),
-          dappSigning,
+          dappSigning: services.dappSigning,
         },
         {
           bodyLimit: input.bodyLimit,
           hosts: { configuredHost: options.host, allowedHosts: options.allowedHosts },
         },
       );
+      life.add("server", { close: () => api.server.close() });
       self = new WeftNode(
-        options,
-        version,
-        blocks,
-        api.server,
-        api.base,
-        { service, miner, streams },
-        logger,
-        backup,
-        lock,
-        { state, executor, compactor, execution, commands, mempoolStore, index },
+        ctx,
+        { recentLog, catchUp, ...stores, ...services, server: api.server, basePath: api.base },
         token.value,
-        { recentLog, catchUp },
-        appBackups,
-        p2p,
-        dappSigning,
-        privateService,
       );
-      writePrivateFile(self.appTokenFile, `${token.value}\n`);
       return self;
     } catch (e) {
-      p2p?.close();
-      privateService?.close();
-      void backup?.close();
-      void appBackups?.close();
-      service?.close();
-      index?.close();
-      commands?.close();
-      void execution?.close();
-      compactor?.close();
-      executor?.close();
-      mempoolStore?.close();
-      state?.close();
-      blocks.close();
-      lock.release();
+      try {
+        await life.unwind();
+      } catch (closeError) {
+        log.warn("closing after a failed start failed", { error: String(closeError) });
+      }
       throw e;
     }
   }
@@ -739,7 +837,7 @@ export class WeftNode {
     }
     const address = this.server.server.address();
     this.#port = typeof address === "object" && address !== null ? address.port : port;
-    this.#log?.info("node listening", { baseUrl: this.baseUrl, network: this.version.name });
+    this.#log.info("node listening", { baseUrl: this.baseUrl, network: this.version.name });
     await this.#startPeers();
     if (this.execution instanceof WorkerExecution) this.execution.warm();
     if (this.options.mining.onDemand) {
@@ -747,7 +845,7 @@ export class WeftNode {
         await this.miner.setOnDemand(true);
       } catch (e) {
         if (!isNodeError(e)) throw e;
-        this.#log?.warn("mine on demand did not start", { code: e.code, error: e.message });
+        this.#log.warn("mine on demand did not start", { code: e.code, error: e.message });
       }
     }
     // Automatic backups run while the node runs; a time missed while it was stopped runs now.
@@ -760,7 +858,7 @@ export class WeftNode {
         await this.miner.start();
       } catch (e) {
         if (!isNodeError(e)) throw e;
-        this.#log?.warn("the built-in miner did not start", { code: e.code, error: e.message });
+        this.#log.warn("the built-in miner did not start", { code: e.code, error: e.message });
       }
     }
     return this.baseUrl;
@@ -809,7 +907,12 @@ export class WeftNode {
         });
         server.listen(p2pPort, host, () => resolve());
       });
-      this.#p2pServer = server;
+      this.lifecycle.add("p2pServer", {
+        stop: async () => {
+          server.closeAllConnections();
+          await new Promise<void>((resolve) => server.close(() => resolve()));
+        },
+      });
       const address = server.address();
       port = typeof address === "object" && address !== null ? address.port : p2pPort;
     }
@@ -825,48 +928,24 @@ export class WeftNode {
     const self =
       fingerprint === undefined ? { hostname, port } : { hostname, port, id: fingerprint };
     if (fingerprint !== undefined) {
-      this.#log?.info(`p2p: peers reach this node over TLS at ${peerKey(self)}`);
+      this.#log.info(`p2p: peers reach this node over TLS at ${peerKey(self)}`);
     }
     this.p2p.start(self);
   }
 
-  /** Stops the server (ending event streams) and closes the databases. Idempotent. */
+  /**
+   * Unwinds the lifecycle: the peer network, the miners and the requests that wait stop,
+   * then the servers, threads and databases close, in reverse start order
+   * (`lifecycle.shutdownOrder()`), and the data folder's lock is released. Idempotent.
+   */
   close(): Promise<void> {
-    this.#closing ??= (async () => {
-      try {
-        this.p2p.close();
-        const p2pServer = this.#p2pServer;
-        if (p2pServer !== undefined) {
-          p2pServer.closeAllConnections();
-          await new Promise<void>((resolve) => p2pServer.close(() => resolve()));
-        }
-        await this.miner.close();
-        // Held signing requests and the page's long-polls end before the servers close.
-        await this.dappSigning.close();
-        this.#miningStreams?.close();
-        // Waiting /listen requests end (503) so that the server can close.
-        this.commands.close();
-        await this.server.close();
-      } finally {
-        // A running backup copies through the databases' connections: stopped first.
-        await this.backup?.close();
-        await this.appBackups.close();
-        this.mining.close();
-        this.compactor?.close();
-        // Workers read the databases: they stop before the databases close.
-        await this.execution.close();
-        this.index.close();
-        this.executor.close();
-        this.private.close();
-        this.#mempoolStore.close();
-        this.state.close();
-        this.blocks.close();
-        rmSync(this.appTokenFile, { force: true });
-        this.#lock.release();
-        this.#log?.info("node closed", { network: this.version.name });
-      }
-    })();
-    return this.#closing;
+    const closing =
+      this.#closing ??
+      this.lifecycle.unwind().finally(() => {
+        this.#log.info("node closed", { network: this.version.name });
+      });
+    this.#closing = closing;
+    return closing;
   }
 }
 
@@ -880,7 +959,7 @@ export class WeftNode {
  * @throws {ApiError} API_LISTEN_FAILED when the address cannot be used.
  */
 export async function createNode(options: CreateNodeOptions): Promise<WeftNode> {
-  const node = WeftNode.open(options);
+  const node = await WeftNode.open(options);
   if (options.listen === false) return node;
   try {
     await node.start();

@@ -14,19 +14,15 @@ import type { MiningService } from "../mining/miningService.ts";
 import type { UpdateStreams } from "../mining/updateStreams.ts";
 import type { PeerNetwork } from "../p2p/peerNetwork.ts";
 import type { PrivateService } from "../p2p/private/privateService.ts";
+import type { CatchUpStatus } from "../runtime/catchUpStatus.ts";
+import type { NodeLog, RecentLog } from "../runtime/recentLog.ts";
 import type { BlockDb } from "../store/blockDb.ts";
 import type { AppToken } from "./appToken.ts";
-import type { CatchUpStatus } from "./catchUpStatus.ts";
 import type { DappSigning } from "./dappSigning/dappSigning.ts";
 import { API_VERSION } from "./nodeInfo.ts";
 import type { NodeRestarter } from "./nodeRestart.ts";
-import type { RecentLog } from "./recentLog.ts";
 
-export type ApiLog = {
-  info(message: string, fields?: Record<string, unknown>): void;
-  warn(message: string, fields?: Record<string, unknown>): void;
-  error(message: string, fields?: Record<string, unknown>): void;
-};
+export type ApiLog = NodeLog;
 
 export type ApiServices = {
   readonly version: NetworkVersion;

@@ -42,6 +42,7 @@
 import { rmSync } from "node:fs";
 import type { BlockHeader } from "../chain/blockHeader.ts";
 import type { PayloadWithOutputs } from "../chain/payloadWithOutputs.ts";
+import type { CatchUpReporter, CatchUpTask } from "../runtime/catchUpStatus.ts";
 import type { BlockDb, CutChange } from "../store/blockDb.ts";
 import type { ScanStart } from "../store/blockStore.ts";
 import {
@@ -84,12 +85,6 @@ export type ChainIndexLog = {
   warn(message: string, fields?: Record<string, unknown>): void;
 };
 
-/** A task of the node's catching-up status (api/catchUpStatus.ts declares the same shape). */
-export type IndexCatchUpTask = { progress(done: number, total?: number): void; end(): void };
-
-/** Where the index reports a pass while it runs (the node's `catchUp`). */
-export type IndexCatchUpReporter = { begin(what: string, total: number): IndexCatchUpTask };
-
 /** What a pass is called in the catching-up banner. */
 export const INDEX_REBUILD_TASK = "Rebuilding the explorer index";
 export const INDEX_RESUME_TASK = "Updating the explorer index";
@@ -107,7 +102,7 @@ export type ChainIndexOptions = OpenDatabaseOptions & {
    */
   readonly liveStepMs?: number | undefined;
   readonly log?: ChainIndexLog | undefined;
-  readonly catchUp?: IndexCatchUpReporter | undefined;
+  readonly catchUp?: CatchUpReporter | undefined;
 };
 
 type ResumeRange = { readonly chainId: number; next: number; readonly top: number };
@@ -166,8 +161,8 @@ export class ChainIndex {
   readonly #stepBlocks: number;
   readonly #liveStepMs: number;
   readonly #log: ChainIndexLog | undefined;
-  readonly #catchUp: IndexCatchUpReporter | undefined;
-  #task: IndexCatchUpTask | undefined;
+  readonly #catchUp: CatchUpReporter | undefined;
+  #task: CatchUpTask | undefined;
   /** Cut changes not applied yet, oldest first (the first may be half applied: {@link #live}). */
   readonly #queue: CutChange[] = [];
   #live: LiveChange | undefined;

@@ -36,6 +36,7 @@ import type { NetworkVersion } from "../chain/networkVersion.ts";
 import { isNodeError } from "../errors/nodeError.ts";
 import type { CommandService } from "../mempool/commandService.ts";
 import type { BuiltInMiner } from "../mining/builtInMiner.ts";
+import type { CatchUpReporter } from "../runtime/catchUpStatus.ts";
 import type { BlockDb } from "../store/blockDb.ts";
 import { type AddressPolicy, resolveScopes, scopeAllowed, scopeOfHost } from "./addressPolicy.ts";
 import { CatchUpGate } from "./catchUpGate.ts";
@@ -45,7 +46,7 @@ import { type PeerAddress, parsePeerAddress, peerKey } from "./peerAddress.ts";
 import { PeerBook, type PeerCandidate, type PeerEntry, type PeerView } from "./peerBook.ts";
 import { PeerClient } from "./peerClient.ts";
 import { type PeerCut, parsePeerCut, publishedCut } from "./peerCut.ts";
-import { SyncCatchUp, type SyncCatchUpReporter } from "./syncCatchUp.ts";
+import { SyncCatchUp } from "./syncCatchUp.ts";
 import { type SyncOptions, syncFromPeer } from "./syncFromPeer.ts";
 import type { SyncStatus } from "./syncProgress.ts";
 
@@ -74,7 +75,7 @@ export type PeerNetworkOptions = {
   /** How often each peer's cut is read, ms (default 1,000). */
   readonly pollIntervalMs?: number | undefined;
   /** Where catching up with peers is reported (the app's banner; syncCatchUp.ts). */
-  readonly catchUp?: SyncCatchUpReporter | undefined;
+  readonly catchUp?: CatchUpReporter | undefined;
   /**
    * Called when the node starts (`true`) and stops (`false`) catching up
    * with its peers; node.ts defers the explorer index meanwhile.

@@ -1,26 +1,22 @@
 /**
  * Peer sync as a task of the node's catching-up status (the app's banner,
- * api/catchUpStatus.ts, which declares the same reporter shape): a task runs
+ * runtime/catchUpStatus.ts): a task runs
  * while the sync status says `catching-up`, its total the blocks there were
  * to fetch when it began (raised if a peer announces more), its progress the
  * blocks fetched since.
  * @module
  */
+import type { CatchUpReporter, CatchUpTask } from "../runtime/catchUpStatus.ts";
 import type { SyncStatus } from "./syncProgress.ts";
-
-export type SyncCatchUpTask = { progress(done: number, total?: number): void; end(): void };
-
-/** Where the sync reports (the node's `catchUp`). */
-export type SyncCatchUpReporter = { begin(what: string, total: number): SyncCatchUpTask };
 
 /** What the sync is called in the catching-up banner. */
 export const PEER_SYNC_TASK = "Syncing blocks from peers";
 
 export class SyncCatchUp {
-  readonly #reporter: SyncCatchUpReporter;
-  #task: { readonly handle: SyncCatchUpTask; readonly from: number; total: number } | undefined;
+  readonly #reporter: CatchUpReporter;
+  #task: { readonly handle: CatchUpTask; readonly from: number; total: number } | undefined;
 
-  constructor(reporter: SyncCatchUpReporter) {
+  constructor(reporter: CatchUpReporter) {
     this.#reporter = reporter;
   }
 

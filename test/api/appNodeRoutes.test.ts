@@ -6,10 +6,10 @@
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { CatchUpStatus } from "../../src-node/api/catchUpStatus.ts";
-import { RecentLog } from "../../src-node/api/recentLog.ts";
 import { INDEX_REBUILD_TASK } from "../../src-node/index/chainIndex.ts";
 import { minerInfoOf } from "../../src-node/mining/minerInfo.ts";
+import { CatchUpStatus } from "../../src-node/runtime/catchUpStatus.ts";
+import { RecentLog } from "../../src-node/runtime/recentLog.ts";
 import { openTestNode, type TestNode, tempDir } from "../support/testNode.ts";
 
 let t: TestNode | undefined;

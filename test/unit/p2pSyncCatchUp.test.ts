@@ -6,11 +6,11 @@
  * `node.catchUp` while it catches up, and nothing once it has.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { CatchUpStatus } from "../../src-node/api/catchUpStatus.ts";
 import { cutHeight } from "../../src-node/chain/cut.ts";
 import { minerInfoOf } from "../../src-node/mining/minerInfo.ts";
 import { PEER_SYNC_TASK, SyncCatchUp } from "../../src-node/p2p/syncCatchUp.ts";
 import type { SyncStatus } from "../../src-node/p2p/syncProgress.ts";
+import { CatchUpStatus } from "../../src-node/runtime/catchUpStatus.ts";
 import { openTestNode, type TestNode } from "../support/testNode.ts";
 
 const open: TestNode[] = [];

@@ -4,7 +4,7 @@
  *
  * - `GET /app/api/node/status`: `{network, dataDir, logFile, cpus,
  *   publicApis: {mining, backup}, catchingUp: [{what, done, total, etaS}]}`:
- *   what the catching-up banner shows (catchUpStatus.ts) and the facts the
+ *   what the catching-up banner shows (runtime/catchUpStatus.ts) and the facts the
  *   page's settings and threads choice need (`cpus`: the processor count the
  *   threads select goes up to; `publicApis`: whether this launch serves the
  *   public mining and backup APIs, the settings a restart applies).
@@ -15,8 +15,8 @@
  */
 import { availableParallelism } from "node:os";
 import type { FastifyInstance } from "fastify";
+import { LOG_LEVELS, type LogLevel, RECENT_LOG_LINES } from "../../runtime/recentLog.ts";
 import { AppError, AppErrorCode } from "../errors.ts";
-import { LOG_LEVELS, type LogLevel, RECENT_LOG_LINES } from "../recentLog.ts";
 import { type RouteContext, sendJson } from "../routeContext.ts";
 
 export const APP_NODE_STATUS_PATH = "/app/api/node/status";

@@ -9,10 +9,9 @@
  * @module
  */
 import { useQuery } from "@tanstack/react-query";
-import { useState } from "react";
+import { useReducer, useState } from "react";
 import { commandModel } from "../../../../../src-node/command/commandModel.ts";
 import type { CommandPayload } from "../../../../../src-node/command/commandTypes.ts";
-import { accountNameProblem } from "../../../format/accountName.ts";
 import { COIN_DECIMALS, formatAmount } from "../../../format/amount.ts";
 import { formatDateTime } from "../../../format/dateTime.ts";
 import { useServices } from "../../../services/services.tsx";
@@ -38,18 +37,14 @@ import type { SigningAccount } from "../transfer/TransferFlow.tsx";
 import { TransferStatus } from "../transfer/TransferStatus.tsx";
 import { type TransferPlan, transferCode } from "../transfer/transferCommand.ts";
 import {
-  checkAmount,
-  checkReceiver,
-  DEFAULT_GAS_LIMIT,
-  DEFAULT_TTL,
-  MIN_GAS_PRICE,
-} from "../transfer/transferRules.ts";
-import {
-  checkSigners,
-  type MultisigAccount,
-  multisigTransferPayload,
-  requiredSignatures,
-} from "./multisigAccount.ts";
+  newTransferForm,
+  readTransferForm,
+  transferFormReducer,
+  transferPlanOf,
+  transferWhere,
+} from "../transfer/transferForm.ts";
+import { DEFAULT_GAS_LIMIT, MIN_GAS_PRICE } from "../transfer/transferRules.ts";
+import { type MultisigAccount, multisigTransferPayload } from "./multisigAccount.ts";
 
 const fmt = (units: bigint) => formatAmount(units, COIN_DECIMALS);
 
@@ -162,57 +157,39 @@ export function MultisigTransfer({
   readonly sign: (keyId: string, requestKey: string) => Promise<string>;
 }) {
   const { config, pact } = useServices();
-  const [fromName, setFromName] = useState(multisig[0]?.account ?? "");
-  const [chainText, setChainText] = useState("");
-  const [receiver, setReceiver] = useState("");
-  const [amountText, setAmountText] = useState("");
-  const [chosen, setChosen] = useState<readonly string[] | null>(null);
-  const [showErrors, setShowErrors] = useState(false);
+  const [form, dispatch] = useReducer(transferFormReducer, multisig[0]?.account ?? "", (name) =>
+    newTransferForm("multisig", name),
+  );
   const [prepared, setPrepared] = useState<Prepared | null>(null);
   const [sent, setSent] = useState<{ chainId: number; requestKey: string } | null>(null);
 
-  const from = multisig.find((m) => m.account === fromName) ?? multisig[0];
-  const chainShown = chainText === "" ? String(from?.chains[0] ?? 0) : chainText;
-  const chainId = /^\d{1,3}$/.test(chainShown.trim()) ? Number(chainShown.trim()) : null;
+  const from = multisig.find((m) => m.account === form.from) ?? multisig[0];
+  const sender =
+    from === undefined
+      ? undefined
+      : {
+          account: from.account,
+          publicKey: "",
+          keyset: { keys: from.keys, pred: from.pred },
+          chains: from.chains,
+        };
+  // A chain the account is not on is said by its read there, not by the network's chains.
+  const chainFacts = { chains: [], chainsKnown: false, sender };
+  const where = transferWhere(form, chainFacts);
   const senderRead = useQuery({
-    ...accountsQuery(pact, config.networkId, chainId ?? -1, [from?.account ?? ""]),
-    enabled: from !== undefined && chainId !== null,
+    ...accountsQuery(pact, config.networkId, where.chainId ?? -1, [from?.account ?? ""]),
+    enabled: from !== undefined && where.chainId !== null,
+  });
+  const receiverRead = useQuery({
+    ...accountsQuery(pact, config.networkId, where.chainId ?? -1, [where.receiverName]),
+    enabled: where.readReceiver,
   });
   const senderOn = senderRead.data?.[0];
-  // The guard on chain is the truth; the stored keys stand in until it is read.
-  const guard =
-    senderOn?.exists === true && senderOn.guard.kind === "keyset"
-      ? senderOn.guard
-      : from === undefined
-        ? null
-        : { kind: "keyset" as const, keys: from.keys, pred: from.pred };
   const heldKeys = accounts.map((a) => a.publicKey);
-  // By default: the keys held here first, then the others, as many as the predicate needs.
-  const defaultSigners =
-    guard === null
-      ? []
-      : guard.pred === "keys-all"
-        ? guard.keys
-        : [
-            ...guard.keys.filter((k) => heldKeys.includes(k)),
-            ...guard.keys.filter((k) => !heldKeys.includes(k)),
-          ].slice(0, requiredSignatures(guard));
-  const signers = chosen ?? defaultSigners;
-  const signerCheck = guard === null ? null : checkSigners(guard, signers);
-
-  const receiverName = receiver.trim();
-  const receiverNameOk = accountNameProblem(receiverName) === null;
-  const receiverRead = useQuery({
-    ...accountsQuery(pact, config.networkId, chainId ?? -1, [receiverName]),
-    enabled: receiverNameOk && chainId !== null,
-  });
-  const receiverOn = receiverRead.data?.[0];
-  const receiverCheck =
-    from === undefined || receiverOn === undefined
-      ? null
-      : checkReceiver(from.account, receiverName, receiverOn, "");
   const balance = senderOn === undefined ? undefined : senderOn.exists ? senderOn.balance : null;
-  const amount = checkAmount(amountText, balance ?? null, DEFAULT_GAS_LIMIT, MIN_GAS_PRICE);
+  const facts = { ...chainFacts, senderOn, balance, receiverOn: receiverRead.data?.[0], heldKeys };
+  const v = readTransferForm(form, facts);
+  const { guard, signers, signerCheck } = v;
 
   if (multisig.length === 0 || from === undefined) {
     return (
@@ -229,7 +206,7 @@ export function MultisigTransfer({
         onAnother={() => {
           setSent(null);
           setPrepared(null);
-          setAmountText("");
+          dispatch({ type: "another" });
         }}
       />
     );
@@ -249,57 +226,17 @@ export function MultisigTransfer({
     );
   }
 
-  const chainProblem =
-    chainId === null
-      ? "Enter a chain."
-      : senderOn !== undefined && !senderOn.exists
-        ? `${from.account} does not exist on chain ${chainId}.`
-        : null;
-  const receiverProblem =
-    receiverName === ""
-      ? "Enter the receiving account."
-      : !receiverNameOk
-        ? accountNameProblem(receiverName)
-        : receiverCheck?.kind === "refused"
-          ? receiverCheck.message
-          : receiverCheck?.kind === "needs-key"
-            ? "This account does not exist on this chain: send to a k: account or an existing one."
-            : receiverCheck === null
-              ? "Reading the receiver on this chain…"
-              : null;
-
   const onReview = () => {
-    setShowErrors(true);
-    if (
-      chainId === null ||
-      chainProblem !== null ||
-      receiverProblem !== null ||
-      receiverCheck === null ||
-      (receiverCheck.kind !== "transfer" && receiverCheck.kind !== "create") ||
-      !amount.ok ||
-      signerCheck === null ||
-      !signerCheck.ok
-    ) {
-      return;
-    }
-    const plan: TransferPlan = {
-      networkId: config.networkId,
-      chainId,
-      sender: from.account,
-      signerPublicKey: signerCheck.value[0] ?? "",
-      receiver: receiverName,
-      createGuard: receiverCheck.kind === "create" ? receiverCheck.guard : null,
-      amount: amount.value,
-      gasLimit: DEFAULT_GAS_LIMIT,
-      gasPrice: MIN_GAS_PRICE,
-      ttl: DEFAULT_TTL,
-      creationTime: Math.floor(Date.now() / 1000) - 15,
+    dispatch({ type: "review" });
+    const ready = transferPlanOf(form, facts, config.networkId, {
+      nowSeconds: Math.floor(Date.now() / 1000),
       nonce: crypto.randomUUID(),
-    };
-    const payload = multisigTransferPayload(plan, signerCheck.value);
+    });
+    if (ready === null) return;
+    const payload = multisigTransferPayload(ready.plan, ready.signers);
     const unsigned = commandModel.buildCommand(payload);
     setPrepared({
-      plan,
+      plan: ready.plan,
       payload,
       request: unsignedSigData(unsigned.cmd, unsigned.hash, payload),
       signed: false,
@@ -318,18 +255,14 @@ export function MultisigTransfer({
           label="From"
           value={from.account}
           options={multisig.map((m) => ({ value: m.account, label: m.account }))}
-          onChange={(v) => {
-            setFromName(v);
-            setChosen(null);
-            setChainText("");
-          }}
+          onChange={(value) => dispatch({ type: "from", value })}
         />
         <TextField
           label="Chain"
-          value={chainShown}
-          onChange={setChainText}
+          value={v.chainShown}
+          onChange={(value) => dispatch({ type: "chain", value })}
           inputMode="numeric"
-          error={chainProblem}
+          error={v.chainProblem}
           hint={
             balance === undefined
               ? "Balance on this chain: …"
@@ -350,7 +283,10 @@ export function MultisigTransfer({
                   checked={signers.includes(k)}
                   disabled={guard.pred === "keys-all"}
                   onChange={(e) =>
-                    setChosen(e.target.checked ? [...signers, k] : signers.filter((s) => s !== k))
+                    dispatch({
+                      type: "signers",
+                      value: e.target.checked ? [...signers, k] : signers.filter((s) => s !== k),
+                    })
                   }
                 />{" "}
                 <code>{k.slice(0, 16)}…</code>
@@ -366,17 +302,17 @@ export function MultisigTransfer({
         )}
         <TextField
           label="Receiver"
-          value={receiver}
-          onChange={setReceiver}
-          error={showErrors || receiverCheck?.kind === "refused" ? receiverProblem : null}
+          value={form.receiver}
+          onChange={(value) => dispatch({ type: "receiver", value })}
+          error={v.receiverError}
           hint="A k: account, or an account that exists on the chain."
         />
         <TextField
           label="Amount"
-          value={amountText}
-          onChange={setAmountText}
+          value={form.amountText}
+          onChange={(value) => dispatch({ type: "amount", value })}
           inputMode="decimal"
-          error={(showErrors || amountText !== "") && !amount.ok ? amount.problem : null}
+          error={v.amountError}
         />
         <p>
           Gas: at most {fmt(BigInt(DEFAULT_GAS_LIMIT) * MIN_GAS_PRICE)} coins, paid by the

@@ -4,16 +4,16 @@
  * the target chain, amount and "Max", gas limit and price with
  * the fee in the coin), the review of exactly what is signed, then "Sign and send" (the
  * vault signs the request key; a `/local` preflight, then `/send`) and the status.
- * Nothing is signed before every rule of `transferRules.ts` passes.
+ * The form's state and rules are `transferForm.ts` (shared with the multi-signature transfer);
+ * nothing is signed before every rule passes.
  * @module
  */
 import { useQuery } from "@tanstack/react-query";
-import { useState } from "react";
+import { useReducer, useState } from "react";
 import { commandModel } from "../../../../../src-node/command/commandModel.ts";
 import type { Command, UnsignedCommand } from "../../../../../src-node/command/commandTypes.ts";
 import { type ShownError, thrownErrorWords } from "../../../api/errorWords.ts";
-import { accountNameProblem } from "../../../format/accountName.ts";
-import { COIN_DECIMALS, formatAmount, maxGasFee, maxSendable } from "../../../format/amount.ts";
+import { COIN_DECIMALS, formatAmount, maxGasFee } from "../../../format/amount.ts";
 import { formatDateTime } from "../../../format/dateTime.ts";
 import { useLiveChain, useServices } from "../../../services/services.tsx";
 import { Button } from "../../../ui/Button.tsx";
@@ -39,15 +39,12 @@ import {
   transferPayload,
 } from "./transferCommand.ts";
 import {
-  checkAmount,
-  checkGasLimit,
-  checkGasPrice,
-  checkReceiver,
-  DEFAULT_GAS_LIMIT,
-  DEFAULT_TTL,
-  MIN_GAS_PRICE,
-  pickChain,
-} from "./transferRules.ts";
+  newTransferForm,
+  readTransferForm,
+  transferFormReducer,
+  transferPlanOf,
+  transferWhere,
+} from "./transferForm.ts";
 
 /** An account the wallet can sign for: its vault key. */
 export type SigningAccount = {
@@ -192,26 +189,17 @@ function ReviewPanel({
 export function TransferFlow({ accounts, sign, from: fromAccount }: TransferFlowProps) {
   const { config, pact } = useServices();
   const { heights } = useLiveChain();
-  const [fromKey, setFromKey] = useState(
+  const [form, dispatch] = useReducer(
+    transferFormReducer,
     (accounts.find((a) => a.account === fromAccount) ?? accounts[0])?.keyId ?? "",
+    (keyId) => newTransferForm("single", keyId),
   );
-  const [chainText, setChainText] = useState("0");
-  const [receiver, setReceiver] = useState("");
-  const [newKey, setNewKey] = useState("");
-  const [confirmGuard, setConfirmGuard] = useState(false);
-  const [amountText, setAmountText] = useState("");
-  const [gasLimitText, setGasLimitText] = useState(String(DEFAULT_GAS_LIMIT));
-  const [gasPriceText, setGasPriceText] = useState(fmt(MIN_GAS_PRICE));
-  const [pickProblem, setPickProblem] = useState<string | null>(null);
-  const [showErrors, setShowErrors] = useState(false);
   const [review, setReview] = useState<Review | null>(null);
-  const [targetText, setTargetText] = useState<string | null>(null);
   const pending = usePendingTransfers();
   const sent = pending.lastSent;
   const setSent = pending.setLastSent;
 
-  const from = accounts.find((a) => a.keyId === fromKey) ?? accounts[0];
-  const chains = heights.heads.map((h) => h.chainId);
+  const from = accounts.find((a) => a.keyId === form.from) ?? accounts[0];
   const senderChains = useAccountsOnChains(from === undefined ? [] : [from.account]);
   const senderBalances = new Map(
     senderChains.flatMap((c) => {
@@ -219,55 +207,27 @@ export function TransferFlow({ accounts, sign, from: fromAccount }: TransferFlow
       return on === undefined ? [] : [[c.chainId, on.exists ? on.balance : null] as const];
     }),
   );
-
-  const chainId = /^\d{1,3}$/.test(chainText.trim()) ? Number(chainText.trim()) : null;
-  const chainProblem =
-    chainId === null || (heights.loaded && !chains.includes(chainId))
-      ? `Enter a chain of this network (0 to ${Math.max(0, chains.length - 1)}).`
-      : null;
-  const balance = chainId === null ? undefined : senderBalances.get(chainId);
-  // The target chain follows the chain until the user types another one.
-  const targetShown = targetText ?? chainText;
-  const targetId = /^\d{1,3}$/.test(targetShown.trim()) ? Number(targetShown.trim()) : null;
-  const targetProblem =
-    targetId === null || (heights.loaded && !chains.includes(targetId))
-      ? `Enter a chain of this network (0 to ${Math.max(0, chains.length - 1)}).`
-      : null;
-  const crossChain = targetId !== null && chainId !== null && targetId !== chainId;
-  // The receiver is read where the coins arrive.
-  const receiverChain = crossChain ? targetId : chainId;
-  const gasLimit = checkGasLimit(gasLimitText);
-  const gasPrice = checkGasPrice(gasPriceText);
-  const gasOk = gasLimit.ok && gasPrice.ok;
-  const amount = gasOk
-    ? checkAmount(amountText, balance ?? null, gasLimit.value, gasPrice.value)
-    : null;
-
-  const receiverName = receiver.trim();
-  const receiverNameOk = accountNameProblem(receiverName) === null;
+  const chainFacts = {
+    chains: heights.heads.map((h) => h.chainId),
+    chainsKnown: heights.loaded,
+    sender: from,
+  };
+  const where = transferWhere(form, chainFacts);
   const receiverRead = useQuery({
-    ...accountsQuery(pact, config.networkId, receiverChain ?? -1, [receiverName]),
-    enabled: receiverNameOk && chainProblem === null && targetProblem === null,
+    ...accountsQuery(pact, config.networkId, where.receiverChain ?? -1, [where.receiverName]),
+    enabled: where.readReceiver,
   });
-  const receiverOn = receiverRead.data?.[0];
-  const receiverCheck =
-    from === undefined || receiverOn === undefined
-      ? null
-      : // Moving one's own coins to another chain is a cross-chain transfer's common use.
-        checkReceiver(crossChain ? "" : from.account, receiverName, receiverOn, newKey);
-  // A cross-chain transfer always names the receiver's guard; an existing one must be a keyset.
-  const crossGuard =
-    receiverCheck?.kind === "create"
-      ? receiverCheck.guard
-      : receiverCheck?.kind === "transfer" && receiverCheck.on.guard.kind === "keyset"
-        ? { keys: receiverCheck.on.guard.keys, pred: receiverCheck.on.guard.pred }
-        : null;
+  const balance = where.chainId === null ? undefined : senderBalances.get(where.chainId);
+  const facts = { ...chainFacts, balance, receiverOn: receiverRead.data?.[0] };
+  const v = readTransferForm(form, facts);
+  const { chainId, targetId, crossChain, receiverChain, receiverCheck } = v;
+  const receiverName = v.receiverName;
 
   const sentTransfer = pending.transfers.find((t) => t.requestKey === sent?.requestKey);
   const another = () => {
     setSent(null);
     setReview(null);
-    setAmountText("");
+    dispatch({ type: "another" });
   };
   if (sent !== null && sentTransfer !== undefined) {
     return (
@@ -329,84 +289,16 @@ export function TransferFlow({ accounts, sign, from: fromAccount }: TransferFlow
     );
   }
 
-  const receiverProblem =
-    receiverName === ""
-      ? "Enter the receiving account."
-      : !receiverNameOk
-        ? accountNameProblem(receiverName)
-        : receiverCheck?.kind === "refused"
-          ? receiverCheck.message
-          : crossChain && receiverCheck?.kind === "transfer" && crossGuard === null
-            ? `The receiver's guard on chain ${targetId} is not a keyset: the wallet cannot name it for a cross-chain transfer.`
-            : receiverCheck?.kind === "needs-key"
-              ? "This account does not exist on this chain: give the public key that will guard it."
-              : receiverCheck?.kind === "create" && !confirmGuard
-                ? "Confirm the new account's guard."
-                : receiverCheck === null
-                  ? "Reading the receiver on this chain…"
-                  : null;
-
-  const onMax = () => {
-    if (!gasOk || balance == null) return;
-    setAmountText(
-      formatAmount(maxSendable(balance, gasLimit.value, gasPrice.value), COIN_DECIMALS, {
-        group: false,
-      }),
-    );
-  };
-
-  const onPick = () => {
-    if (!gasOk) return setPickProblem("Fix the gas settings first.");
-    const a = checkAmount(amountText, 10n ** 40n, 0, 0n);
-    if (!a.ok) return setPickProblem("Enter the amount first.");
-    const c = pickChain(senderBalances, a.value, gasLimit.value, gasPrice.value);
-    if (c === null) return setPickProblem("No chain holds enough for this amount and its gas.");
-    setPickProblem(null);
-    setChainText(String(c));
-  };
-
   const onReview = () => {
-    setShowErrors(true);
-    if (
-      from === undefined ||
-      chainId === null ||
-      chainProblem !== null ||
-      targetProblem !== null ||
-      targetId === null ||
-      (crossChain && crossGuard === null) ||
-      !gasLimit.ok ||
-      !gasPrice.ok ||
-      amount === null ||
-      !amount.ok ||
-      receiverProblem !== null ||
-      receiverCheck === null ||
-      (receiverCheck.kind !== "transfer" && receiverCheck.kind !== "create")
-    ) {
-      return;
-    }
-    const plan: TransferPlan = {
-      networkId: config.networkId,
-      chainId,
-      ...(crossChain ? { targetChainId: targetId } : {}),
-      sender: from.account,
-      signerPublicKey: from.publicKey,
-      receiver: receiverName,
-      createGuard: crossChain
-        ? crossGuard
-        : receiverCheck.kind === "create"
-          ? receiverCheck.guard
-          : null,
-      amount: amount.value,
-      gasLimit: gasLimit.value,
-      gasPrice: gasPrice.value,
-      ttl: DEFAULT_TTL,
-      // A little in the past, so a node whose clock runs behind still takes it.
-      creationTime: Math.floor(Date.now() / 1000) - 15,
+    dispatch({ type: "review" });
+    const ready = transferPlanOf(form, facts, config.networkId, {
+      nowSeconds: Math.floor(Date.now() / 1000),
       nonce: crypto.randomUUID(),
-    };
+    });
+    if (ready === null || from === undefined) return;
     setReview({
-      plan,
-      unsigned: commandModel.buildCommand(transferPayload(plan)),
+      plan: ready.plan,
+      unsigned: commandModel.buildCommand(transferPayload(ready.plan)),
       keyId: from.keyId,
     });
   };
@@ -419,7 +311,7 @@ export function TransferFlow({ accounts, sign, from: fromAccount }: TransferFlow
     );
   }
 
-  const fee = gasOk ? maxGasFee(gasLimit.value, gasPrice.value) : null;
+  const gasOk = v.fee !== null;
   return (
     <Panel id="transfer-form" title="Send">
       <form
@@ -432,14 +324,14 @@ export function TransferFlow({ accounts, sign, from: fromAccount }: TransferFlow
           label="From"
           value={from?.keyId}
           options={accountOptions(accounts)}
-          onChange={setFromKey}
+          onChange={(value) => dispatch({ type: "from", value })}
         />
         <TextField
           label="Chain"
-          value={chainText}
-          onChange={(v) => setChainText(v)}
+          value={v.chainShown}
+          onChange={(value) => dispatch({ type: "chain", value })}
           inputMode="numeric"
-          error={chainProblem ?? pickProblem}
+          error={v.chainProblem ?? form.pickProblem}
           hint={
             balance === undefined
               ? "Balance on this chain: …"
@@ -450,16 +342,16 @@ export function TransferFlow({ accounts, sign, from: fromAccount }: TransferFlow
         />
         {/* Under the field, not beside it: the chain's number needs little room, the button much. */}
         <div className="field-action">
-          <Button size="sm" onPress={onPick}>
+          <Button size="sm" onPress={() => dispatch({ type: "pick", balances: senderBalances })}>
             Pick the chain with enough funds
           </Button>
         </div>
         <TextField
           label="Target chain"
-          value={targetShown}
-          onChange={(v) => setTargetText(v)}
+          value={v.targetShown}
+          onChange={(value) => dispatch({ type: "target", value })}
           inputMode="numeric"
-          error={targetProblem}
+          error={v.targetProblem}
           hint={
             crossChain
               ? `A cross-chain transfer: the coins leave chain ${chainId} and arrive on chain ${targetId}; the wallet finishes it there by itself (the gas station pays that step).`
@@ -468,12 +360,9 @@ export function TransferFlow({ accounts, sign, from: fromAccount }: TransferFlow
         />
         <TextField
           label="Receiver"
-          value={receiver}
-          onChange={(v) => {
-            setReceiver(v);
-            setConfirmGuard(false);
-          }}
-          error={showErrors || receiverCheck?.kind === "refused" ? receiverProblem : null}
+          value={form.receiver}
+          onChange={(value) => dispatch({ type: "receiver", value })}
+          error={v.receiverError}
           hint="A k: account, or the name of an account that exists on the chain."
         />
         {receiverCheck?.kind === "transfer" ? (
@@ -485,11 +374,8 @@ export function TransferFlow({ accounts, sign, from: fromAccount }: TransferFlow
         (receiverCheck?.kind === "create" && !receiverName.startsWith("k:")) ? (
           <TextField
             label="Public key of the new account"
-            value={newKey}
-            onChange={(v) => {
-              setNewKey(v);
-              setConfirmGuard(false);
-            }}
+            value={form.newKey}
+            onChange={(value) => dispatch({ type: "newKey", value })}
           />
         ) : null}
         {receiverCheck?.kind === "create" ? (
@@ -502,8 +388,8 @@ export function TransferFlow({ accounts, sign, from: fromAccount }: TransferFlow
             <label>
               <input
                 type="checkbox"
-                checked={confirmGuard}
-                onChange={(e) => setConfirmGuard(e.target.checked)}
+                checked={form.confirmGuard}
+                onChange={(e) => dispatch({ type: "confirmGuard", value: e.target.checked })}
               />{" "}
               Create the account with this guard
             </label>
@@ -512,36 +398,35 @@ export function TransferFlow({ accounts, sign, from: fromAccount }: TransferFlow
         <div className="lookup">
           <TextField
             label="Amount"
-            value={amountText}
-            onChange={setAmountText}
+            value={form.amountText}
+            onChange={(value) => dispatch({ type: "amount", value })}
             inputMode="decimal"
-            error={
-              (showErrors || amountText !== "") && amount !== null && !amount.ok
-                ? amount.problem
-                : null
-            }
+            error={v.amountError}
           />
-          <Button onPress={onMax} isDisabled={!gasOk || balance == null}>
+          <Button
+            onPress={() => dispatch({ type: "max", balance })}
+            isDisabled={!gasOk || balance == null}
+          >
             Max
           </Button>
         </div>
         <TextField
           label="Gas limit"
-          value={gasLimitText}
-          onChange={setGasLimitText}
+          value={form.gasLimitText}
+          onChange={(value) => dispatch({ type: "gasLimit", value })}
           inputMode="numeric"
-          error={gasLimit.ok ? null : gasLimit.problem}
+          error={v.gasLimit.ok ? null : v.gasLimit.problem}
         />
         <TextField
           label="Gas price"
-          value={gasPriceText}
-          onChange={setGasPriceText}
+          value={form.gasPriceText}
+          onChange={(value) => dispatch({ type: "gasPrice", value })}
           inputMode="decimal"
-          error={gasPrice.ok ? null : gasPrice.problem}
+          error={v.gasPrice.ok ? null : v.gasPrice.problem}
         />
         <p data-testid="max-fee">
-          Gas fee: at most {fee === null ? "…" : fmt(fee)} coins (gas limit × gas price; you pay for
-          the gas used).
+          Gas fee: at most {v.fee === null ? "…" : fmt(v.fee)} coins (gas limit × gas price; you pay
+          for the gas used).
         </p>
         <Button type="submit" tone="primary">
           Review

@@ -4,9 +4,9 @@
  * catching-up banner (`GET /app/api/node/status`, docs/desktop.md §3.3).
  *
  * An area reports a task through the {@link CatchUpReporter} node.ts hands
- * it (areas below `api/` declare the same shape themselves, or take this
- * type from node.ts' options): `begin(what, total)` → `progress(done)` … →
- * `end()`. The time left is the rate so far applied to what remains.
+ * it (`index/` and `p2p/` take the type from here; `api/` shows the items):
+ * `begin(what, total)` → `progress(done)` … → `end()`. The time left is the
+ * rate so far applied to what remains.
  * @module
  */
 

@@ -1,13 +1,19 @@
 /**
  * The node's recent log lines, kept in memory for the Node page's log view
- * (`GET /app/api/node/log`, routes/appNodeRoutes.ts): every line the node
+ * (`GET /app/api/node/log`, api/routes/appNodeRoutes.ts): every line the node
  * logs passes through {@link RecentLog.wrap}, which keeps the last
  * {@link RECENT_LOG_LINES} and hands each line on to the host's logger (the
  * desktop's log file, the CLI's stderr), if any. Bounded, so a chatty node
  * cannot grow it.
  * @module
  */
-import type { ApiLog } from "./apiServices.ts";
+
+/** A structured log sink: the host's (the desktop's log file, the CLI's stderr), or the node's own. */
+export type NodeLog = {
+  info(message: string, fields?: Record<string, unknown>): void;
+  warn(message: string, fields?: Record<string, unknown>): void;
+  error(message: string, fields?: Record<string, unknown>): void;
+};
 
 /** Lines kept. */
 export const RECENT_LOG_LINES = 1000;
@@ -56,7 +62,7 @@ export class RecentLog {
   }
 
   /** A logger that keeps each line and passes it on to `next`. */
-  wrap(next: ApiLog | undefined): ApiLog {
+  wrap(next: NodeLog | undefined): NodeLog {
     const at = (level: LogLevel) => (message: string, fields?: Record<string, unknown>) => {
       this.add(level, message, fields);
       next?.[level](message, fields);
