@@ -9,7 +9,10 @@
  * asks too, passing the browser's CORS preflight: the review names that origin, and Refuse
  * answers it with the API's refusal. A quicksign whose signer gives an address shows it in the
  * review with every capability argument's numbers as signed; one whose address names another
- * key is refused by the API itself, naming it, and never reaches the review (issue 31).
+ * key is refused by the API itself, naming it, and never reaches the review (issue 31). A
+ * request its dapp withdraws while on screen stays there shown withdrawn, Sign and Refuse off,
+ * while a sandboxed frame's request (named "an unidentified web page (sandboxed)") waits behind
+ * it instead of taking its place; the user moves on to it and refuses it (issue 35).
  */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -239,4 +242,98 @@ describe("[e2e] signing requests from dapps (Chainweaver's signing API)", () => 
     await page.getByTestId("dapp-none").waitFor();
     expect(problems).toEqual([]);
   });
+
+  it("a request withdrawn while on screen stays shown withdrawn with Sign off; the next (a sandboxed frame's) waits behind it", async () => {
+    const { page, node, problems } = real;
+    await page.goto(`${node.appUrl}#/wallet`);
+    await unlockIfLocked(page);
+    const url = `http://127.0.0.1:${node.dappSigning.status().port}/v1/quicksign`;
+    const bodyOf = (amount: string) => ({
+      cmdSigDatas: [{ cmd: transferTx(amount).cmd, sigs: [{ pubKey: S0.publicKey, sig: null }] }],
+    });
+    // The dapp's scripts, run in its page (strings: this file is typed without the DOM).
+    const post = (amount: string) =>
+      `fetch(${JSON.stringify(url)}, {method: "POST", headers: {"content-type": "application/json"}, body: ${JSON.stringify(JSON.stringify(bodyOf(amount)))}`;
+
+    const dapp = await page.context().newPage();
+    await dapp.goto(`${dappOrigin}/`);
+    await dapp.evaluate(`(() => {
+      const controller = new AbortController();
+      window.withdraw = () => controller.abort();
+      window.first = ${post("0.5")}, signal: controller.signal})
+        .then((r) => r.text(), (e) => "withdrawn: " + e.name);
+    })()`);
+    await page
+      .getByRole("heading", { level: 1, name: "Signing request" })
+      .waitFor({ timeout: 20_000 });
+    expect(await page.getByTestId("dapp-origin").textContent()).toBe(dappOrigin);
+    const sign = page.getByRole("button", { name: "Sign", exact: true });
+    const refuse = page.getByRole("button", { name: "Refuse" });
+    expect(await sign.isEnabled()).toBe(true);
+
+    // A sandboxed frame of the same page asks too: its Origin is null.
+    const framed = `<script>${post("0.75")}}).then((r) => r.text())
+      .then((t) => parent.postMessage(t, "*"), (e) => parent.postMessage("failed: " + e, "*"));</script>`;
+    await dapp.evaluate(`(() => {
+      window.framed = new Promise((resolve) => {
+        window.addEventListener("message", (e) => resolve(String(e.data)), { once: true });
+      });
+      const frame = document.createElement("iframe");
+      frame.sandbox.add("allow-scripts");
+      frame.srcdoc = ${JSON.stringify(framed)};
+      document.body.append(frame);
+    })()`);
+    await expect
+      .poll(() => page.getByTestId("dapp-request").textContent(), { timeout: 20_000 })
+      .toContain("1 more wait after it.");
+    expect(node.dappSigning.queue.list().map((r) => r.origin)).toEqual([dappOrigin, "null"]);
+    // The first request is still the one on screen.
+    expect(await page.getByTestId("sign-code").textContent()).toContain("0.5)");
+
+    // The dapp withdraws it: it stays on screen, withdrawn, Sign and Refuse off.
+    await dapp.evaluate("window.withdraw()");
+    const ended = page.getByTestId("dapp-ended");
+    await ended.waitFor({ timeout: 20_000 });
+    expect(await ended.textContent()).toContain(`Withdrawn: ${dappOrigin} withdrew this request`);
+    expect(await dapp.evaluate<string>("window.first")).toBe("withdrawn: AbortError");
+    expect(await page.getByTestId("dapp-origin").textContent()).toBe(dappOrigin);
+    expect(await page.getByTestId("sign-code").textContent()).toContain("0.5)");
+    expect(await sign.isDisabled()).toBe(true);
+    expect(await refuse.isDisabled()).toBe(true);
+    expect(await page.getByTestId("dapp-stopped").textContent()).toBe(
+      "Withdrawn by the dapp: Sign and Refuse are off.",
+    );
+    // Nothing reached the request waiting behind it.
+    expect(node.dappSigning.queue.list().map((r) => r.origin)).toEqual(["null"]);
+    const axe = await new AxeBuilder({ page })
+      .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"])
+      .analyze();
+    expect(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(" ")}`)).toEqual(
+      [],
+    );
+    const viewport = page.viewportSize();
+    await page.setViewportSize({ width: 400, height: 900 });
+    await page.emulateMedia({ colorScheme: "dark" });
+    await saveScreenshot(page, "wallet-dapp-withdrawn-400-dark");
+    await page.emulateMedia({ colorScheme: null });
+    if (viewport !== null) await page.setViewportSize(viewport);
+
+    // The user moves on: the sandboxed frame's request, named as such.
+    await page.getByRole("button", { name: "Show the next request" }).click();
+    await expect
+      .poll(() => page.getByTestId("dapp-origin").textContent())
+      .toBe("an unidentified web page (sandboxed)");
+    expect(await page.getByTestId("sign-code").textContent()).toContain("0.75)");
+    expect(await page.getByTestId("dapp-ended").count()).toBe(0);
+    expect(await page.getByTestId("dapp-stopped").count()).toBe(0);
+    expect(await sign.isEnabled()).toBe(true);
+    await saveScreenshot(page, "wallet-dapp-sandboxed");
+    await refuse.click();
+    expect(JSON.parse(await dapp.evaluate<string>("window.framed"))).toEqual({
+      error: { type: "reject" },
+    });
+    await page.getByTestId("dapp-none").waitFor();
+    await dapp.close();
+    expect(problems).toEqual([]);
+  }, 120_000);
 });

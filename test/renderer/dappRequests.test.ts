@@ -71,11 +71,17 @@ describe("[renderer] dapp signing requests", () => {
       requests: [
         { id: "a", kind: "quicksign", origin: null, receivedAt: 1, expiresAt: 2, body: {} },
       ],
+      ended: [{ id: "b", reason: "withdrawn", endedAt: 1 }],
     });
     expect(list.ok && list.value.requests[0]?.origin).toBe(null);
-    expect(parseDappRequests({ version: 3, requests: [{ id: "a", kind: "other" }] }).ok).toBe(
-      false,
-    );
+    expect(list.ok && list.value.ended).toEqual([{ id: "b", reason: "withdrawn" }]);
+    expect(
+      parseDappRequests({ version: 3, requests: [{ id: "a", kind: "other" }], ended: [] }).ok,
+    ).toBe(false);
+    expect(
+      parseDappRequests({ version: 3, requests: [], ended: [{ id: "b", reason: "lost" }] }).ok,
+    ).toBe(false);
+    expect(parseDappRequests({ version: 3, requests: [] }).ok).toBe(false);
     expect(parseDappSigningStatus({ enabled: "yes" }).ok).toBe(false);
   });
 
@@ -231,12 +237,14 @@ describe("[renderer] dapp signing requests", () => {
       requests: [
         { id: "a", kind: "sign", origin: null, receivedAt: 1, expiresAt: 2, body: plain, text },
       ],
+      ended: [],
     });
     expect(listed.ok && listed.value.requests[0]?.text).toBe(text);
     expect(
       parseDappRequests({
         version: 1,
         requests: [{ id: "a", kind: "sign", origin: null, receivedAt: 1, expiresAt: 2, text: 5 }],
+        ended: [],
       }).ok,
     ).toBe(false);
   });

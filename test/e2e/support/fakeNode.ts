@@ -494,7 +494,7 @@ export async function startFakeNode(options: FakeNodeOptions): Promise<FakeNode>
         });
       }
       if (path === "/app/api/wallet/sign-requests") {
-        const answer = () => json(res, 200, { version: 0, requests: [] });
+        const answer = () => json(res, 200, { version: 0, requests: [], ended: [] });
         if (new URL(req.url ?? "/", "http://x").searchParams.get("since") === null) return answer();
         const wait = setTimeout(answer, 3000);
         res.once("close", () => clearTimeout(wait));

@@ -4,11 +4,14 @@
  * review of "Sign a transaction" (`sign/SignFlow.tsx`'s `Review`). Nothing is signed before
  * the user presses "Sign", with the wallet unlocked (the unlock form is shown while it is
  * locked); "Refuse" answers the dapp with the API's refusal. A network other than the node's
- * must be confirmed first. Requests are answered oldest first.
+ * must be confirmed first. Requests are answered oldest first. The request on screen stays
+ * until it is answered: when it stops waiting meanwhile (its dapp withdrew it, it timed out)
+ * it is shown so, with Sign and Refuse off, until the user moves on; an answer names the
+ * request on screen, so it reaches that request's dapp or nobody.
  * @module
  */
 import { Link } from "@tanstack/react-router";
-import { useMemo, useState } from "react";
+import { useEffect, useMemo, useState } from "react";
 import { type ShownError, thrownErrorWords, withLead } from "../../../api/errorWords.ts";
 import { formatDateTime } from "../../../format/dateTime.ts";
 import { useServices } from "../../../services/services.tsx";
@@ -25,15 +28,19 @@ import { heldSigners, type SignRequest, signWithHeld } from "../sign/signRequest
 import type { SigningAccount } from "../transfer/TransferFlow.tsx";
 import { useVault } from "../vault/useVault.ts";
 import { useDappRequests } from "./DappRequestsProvider.tsx";
+import type { Shown, ShownEnd } from "./dappOnScreen.ts";
 import { type DappRequest, originText, prepareRequest, signedAnswer } from "./dappRequests.ts";
 
 function RequestReview({
   request,
+  stopped,
   accounts,
   sign,
   answer,
 }: {
   readonly request: DappRequest;
+  /** Why it no longer waits (nothing can be answered), said beside the buttons; null while it waits. */
+  readonly stopped: string | null;
   readonly accounts: readonly SigningAccount[];
   readonly sign: (keyId: string, requestKey: string) => Promise<string>;
   readonly answer: (body: unknown) => Promise<void>;
@@ -56,10 +63,18 @@ function RequestReview({
   );
   if (!prepared.ok) {
     return (
-      <ErrorMessage
-        testId="dapp-problem"
-        error={`This request cannot be signed: ${prepared.problem}. Refuse it, or ask the dapp for another.`}
-      />
+      <>
+        <ErrorMessage
+          testId="dapp-problem"
+          error={`This request cannot be signed: ${prepared.problem}. Refuse it, or ask the dapp for another.`}
+        />
+        <StoppedNote stopped={stopped} />
+        <div className="dialog-actions">
+          <Button onPress={() => void answer({ answer: "refused" })} isDisabled={stopped !== null}>
+            Refuse
+          </Button>
+        </div>
+      </>
     );
   }
   const transactions = prepared.transactions;
@@ -124,15 +139,19 @@ function RequestReview({
       )}
       {failure === null ? null : <ErrorMessage testId="dapp-failure" error={failure} />}
       {busy ? <p role="status">Signing…</p> : null}
+      <StoppedNote stopped={stopped} />
       <div className="dialog-actions">
         <Button
           tone="primary"
           onPress={() => void onSign()}
-          isDisabled={busy || !canSign || blocked}
+          isDisabled={busy || !canSign || blocked || stopped !== null}
         >
           Sign
         </Button>
-        <Button onPress={() => void answer({ answer: "refused" })} isDisabled={busy}>
+        <Button
+          onPress={() => void answer({ answer: "refused" })}
+          isDisabled={busy || stopped !== null}
+        >
           Refuse
         </Button>
       </div>
@@ -140,22 +159,145 @@ function RequestReview({
   );
 }
 
-export function DappSignPage() {
-  const { requests, answer } = useDappRequests();
+/** Beside the buttons, where the user's pointer is: why they are off (announced). */
+function StoppedNote({ stopped }: { readonly stopped: string | null }) {
+  return stopped === null ? null : (
+    <p role="status" className="dapp-stopped" data-testid="dapp-stopped">
+      {stopped}: Sign and Refuse are off.
+    </p>
+  );
+}
+
+/** Why the request on screen no longer waits, in a few words. */
+function endedLabel(ended: ShownEnd): string {
+  switch (ended) {
+    case "withdrawn":
+      return "Withdrawn by the dapp";
+    case "timedOut":
+      return "Timed out";
+    case "signed":
+    case "refused":
+      return "Answered in another window";
+    case "closed":
+    case "gone":
+      return "No longer waiting";
+  }
+}
+
+/** Why the request on screen no longer waits, in words. */
+function endedWords(ended: ShownEnd, origin: string | null): [string, string] {
+  switch (ended) {
+    case "withdrawn":
+      return [
+        "Withdrawn:",
+        `${originText(origin)} withdrew this request (it closed the page or stopped waiting). Nothing was sent to it.`,
+      ];
+    case "timedOut":
+      return ["Timed out:", "nobody answered in time, and the dapp was told so."];
+    case "signed":
+    case "refused":
+      return ["Answered already,", "in another window of the app."];
+    case "closed":
+      return [
+        "No longer waiting:",
+        "the signing API stopped (switched off, or the node restarted), and the dapp was told so.",
+      ];
+    case "gone":
+      return ["No longer waiting:", "the node does not know this request any more."];
+  }
+}
+
+function ShownRequest({ shown }: { readonly shown: Shown }) {
+  const { answer, dismiss } = useDappRequests();
   const vault = useVault();
   const [problem, setProblem] = useState<ShownError | null>(null);
-  const first = requests[0];
+  // While this page's own answer travels, the node may list the request as answered first.
+  const [sending, setSending] = useState(false);
+  const { request, others } = shown;
+  const ended = sending ? null : shown.ended;
+  const stopped = ended === null ? null : endedLabel(ended);
 
-  const reply = async (id: string, body: unknown) => {
+  const reply = async (body: unknown) => {
     setProblem(null);
+    setSending(true);
     const refused = (body as { answer?: string }).answer === "refused";
-    const why = await answer(id, body);
+    // The id of the request on screen: the answer reaches its dapp or nobody.
+    const why = await answer(request.id, body);
+    setSending(false);
     if (why !== null) {
       setProblem(withLead("The answer did not reach the dapp.", why));
       return;
     }
     showToast(refused ? "Refused: the dapp was told." : "Signed: the dapp has its signatures.");
   };
+
+  const more = others > 0 ? ` ${others} more wait after it.` : "";
+  return (
+    <>
+      <Notice tone="info" testId="dapp-request">
+        <p>
+          Request from <strong data-testid="dapp-origin">{originText(request.origin)}</strong> (
+          {request.kind === "quicksign" ? "quicksign" : "sign"}).
+          {stopped !== null
+            ? ""
+            : ` Unanswered, it is refused at ${formatDateTime(request.expiresAt)}.`}
+          {more}
+        </p>
+      </Notice>
+      {ended === null ? null : (
+        <Notice tone="warning" testId="dapp-ended">
+          <p>
+            <strong>{endedWords(ended, request.origin)[0]}</strong>{" "}
+            {endedWords(ended, request.origin)[1]} Sign and Refuse are off.
+          </p>
+          <div className="dialog-actions">
+            <Button onPress={dismiss}>{others > 0 ? "Show the next request" : "Dismiss"}</Button>
+          </div>
+        </Notice>
+      )}
+      {problem === null ? null : <ErrorMessage testId="dapp-answer-problem" error={problem} />}
+      {vault.state.status === "unlocked" ? (
+        <RequestReview
+          request={request}
+          stopped={stopped}
+          accounts={vault.state.keys.map((k) => ({
+            keyId: k.id,
+            account: k.account,
+            publicKey: k.publicKey,
+            label: k.label,
+          }))}
+          sign={(keyId, requestKey) => vault.sign(keyId, requestKey)}
+          answer={reply}
+        />
+      ) : (
+        <>
+          {vault.state.status === "locked" ? (
+            <UnlockForm />
+          ) : (
+            <Notice tone="info">
+              <p>
+                {vault.state.status === "loading"
+                  ? "Loading the wallet…"
+                  : "There is no wallet yet: create or restore one to sign."}
+              </p>
+            </Notice>
+          )}
+          <StoppedNote stopped={stopped} />
+          <div className="dialog-actions">
+            <Button onPress={() => void reply({ answer: "refused" })} isDisabled={stopped !== null}>
+              Refuse
+            </Button>
+          </div>
+        </>
+      )}
+    </>
+  );
+}
+
+export function DappSignPage() {
+  const { shown, dismiss } = useDappRequests();
+  // Leaving the page moves on from a request that stopped waiting (a waiting one stays).
+  useEffect(() => dismiss, [dismiss]);
 
   return (
     <>
@@ -164,53 +306,12 @@ export function DappSignPage() {
         A dapp asks this wallet to sign, through the signing API it talks to on this computer. Check
         who asks and what it does; nothing is signed until you press Sign.
       </p>
-      {problem === null ? null : <ErrorMessage testId="dapp-answer-problem" error={problem} />}
-      {first === undefined ? (
+      {shown === null ? (
         <p data-testid="dapp-none">
           No dapp is waiting for a signature. <Link to="/wallet">Back to the wallet</Link>
         </p>
       ) : (
-        <>
-          <Notice tone="info" testId="dapp-request">
-            <p>
-              Request from <strong data-testid="dapp-origin">{originText(first.origin)}</strong> (
-              {first.kind === "quicksign" ? "quicksign" : "sign"}). Unanswered, it is refused at{" "}
-              {formatDateTime(first.expiresAt)}.
-              {requests.length > 1 ? ` ${requests.length - 1} more wait after it.` : ""}
-            </p>
-          </Notice>
-          {vault.state.status === "unlocked" ? (
-            <RequestReview
-              key={first.id}
-              request={first}
-              accounts={vault.state.keys.map((k) => ({
-                keyId: k.id,
-                account: k.account,
-                publicKey: k.publicKey,
-                label: k.label,
-              }))}
-              sign={(keyId, requestKey) => vault.sign(keyId, requestKey)}
-              answer={(body) => reply(first.id, body)}
-            />
-          ) : (
-            <>
-              {vault.state.status === "locked" ? (
-                <UnlockForm />
-              ) : (
-                <Notice tone="info">
-                  <p>
-                    {vault.state.status === "loading"
-                      ? "Loading the wallet…"
-                      : "There is no wallet yet: create or restore one to sign."}
-                  </p>
-                </Notice>
-              )}
-              <div className="dialog-actions">
-                <Button onPress={() => void reply(first.id, { answer: "refused" })}>Refuse</Button>
-              </div>
-            </>
-          )}
-        </>
+        <ShownRequest key={shown.request.id} shown={shown} />
       )}
     </>
   );

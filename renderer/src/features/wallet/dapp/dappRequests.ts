@@ -58,7 +58,18 @@ export type DappRequest = {
   readonly text: string | null;
 };
 
-export type DappRequests = { readonly version: number; readonly requests: readonly DappRequest[] };
+/** How a request stopped waiting (the node's `ended` list). */
+export type DappRequestEnd = "signed" | "refused" | "timedOut" | "withdrawn" | "closed";
+
+export type DappRequests = {
+  readonly version: number;
+  /** Waiting, oldest first. */
+  readonly requests: readonly DappRequest[];
+  /** The last requests that stopped waiting, and why. */
+  readonly ended: readonly { readonly id: string; readonly reason: DappRequestEnd }[];
+};
+
+const ENDS: readonly string[] = ["signed", "refused", "timedOut", "withdrawn", "closed"];
 
 export function parseDappSigningStatus(raw: unknown): Decoded<DappSigningStatus> {
   return decode(raw, (x) => {
@@ -92,7 +103,13 @@ export function parseDappRequests(raw: unknown): Decoded<DappRequests> {
           e.text === undefined || e.text === null ? null : string(e.text, `requests[${i}].text`),
       };
     });
-    return { version: natural(o.version, "version"), requests };
+    const ended = array(o.ended, "ended").map((r, i) => {
+      const e = record(r, `ended[${i}]`);
+      const reason = string(e.reason, `ended[${i}].reason`);
+      if (!ENDS.includes(reason)) return reject(`ended[${i}].reason`, ENDS.join(", "));
+      return { id: string(e.id, `ended[${i}].id`), reason: reason as DappRequestEnd };
+    });
+    return { version: natural(o.version, "version"), requests, ended };
   });
 }
 
