@@ -167,7 +167,8 @@ describe("[e2e] signing requests from dapps (Chainweaver's signing API)", () => 
     expect(bal(after[0])).toBe(bal(before[0]) - amount - fee);
     expect(bal(after[1])).toBe(bal(before[1]) + amount);
     expect(problems).toEqual([]);
-  });
+    // The confirmation alone may take up to 90 s on a busy machine.
+  }, 150_000);
 
   it("a web dapp of another origin passes the CORS preflight; the review names its origin and Refuse answers the API's refusal", async () => {
     const { page, node, problems } = real;
