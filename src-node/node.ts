@@ -35,7 +35,7 @@ import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
 import type { ApiLog } from "./api/apiServices.ts";
 import { type AppToken, newAppToken } from "./api/appToken.ts";
-import { buildApi } from "./api/buildServer.ts";
+import { buildApi, requestTimeouts } from "./api/buildServer.ts";
 import { DappSigning, type SignRequestNotice } from "./api/dappSigning/dappSigning.ts";
 import { ApiError, ApiErrorCode, isAddressInUse } from "./api/errors.ts";
 
@@ -117,6 +117,12 @@ export type CreateNodeOptions = NodeOptionsInput & {
   readonly genesisPayload?: ((chainId: number) => PayloadWithOutputs) | undefined;
   /** Largest request body in bytes (default 2 MiB). */
   readonly bodyLimit?: number | undefined;
+  /**
+   * How long a client may take to send a whole request, head and body, ms
+   * (default 30 s): then 408, or the connection closed (docs/api.md "Every
+   * request is answered").
+   */
+  readonly requestTimeoutMs?: number | undefined;
   /**
    * Payloads of mined blocks (default: mempool commands executed on the
    * parent's state, mempool/commandService.ts). A provider must produce
@@ -758,6 +764,7 @@ export class WeftNode {
         },
         {
           bodyLimit: input.bodyLimit,
+          requestTimeoutMs: input.requestTimeoutMs,
           hosts: { configuredHost: options.host, allowedHosts: options.allowedHosts },
         },
       );
@@ -881,10 +888,12 @@ export class WeftNode {
       const tls = this.options.p2p.tls
         ? await loadOrCreatePeerCertificate(tlsDir(this.options))
         : undefined;
+      // The same bound on how long a request may take to arrive as the API's port.
+      const timeouts = requestTimeouts(this.server.server.requestTimeout);
       const server =
         tls === undefined
-          ? createServer(route)
-          : createHttpsServer({ cert: tls.certificatePem, key: tls.keyPem }, route);
+          ? createServer(timeouts, route)
+          : createHttpsServer({ ...timeouts, cert: tls.certificatePem, key: tls.keyPem }, route);
       fingerprint = tls?.fingerprint;
       await new Promise<void>((resolve, reject) => {
         server.once("error", (e) => {

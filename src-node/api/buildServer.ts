@@ -11,7 +11,7 @@
  * HEAD responses of public routes carry CORS headers (cors.ts), except under `/app/`, the node's own UI (built files,
  * `config.json`, `/app/api/mining`), which is same-origin only and carries
  * the UI's security headers (appHeaders.ts); request bodies are limited to
- * 2 MiB by default; an answer given before its request's body was read
+ * 2 MiB by default, and must arrive within 30 s (408 after); an answer given before its request's body was read
  * closes the connection (unreadBody.ts); requests the HTTP parser cannot
  * read are answered by clientError.ts, with the common headers too.
  * docs/api.md documents every route.
@@ -79,8 +79,37 @@ const APP_API_ROUTES: readonly AppApiRoutes[] = [
 /** Largest request body (reference service API: 2 MB). */
 export const DEFAULT_BODY_LIMIT = 2 * 1024 * 1024;
 
+/**
+ * How long a client may take to send a whole request, head and body (ms):
+ * a 2 MiB body at 100 KB/s with room to spare. A request still incomplete
+ * then gets 408 (or its connection closed, when it was answered already).
+ */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+
+/**
+ * Node's HTTP server options that bound how long a request may take to
+ * arrive (`requestTimeoutMs`, head and body). Node checks them on a timer
+ * (30 s by default, so a 30 s bound could wait a minute); checked here at
+ * least every second. Fastify's default turns the request bound off, and
+ * with it the bound on headers: a body (or headers) the client never
+ * finishes held its connection forever.
+ */
+export function requestTimeouts(requestTimeoutMs: number): {
+  requestTimeout: number;
+  headersTimeout: number;
+  connectionsCheckingInterval: number;
+} {
+  return {
+    requestTimeout: requestTimeoutMs,
+    headersTimeout: requestTimeoutMs,
+    connectionsCheckingInterval: Math.max(50, Math.min(1000, Math.floor(requestTimeoutMs / 4))),
+  };
+}
+
 export type BuildServerOptions = {
   readonly bodyLimit?: number | undefined;
+  /** How long a whole request (head and body) may take to arrive, ms (default 30 s; then 408). */
+  readonly requestTimeoutMs?: number | undefined;
   /** Page maxima (default 4096 hashes, 360 headers or blocks, as the reference). */
   readonly pageLimits?: PageLimits | undefined;
   /** The names `Host` may carry (default: the loopback names and IP literals only). */
@@ -115,8 +144,13 @@ export function buildServer(node: ApiServices, options: BuildServerOptions = {})
 /** {@link buildServer} with the pieces node.ts and later areas use (base path, event streams). */
 export function buildApi(node: ApiServices, options: BuildServerOptions = {}): ApiServer {
   const toPrimaryPath = referencePathRewriter(node.version);
+  const timeouts = requestTimeouts(options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS);
   const server = Fastify({
     logger: false,
+    // A request that stalls (a body announced longer than sent, headers never
+    // finished) is answered 408 by clientError.ts, or its connection closed.
+    requestTimeout: timeouts.requestTimeout,
+    http: timeouts,
     // `/chainweb/0.0/{network}/…` is served as `/ledger/0.0/{network}/…`;
     // `request.originalUrl` keeps what the client sent, for error texts.
     rewriteUrl: (request) => toPrimaryPath(request.url ?? "/"),

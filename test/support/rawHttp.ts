@@ -30,6 +30,7 @@ export class RawConnection {
   #closed = false;
   /** A response the parser cannot frame, or a stream: nothing more can be read. */
   #spent = false;
+  #closing = false;
   /** What was written and read, for a failure's message. */
   readonly log: string[] = [];
 
@@ -60,7 +61,12 @@ export class RawConnection {
 
   /** Whether another request can go on this connection. */
   get usable(): boolean {
-    return !this.#closed && !this.#spent && !this.#socket.destroyed;
+    return !this.#closed && !this.#spent && !this.#closing && !this.#socket.destroyed;
+  }
+
+  /** The last answer said `connection: close`: the node closes the connection after it. */
+  get closing(): boolean {
+    return this.#closing;
   }
 
   /**
@@ -149,6 +155,7 @@ export class RawConnection {
       }
       if (status >= 100 && status < 200) continue; // 100 Continue: the answer follows
       const waiter = this.#waiting.shift();
+      if (/close/i.test(headers.get("connection") ?? "")) this.#closing = true;
       waiter?.resolve({ kind: "answer", status, headers });
       const length = headers.get("content-length");
       if (waiter?.head === true || status === 204 || status === 304) this.#state = { kind: "head" };
