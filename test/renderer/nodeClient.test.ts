@@ -156,7 +156,7 @@ describe("[renderer] node client", () => {
     expect(app).toEqual({ ok: true, value: { state: "ready" } });
     const bad = await client.getJson("/chain/2/header?limit=1", () => ({
       ok: false,
-      reason: "items: expected an array",
+      error: "items: expected an array",
     }));
     expect(bad).toMatchObject({
       ok: false,

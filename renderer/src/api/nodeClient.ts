@@ -224,7 +224,7 @@ async function fetchJson<T>(
     return bad("not JSON");
   }
   const parsed = parse(json);
-  return parsed.ok ? { ok: true, value: parsed.value } : bad(parsed.reason);
+  return parsed.ok ? { ok: true, value: parsed.value } : bad(parsed.error);
 }
 
 export function createNodeClient(options: NodeClientOptions): NodeClient {

@@ -74,12 +74,12 @@ export function createPactClient(options: PactClientOptions): PactClient {
     );
     if (!text.ok) return text;
     const json = readJsonExact(text.value);
-    const parsed = json.ok ? parse(json.value) : { ok: false as const, reason: "not JSON" };
+    const parsed = json.ok ? parse(json.value) : { ok: false as const, error: "not JSON" };
     return parsed.ok
       ? { ok: true, value: parsed.value }
       : {
           ok: false,
-          error: { code: ClientErrorCode.BadResponse, url: target, reason: parsed.reason },
+          error: { code: ClientErrorCode.BadResponse, url: target, reason: parsed.error },
         };
   };
   return {
@@ -100,7 +100,7 @@ export function createPactClient(options: PactClientOptions): PactClient {
         (raw) =>
           typeof raw === "string" && raw !== ""
             ? { ok: true, value: raw }
-            : { ok: false, reason: "the proof is not a string" },
+            : { ok: false, error: "the proof is not a string" },
         waitMs,
       ),
   };

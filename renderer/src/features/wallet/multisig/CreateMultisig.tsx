@@ -190,7 +190,7 @@ export function CreateMultisig({
             />
             {!typed.ok ? (
               <p className="field-error" role="alert">
-                {typed.problem}
+                {typed.error}
               </p>
             ) : null}
           </div>
@@ -223,7 +223,7 @@ export function CreateMultisig({
             label="Chains"
             value={chainsText}
             onChange={setChainsText}
-            error={chains.ok ? null : chains.problem}
+            error={chains.ok ? null : chains.error}
             hint="The chains to create it on, e.g. 0, 3 (or all)."
           />
           <SelectField
@@ -251,7 +251,7 @@ export function CreateMultisig({
             </dl>
           ) : tried || keysText !== "" || own.length > 0 ? (
             <Notice tone="warning" testId="multisig-keyset-problem">
-              <p>{keyset.ok ? "" : keyset.problem}</p>
+              <p>{keyset.ok ? "" : keyset.error}</p>
             </Notice>
           ) : null}
         </fieldset>

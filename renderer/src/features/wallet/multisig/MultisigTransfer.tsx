@@ -363,7 +363,7 @@ export function MultisigTransfer({
             ))}
             {signerCheck !== null && !signerCheck.ok ? (
               <p className="field-error" role="alert">
-                {signerCheck.problem}
+                {signerCheck.error}
               </p>
             ) : null}
           </fieldset>
@@ -380,7 +380,7 @@ export function MultisigTransfer({
           value={amountText}
           onChange={setAmountText}
           inputMode="decimal"
-          error={(showErrors || amountText !== "") && !amount.ok ? amount.problem : null}
+          error={(showErrors || amountText !== "") && !amount.ok ? amount.error : null}
         />
         <p>
           Gas: at most {fmt(BigInt(DEFAULT_GAS_LIMIT) * MIN_GAS_PRICE)} coins, paid by the

@@ -519,7 +519,7 @@ export function TransferFlow({ accounts, sign, from: fromAccount }: TransferFlow
             inputMode="decimal"
             error={
               (showErrors || amountText !== "") && amount !== null && !amount.ok
-                ? amount.problem
+                ? amount.error
                 : null
             }
           />
@@ -532,14 +532,14 @@ export function TransferFlow({ accounts, sign, from: fromAccount }: TransferFlow
           value={gasLimitText}
           onChange={setGasLimitText}
           inputMode="numeric"
-          error={gasLimit.ok ? null : gasLimit.problem}
+          error={gasLimit.ok ? null : gasLimit.error}
         />
         <TextField
           label="Gas price"
           value={gasPriceText}
           onChange={setGasPriceText}
           inputMode="decimal"
-          error={gasPrice.ok ? null : gasPrice.problem}
+          error={gasPrice.ok ? null : gasPrice.error}
         />
         <p data-testid="max-fee">
           Gas fee: at most {fee === null ? "…" : fmt(fee)} coins (gas limit × gas price; you pay for
