@@ -109,8 +109,16 @@ export const LAYERS = {
   ],
   /** The shell's errors are `NodeError`s; only electron/nodeHost.ts imports node.ts. */
   electron: ["errors", "node.ts"],
-  /** Only browser-safe code: the command model, the test keys' data module, the bridge's contract. */
-  renderer: ["command", "src-node/genesis/devAccountKeys.ts", "electron/ipc/contract.ts"],
+  /**
+   * Only browser-safe code: the command model, the shared result type, the test keys' data
+   * module, the bridge's contract.
+   */
+  renderer: [
+    "command",
+    "src-node/errors/result.ts",
+    "src-node/genesis/devAccountKeys.ts",
+    "electron/ipc/contract.ts",
+  ],
 } as const satisfies Record<string, readonly string[]>;
 
 export type Area = keyof typeof LAYERS;

@@ -9,6 +9,8 @@
  * @module
  */
 
+import type { Result } from "../../src-node/errors/result.ts";
+
 /** Networks the desktop app can run. `test-singleton` is for tests only. */
 export const desktopNetworks = ["development", "testnet04", "mainnet01"] as const;
 export type DesktopNetwork = (typeof desktopNetworks)[number];
@@ -75,9 +77,7 @@ export type ChooseFolderArgs = {
 /** An error as the renderer sees it: a code listed in docs/desktop.md and a message. */
 export type BridgeError = { readonly code: string; readonly message: string };
 
-export type InvokeResult<T> =
-  | { readonly ok: true; readonly value: T }
-  | { readonly ok: false; readonly error: BridgeError };
+export type InvokeResult<T> = Result<T, BridgeError>;
 
 /** Channel → argument and result types. */
 export type InvokeChannels = {
@@ -93,12 +93,10 @@ export type ArgsOf<C extends Channel> = InvokeChannels[C]["args"];
 export type ResultOf<C extends Channel> = InvokeChannels[C]["result"];
 
 /** A parse outcome: the value, or why the input was rejected. */
-export type Parsed<T> =
-  | { readonly ok: true; readonly value: T }
-  | { readonly ok: false; readonly reason: string };
+export type Parsed<T> = Result<T>;
 
 const ok = <T>(value: T): Parsed<T> => ({ ok: true, value });
-const fail = <T>(reason: string): Parsed<T> => ({ ok: false, reason });
+const fail = <T>(reason: string): Parsed<T> => ({ ok: false, error: reason });
 
 function isRecord(x: unknown): x is Record<string, unknown> {
   return typeof x === "object" && x !== null && !Array.isArray(x);
@@ -138,9 +136,9 @@ function parseChooseFolderArgs(raw: unknown): Parsed<ChooseFolderArgs> {
   const extra = onlyKeys(raw, ["title", "defaultPath"]);
   if (extra !== null) return fail(extra);
   const title = parseOptionalString(raw, "title", 200);
-  if (!title.ok) return fail(title.reason);
+  if (!title.ok) return fail(title.error);
   const defaultPath = parseOptionalString(raw, "defaultPath", MAX_PATH);
-  if (!defaultPath.ok) return fail(defaultPath.reason);
+  if (!defaultPath.ok) return fail(defaultPath.error);
   if (defaultPath.value !== undefined && !isAbsolutePath(defaultPath.value)) {
     return fail("defaultPath must be an absolute path");
   }
@@ -217,26 +215,26 @@ export function parseSettingsPatch(raw: unknown): Parsed<SettingsPatch> {
   if (extra !== null) return fail(extra);
   const patch: MutablePatch = {};
   const network = present(raw, "network", parseNetwork);
-  if (!network.ok) return fail(network.reason);
+  if (!network.ok) return fail(network.error);
   if (network.value !== undefined) patch.network = network.value;
   const dataDir = present(raw, "dataDir", (v) => parseDirOrNull(v, "dataDir"));
-  if (!dataDir.ok) return fail(dataDir.reason);
+  if (!dataDir.ok) return fail(dataDir.error);
   if (dataDir.value !== undefined) patch.dataDir = dataDir.value;
   const port = present(raw, "port", (v) => parseIntIn(v, "port", 0, 65535));
-  if (!port.ok) return fail(port.reason);
+  if (!port.ok) return fail(port.error);
   if (port.value !== undefined) patch.port = port.value;
   const miningOnStart = present(raw, "miningOnStart", (v) => parseBool(v, "miningOnStart"));
-  if (!miningOnStart.ok) return fail(miningOnStart.reason);
+  if (!miningOnStart.ok) return fail(miningOnStart.error);
   if (miningOnStart.value !== undefined) patch.miningOnStart = miningOnStart.value;
   const threads = present(raw, "miningThreads", (v) => parseIntIn(v, "miningThreads", 1, 256));
-  if (!threads.ok) return fail(threads.reason);
+  if (!threads.ok) return fail(threads.error);
   if (threads.value !== undefined) patch.miningThreads = threads.value;
   const backupDir = present(raw, "backupDir", (v) => parseDirOrNull(v, "backupDir"));
-  if (!backupDir.ok) return fail(backupDir.reason);
+  if (!backupDir.ok) return fail(backupDir.error);
   if (backupDir.value !== undefined) patch.backupDir = backupDir.value;
   for (const key of ["miningApi", "backupApi"] as const) {
     const on = present(raw, key, (v) => parseBool(v, key));
-    if (!on.ok) return fail(on.reason);
+    if (!on.ok) return fail(on.error);
     if (on.value !== undefined) patch[key] = on.value;
   }
   return ok(patch);
@@ -259,7 +257,7 @@ export function parseSettings(raw: unknown): Parsed<AppSettings> {
   const missing = requiredSettingsKeys.filter((k) => !(k in rest));
   if (missing.length > 0) return fail(`missing field(s): ${missing.join(", ")}`);
   const patch = parseSettingsPatch(rest);
-  if (!patch.ok) return fail(patch.reason);
+  if (!patch.ok) return fail(patch.error);
   return ok(applySettingsPatch(defaultSettings, patch.value));
 }
 

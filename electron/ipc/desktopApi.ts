@@ -31,7 +31,7 @@ function makeCall(invoke: RawInvoke): Call {
         ok: false,
         error: {
           code: DesktopErrorCode.IpcInvalidArgs,
-          message: `Invalid arguments for ${channel}: ${parsed.reason}`,
+          message: `Invalid arguments for ${channel}: ${parsed.error}`,
         },
       };
     }
@@ -48,7 +48,7 @@ function makeCall(invoke: RawInvoke): Call {
     if (!envelope.ok) {
       return {
         ok: false,
-        error: { code: DesktopErrorCode.IpcFailed, message: `${channel}: ${envelope.reason}` },
+        error: { code: DesktopErrorCode.IpcFailed, message: `${channel}: ${envelope.error}` },
       };
     }
     // Main's handlers are typed by the same contract; the value is trusted to match.

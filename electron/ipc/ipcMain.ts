@@ -65,7 +65,7 @@ export async function dispatchInvoke<C extends Channel>(
   if (!parsed.ok) {
     return errorResult({
       code: DesktopErrorCode.IpcInvalidArgs,
-      message: `Invalid arguments for ${channel}: ${parsed.reason}`,
+      message: `Invalid arguments for ${channel}: ${parsed.error}`,
     });
   }
   try {

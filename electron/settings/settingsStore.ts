@@ -78,7 +78,7 @@ export class SettingsStore {
     try {
       const parsed = parseSettings(JSON.parse(text));
       if (parsed.ok) return parsed.value;
-      reason = parsed.reason;
+      reason = parsed.error;
     } catch (e) {
       reason = e instanceof Error ? e.message : String(e);
     }
@@ -115,7 +115,7 @@ export function readSettingsFile(file: string): AppSettings {
   } catch (e) {
     throw invalidFile(file, e instanceof Error ? e.message : String(e));
   }
-  if (!parsed.ok) throw invalidFile(file, parsed.reason);
+  if (!parsed.ok) throw invalidFile(file, parsed.error);
   return parsed.value;
 }
 

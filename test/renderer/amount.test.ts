@@ -15,7 +15,7 @@ import {
 
 const units = (text: string, decimals = COIN_DECIMALS) => {
   const r = parseAmount(text, decimals);
-  if (!r.ok) throw new Error(r.reason);
+  if (!r.ok) throw new Error(r.error);
   return r.value;
 };
 
@@ -41,9 +41,9 @@ describe("[renderer] amounts", () => {
     }
     expect(parseAmount("0.0000000000001", COIN_DECIMALS)).toEqual({
       ok: false,
-      reason: "amount: at most 12 digits after the point",
+      error: "amount: at most 12 digits after the point",
     });
-    expect(parseAmount("1.5", 0)).toEqual({ ok: false, reason: "amount: expected a whole number" });
+    expect(parseAmount("1.5", 0)).toEqual({ ok: false, error: "amount: expected a whole number" });
     expect(() => parseAmount("1", -1)).toThrow(RangeError);
     expect(() => parseAmount("1", 1.5)).toThrow(RangeError);
   });
@@ -73,12 +73,12 @@ describe("[renderer] amounts", () => {
     ]) {
       const r = readAmountInput(t, COIN_DECIMALS);
       expect(r.ok, t).toBe(false);
-      if (!r.ok && t !== "1.500,5") expect(r.reason, t).toBe(comma);
+      if (!r.ok && t !== "1.500,5") expect(r.error, t).toBe(comma);
     }
     expect(readAmountInput("1.500,5", COIN_DECIMALS).ok).toBe(false);
     expect(readAmountInput("1 000", COIN_DECIMALS)).toEqual({
       ok: false,
-      reason:
+      error:
         "An amount has digits and one decimal point only, not a space: write it like 1500 or 1,500.25.",
     });
     for (const [t, ch] of [
@@ -91,17 +91,17 @@ describe("[renderer] amounts", () => {
     ]) {
       expect(readAmountInput(t as string, COIN_DECIMALS)).toMatchObject({
         ok: false,
-        reason: expect.stringContaining(`not ${ch}`),
+        error: expect.stringContaining(`not ${ch}`),
       });
     }
     expect(readAmountInput("1.2.3", COIN_DECIMALS)).toEqual({
       ok: false,
-      reason: "An amount has one decimal point at most.",
+      error: "An amount has one decimal point at most.",
     });
-    expect(readAmountInput("  ", COIN_DECIMALS)).toEqual({ ok: false, reason: "Enter an amount." });
+    expect(readAmountInput("  ", COIN_DECIMALS)).toEqual({ ok: false, error: "Enter an amount." });
     expect(readAmountInput("0.0000000000001", COIN_DECIMALS)).toEqual({
       ok: false,
-      reason: "At most 12 digits after the point.",
+      error: "At most 12 digits after the point.",
     });
     expect(readAmountInput(".", COIN_DECIMALS).ok).toBe(false);
   });

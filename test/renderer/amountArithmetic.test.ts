@@ -18,7 +18,7 @@ import {
 
 const read = (text: string, decimals = COIN_DECIMALS) => {
   const r = unitsOfDecimalText(text, decimals);
-  if (!r.ok) throw new Error(r.reason);
+  if (!r.ok) throw new Error(r.error);
   return r.value;
 };
 

@@ -63,7 +63,7 @@ describe("[renderer] backup model", () => {
     };
     expect(parseOverview(overview)).toMatchObject({ ok: true, value: { freshBackupDue: true } });
     const bad = parseOverview({ ...overview, schedule: { ...overview.schedule, every: "hourly" } });
-    expect(bad).toMatchObject({ ok: false, reason: /schedule\.every/ });
+    expect(bad).toMatchObject({ ok: false, error: /schedule\.every/ });
     const job = parseJob({
       id: "1764150000",
       status: "backup-in-progress",
@@ -76,6 +76,6 @@ describe("[renderer] backup model", () => {
       error: null,
     });
     expect(job).toMatchObject({ ok: true, value: { secondsLeft: 3 } });
-    expect(parseJob({ id: "x", status: "done" })).toMatchObject({ ok: false, reason: /status/ });
+    expect(parseJob({ id: "x", status: "done" })).toMatchObject({ ok: false, error: /status/ });
   });
 });

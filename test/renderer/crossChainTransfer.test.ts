@@ -289,7 +289,7 @@ describe("[renderer] the pending transfers' file", () => {
       pending: { ...file, transfers: [{ ...fresh(), phase: "lost" }] },
     });
     expect(bad.ok).toBe(false);
-    if (!bad.ok) expect(bad.reason).toContain("pending.transfers[0].phase");
+    if (!bad.ok) expect(bad.error).toContain("pending.transfers[0].phase");
   });
 
   it("keeps every unfinished transfer and the newest finished ones, newest first", () => {

@@ -180,7 +180,7 @@ describe("[renderer] chain graph from /info", () => {
     expect(g.ok && [...g.value.keys()]).toEqual([0, 1]);
     expect(parseInfoGraph({ nodeGraphHistory: [[0, [[0, ["x"]]]]] })).toEqual({
       ok: false,
-      reason: "graph[0][1][0]: expected a chain id",
+      error: "graph[0][1][0]: expected a chain id",
     });
     expect(
       parseInfoGraph({

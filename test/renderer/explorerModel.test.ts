@@ -163,7 +163,7 @@ describe("[renderer] explorer model", () => {
       decode(null, () => resultOfText(`{"gas":1,"result":{},"reqKey":"${K}"}`, "out")),
     ).toEqual({
       ok: false,
-      reason: "out.result.status: expected a string",
+      error: "out.result.status: expected a string",
     });
     const block = (tx: string) => ({
       items: [
@@ -196,11 +196,11 @@ describe("[renderer] explorer model", () => {
     });
     expect(parseBlockPage(block("not base64!"))).toEqual({
       ok: false,
-      reason: "items[0].payloadWithOutputs.transactions[0][0]: expected base64url text",
+      error: "items[0].payloadWithOutputs.transactions[0][0]: expected base64url text",
     });
     expect(parseIndexedTransaction({ requestKey: K, status: "lost" })).toEqual({
       ok: false,
-      reason: "status: expected confirmed, pending or orphaned",
+      error: "status: expected confirmed, pending or orphaned",
     });
   });
 

@@ -87,7 +87,7 @@ describe("[renderer] explorer model", () => {
     expect(parseChainParam("19", null)).toEqual({ ok: true, value: 19 });
     expect(parseChainParam("20", 20)).toEqual({
       ok: false,
-      reason: "This network has chains 0 to 19; there is no chain 20.",
+      error: "This network has chains 0 to 19; there is no chain 20.",
     });
     for (const bad of ["", "01", "-1", "1.0", "x", "1000"]) {
       expect(parseChainParam(bad, null).ok, bad).toBe(false);
@@ -117,7 +117,7 @@ describe("[renderer] explorer model", () => {
     expect(lookupHref("module", "coin")).toEqual({ ok: true, value: "#/explorer/module/coin" });
     expect(lookupHref("account", "ab")).toEqual({
       ok: false,
-      reason: "An account name has at least 3 characters.",
+      error: "An account name has at least 3 characters.",
     });
     expect(lookupHref("tx", "nope").ok).toBe(false);
   });

@@ -150,7 +150,7 @@ describe("[renderer] node client", () => {
     expect(app).toEqual({ ok: true, value: { state: "ready" } });
     const bad = await client.get("/chain/2/header?limit=1", () => ({
       ok: false,
-      reason: "items: expected an array",
+      error: "items: expected an array",
     }));
     expect(bad).toMatchObject({
       ok: false,

@@ -49,7 +49,7 @@ describe("[renderer] app config", () => {
     for (const [raw, field] of cases) {
       const r = parseAppConfig(raw);
       expect(r.ok, JSON.stringify(raw)).toBe(false);
-      if (!r.ok) expect(r.reason.startsWith(field), r.reason).toBe(true);
+      if (!r.ok) expect(r.error.startsWith(field), r.error).toBe(true);
     }
   });
 });
@@ -79,7 +79,7 @@ describe("[renderer] node info", () => {
   it("names the bad field", () => {
     expect(parseNodeInfo({ ...info, nodeChains: [0] })).toEqual({
       ok: false,
-      reason: "nodeChains[0]: expected a string",
+      error: "nodeChains[0]: expected a string",
     });
     expect(parseNodeInfo({ ...info, nodeNumberOfChains: -1 }).ok).toBe(false);
   });

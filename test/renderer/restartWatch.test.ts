@@ -16,7 +16,7 @@ function fakeClient(answers: { get: Answer[]; post: Answer }) {
   const run = <T>(a: Answer, parse: (raw: unknown) => Decoded<T>): ClientResult<T> => {
     if (!a.ok) return a;
     const p = parse(a.value);
-    if (!p.ok) throw new Error(p.reason);
+    if (!p.ok) throw new Error(p.error);
     return { ok: true, value: p.value };
   };
   return {

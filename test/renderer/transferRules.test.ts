@@ -88,14 +88,14 @@ describe("[renderer] transfer rules", () => {
     expect(checkAmount("0.0000000000001", ONE, 2500, price).ok).toBe(false);
     expect(checkAmount("1", null, 2500, price)).toMatchObject({
       ok: false,
-      problem: /does not exist/,
+      error: /does not exist/,
     });
     expect(checkAmount("2", ONE, 2500, price)).toMatchObject({
       ok: false,
-      problem: /more than the balance/,
+      error: /more than the balance/,
     });
     // Exactly the balance: the gas would not be covered.
-    expect(checkAmount("1", ONE, 2500, price)).toMatchObject({ ok: false, problem: /Max/ });
+    expect(checkAmount("1", ONE, 2500, price)).toMatchObject({ ok: false, error: /Max/ });
     expect(checkAmount("0.999975", ONE, 2500, price).ok).toBe(true);
     expect(checkAmount("0.9999750000001", ONE, 2500, price).ok).toBe(false);
     // As shown: "1,500" is one thousand five hundred; "1,5" is refused, never read as 1.5.
@@ -105,7 +105,7 @@ describe("[renderer] transfer rules", () => {
     });
     expect(checkAmount("1,5", 2000n * ONE, 2500, price)).toMatchObject({
       ok: false,
-      problem: /comma only separates thousands/,
+      error: /comma only separates thousands/,
     });
     fc.assert(
       fc.property(

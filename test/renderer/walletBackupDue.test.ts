@@ -27,7 +27,7 @@ describe("[renderer] the wallet's fresh-backup-due answer", () => {
       const r = await node.request("GET", "/app/api/backup", { headers });
       expect(r.statusCode, r.body).toBe(200);
       const parsed = parseBackupDue(JSON.parse(r.body));
-      if (!parsed.ok) throw new Error(parsed.reason);
+      if (!parsed.ok) throw new Error(parsed.error);
       return parsed.value;
     };
     const save = async (file: KeystoreFile) => {
@@ -61,7 +61,7 @@ describe("[renderer] the wallet's fresh-backup-due answer", () => {
   it("names the field when the answer has another shape", () => {
     expect(parseBackupDue({ freshBackupDue: "yes" })).toEqual({
       ok: false,
-      reason: "freshBackupDue: expected true or false",
+      error: "freshBackupDue: expected true or false",
     });
     expect(parseBackupDue([])).toMatchObject({ ok: false });
   });

@@ -81,7 +81,7 @@ async function details(chainId: number, accounts: readonly string[]) {
   if (!r.ok) throw new Error(JSON.stringify(r.error));
   if (!r.value.outcome.ok) throw new Error(r.value.outcome.message);
   const parsed = parseAccountDetails(r.value.outcome.data, accounts);
-  if (!parsed.ok) throw new Error(parsed.reason);
+  if (!parsed.ok) throw new Error(parsed.error);
   return parsed.value;
 }
 

@@ -201,7 +201,7 @@ describe("[renderer] the history model", () => {
     expect(pending.ok && pending.value.status).toBe("pending");
     const bad = entryFromExplorerTx({ ...tx, chain: "three" }, 5);
     expect(bad.ok).toBe(false);
-    if (!bad.ok) expect(bad.reason).toContain("tx.chain");
+    if (!bad.ok) expect(bad.error).toContain("tx.chain");
   });
 });
 
@@ -303,12 +303,12 @@ describe("[renderer] the history in wallet/pending.json", () => {
       pending: { ...file, history: [{ ...entry(), status: "lost" }] },
     });
     expect(bad.ok).toBe(false);
-    if (!bad.ok) expect(bad.reason).toContain("pending.history[0].status");
+    if (!bad.ok) expect(bad.error).toContain("pending.history[0].status");
     const badKey = parseWalletRecords({
       pending: { ...file, multisig: [{ ...records.multisig[0], keys: ["nothex"] }] },
     });
     expect(badKey.ok).toBe(false);
-    if (!badKey.ok) expect(badKey.reason).toContain("pending.multisig[0].keys[0]");
+    if (!badKey.ok) expect(badKey.error).toContain("pending.multisig[0].keys[0]");
   });
 });
 

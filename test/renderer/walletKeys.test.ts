@@ -135,7 +135,7 @@ describe("[renderer] keystore encryption", () => {
       const c = structuredClone(f);
       patch(c);
       const r = parseKeystoreFile(c);
-      return r.ok ? "ok" : r.reason;
+      return r.ok ? "ok" : r.error;
     };
     expect(reason(() => {})).toBe("ok");
     expect(reason((c) => (c.version = 2))).toContain("keystore.version");

@@ -58,7 +58,7 @@ describe("[renderer] multi-signature keysets", () => {
     expect(parsePublicKeys("  ")).toEqual({ ok: true, value: [] });
     const bad = parsePublicKeys(`${A} ${"ab".repeat(31)}`);
     expect(bad.ok).toBe(false);
-    if (!bad.ok) expect(bad.problem).toContain("is not a public key");
+    if (!bad.ok) expect(bad.error).toContain("is not a public key");
     expect(parsePublicKeys("k:xyz").ok).toBe(false);
   });
 
@@ -69,11 +69,11 @@ describe("[renderer] multi-signature keysets", () => {
     });
     const one = buildKeyset([A], [A], "keys-all");
     expect(one.ok).toBe(false);
-    if (!one.ok) expect(one.problem).toContain("at least 2 keys");
+    if (!one.ok) expect(one.error).toContain("at least 2 keys");
     const many = Array.from({ length: 11 }, (_, i) => i.toString(16).padStart(2, "0").repeat(32));
     const tooMany = buildKeyset(many, [], "keys-any");
     expect(tooMany.ok).toBe(false);
-    if (!tooMany.ok) expect(tooMany.problem).toContain("At most 10");
+    if (!tooMany.ok) expect(tooMany.error).toContain("At most 10");
   });
 
   it("names the account with the w: principal the contract language gives the keyset", () => {
@@ -98,12 +98,12 @@ describe("[renderer] multi-signature keysets", () => {
     expect(checkSigners(all, [C, A, B])).toEqual({ ok: true, value: [A, B, C] });
     expect(checkSigners(all, [A, B])).toEqual({
       ok: false,
-      problem: "Every key of a keys-all account must sign.",
+      error: "Every key of a keys-all account must sign.",
     });
     expect(checkSigners(two, [C, A])).toEqual({ ok: true, value: [A, C] });
-    expect(checkSigners(two, [B])).toEqual({ ok: false, problem: "Choose at least 2 signers." });
+    expect(checkSigners(two, [B])).toEqual({ ok: false, error: "Choose at least 2 signers." });
     expect(checkSigners(any, [B])).toEqual({ ok: true, value: [B] });
-    expect(checkSigners(any, [])).toEqual({ ok: false, problem: "Choose at least 1 signer." });
+    expect(checkSigners(any, [])).toEqual({ ok: false, error: "Choose at least 1 signer." });
     const foreign = checkSigners(any, ["dd".repeat(32)]);
     expect(foreign.ok).toBe(false);
   });
@@ -115,7 +115,7 @@ describe("[renderer] multi-signature keysets", () => {
     expect(parseChains("", chains).ok).toBe(false);
     const bad = parseChains("0, 20", chains);
     expect(bad.ok).toBe(false);
-    if (!bad.ok) expect(bad.problem).toBe("20 is not a chain of this network (0 to 3).");
+    if (!bad.ok) expect(bad.error).toBe("20 is not a chain of this network (0 to 3).");
   });
 
   it("writes coin.create-account with the keyset in the data, the payer signing for gas only", () => {
@@ -203,7 +203,7 @@ describe("[renderer] a 2-of-2 account against a real node", () => {
 
   it("creates, funds and spends it with both signatures; one signature is refused", async () => {
     const guard = buildKeyset([keyB], [keyA], "keys-all");
-    if (!guard.ok) throw new Error(guard.problem);
+    if (!guard.ok) throw new Error(guard.error);
     const name = multisigAccountName(guard.value);
     const created = await signAndSend(
       createAccountPayload({
@@ -263,7 +263,7 @@ describe("[renderer] a 2-of-2 account against a real node", () => {
     expect(refused.ok && refused.value.outcome.ok).toBe(false);
 
     const signers = checkSigners(guard.value, guard.value.keys);
-    if (!signers.ok) throw new Error(signers.problem);
+    if (!signers.ok) throw new Error(signers.error);
     const payload = multisigTransferPayload(plan, signers.value);
     expect(payload.signers.map((s) => s.pubKey)).toEqual(guard.value.keys);
     const unsigned = commandModel.buildCommand(payload);

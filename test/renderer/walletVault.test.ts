@@ -266,7 +266,7 @@ describe("[renderer] wallet vault", () => {
   it("parses requests: unknown operations and bad fields are refused", () => {
     expect(parseVaultRequest({ op: "steal" })).toEqual({
       ok: false,
-      reason: "request.op: expected a vault operation",
+      error: "request.op: expected a vault operation",
     });
     expect(parseVaultRequest({ op: "sign", keyId: "p-0", requestKey: "short" }).ok).toBe(false);
     expect(parseVaultRequest({ op: "generate", words: 13 }).ok).toBe(false);
@@ -283,7 +283,7 @@ describe("[renderer] wallet vault", () => {
         const parsed = parseVaultRequest(m);
         let answer: unknown;
         try {
-          if (!parsed.ok) throw new VaultError("WALLET_BAD_REQUEST", parsed.reason);
+          if (!parsed.ok) throw new VaultError("WALLET_BAD_REQUEST", parsed.error);
           answer = { id, ok: true, result: vault.handle(parsed.value) };
         } catch (e) {
           const v = e as VaultError;

@@ -83,7 +83,7 @@ describe("[electron] bridge contract parsers", () => {
   it("parses a whole settings file and rejects missing fields or other versions", () => {
     expect(parseSettings(defaultSettings)).toEqual({ ok: true, value: defaultSettings });
     const { port: _port, ...withoutPort } = defaultSettings;
-    expect(parseSettings(withoutPort)).toEqual({ ok: false, reason: "missing field(s): port" });
+    expect(parseSettings(withoutPort)).toEqual({ ok: false, error: "missing field(s): port" });
     expect(parseSettings({ ...defaultSettings, version: 2 }).ok).toBe(false);
   });
 

@@ -4,6 +4,8 @@
  * @module
  */
 
+import type { Result } from "../../../src-node/errors/result.ts";
+
 export const ClientErrorCode = {
   Unreachable: "CLIENT_UNREACHABLE",
   Timeout: "CLIENT_TIMEOUT",
@@ -33,6 +35,4 @@ export type ClientError =
       readonly reason: string;
     };
 
-export type ClientResult<T> =
-  | { readonly ok: true; readonly value: T }
-  | { readonly ok: false; readonly error: ClientError };
+export type ClientResult<T> = Result<T, ClientError>;

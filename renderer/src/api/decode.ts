@@ -4,10 +4,10 @@
  * @module
  */
 
+import type { Result } from "../../../src-node/errors/result.ts";
+
 /** A decode outcome: the value, or the reason (with the JSON path) it was rejected. */
-export type Decoded<T> =
-  | { readonly ok: true; readonly value: T }
-  | { readonly ok: false; readonly reason: string };
+export type Decoded<T> = Result<T>;
 
 /** Raised inside a decoder and caught by {@link decode}; never escapes this module's callers. */
 class DecodeFailure {
@@ -22,7 +22,7 @@ export function decode<T>(raw: unknown, f: (raw: unknown) => T): Decoded<T> {
   try {
     return { ok: true, value: f(raw) };
   } catch (e) {
-    if (e instanceof DecodeFailure) return { ok: false, reason: e.reason };
+    if (e instanceof DecodeFailure) return { ok: false, error: e.reason };
     throw e;
   }
 }

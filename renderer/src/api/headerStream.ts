@@ -64,7 +64,7 @@ export function followHeaderStream(
       if (source !== s) return;
       const parsed = typeof event.data === "string" ? parseHeaderUpdate(event.data) : null;
       if (parsed?.ok) handlers.onHeader(parsed.value);
-      else handlers.onBadEvent?.(parsed === null ? "event without data" : parsed.reason);
+      else handlers.onBadEvent?.(parsed === null ? "event without data" : parsed.error);
     });
     s.addEventListener("error", () => {
       if (source !== s || stopped) return;

@@ -21,7 +21,7 @@ export function parseHeaderUpdate(data: string): Decoded<HeaderUpdate> {
   try {
     json = JSON.parse(data);
   } catch {
-    return { ok: false, reason: "event data: expected JSON" };
+    return { ok: false, error: "event data: expected JSON" };
   }
   return decode(json, (x) => {
     const o = record(x, "event");

@@ -220,7 +220,7 @@ export function readReply<T>(
   const parsed = read(text.value);
   return parsed.ok
     ? { ok: true, value: parsed.value }
-    : { ok: false, error: { code: ClientErrorCode.BadResponse, url, reason: parsed.reason } };
+    : { ok: false, error: { code: ClientErrorCode.BadResponse, url, reason: parsed.error } };
 }
 
 /** A reply's JSON parsed with `parse`. */
@@ -230,7 +230,7 @@ function parseJson<T>(text: ClientResult<string>, url: string, parse: Parse<T>):
     try {
       json = JSON.parse(body);
     } catch {
-      return { ok: false, reason: "not JSON" };
+      return { ok: false, error: "not JSON" };
     }
     return parse(json);
   });

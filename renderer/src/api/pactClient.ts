@@ -59,7 +59,7 @@ export function createPactClient(client: Pick<NodeClient, "request" | "url">): P
     });
     return readReply(text, client.url(target), (t) => {
       const json = readJsonExact(t);
-      return json.ok ? parse(json.value) : { ok: false, reason: "not JSON" };
+      return json.ok ? parse(json.value) : { ok: false, error: "not JSON" };
     });
   };
   return {
@@ -80,7 +80,7 @@ export function createPactClient(client: Pick<NodeClient, "request" | "url">): P
         (raw) =>
           typeof raw === "string" && raw !== ""
             ? { ok: true, value: raw }
-            : { ok: false, reason: "the proof is not a string" },
+            : { ok: false, error: "the proof is not a string" },
         waitMs,
       ),
   };

@@ -28,22 +28,22 @@ const GROUPED = /^\d{1,3}(?:,\d{3})+(?:\.\d*)?$/;
  */
 export function readAmountInput(text: string, decimals: number): Decoded<bigint> {
   const t = text.trim();
-  if (t === "") return { ok: false, reason: "Enter an amount." };
+  if (t === "") return { ok: false, error: "Enter an amount." };
   const odd = /[^0-9.,]/.exec(t);
   if (odd !== null) {
     const shown = /\s/.test(odd[0]) ? "a space" : `“${odd[0]}”`;
     return {
       ok: false,
-      reason: `An amount has digits and one decimal point only, not ${shown}: write it like 1500 or 1,500.25.`,
+      error: `An amount has digits and one decimal point only, not ${shown}: write it like 1500 or 1,500.25.`,
     };
   }
   if (t.split(".").length > 2) {
-    return { ok: false, reason: "An amount has one decimal point at most." };
+    return { ok: false, error: "An amount has one decimal point at most." };
   }
   if (t.includes(",") && !GROUPED.test(t)) {
     return {
       ok: false,
-      reason:
+      error:
         "A comma only separates thousands (1,500 is one thousand five hundred); for a fraction use a point: 1.5.",
     };
   }
@@ -52,7 +52,7 @@ export function readAmountInput(text: string, decimals: number): Decoded<bigint>
     ? parsed
     : {
         ok: false,
-        reason: `${parsed.reason.replace(/^amount: /, "").replace(/^./, (c) => c.toUpperCase())}.`,
+        error: `${parsed.error.replace(/^amount: /, "").replace(/^./, (c) => c.toUpperCase())}.`,
       };
 }
 
@@ -64,14 +64,14 @@ export function parseAmount(text: string, decimals: number): Decoded<bigint> {
   checkDecimals(decimals);
   const m = /^(\d*)(?:\.(\d*))?$/.exec(text);
   if (m === null || text === "" || text === "." || (m[1] === "" && (m[2] ?? "") === "")) {
-    return { ok: false, reason: "amount: expected a number like 12 or 0.5" };
+    return { ok: false, error: "amount: expected a number like 12 or 0.5" };
   }
   const whole = m[1] ?? "";
   const fraction = m[2] ?? "";
   if (fraction.length > decimals) {
     return {
       ok: false,
-      reason:
+      error:
         decimals === 0
           ? "amount: expected a whole number"
           : `amount: at most ${decimals} digits after the point`,
@@ -139,7 +139,7 @@ export function unitsOfDecimalText(
   const m = DECIMAL_TEXT.exec(text);
   const exponent = Number(m?.[4] ?? "0");
   if (m === null || Math.abs(exponent) > MAX_EXPONENT) {
-    return { ok: false, reason: `expected a decimal number, got "${text}"` };
+    return { ok: false, error: `expected a decimal number, got "${text}"` };
   }
   const whole = m[2] ?? "";
   const fraction = (m[3] ?? "").replace(/0+$/, "");
@@ -149,7 +149,7 @@ export function unitsOfDecimalText(
   if (shift < 0) {
     const divisor = 10n ** BigInt(-shift);
     if (digits % divisor !== 0n) {
-      return { ok: false, reason: `more than ${decimals} digits after the point: "${text}"` };
+      return { ok: false, error: `more than ${decimals} digits after the point: "${text}"` };
     }
     const units = digits / divisor;
     return { ok: true, value: m[1] === "-" ? -units : units };

@@ -227,7 +227,7 @@ export function parseRestoreAccepted(
   return decode(raw, (x) => {
     const o = record(x, "restore");
     const backup = parseSummary(o.backup);
-    if (!backup.ok) return reject("backup", backup.reason);
+    if (!backup.ok) return reject("backup", backup.error);
     return { launchId: string(o.launchId, "launchId"), backup: backup.value };
   });
 }

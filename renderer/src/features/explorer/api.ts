@@ -40,11 +40,11 @@ export const BRAID_ROWS = 8;
 
 const hashList = (raw: unknown): Decoded<Page<string>> => {
   if (typeof raw !== "object" || raw === null || !Array.isArray((raw as { items?: unknown }).items))
-    return { ok: false, reason: "items: expected an array" };
+    return { ok: false, error: "items: expected an array" };
   const items = (raw as { items: unknown[] }).items;
   return items.every((h) => typeof h === "string")
     ? { ok: true, value: { items: items as string[], next: null } }
-    : { ok: false, reason: "items: expected hashes" };
+    : { ok: false, error: "items: expected hashes" };
 };
 
 /** A 404 becomes `null` (the page says "not found"); other failures stay failures. */

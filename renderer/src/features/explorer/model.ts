@@ -16,13 +16,13 @@ const HASH = /^[A-Za-z0-9_-]{43}$/;
 /** A chain id from an address: decimal without leading zeros, below `chainCount` when known. */
 export function parseChainParam(text: string, chainCount: number | null): Decoded<number> {
   if (!/^(0|[1-9][0-9]{0,2})$/.test(text)) {
-    return { ok: false, reason: `“${text}” is not a chain number.` };
+    return { ok: false, error: `“${text}” is not a chain number.` };
   }
   const id = Number(text);
   if (chainCount !== null && id >= chainCount) {
     return {
       ok: false,
-      reason: `This network has chains 0 to ${chainCount - 1}; there is no chain ${id}.`,
+      error: `This network has chains 0 to ${chainCount - 1}; there is no chain ${id}.`,
     };
   }
   return { ok: true, value: id };
@@ -67,7 +67,7 @@ export function lookupHref(kind: LookupKind, text: string): Decoded<string> {
       : kind === "tx"
         ? requestKeyProblem(value)
         : moduleNameProblem(value);
-  if (problem !== null) return { ok: false, reason: problem };
+  if (problem !== null) return { ok: false, error: problem };
   switch (kind) {
     case "account":
       return { ok: true, value: href("explorerAccount", { name: value }) };

@@ -207,7 +207,7 @@ export function BlockPage() {
           : `Height ${formatInteger(block.data.header.height)} of chain ${block.data.header.chainId}: its header, its links to other blocks, and its transactions.`
       }
     >
-      {parsed.ok ? null : <ErrorMessage error={parsed.reason} />}
+      {parsed.ok ? null : <ErrorMessage error={parsed.error} />}
       {problem === null ? null : <ErrorMessage error={problem} />}
       {ok ? (
         <QueryState

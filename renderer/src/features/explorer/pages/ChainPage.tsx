@@ -124,7 +124,7 @@ export function ChainPage() {
     return (
       <>
         <PageTitle>No such chain</PageTitle>
-        <ErrorMessage error={parsed.reason} />
+        <ErrorMessage error={parsed.error} />
         <p>
           <Link to="/explorer">Back to the braid</Link>
         </p>

@@ -33,6 +33,6 @@ export async function readAccounts(
     });
   if (!result.outcome.ok) throw bad(result.outcome.message);
   const parsed = parseAccountDetails(result.outcome.data, accounts);
-  if (!parsed.ok) throw bad(parsed.reason);
+  if (!parsed.ok) throw bad(parsed.error);
   return parsed.value;
 }

@@ -153,7 +153,7 @@ export function PendingProvider({ children }: { readonly children: ReactNode }) 
           setProblem(
             plainError(
               "The stored pending transfers are unreadable, so the wallet cannot finish them by itself. Finish a transfer by its request key on the Finish page.",
-              parsed.reason,
+              parsed.error,
             ),
           );
         }

@@ -81,7 +81,7 @@ export async function discoverAccounts(
       const r = await local(chain, discoveryCommand(accounts, chain, networkId, nowSeconds));
       if (!r.ok) throw new Error(`chain ${chain}: the node did not answer (${r.error.code})`);
       const parsed = parseDiscoveryAnswer(r.value, accounts.length);
-      if (!parsed.ok) throw new Error(`chain ${chain}: ${parsed.reason}`);
+      if (!parsed.ok) throw new Error(`chain ${chain}: ${parsed.error}`);
       return parsed.value;
     }),
   );

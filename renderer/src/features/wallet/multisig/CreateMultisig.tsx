@@ -188,7 +188,7 @@ export function CreateMultisig({
             />
             {!typed.ok ? (
               <p className="field-error" role="alert">
-                {typed.problem}
+                {typed.error}
               </p>
             ) : null}
           </div>
@@ -221,7 +221,7 @@ export function CreateMultisig({
             label="Chains"
             value={chainsText}
             onChange={setChainsText}
-            error={chains.ok ? null : chains.problem}
+            error={chains.ok ? null : chains.error}
             hint="The chains to create it on, e.g. 0, 3 (or all)."
           />
           <SelectField
@@ -249,7 +249,7 @@ export function CreateMultisig({
             </dl>
           ) : tried || keysText !== "" || own.length > 0 ? (
             <Notice tone="warning" testId="multisig-keyset-problem">
-              <p>{keyset.ok ? "" : keyset.problem}</p>
+              <p>{keyset.ok ? "" : keyset.error}</p>
             </Notice>
           ) : null}
         </fieldset>

@@ -295,7 +295,7 @@ export function MultisigTransfer({
             ))}
             {signerCheck !== null && !signerCheck.ok ? (
               <p className="field-error" role="alert">
-                {signerCheck.problem}
+                {signerCheck.error}
               </p>
             ) : null}
           </fieldset>

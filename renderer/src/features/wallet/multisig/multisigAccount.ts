@@ -82,7 +82,7 @@ export function parsePublicKeys(text: string): Checked<readonly string[]> {
       const shown = part.length > 20 ? `${part.slice(0, 20)}…` : part;
       return {
         ok: false,
-        problem: `"${shown}" is not a public key (64 hex digits, or a k: account).`,
+        error: `"${shown}" is not a public key (64 hex digits, or a k: account).`,
       };
     }
     if (!keys.includes(key)) keys.push(key);
@@ -98,15 +98,15 @@ export function buildKeyset(
 ): Checked<MultisigKeyset> {
   const keys = [...new Set([...typed, ...own].map((k) => k.toLowerCase()))].sort();
   const bad = keys.find((k) => !HEX64.test(k));
-  if (bad !== undefined) return { ok: false, problem: `Not a public key: ${bad}` };
+  if (bad !== undefined) return { ok: false, error: `Not a public key: ${bad}` };
   if (keys.length < MIN_KEYS) {
     return {
       ok: false,
-      problem: `A multi-signature account needs at least ${MIN_KEYS} keys (it has ${keys.length}).`,
+      error: `A multi-signature account needs at least ${MIN_KEYS} keys (it has ${keys.length}).`,
     };
   }
   if (keys.length > MAX_KEYS) {
-    return { ok: false, problem: `At most ${MAX_KEYS} keys (it has ${keys.length}).` };
+    return { ok: false, error: `At most ${MAX_KEYS} keys (it has ${keys.length}).` };
   }
   return { ok: true, value: { keys, pred } };
 }
@@ -141,13 +141,13 @@ export function checkSigners(
   const picked = guard.keys.filter((k) => chosen.includes(k));
   const foreign = chosen.find((k) => !guard.keys.includes(k));
   if (foreign !== undefined) {
-    return { ok: false, problem: `${foreign} is not a key of this account.` };
+    return { ok: false, error: `${foreign} is not a key of this account.` };
   }
   const need = requiredSignatures(guard);
   if (picked.length < need) {
     return {
       ok: false,
-      problem:
+      error:
         guard.pred === "keys-all"
           ? "Every key of a keys-all account must sign."
           : `Choose at least ${need} signer${need === 1 ? "" : "s"}.`,
@@ -164,14 +164,14 @@ export function parseChains(
   const t = text.trim();
   if (t.toLowerCase() === "all") return { ok: true, value: [...available].sort((a, b) => a - b) };
   const parts = t.split(/[\s,;]+/).filter((p) => p !== "");
-  if (parts.length === 0) return { ok: false, problem: "Enter the chains, e.g. 0, 3 (or all)." };
+  if (parts.length === 0) return { ok: false, error: "Enter the chains, e.g. 0, 3 (or all)." };
   const chains = new Set<number>();
   for (const p of parts) {
     const n = /^\d{1,3}$/.test(p) ? Number(p) : null;
     if (n === null || !available.includes(n)) {
       return {
         ok: false,
-        problem: `${p} is not a chain of this network (0 to ${Math.max(0, available.length - 1)}).`,
+        error: `${p} is not a chain of this network (0 to ${Math.max(0, available.length - 1)}).`,
       };
     }
     chains.add(n);

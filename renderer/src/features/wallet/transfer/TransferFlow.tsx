@@ -415,14 +415,14 @@ export function TransferFlow({ accounts, sign, from: fromAccount }: TransferFlow
           value={form.gasLimitText}
           onChange={(value) => dispatch({ type: "gasLimit", value })}
           inputMode="numeric"
-          error={v.gasLimit.ok ? null : v.gasLimit.problem}
+          error={v.gasLimit.ok ? null : v.gasLimit.error}
         />
         <TextField
           label="Gas price"
           value={form.gasPriceText}
           onChange={(value) => dispatch({ type: "gasPrice", value })}
           inputMode="decimal"
-          error={v.gasPrice.ok ? null : v.gasPrice.problem}
+          error={v.gasPrice.ok ? null : v.gasPrice.error}
         />
         <p data-testid="max-fee">
           Gas fee: at most {v.fee === null ? "…" : fmt(v.fee)} coins (gas limit × gas price; you pay

@@ -375,7 +375,7 @@ export function readTransferForm(state: TransferFormState, facts: TransferFacts)
     receiverError: state.showErrors || receiverCheck?.kind === "refused" ? receiverProblem : null,
     amountError:
       (state.showErrors || state.amountText !== "") && amount !== null && !amount.ok
-        ? amount.problem
+        ? amount.error
         : null,
     guard,
     signers,

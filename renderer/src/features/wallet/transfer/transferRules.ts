@@ -6,6 +6,7 @@
  * and "pick the chain with enough funds".
  * @module
  */
+import type { Result } from "../../../../../src-node/errors/result.ts";
 import { accountNameProblem } from "../../../format/accountName.ts";
 import { COIN_DECIMALS, formatAmount, maxGasFee, readAmountInput } from "../../../format/amount.ts";
 import type { AccountOnChain } from "../accounts/accountDetails.ts";
@@ -85,9 +86,7 @@ export function checkReceiver(
   return { kind: "create", guard: { keys: [key], pred: "keys-all" } };
 }
 
-export type Checked<T> =
-  | { readonly ok: true; readonly value: T }
-  | { readonly ok: false; readonly problem: string };
+export type Checked<T> = Result<T>;
 
 /** The amount typed, checked against the balance and the most the gas can cost. */
 export function checkAmount(
@@ -97,23 +96,23 @@ export function checkAmount(
   gasPrice: bigint,
 ): Checked<bigint> {
   const parsed = readAmountInput(text, COIN_DECIMALS);
-  if (!parsed.ok) return { ok: false, problem: parsed.reason };
+  if (!parsed.ok) return { ok: false, error: parsed.error };
   const amount = parsed.value;
-  if (amount <= 0n) return { ok: false, problem: "The amount must be more than 0." };
+  if (amount <= 0n) return { ok: false, error: "The amount must be more than 0." };
   if (balance === null) {
-    return { ok: false, problem: "The sending account does not exist on this chain." };
+    return { ok: false, error: "The sending account does not exist on this chain." };
   }
   if (amount > balance) {
     return {
       ok: false,
-      problem: `The amount is more than the balance on this chain (${formatAmount(balance, COIN_DECIMALS)}).`,
+      error: `The amount is more than the balance on this chain (${formatAmount(balance, COIN_DECIMALS)}).`,
     };
   }
   const fee = maxGasFee(gasLimit, gasPrice);
   if (amount + fee > balance) {
     return {
       ok: false,
-      problem: `The amount and the gas (up to ${formatAmount(fee, COIN_DECIMALS)}) are more than the balance (${formatAmount(balance, COIN_DECIMALS)}); "Max" sends all that can be sent.`,
+      error: `The amount and the gas (up to ${formatAmount(fee, COIN_DECIMALS)}) are more than the balance (${formatAmount(balance, COIN_DECIMALS)}); "Max" sends all that can be sent.`,
     };
   }
   return { ok: true, value: amount };
@@ -122,10 +121,10 @@ export function checkAmount(
 /** A gas limit typed: a whole number 1 … the block gas limit. */
 export function checkGasLimit(text: string): Checked<number> {
   const t = text.trim().replace(/[,_\s]/g, "");
-  if (!/^\d{1,7}$/.test(t)) return { ok: false, problem: "The gas limit is a whole number." };
+  if (!/^\d{1,7}$/.test(t)) return { ok: false, error: "The gas limit is a whole number." };
   const n = Number(t);
   if (n < 1 || n > MAX_GAS_LIMIT) {
-    return { ok: false, problem: `The gas limit is 1 to ${MAX_GAS_LIMIT.toLocaleString("en")}.` };
+    return { ok: false, error: `The gas limit is 1 to ${MAX_GAS_LIMIT.toLocaleString("en")}.` };
   }
   return { ok: true, value: n };
 }
@@ -136,13 +135,13 @@ export function checkGasPrice(text: string): Checked<bigint> {
   if (!parsed.ok) {
     return {
       ok: false,
-      problem: `The gas price is a decimal like 0.00000001. ${parsed.reason}`,
+      error: `The gas price is a decimal like 0.00000001. ${parsed.error}`,
     };
   }
   if (parsed.value < MIN_GAS_PRICE) {
     return {
       ok: false,
-      problem: `The gas price is at least ${formatAmount(MIN_GAS_PRICE, COIN_DECIMALS)}.`,
+      error: `The gas price is at least ${formatAmount(MIN_GAS_PRICE, COIN_DECIMALS)}.`,
     };
   }
   return { ok: true, value: parsed.value };

@@ -93,7 +93,7 @@ export function VaultProvider({
       }
       const parsed = parseKeystoreFile(r.value.keystore);
       if (!parsed.ok) {
-        setLoadError(`The stored keystore cannot be read (${parsed.reason}).`);
+        setLoadError(`The stored keystore cannot be read (${parsed.error}).`);
         return;
       }
       keystoreRef.current = parsed.value;

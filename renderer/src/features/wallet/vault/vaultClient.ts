@@ -42,7 +42,7 @@ function words(x: unknown): { words: readonly string[] } {
 function keystoreResult(x: unknown) {
   const r = record(x, "result");
   const k = parseKeystoreFile(r.keystore);
-  return { keystore: k.ok ? k.value : reject("result.keystore", k.reason) };
+  return { keystore: k.ok ? k.value : reject("result.keystore", k.error) };
 }
 
 const empty = (): Record<string, never> => ({});
@@ -112,7 +112,7 @@ export function createVaultClient(transport: VaultTransport, onLocked: () => voi
     const parse = RESULT_PARSERS[w.op] as (raw: unknown) => unknown;
     const parsed: Decoded<unknown> = decode(msg.result, parse);
     if (parsed.ok) w.resolve(parsed.value);
-    else w.reject(new Error(`the vault's answer does not parse: ${parsed.reason}`));
+    else w.reject(new Error(`the vault's answer does not parse: ${parsed.error}`));
   };
   return {
     request<R extends VaultRequest>(r: R): Promise<VaultResults[R["op"]]> {

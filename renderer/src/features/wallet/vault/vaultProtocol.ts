@@ -119,7 +119,7 @@ function bounded(x: unknown, path: string, max: number): string {
 
 function keystore(x: unknown, path: string): KeystoreFile {
   const k = parseKeystoreFile(x);
-  return k.ok ? k.value : reject(path, `a keystore (${k.reason})`);
+  return k.ok ? k.value : reject(path, `a keystore (${k.error})`);
 }
 
 function minutes(x: unknown, path: string): number {

@@ -25,7 +25,7 @@ scope.onmessage = (e: MessageEvent<unknown>) => {
   if (id < 0) return;
   const parsed = parseVaultRequest(data);
   if (!parsed.ok) {
-    post({ id, ok: false, error: { code: VaultErrorCode.BadRequest, message: parsed.reason } });
+    post({ id, ok: false, error: { code: VaultErrorCode.BadRequest, message: parsed.error } });
     return;
   }
   try {
