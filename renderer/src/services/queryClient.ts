@@ -27,8 +27,11 @@ export function createAppQueryClient(): QueryClient {
         // One quick retry for a dropped connection; a 4xx answer would only repeat.
         retry: (failures, error) => failures < 1 && isRetryable(error),
         staleTime: 1000,
+        // The node is on this computer (or the page's own origin): whether the browser
+        // thinks it is online says nothing about it, so nothing waits for that.
+        networkMode: "always",
       },
-      mutations: { retry: false },
+      mutations: { retry: false, networkMode: "always" },
     },
   });
 }

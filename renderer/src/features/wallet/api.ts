@@ -9,6 +9,7 @@
 import { mutationOptions, type QueryClient, queryOptions } from "@tanstack/react-query";
 import { unwrap } from "../../api/clientFailure.ts";
 import { type Decoded, decode, record, reject, string } from "../../api/decode.ts";
+import { plainError, WordedError } from "../../api/errorWords.ts";
 import type { MiningChange } from "../../api/miningStatus.ts";
 import type { NodeClient } from "../../api/nodeClient.ts";
 import type { PactClient } from "../../api/pactClient.ts";
@@ -16,8 +17,15 @@ import { queryKeys } from "../../services/queryClient.ts";
 import { readAccounts } from "./accounts/readAccounts.ts";
 import { parseBackupState } from "./backup/backUpFirst.ts";
 import { parseBackupDue } from "./backup/backupDue.ts";
+import {
+  type PendingFile,
+  parseWalletRecords,
+  type WalletRecords,
+} from "./crosschain/pendingFile.ts";
 import type { LocalCaller } from "./discovery/accountDiscovery.ts";
 import { entryFromExplorerTx } from "./history/lookupTransaction.ts";
+import { type KeystoreFile, parseKeystoreFile } from "./keystore/keystoreFormat.ts";
+import type { VaultActions } from "./vault/useVault.ts";
 
 /** The node's answer to a replacement: where it kept the old keystore (null: there was none). */
 function parseReplaced(raw: unknown): Decoded<{ readonly keptAs: string | null }> {
@@ -96,10 +104,109 @@ export const walletKeys = {
     ["wallet", "chain", chainId, "details", ...accounts] as const,
   tx: (chainId: number, requestKey: string) =>
     ["wallet", "chain", chainId, "tx", requestKey] as const,
+  /** The stored keystore file (server state; the vault's saves write it here too). */
+  keystore: ["app", "wallet", "keystore"] as const,
+  /** The wallet's records: pending cross-chain transfers, history, multi-signature accounts. */
+  records: ["app", "wallet", "pending"] as const,
+  /** The records' driver: one step of every unfinished transfer and open history entry. */
+  recordsStep: ["wallet", "records", "step"] as const,
   /** Under the Backup page's key (`["app", "backup"]`), so its refreshes refresh these too. */
   backupDue: ["app", "backup", "fresh-backup-due"] as const,
   backupState: ["app", "backup", "before-replacing-the-wallet"] as const,
 };
+
+/**
+ * The stored keystore file, parsed (`null` before the first wallet). Read once and kept: the
+ * vault's saves write the cache (`VaultProvider.tsx`), and the node coming back after a
+ * restart or a restore invalidates every query, so a restored file is read again.
+ * @throws {WordedError} when the stored file cannot be read.
+ */
+export function keystoreQuery(client: NodeClient) {
+  return queryOptions({
+    queryKey: walletKeys.keystore,
+    queryFn: async (): Promise<KeystoreFile | null> => {
+      const { keystore } = await unwrap(walletCalls.keystore(client));
+      // (After a restore: a backup made before the wallet existed holds none.)
+      if (keystore === null) return null;
+      const parsed = parseKeystoreFile(keystore);
+      if (!parsed.ok) {
+        throw new WordedError(plainError(`The stored keystore cannot be read (${parsed.error}).`));
+      }
+      return parsed.value;
+    },
+    staleTime: Number.POSITIVE_INFINITY,
+  });
+}
+
+/**
+ * The wallet's records as stored (`wallet/pending.json`), read once when the app starts: the
+ * provider keeps them from then on and saves every change (`saveRecordsMutation`). An
+ * unreadable file is an answer (`ok: false`), not a failed read.
+ */
+export function walletRecordsQuery(client: NodeClient) {
+  return queryOptions({
+    queryKey: walletKeys.records,
+    queryFn: async (): Promise<Decoded<WalletRecords>> =>
+      parseWalletRecords(await unwrap(walletCalls.pending(client))),
+    staleTime: Number.POSITIVE_INFINITY,
+  });
+}
+
+/** How often the records' driver steps (`crosschain/PendingProvider.tsx`). */
+export const RECORDS_STEP_MS = 3000;
+
+/**
+ * The records' driver as a polled query: `step` moves every unfinished cross-chain transfer
+ * one step and looks at the open history entries once (each step is safe to repeat), every
+ * {@link RECORDS_STEP_MS}, in the background too; never two at once (a refetch while one runs
+ * joins it). Its value is how many records changed.
+ */
+export function recordsStepQuery(step: (signal: AbortSignal) => Promise<number>) {
+  return queryOptions({
+    queryKey: walletKeys.recordsStep,
+    queryFn: ({ signal }) => step(signal),
+    refetchInterval: RECORDS_STEP_MS,
+    refetchIntervalInBackground: true,
+    refetchOnWindowFocus: false,
+    refetchOnReconnect: false,
+    staleTime: 0,
+    gcTime: 0,
+    retry: false,
+  });
+}
+
+/**
+ * Saving the records file: saves run one after another in the order made (one mutation
+ * scope), so the last change is the one stored.
+ */
+export function saveRecordsMutation(client: NodeClient) {
+  return mutationOptions({
+    mutationFn: (file: PendingFile) => unwrap(walletCalls.savePending(client, file)),
+    scope: { id: "wallet-records-file" },
+  });
+}
+
+/**
+ * A new recovery phrase of `words` words, made and kept by the vault worker until the wallet
+ * is created (a read of the worker, not of the node). Asked once per form and length, never
+ * again by itself (another phrase would not be the one written down), and dropped from the
+ * cache as soon as the form stops showing it.
+ */
+export function newPhraseQuery(
+  vault: Pick<VaultActions, "generatePhrase">,
+  form: string,
+  words: 12 | 24,
+) {
+  return queryOptions({
+    queryKey: ["wallet", "new-phrase", form, words] as const,
+    queryFn: () => vault.generatePhrase(words),
+    staleTime: Number.POSITIVE_INFINITY,
+    gcTime: 0,
+    retry: false,
+    refetchOnWindowFocus: false,
+    refetchOnReconnect: false,
+  });
+}
 
 /** How often a sent transaction's status and the mining switch are asked while shown. */
 const STATUS_EVERY_MS = 3000;

@@ -1,14 +1,16 @@
 /**
  * The wallet's pending cross-chain transfers for every page: loaded from the node's
- * `wallet/pending.json` when the app starts, driven forward without the user (one step of
- * each unfinished transfer every few seconds, `advancePending.ts`), and saved after every
- * change, saves running one after another. So a transfer resumes by itself after the app or
+ * `wallet/pending.json` when the app starts (`walletRecordsQuery`), driven forward without the
+ * user (one step of each unfinished transfer every few seconds, `advancePending.ts`, as the
+ * polled `recordsStepQuery`), and saved after every change (`saveRecordsMutation`, saves
+ * running one after another). So a transfer resumes by itself after the app or
  * the node restarts: the file says where it stood, and every step is safe to repeat.
  * The same file and the same saves keep the wallet's history (its open entries polled on the
  * same tick, `../history/pollHistory.ts`) and its multi-signature accounts.
  * Mounted once in `app/AppShell.tsx`.
  * @module
  */
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import {
   createContext,
   type ReactNode,
@@ -18,6 +20,7 @@ import {
   useRef,
   useState,
 } from "react";
+import { clientErrorOf } from "../../../api/clientFailure.ts";
 import {
   clientErrorWords,
   plainError,
@@ -25,15 +28,13 @@ import {
   withLead,
 } from "../../../api/errorWords.ts";
 import { useServices } from "../../../services/services.tsx";
-import { walletCalls } from "../api.ts";
+import { recordsStepQuery, saveRecordsMutation, walletKeys, walletRecordsQuery } from "../api.ts";
 import { capHistory, type HistoryEntry, recordEntry } from "../history/historyModel.ts";
 import { pollHistory } from "../history/pollHistory.ts";
 import type { MultisigAccount } from "../multisig/multisigAccount.ts";
 import { type AdvanceDeps, advanceWithNode } from "./advancePending.ts";
-import { parseWalletRecords, pendingFileOf } from "./pendingFile.ts";
+import { pendingFileOf } from "./pendingFile.ts";
 import { advance, isActive, type PendingTransfer } from "./pendingTransfer.ts";
-
-const TICK_MS = 3000;
 
 export type PendingApi = {
   /** Newest first. */
@@ -79,19 +80,28 @@ function randomSecret(): string {
 
 export function PendingProvider({ children }: { readonly children: ReactNode }) {
   const { client, config, pact } = useServices();
+  const queries = useQueryClient();
   const [transfers, setTransfers] = useState<readonly PendingTransfer[]>([]);
   const [history, setHistory] = useState<readonly HistoryEntry[]>([]);
   const [multisigAccounts, setMultisig] = useState<readonly MultisigAccount[]>([]);
   const [loaded, setLoaded] = useState(false);
   const [problem, setProblem] = useState<ShownError | null>(null);
   const [lastSent, setLastSent] = useState<SentTransfer | null>(null);
-  // The lists the loop and the saves work from (state follows them).
+  // The lists the driver and the saves work from (state follows them).
   const list = useRef<readonly PendingTransfer[]>([]);
   const historyList = useRef<readonly HistoryEntry[]>([]);
   const multisigList = useRef<readonly MultisigAccount[]>([]);
-  const saving = useRef<Promise<void>>(Promise.resolve());
   const busy = useRef(false);
-  const wake = useRef<() => void>(() => {});
+
+  const save = useMutation({
+    ...saveRecordsMutation(client),
+    onSuccess: () => setProblem(null),
+    onError: (e) =>
+      setProblem(
+        withLead("The pending transfers were not saved.", clientErrorWords(clientErrorOf(e))),
+      ),
+  });
+  const saveFile = save.mutate;
 
   const commit = useCallback(
     (next: readonly PendingTransfer[]) => {
@@ -99,136 +109,130 @@ export function PendingProvider({ children }: { readonly children: ReactNode }) 
       setTransfers(list.current);
       setHistory(historyList.current);
       setMultisig(multisigList.current);
-      const file = pendingFileOf(list.current, {
-        history: historyList.current,
-        multisig: multisigList.current,
-      });
-      saving.current = saving.current.then(async () => {
-        const r = await walletCalls.savePending(client, file);
-        setProblem(
-          r.ok
-            ? null
-            : withLead("The pending transfers were not saved.", clientErrorWords(r.error)),
-        );
-      });
+      saveFile(
+        pendingFileOf(list.current, {
+          history: historyList.current,
+          multisig: multisigList.current,
+        }),
+      );
     },
-    [client],
+    [saveFile],
   );
 
+  // The stored records, merged once with what was added while they were read (a send during
+  // the load); a failed or unreadable read is said, and the lists start empty.
+  const stored = useQuery(walletRecordsQuery(client));
+  const merged = useRef(false);
   useEffect(() => {
-    let stopped = false;
-    void (async () => {
-      const r = await walletCalls.pending(client);
-      if (stopped) return;
-      if (!r.ok) {
-        setProblem(withLead("The pending transfers could not be read.", clientErrorWords(r.error)));
-      } else {
-        const parsed = parseWalletRecords(r.value);
-        if (parsed.ok) {
-          // Records added meanwhile (a send during the load) are kept.
-          const added = list.current;
-          const keys = new Set(added.map((t) => t.requestKey));
-          const merged = [
-            ...added,
-            ...parsed.value.transfers.filter((t) => !keys.has(t.requestKey)),
-          ];
-          const addedHistory = historyList.current;
-          historyList.current = addedHistory.reduce(
-            (all, e) => recordEntry(all, e),
-            capHistory(parsed.value.history),
-          );
-          const names = new Set(multisigList.current.map((m) => m.account));
-          multisigList.current = [
-            ...multisigList.current,
-            ...parsed.value.multisig.filter((m) => !names.has(m.account)),
-          ];
-          if (added.length > 0 || addedHistory.length > 0 || names.size > 0) commit(merged);
-          else {
-            list.current = merged;
-            setTransfers(pendingFileOf(merged).transfers);
-            setHistory(historyList.current);
-            setMultisig(multisigList.current);
-          }
-        } else {
-          setProblem(
-            plainError(
-              "The stored pending transfers are unreadable, so the wallet cannot finish them by itself. Finish a transfer by its request key on the Finish page.",
-              parsed.error,
-            ),
-          );
-        }
-      }
+    if (merged.current) return;
+    if (stored.data === undefined) {
+      if (stored.error === null) return;
+      merged.current = true;
+      setProblem(
+        withLead(
+          "The pending transfers could not be read.",
+          clientErrorWords(clientErrorOf(stored.error)),
+        ),
+      );
       setLoaded(true);
-    })();
-    return () => {
-      stopped = true;
-    };
-  }, [client, commit]);
+      return;
+    }
+    merged.current = true;
+    const parsed = stored.data;
+    if (parsed.ok) {
+      const added = list.current;
+      const keys = new Set(added.map((t) => t.requestKey));
+      const all = [...added, ...parsed.value.transfers.filter((t) => !keys.has(t.requestKey))];
+      const addedHistory = historyList.current;
+      historyList.current = addedHistory.reduce(
+        (entries, e) => recordEntry(entries, e),
+        capHistory(parsed.value.history),
+      );
+      const names = new Set(multisigList.current.map((m) => m.account));
+      multisigList.current = [
+        ...multisigList.current,
+        ...parsed.value.multisig.filter((m) => !names.has(m.account)),
+      ];
+      if (added.length > 0 || addedHistory.length > 0 || names.size > 0) commit(all);
+      else {
+        list.current = all;
+        setTransfers(pendingFileOf(all).transfers);
+        setHistory(historyList.current);
+        setMultisig(multisigList.current);
+      }
+    } else {
+      setProblem(
+        plainError(
+          "The stored pending transfers are unreadable, so the wallet cannot finish them by itself. Finish a transfer by its request key on the Finish page.",
+          parsed.error,
+        ),
+      );
+    }
+    setLoaded(true);
+  }, [stored.data, stored.error, commit]);
 
-  useEffect(() => {
-    if (!loaded) return;
+  // One step of every unfinished transfer, then one look at the open history entries.
+  const step = async (signal: AbortSignal): Promise<number> => {
+    if (busy.current) return 0;
+    busy.current = true;
     const deps: AdvanceDeps = {
       pact,
       networkId: config.networkId,
       nowSeconds: () => Math.floor(Date.now() / 1000),
       randomSecret,
     };
-    let stopped = false;
-    const tick = async () => {
-      if (busy.current || stopped) return;
-      busy.current = true;
-      try {
-        for (const t of list.current.filter(isActive)) {
-          const next = await advanceWithNode(t, deps);
-          if (stopped) return;
-          if (next !== t) {
-            commit(list.current.map((x) => (x.requestKey === t.requestKey ? next : x)));
-          }
+    let changes = 0;
+    try {
+      for (const t of list.current.filter(isActive)) {
+        const next = await advanceWithNode(t, deps);
+        if (signal.aborted) return changes;
+        if (next !== t) {
+          changes += 1;
+          commit(list.current.map((x) => (x.requestKey === t.requestKey ? next : x)));
         }
-        const changed = await pollHistory(historyList.current, pact, deps.nowSeconds());
-        if (stopped) return;
-        if (changed.size > 0) {
-          historyList.current = historyList.current.map((e) => changed.get(e.requestKey) ?? e);
-          commit(list.current);
-        }
-      } finally {
-        busy.current = false;
       }
-    };
-    wake.current = () => void tick();
-    void tick();
-    const timer = setInterval(() => void tick(), TICK_MS);
-    return () => {
-      stopped = true;
-      clearInterval(timer);
-      wake.current = () => {};
-    };
-  }, [loaded, pact, config.networkId, commit]);
+      const changed = await pollHistory(historyList.current, pact, deps.nowSeconds());
+      if (signal.aborted) return changes;
+      if (changed.size > 0) {
+        changes += changed.size;
+        historyList.current = historyList.current.map((e) => changed.get(e.requestKey) ?? e);
+        commit(list.current);
+      }
+      return changes;
+    } finally {
+      busy.current = false;
+    }
+  };
+  useQuery({ ...recordsStepQuery(step), enabled: loaded });
+  /** A step now (joining one that runs), not a few seconds later. */
+  const wake = useCallback(() => {
+    void queries.refetchQueries({ queryKey: walletKeys.recordsStep }, { cancelRefetch: false });
+  }, [queries]);
 
   const add = useCallback(
     (transfer: PendingTransfer) => {
       commit([transfer, ...list.current.filter((t) => t.requestKey !== transfer.requestKey)]);
-      wake.current();
+      wake();
     },
-    [commit],
+    [commit, wake],
   );
   const retry = useCallback(
     (requestKey: string) => {
       commit(
         list.current.map((t) => (t.requestKey === requestKey ? advance(t, { kind: "retry" }) : t)),
       );
-      wake.current();
+      wake();
     },
-    [commit],
+    [commit, wake],
   );
 
   const recordHistory = useCallback(
     (entry: HistoryEntry) => {
       historyList.current = recordEntry(historyList.current, entry);
       commit(list.current);
-      wake.current();
+      wake();
     },
-    [commit],
+    [commit, wake],
   );
   const addMultisig = useCallback(
     (account: MultisigAccount) => {

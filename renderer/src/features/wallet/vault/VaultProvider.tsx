@@ -7,8 +7,9 @@
  * keystore on disk: once the node is back, the file is read again and the wallet locked.
  * @module
  */
-import { useQueryClient } from "@tanstack/react-query";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from "react";
+import { clientErrorOf } from "../../../api/clientFailure.ts";
 import {
   clientErrorWords,
   type ShownError,
@@ -16,12 +17,11 @@ import {
   withLead,
 } from "../../../api/errorWords.ts";
 import { useRestartPhase, useServices } from "../../../services/services.tsx";
-import { walletCalls, walletKeys } from "../api.ts";
+import { keystoreQuery, walletCalls, walletKeys } from "../api.ts";
 import { DISCOVERY_KEYS, discoverAccounts } from "../discovery/accountDiscovery.ts";
 import {
   DEFAULT_SETTINGS,
   type KeystoreFile,
-  parseKeystoreFile,
   type WalletSettings,
 } from "../keystore/keystoreFormat.ts";
 import { startVaultWorker } from "./startVaultWorker.ts";
@@ -47,63 +47,49 @@ export function VaultProvider({
   const { client, config } = useServices();
   const queries = useQueryClient();
   const [discovery, setDiscovery] = useState<DiscoveryState>({ status: "idle" });
-  const [keystore, setKeystore] = useState<KeystoreFile | null>(null);
-  const [phase, setPhase] = useState<"loading" | "none" | "locked" | "unlocked">("loading");
-  const [loadError, setLoadError] = useState<ShownError | null>(null);
+  const [unlocked, setUnlocked] = useState(false);
   const [replacedKeptAs, setReplacedKeptAs] = useState<string | null>(null);
   const vaultRef = useRef<VaultClient | null>(null);
-  const keystoreRef = useRef<KeystoreFile | null>(null);
-  // Counts restores the page has seen come back: each one reads the keystore file again.
-  const [restores, setRestores] = useState(0);
+  // The file is server state: read through the query, and every save writes the query's
+  // cache at once, so a render with an older state cannot undo a save.
+  const stored = useQuery(keystoreQuery(client));
+  const keystore = stored.data ?? null;
+  const phase =
+    stored.data === undefined
+      ? "loading"
+      : unlocked
+        ? "unlocked"
+        : stored.data === null
+          ? "none"
+          : "locked";
+  const loadError: ShownError | null =
+    stored.error === null
+      ? null
+      : stored.error instanceof WordedError
+        ? stored.error.words
+        : withLead(
+            "The wallet could not be loaded.",
+            clientErrorWords(clientErrorOf(stored.error)),
+          );
+
+  // After a restore the node reads its files again (the restart watch invalidates every
+  // query, this one too): what was unlocked belongs to the keystore the restore replaced.
   const restart = useRestartPhase();
   const restored = restart.kind === "back" && restart.reason === "restore";
   useEffect(() => {
-    if (restored) setRestores((n) => n + 1);
+    if (!restored) return;
+    void vaultRef.current?.request({ op: "lock" }).catch(() => {});
+    setUnlocked(false);
   }, [restored]);
-  // Set with the state, never from it in render: a render with an older state must not
-  // undo a save that has not reached React yet.
 
   useEffect(() => {
-    const vault = createVaultClient((transport ?? startVaultWorker)(), () => setPhase("locked"));
+    const vault = createVaultClient((transport ?? startVaultWorker)(), () => setUnlocked(false));
     vaultRef.current = vault;
     return () => {
       vault.close();
       vaultRef.current = null;
     };
   }, [transport]);
-
-  useEffect(() => {
-    let live = true;
-    if (restores > 0) {
-      // What was unlocked belongs to the keystore the restore replaced.
-      void vaultRef.current?.request({ op: "lock" }).catch(() => {});
-    }
-    void walletCalls.keystore(client).then((r) => {
-      if (!live) return;
-      if (!r.ok) {
-        setLoadError(withLead("The wallet could not be loaded.", clientErrorWords(r.error)));
-        return;
-      }
-      if (r.value.keystore === null) {
-        // (After a restore: a backup made before the wallet existed holds none.)
-        keystoreRef.current = null;
-        setKeystore(null);
-        setPhase("none");
-        return;
-      }
-      const parsed = parseKeystoreFile(r.value.keystore);
-      if (!parsed.ok) {
-        setLoadError(`The stored keystore cannot be read (${parsed.error}).`);
-        return;
-      }
-      keystoreRef.current = parsed.value;
-      setKeystore(parsed.value);
-      setPhase("locked");
-    });
-    return () => {
-      live = false;
-    };
-  }, [client, restores]);
 
   // Activity resets the worker's idle timer.
   useEffect(() => {
@@ -129,11 +115,24 @@ export function VaultProvider({
     return v;
   }, []);
 
+  /** The file as saved last (the cache, not a render's state). */
   const current = useCallback((): KeystoreFile => {
-    const k = keystoreRef.current;
-    if (k === null) throw new Error("no wallet yet");
+    const k = queries.getQueryData<KeystoreFile | null>(walletKeys.keystore);
+    if (k == null) throw new Error("no wallet yet");
     return k;
-  }, []);
+  }, [queries]);
+
+  /** The file the node holds now, in the cache at once; the backup notice asks again. */
+  const holdFile = useCallback(
+    async (file: KeystoreFile) => {
+      // A read still on its way would bring back the file before this one.
+      await queries.cancelQueries({ queryKey: walletKeys.keystore });
+      queries.setQueryData(walletKeys.keystore, file);
+      // A backup may no longer hold the file as it is now.
+      void queries.invalidateQueries({ queryKey: walletKeys.backupDue });
+    },
+    [queries],
+  );
 
   /**
    * Changes of the file run one after another, each reading the file the previous one saved:
@@ -155,12 +154,9 @@ export function VaultProvider({
           withLead("The wallet could not be saved.", clientErrorWords(r.error)),
         );
       }
-      keystoreRef.current = file;
-      setKeystore(file);
-      // A backup may no longer hold the file as it is now.
-      void queries.invalidateQueries({ queryKey: walletKeys.backupDue });
+      await holdFile(file);
     },
-    [client, queries],
+    [client, holdFile],
   );
 
   /** After a restore: adds the phrase keys 1–19 that have an account on some chain. */
@@ -237,12 +233,14 @@ export function VaultProvider({
           idleLockMinutes: DEFAULT_SETTINGS.idleLockMinutes,
         });
         await save(r.keystore);
-        setPhase("unlocked");
+        setUnlocked(true);
         if (phrase !== null) void discover();
       },
       replace: (password, phrase) =>
         serial(async () => {
-          const settings = keystoreRef.current?.public.settings ?? DEFAULT_SETTINGS;
+          const settings =
+            queries.getQueryData<KeystoreFile | null>(walletKeys.keystore)?.public.settings ??
+            DEFAULT_SETTINGS;
           const made = await vault().request({
             op: "create",
             password,
@@ -258,7 +256,7 @@ export function VaultProvider({
           if (!answer.ok) {
             // The worker holds the new keys now; the node still has the old file.
             await vault().request({ op: "lock" });
-            setPhase(keystoreRef.current === null ? "none" : "locked");
+            setUnlocked(false);
             throw new WordedError(
               withLead(
                 "The wallet was not replaced: the stored one is unchanged.",
@@ -266,22 +264,20 @@ export function VaultProvider({
               ),
             );
           }
-          keystoreRef.current = file;
-          setKeystore(file);
-          void queries.invalidateQueries({ queryKey: walletKeys.backupDue });
+          await holdFile(file);
           setReplacedKeptAs(answer.value.keptAs);
-          setPhase("unlocked");
+          setUnlocked(true);
           if (phrase !== null) void discover();
           return answer.value.keptAs;
         }),
       replacedKeptAs,
       unlock: async (password) => {
         await vault().request({ op: "unlock", keystore: current(), password });
-        setPhase("unlocked");
+        setUnlocked(true);
       },
       lock: async () => {
         await vault().request({ op: "lock" });
-        setPhase(keystoreRef.current === null ? "none" : "locked");
+        setUnlocked(false);
       },
       phraseKeys: async (from, count) =>
         (await vault().request({ op: "phraseKeys", from, count })).keys,
@@ -330,6 +326,7 @@ export function VaultProvider({
     client,
     queries,
     replacedKeptAs,
+    holdFile,
   ]);
 
   return <VaultContext value={value}>{children}</VaultContext>;
