@@ -1,4 +1,4 @@
-// Reads the test reports written by `npm test` (WEFT_TEST_REPORT) and prints
+// Reads the test reports written by `npm run test:all` (WEFT_TEST_REPORT, _PROCESS, _E2E) and prints
 // one line "N passed, N failed" for CI. A missing report counts as a failure.
 import { existsSync, readFileSync } from "node:fs";
 

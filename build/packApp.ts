@@ -5,7 +5,7 @@
  * a placeholder `electron` executable), no fuse flipping (it patches the real binary) and a
  * placeholder for the Electron build of better-sqlite3 (`npm run build:native` needs the
  * network). The result is `<out>/linux-unpacked/resources/app.asar` (+ `.unpacked`), the
- * same archive the AppImage and deb packages carry. Used by test/unit/packageContents.test.ts.
+ * same archive the AppImage and deb packages carry. Used by test/unit/packageContents.process.test.ts.
  *
  * Needs the compiled output first (`npm run build`).
  */

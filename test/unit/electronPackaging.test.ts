@@ -3,7 +3,7 @@
  * schema and says what docs/desktop.md promises (targets, the native module outside the
  * asar, no in-place rebuild, fuses); the icon is big enough; the Electron build of
  * better-sqlite3 is made in a staged copy with the right commands. Building packages needs
- * the Electron binary; what goes into them is checked by packageContents.test.ts.
+ * the Electron binary; what goes into them is checked by packageContents.process.test.ts.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";

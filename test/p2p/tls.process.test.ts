@@ -5,7 +5,7 @@
  * `FINGERPRINT@HOST:PORT`, follows bob's blocks over TLS and delivers a
  * /private command to bob over it; carol, given a wrong fingerprint for
  * bob, never connects. The peer port does not speak plain HTTP.
- * Runs with `npm run test:p2p` (minutes of start-up and mining under load;
+ * Runs in `npm run test:all` (minutes of start-up and mining under load;
  * test/unit/p2pTls.test.ts covers the certificate and pinned requests in `npm test`).
  */
 import { rmSync } from "node:fs";
