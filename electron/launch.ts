@@ -27,6 +27,7 @@ import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import type { Result } from "../src-node/errors/result.ts";
 import type { HostedNodeOptions, NodeNetwork } from "./nodeHost.ts";
 
 /** The Electron executable installed in node_modules, or null when there is none. */
@@ -52,7 +53,7 @@ export type LaunchOptions = {
   readonly settingsFile?: string;
 };
 
-export type ParsedLaunch = { ok: true; options: LaunchOptions } | { ok: false; message: string };
+export type ParsedLaunch = Result<LaunchOptions>;
 
 const networks: readonly NodeNetwork[] = [
   "development",
@@ -81,7 +82,7 @@ export function parseLaunchArgs(argv: readonly string[]): ParsedLaunch {
       case "--network": {
         const found = networks.find((n) => n === value);
         if (found === undefined) {
-          return { ok: false, message: `--network takes one of ${networks.join(", ")}` };
+          return { ok: false, error: `--network takes one of ${networks.join(", ")}` };
         }
         network = found;
         i++;
@@ -89,14 +90,14 @@ export function parseLaunchArgs(argv: readonly string[]): ParsedLaunch {
       }
       case "--data-dir":
         if (value === undefined || value === "")
-          return { ok: false, message: "--data-dir takes a folder" };
+          return { ok: false, error: "--data-dir takes a folder" };
         dataDir = resolve(value);
         i++;
         break;
       case "--port": {
         const n = Number(value);
         if (value === undefined || !Number.isInteger(n) || n < 0 || n > 65535) {
-          return { ok: false, message: "--port takes an integer from 0 to 65535" };
+          return { ok: false, error: "--port takes an integer from 0 to 65535" };
         }
         port = n;
         i++;
@@ -104,24 +105,24 @@ export function parseLaunchArgs(argv: readonly string[]): ParsedLaunch {
       }
       case "--renderer-dir":
         if (value === undefined || value === "")
-          return { ok: false, message: "--renderer-dir takes a folder" };
+          return { ok: false, error: "--renderer-dir takes a folder" };
         rendererDir = resolve(value);
         i++;
         break;
       case "--settings":
         if (value === undefined || value === "")
-          return { ok: false, message: "--settings takes a settings file" };
+          return { ok: false, error: "--settings takes a settings file" };
         settingsFile = resolve(value);
         i++;
         break;
       default:
-        return { ok: false, message: `unknown option ${arg}` };
+        return { ok: false, error: `unknown option ${arg}` };
     }
   }
   if (settingsFile !== undefined && (given.has("--network") || given.has("--port"))) {
     return {
       ok: false,
-      message: "--settings FILE holds the network and the port: leave out --network and --port",
+      error: "--settings FILE holds the network and the port: leave out --network and --port",
     };
   }
   const options: LaunchOptions = {
@@ -132,7 +133,7 @@ export function parseLaunchArgs(argv: readonly string[]): ParsedLaunch {
     ...(rendererDir === undefined ? {} : { rendererDir }),
     ...(settingsFile === undefined ? {} : { settingsFile }),
   };
-  return { ok: true, options };
+  return { ok: true, value: options };
 }
 
 async function runHeadless(repoRoot: string, options: LaunchOptions): Promise<number> {
@@ -240,17 +241,17 @@ function runElectron(binary: string, repoRoot: string): Promise<number> {
 export async function launch(argv: readonly string[], repoRoot: string): Promise<number> {
   const parsed = parseLaunchArgs(argv);
   if (!parsed.ok) {
-    console.error(`npm start: ${parsed.message}`);
+    console.error(`npm start: ${parsed.error}`);
     return 2;
   }
-  const binary = parsed.options.headless ? null : findElectronBinary(repoRoot);
+  const binary = parsed.value.headless ? null : findElectronBinary(repoRoot);
   if (binary !== null) return runElectron(binary, repoRoot);
-  if (!parsed.options.headless) {
+  if (!parsed.value.headless) {
     console.log(
       "No Electron binary in node_modules/electron: running headless; open the UI in a browser.",
     );
   }
-  return runHeadless(repoRoot, parsed.options);
+  return runHeadless(repoRoot, parsed.value);
 }
 
 if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === resolve(process.argv[1])) {

@@ -518,7 +518,7 @@ export class ChainExecutor implements BlockExecutor {
       });
       return buildPayloadOn(this.context, parent, miner, candidates, blockTimeS, storage, {
         onChain: (requestKey) => this.state.hasResult(chainId, requestKey),
-        attempt: (fn) => this.state.transaction(fn),
+        attempt: (fn) => this.state.attempt(fn),
         warn: (message, fields) => this.#log?.warn(message, fields),
       });
     });

@@ -11,8 +11,9 @@ import type { BlockHeader } from "../chain/blockHeader.ts";
 import { type MinerInfo, minerDataBytes } from "../chain/minerData.ts";
 import { buildPayloadWithOutputs, type PayloadWithOutputs } from "../chain/payloadWithOutputs.ts";
 import type { ParsedCommand } from "../command/commandTypes.ts";
+import { fail, ok, type Result } from "../errors/result.ts";
 import type { SqliteContractStorage } from "../store/sqliteContractStorage.ts";
-import { applyCommand } from "./applyCommand.ts";
+import { type AppliedCommand, applyCommand } from "./applyCommand.ts";
 import { blockTransactionBytes } from "./blockTransaction.ts";
 import { coinbaseRun } from "./coinbase.ts";
 import { commandRuleViolations } from "./commandRules.ts";
@@ -40,16 +41,14 @@ export type PayloadState = {
   /** True when the parent's branch holds a command with this request key. */
   onChain(requestKey: string): boolean;
   /**
-   * Runs one candidate's execution; when `fn` throws, whatever it wrote to
-   * the database is taken back (a savepoint) before the throw goes on. The
-   * storage's own commits are taken back by the builder (`restore`).
+   * Runs one candidate's execution in a savepoint: what `fn` wrote to the database is kept
+   * when it returns a success and taken back when it returns a failure or throws (the throw
+   * goes on). The storage's own commits are taken back by the builder (`restore`).
    */
-  attempt<T>(fn: () => T): T;
+  attempt<T, E>(fn: () => Result<T, E>): Result<T, E>;
   /** Logs a warning (a command left out because its execution threw); none: not logged here. */
   warn?(message: string, fields: Record<string, unknown>): void;
 };
-
-const DROP = Symbol("drop");
 
 /**
  * The payload of a new block on `parent` for `miner`, executed on
@@ -110,27 +109,29 @@ export function buildPayloadOn(
     }
     if (command.payload.meta.gasLimit > gasLeft) continue;
     const mark = storage.mark();
+    let r: Result<AppliedCommand, CommandError>;
     try {
-      const r = state.attempt(() => {
+      r = state.attempt(() => {
         const x = applyCommand(env, command, input, miner);
-        if (x.kind === "rejected") throw { [DROP]: x.error };
-        return x;
+        return x.kind === "rejected" ? fail(x.error) : ok(x);
       });
-      included.push({ command, output: r.output });
-      seen.add(command.hash);
-      gasLeft -= command.payload.meta.gasLimit;
     } catch (e) {
       storage.restore(mark);
-      if (typeof e === "object" && e !== null && DROP in e) {
-        dropped.push({ command, error: (e as { [DROP]: CommandError })[DROP] });
-        continue;
-      }
       // Whatever else a command throws (the time limit, a bug) costs it its place, never
       // the work request: it is left out, leaves the mempool, and the reason is logged.
       const reason = e instanceof Error ? e.message : String(e);
       state.warn?.(UNEXECUTABLE_WARNING, { chainId, requestKey: command.hash, reason });
       dropped.push({ command, error: unexecutable(command.hash, reason) });
+      continue;
     }
+    if (!r.ok) {
+      storage.restore(mark);
+      dropped.push({ command, error: r.error });
+      continue;
+    }
+    included.push({ command, output: r.value.output });
+    seen.add(command.hash);
+    gasLeft -= command.payload.meta.gasLimit;
   }
   const encoder = new TextEncoder();
   return {

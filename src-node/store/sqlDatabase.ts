@@ -2,7 +2,8 @@
  * `SqlDatabase`: one open better-sqlite3 database with the node's settings
  * (WAL journal, foreign keys on, NORMAL sync), a statement cache keyed by the
  * `sql` call site (so each statement is prepared once per database), and
- * transactions. Rows come back as `unknown`; the caller's mapper parses them.
+ * transactions, and attempts: savepoints that a returned failure takes back without a
+ * throw ({@link SqlDatabase.attempt}). Rows come back as `unknown`; the caller's mapper parses them.
  * It also copies itself with SQLite's online backup API ({@link SqlDatabase.backup})
  * and runs SQLite's integrity check (the backup area uses both).
  * @module
@@ -10,9 +11,10 @@
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import Database from "better-sqlite3";
+import type { Result } from "../errors/result.ts";
 import { StoreError, StoreErrorCode } from "./errors.ts";
 import { makePrivateFile, PRIVATE_DIR_MODE, touchPrivateFile } from "./privateFiles.ts";
-import { type SqlQuery, sqlText } from "./sql.ts";
+import { type SqlQuery, sql, sqlText } from "./sql.ts";
 
 export type OpenDatabaseOptions = {
   /** Path of better_sqlite3.node for this process's ABI (Electron passes its own build). */
@@ -226,6 +228,46 @@ export class SqlDatabase {
   transaction<T>(fn: () => T): T {
     this.#requireOpen();
     return this.#inTransaction(fn) as T;
+  }
+
+  /**
+   * Runs `fn` in a savepoint (a transaction when none is open) that keeps what `fn` wrote
+   * when it returns a success and takes it back when it returns a failure: an expected
+   * rejection rolls back without a throw. When `fn` throws (a bug, a failed statement),
+   * what it wrote is taken back and the throw goes on.
+   */
+  attempt<T, E>(fn: () => Result<T, E>): Result<T, E> {
+    return this.#savepoint(fn, (r) => r.ok);
+  }
+
+  /** Runs `fn` in a savepoint that is always taken back (a trial); returns what `fn` returned. */
+  rolledBack<T>(fn: () => T): T {
+    return this.#savepoint(fn, () => false);
+  }
+
+  #savepoint<T>(fn: () => T, keep: (out: T) => boolean): T {
+    this.run(sql`SAVEPOINT weft_attempt`);
+    let out: T;
+    try {
+      out = fn();
+      if (keep(out)) {
+        this.run(sql`RELEASE weft_attempt`);
+        return out;
+      }
+    } catch (e) {
+      this.#undoSavepoint();
+      throw e;
+    }
+    this.#undoSavepoint();
+    return out;
+  }
+
+  #undoSavepoint(): void {
+    // A failed statement may have ended the whole transaction already (SQLite rolls back
+    // on some errors, e.g. a full disk); then no savepoint is left to go back to.
+    if (!this.#db.inTransaction) return;
+    this.run(sql`ROLLBACK TO weft_attempt`);
+    this.run(sql`RELEASE weft_attempt`);
   }
 
   /** `PRAGMA user_version`: the schema version migrations have reached. */

@@ -12,7 +12,8 @@
  * (sqliteContractStorage.ts), which buffers a transaction's writes and
  * writes them here on commit. A block's execution is one SQLite transaction
  * ({@link StateDb.transaction}); building a payload or a failed validation
- * runs in one that is rolled back ({@link StateDb.rolledBack}).
+ * runs in one that is rolled back ({@link StateDb.rolledBack}), each candidate command in a
+ * savepoint its rejection takes back ({@link StateDb.attempt}).
  *
  * History below a chain's compaction horizon may have been compacted
  * (stateCompaction.ts): {@link StateDb.compaction} says from which height
@@ -20,6 +21,7 @@
  * @module
  */
 import type { Hash32 } from "../encoding/hash32.ts";
+import type { Result } from "../errors/result.ts";
 import { StoreError, StoreErrorCode, storeInvariant } from "./errors.ts";
 import { runMigrations } from "./migration.ts";
 import { sql } from "./sql.ts";
@@ -78,8 +80,6 @@ export type Compaction = {
 
 /** Every transaction id is below this; a read bounded by it sees everything. */
 export const NO_TXID_LIMIT = Number.MAX_SAFE_INTEGER;
-
-const ROLLBACK = Symbol("rollback");
 
 function corrupt(path: string, reason: string): never {
   throw new StoreError({ code: StoreErrorCode.Corrupt, path, reason }, `${path}: ${reason}`);
@@ -242,19 +242,30 @@ export class StateDb {
     }
   }
 
-  /** Runs `fn` in a transaction that is always rolled back (trial execution). */
-  rolledBack<T>(fn: () => T): T {
-    let out: { value: T } | undefined;
+  /**
+   * Runs `fn` in a savepoint that keeps its writes when it returns a success and takes them
+   * back when it returns a failure; a throw takes them back too and goes on.
+   */
+  attempt<T, E>(fn: () => Result<T, E>): Result<T, E> {
+    let r: Result<T, E>;
     try {
-      this.db.transaction(() => {
-        out = { value: fn() };
-        throw ROLLBACK;
-      });
+      r = this.db.attempt(fn);
     } catch (e) {
       this.#forget();
-      if (e !== ROLLBACK) throw e;
+      throw e;
     }
-    return (out as { value: T }).value;
+    // Rows written inside may have been decoded and cached.
+    if (!r.ok) this.#forget();
+    return r;
+  }
+
+  /** Runs `fn` in a transaction that is always rolled back (trial execution). */
+  rolledBack<T>(fn: () => T): T {
+    try {
+      return this.db.rolledBack(fn);
+    } finally {
+      this.#forget();
+    }
   }
 
   // ---- blocks held

@@ -400,8 +400,8 @@ describe("[api] dapp signing API: requests", () => {
       now: 1_700_000_000,
       nonce: "unused",
     });
-    if (!prepared.ok) throw new Error(prepared.problem);
-    const [t] = prepared.transactions;
+    if (!prepared.ok) throw new Error(prepared.error);
+    const [t] = prepared.value;
     if (t === undefined) throw new Error("no transaction");
     expect(t.cmd).toContain(`"args":["${FROM}","${TO}",1.0]`);
     expect(t.cmd).toContain(`{"name":"m.BIG","args":[${big},2.50,1e3]}`);

@@ -112,8 +112,8 @@ describe("[renderer] dapp signing requests", () => {
     if (!checked.ok) throw new Error(JSON.stringify(checked.error));
     const r = request("quicksign", { cmdSigDatas: checked.value });
     const prepared = prepareRequest(r, defaults);
-    if (!prepared.ok) throw new Error(prepared.problem);
-    const [t] = prepared.transactions;
+    if (!prepared.ok) throw new Error(prepared.error);
+    const [t] = prepared.value;
     if (t === undefined) throw new Error("no transaction");
     expect(t.hash).toBe(hash);
     expect(t.sigs).toEqual([null, s1sig]);
@@ -193,8 +193,8 @@ describe("[renderer] dapp signing requests", () => {
     // Signed by both keys, the node's /v1/sign rules take it and answer the command.
     const r = request("sign", body);
     const prepared = prepareRequest(r, defaults);
-    if (!prepared.ok) throw new Error(prepared.problem);
-    const [t] = prepared.transactions;
+    if (!prepared.ok) throw new Error(prepared.error);
+    const [t] = prepared.value;
     if (t === undefined) throw new Error("no transaction");
     expect(t.hash).toBe(referenceRequestKeyOf(t.cmd));
     const signed = withSignature(
@@ -218,18 +218,18 @@ describe("[renderer] dapp signing requests", () => {
     const plain = JSON.parse(text) as unknown;
     const r = request("sign", plain, text);
     const prepared = prepareRequest(r, defaults);
-    if (!prepared.ok) throw new Error(prepared.problem);
-    const cmd = prepared.transactions[0]?.cmd ?? "";
+    if (!prepared.ok) throw new Error(prepared.error);
+    const cmd = prepared.value[0]?.cmd ?? "";
     expect(cmd).toContain(`"clist":[{"name":"m.CAP","args":[1.0,${big},-0.50]}]`);
     expect(cmd).toContain(`"data":{"k":${big},"x":1.0}`);
     expect(JSON.parse(cmd).meta).toMatchObject({ gasLimit: 1200, ttl: 600, gasPrice: 2e-8 });
     // Without the text (JSON.parse's reading), the digits would be gone.
     const lossy = prepareRequest(request("sign", plain), defaults);
-    expect(lossy.ok && lossy.transactions[0]?.cmd).not.toContain(big);
+    expect(lossy.ok && lossy.value[0]?.cmd).not.toContain(big);
     // Text that is not JSON is said so.
     expect(prepareRequest(request("sign", plain, "{"), defaults)).toMatchObject({
       ok: false,
-      problem: expect.stringMatching(/^the request is not JSON/),
+      error: expect.stringMatching(/^the request is not JSON/),
     });
     // The node's list carries the text; a wrong type is refused.
     const listed = parseDappRequests({
@@ -252,12 +252,12 @@ describe("[renderer] dapp signing requests", () => {
   it("says why a request cannot be shown", () => {
     expect(prepareRequest(request("quicksign", {}), defaults)).toEqual({
       ok: false,
-      problem: "the request holds no commands",
+      error: "the request holds no commands",
     });
     const noKey = prepareRequest(request("sign", { code: "(+ 1 2)", caps: [] }), {
       ...defaults,
       publicKeys: [],
     });
-    expect(noKey).toEqual({ ok: false, problem: "the wallet has no key to sign with" });
+    expect(noKey).toEqual({ ok: false, error: "the wallet has no key to sign with" });
   });
 });

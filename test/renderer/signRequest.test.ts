@@ -63,13 +63,13 @@ const sigOf = (secret: string) => nodeCommands.signRequestKey(unsigned.hash, sec
 
 function accepted(text: string): SignRequest {
   const r = parseSignRequest(text);
-  if (!r.ok) throw new Error(`refused: ${r.problem}`);
-  return r.request;
+  if (!r.ok) throw new Error(`refused: ${r.error}`);
+  return r.value;
 }
 function refusal(text: string): string {
   const r = parseSignRequest(text);
   if (r.ok) throw new Error("accepted");
-  return r.problem;
+  return r.error;
 }
 const signBoth = (r: SignRequest) =>
   withSignature(withSignature(r, A.publicKey, sigOf(A.secretKey)), B.publicKey, sigOf(B.secretKey));

@@ -69,8 +69,8 @@ describe("[renderer] a signer's address in the review", () => {
     const p = payloadWith({ pubKey: A.publicKey, addr: A.publicKey, clist });
     const u = nodeCommands.buildCommand(p);
     const r = parseSignRequest(JSON.stringify({ cmd: u.cmd, sigs: [{ pubKey: A.publicKey }] }));
-    if (!r.ok) throw new Error(r.problem);
-    const signer = r.request.payload.signers[0];
+    if (!r.ok) throw new Error(r.error);
+    const signer = r.value.payload.signers[0];
     expect(signer?.addr).toBe(A.publicKey);
     expect(signer?.clist.map(capabilityText)).toEqual(['(free.m.PAY 2.50 {"amount": 2.50})']);
   });
@@ -81,7 +81,7 @@ describe("[renderer] a signer's address in the review", () => {
     const r = parseSignRequest(JSON.stringify({ cmd: u.cmd, sigs: [{ pubKey: A.publicKey }] }));
     expect(r.ok).toBe(false);
     if (r.ok) return;
-    expect(r.problem).toBe(
+    expect(r.error).toBe(
       `Refused: signer 1 signs with the key ${A.publicKey} but names the address ${B.publicKey}, which is not that key. A signature would then be counted for ${B.publicKey}'s accounts, which it does not own: this wallet does not sign such a transaction, and nodes refuse it. Ask whoever prepared it to remove the address or make it the key itself (cmd.signers[0].addr).`,
     );
     // A difference in case alone is another text, refused the same way.
@@ -91,7 +91,7 @@ describe("[renderer] a signer's address in the review", () => {
     const u2 = parseSignRequest(
       JSON.stringify({ cmd: upper.cmd, sigs: [{ pubKey: A.publicKey }] }),
     );
-    expect(!u2.ok && u2.problem.startsWith("Refused: signer 1 signs with the key")).toBe(true);
+    expect(!u2.ok && u2.error.startsWith("Refused: signer 1 signs with the key")).toBe(true);
   });
 
   it("a dapp's quicksign naming another key as an address cannot be signed, in the same words", () => {
@@ -111,7 +111,7 @@ describe("[renderer] a signer's address in the review", () => {
       { networkId: "development", publicKeys: [A.publicKey], now: 1_700_000_000, nonce: "n" },
     );
     expect(prepared.ok).toBe(false);
-    expect(!prepared.ok && prepared.problem).toContain(
+    expect(!prepared.ok && prepared.error).toContain(
       `command 1: Refused: signer 1 signs with the key ${A.publicKey} but names the address ${B.publicKey}`,
     );
   });

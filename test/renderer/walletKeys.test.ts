@@ -161,20 +161,20 @@ describe("[renderer] Import a key", () => {
         publicKey: sender.publicKey.toUpperCase(),
         secretKey: sender.secretKey,
       }),
-    ).toEqual({ ok: true, pair: { publicKey: sender.publicKey, secretKey: sender.secretKey } });
+    ).toEqual({ ok: true, value: { publicKey: sender.publicKey, secretKey: sender.secretKey } });
     expect(
       parseImportedKey({
         keyFile: `public: ${sender.publicKey}\nsecret: ${sender.secretKey}\n`,
         publicKey: "",
         secretKey: "",
       }),
-    ).toEqual({ ok: true, pair: { publicKey: sender.publicKey, secretKey: sender.secretKey } });
+    ).toEqual({ ok: true, value: { publicKey: sender.publicKey, secretKey: sender.secretKey } });
   });
   it("refuses malformed keys and a secret of another public key", () => {
     const other = DEV_ACCOUNT_KEYS[1]?.secretKey ?? "";
     const problem = (i: { keyFile?: string; publicKey?: string; secretKey?: string }) => {
       const r = parseImportedKey({ keyFile: "", publicKey: "", secretKey: "", ...i });
-      return r.ok ? "ok" : r.problem;
+      return r.ok ? "ok" : r.error;
     };
     expect(problem({ publicKey: "12", secretKey: sender.secretKey })).toContain("Public key");
     expect(problem({ publicKey: sender.publicKey, secretKey: "zz" })).toContain("Secret key");

@@ -272,16 +272,16 @@ describe("[renderer] a 2-of-2 account against a real node", () => {
     request = withSignature(request, keyA, commandModel.signRequestKey(request.hash, secretA).sig);
     expect(isComplete(request)).toBe(false);
     const passed = parseSignRequest(serializeSignRequest(request));
-    if (!passed.ok) throw new Error(passed.problem);
+    if (!passed.ok) throw new Error(passed.error);
     const complete = withSignature(
-      passed.request,
+      passed.value,
       keyB,
-      commandModel.signRequestKey(passed.request.hash, secretB).sig,
+      commandModel.signRequestKey(passed.value.hash, secretB).sig,
     );
     expect(isComplete(complete)).toBe(true);
     const back = parseSignRequest(serializeSignRequest(complete));
-    if (!back.ok) throw new Error(back.problem);
-    const sent = await pact.send(0, [commandOf(back.request)]);
+    if (!back.ok) throw new Error(back.error);
+    const sent = await pact.send(0, [commandOf(back.value)]);
     expect(sent.ok, JSON.stringify(sent)).toBe(true);
 
     const entry = newHistoryEntry({

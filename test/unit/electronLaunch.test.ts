@@ -60,7 +60,7 @@ describe("[electron] launcher", () => {
   it("parses its options", () => {
     expect(parseLaunchArgs([])).toEqual({
       ok: true,
-      options: { headless: false, network: "development", dataDir: null, port: 1848 },
+      value: { headless: false, network: "development", dataDir: null, port: 1848 },
     });
     expect(
       parseLaunchArgs([
@@ -74,11 +74,11 @@ describe("[electron] launcher", () => {
       ]),
     ).toEqual({
       ok: true,
-      options: { headless: true, network: "testnet04", dataDir: "/tmp/d", port: 0 },
+      value: { headless: true, network: "testnet04", dataDir: "/tmp/d", port: 0 },
     });
     expect(parseLaunchArgs(["--headless", "--renderer-dir", "/tmp/ui"])).toEqual({
       ok: true,
-      options: {
+      value: {
         headless: true,
         network: "development",
         dataDir: null,
@@ -90,7 +90,7 @@ describe("[electron] launcher", () => {
       parseLaunchArgs(["--headless", "--settings", "/tmp/s.json", "--data-dir", "/d"]),
     ).toEqual({
       ok: true,
-      options: {
+      value: {
         headless: true,
         network: "development",
         dataDir: "/d",

@@ -271,7 +271,7 @@ describe("[wallet] and [dapp] signing requests naming another key", () => {
     const r = parseSignRequest(JSON.stringify({ cmd: c.cmd, hash: c.hash, sigs: [null] }));
     expect(r.ok).toBe(false);
     // In words (test/renderer/signReview.test.ts pins the whole text).
-    expect(r.ok ? "" : r.problem).toContain(
+    expect(r.ok ? "" : r.error).toContain(
       `signs with the key ${thief.publicKey} but names the address ${victim.publicKey}, which is not that key`,
     );
   });

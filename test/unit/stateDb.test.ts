@@ -9,6 +9,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { makeObject, type PactValue } from "../../src-node/contract/values/value.ts";
 import type { Hash32 } from "../../src-node/encoding/hash32.ts";
+import { fail, ok } from "../../src-node/errors/result.ts";
 import { NO_TXID_LIMIT, StateDb } from "../../src-node/store/stateDb.ts";
 import { tempDir } from "../support/testNode.ts";
 
@@ -117,6 +118,22 @@ describe("[store] state.sqlite", () => {
     expect(r).toBe(9n);
     expect(balanceAt(db, 0, "a")).toBe(1n);
     expect(db.head(0)?.height).toBe(0);
+    db.close();
+  });
+
+  it("an attempt keeps a success's writes and takes back a failure's, decoded records too", () => {
+    const db = StateDb.open({ path: ":memory:" });
+    block(db, 0, 0, { a: 1 });
+    const r = db.attempt(() => {
+      block(db, 0, 1, { a: 9 });
+      return balanceAt(db, 0, "a") === 9n ? fail("rejected") : ok(null);
+    });
+    expect(r).toEqual({ ok: false, error: "rejected" });
+    expect(balanceAt(db, 0, "a")).toBe(1n);
+    expect(db.head(0)?.height).toBe(0);
+    expect(db.attempt(() => ok(block(db, 0, 1, { a: 2 }))).ok).toBe(true);
+    expect(balanceAt(db, 0, "a")).toBe(2n);
+    expect(db.head(0)?.height).toBe(1);
     db.close();
   });
 

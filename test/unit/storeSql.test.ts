@@ -1,13 +1,15 @@
 /**
  * The SQL layer: the `sql` template binds every interpolation as a
  * parameter and identifies its call site; SqlDatabase opens with WAL and
- * foreign keys, prepares each call site once, runs transactions atomically;
+ * foreign keys, prepares each call site once, runs transactions atomically,
+ * and attempts that a returned failure takes back without a throw;
  * migrations run in order, each with its user_version in one transaction.
  */
 import { rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { isNodeError } from "../../src-node/errors/nodeError.ts";
+import { fail, ok } from "../../src-node/errors/result.ts";
 import { type Migration, runMigrations } from "../../src-node/store/migration.ts";
 import { sql, sqlText } from "../../src-node/store/sql.ts";
 import { SqlDatabase } from "../../src-node/store/sqlDatabase.ts";
@@ -81,6 +83,85 @@ describe("[store] SqlDatabase", () => {
       }),
     ).toThrow(/UNIQUE/);
     expect(d.all(sql`SELECT n FROM t`, (r) => r)).toEqual([]);
+  });
+
+  it("keeps an attempt's writes on a success and takes them back on a failure, with no throw", () => {
+    const d = db();
+    d.exec(sql`CREATE TABLE t (n INTEGER PRIMARY KEY) STRICT`);
+    const numbers = () => d.all(sql`SELECT n FROM t ORDER BY n`, (r) => (r as { n: number }).n);
+    const insert = (n: number) => d.run(sql`INSERT INTO t (n) VALUES (${n})`);
+    const insertThenFail = (n: number, why: string) => () => {
+      insert(n);
+      return fail(why);
+    };
+    expect(d.attempt(() => ok(insert(1)))).toEqual({ ok: true, value: 1 });
+    expect(d.attempt(insertThenFail(2, "rejected"))).toEqual({
+      ok: false,
+      error: "rejected",
+    });
+    expect(numbers()).toEqual([1]);
+    // Inside a transaction: a failed attempt takes back its own writes only, and the
+    // transaction goes on to commit the rest.
+    d.transaction(() => {
+      insert(3);
+      expect(d.attempt(insertThenFail(4, "no")).ok).toBe(false);
+      expect(d.attempt(() => ok(insert(5))).ok).toBe(true);
+      // Nested attempts: the inner one's failure leaves the outer one's writes.
+      const outer = d.attempt(() => {
+        insert(6);
+        d.attempt(insertThenFail(7, "inner"));
+        return ok(null);
+      });
+      expect(outer.ok).toBe(true);
+    });
+    expect(numbers()).toEqual([1, 3, 5, 6]);
+    expect(d.transaction(() => true)).toBe(true);
+  });
+
+  it("takes back an attempt that throws, and the throw goes on", () => {
+    const d = db();
+    d.exec(sql`CREATE TABLE t (n INTEGER PRIMARY KEY) STRICT`);
+    const insert = (n: number) => d.run(sql`INSERT INTO t (n) VALUES (${n})`);
+    expect(() =>
+      d.attempt(() => {
+        insert(1);
+        insert(1);
+        return ok(null);
+      }),
+    ).toThrow(/UNIQUE/);
+    expect(() =>
+      d.transaction(() => {
+        insert(2);
+        expect(() =>
+          d.attempt(() => {
+            insert(3);
+            throw new Error("a bug");
+          }),
+        ).toThrow("a bug");
+        insert(4);
+      }),
+    ).not.toThrow();
+    expect(d.all(sql`SELECT n FROM t ORDER BY n`, (r) => (r as { n: number }).n)).toEqual([2, 4]);
+  });
+
+  it("rolledBack returns what the trial returned and keeps none of its writes", () => {
+    const d = db();
+    d.exec(sql`CREATE TABLE t (n INTEGER PRIMARY KEY) STRICT`);
+    const count = () => d.get(sql`SELECT count(*) AS c FROM t`, (r) => (r as { c: number }).c);
+    expect(
+      d.rolledBack(() => {
+        d.run(sql`INSERT INTO t (n) VALUES (${1})`);
+        return count();
+      }),
+    ).toBe(1);
+    expect(count()).toBe(0);
+    expect(() =>
+      d.rolledBack(() => {
+        d.run(sql`INSERT INTO t (n) VALUES (${1})`);
+        throw new Error("a bug");
+      }),
+    ).toThrow("a bug");
+    expect(count()).toBe(0);
   });
 
   it("refuses parameters in exec and use after close", () => {

@@ -66,7 +66,7 @@ function RequestReview({
       <>
         <ErrorMessage
           testId="dapp-problem"
-          error={`This request cannot be signed: ${prepared.problem}. Refuse it, or ask the dapp for another.`}
+          error={`This request cannot be signed: ${prepared.error}. Refuse it, or ask the dapp for another.`}
         />
         <StoppedNote stopped={stopped} />
         <div className="dialog-actions">
@@ -77,7 +77,7 @@ function RequestReview({
       </>
     );
   }
-  const transactions = prepared.transactions;
+  const transactions = prepared.value;
   const otherNetwork = transactions.find((t) => t.payload.networkId !== config.networkId);
   const blocked = otherNetwork !== undefined && !confirmNetwork;
   const held = transactions.map((t) => heldSigners(t, accounts));

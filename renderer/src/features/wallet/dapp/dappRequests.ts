@@ -25,6 +25,7 @@ import {
   readJsonExact,
 } from "../../../../../src-node/command/exactJson.ts";
 import { referenceRequestKeyOf } from "../../../../../src-node/command/requestKeyCheck.ts";
+import type { Result } from "../../../../../src-node/errors/result.ts";
 import {
   array,
   boolean,
@@ -125,22 +126,20 @@ export function originText(origin: string | null): string {
   return origin;
 }
 
-export type Prepared =
-  | { readonly ok: true; readonly transactions: readonly SignRequest[] }
-  | { readonly ok: false; readonly problem: string };
+export type Prepared = Result<readonly SignRequest[]>;
 
 /** A quicksign's commands as SigData transactions (node-checked; read strictly again here). */
 function quicksignTransactions(body: unknown): Prepared {
   const items = (body as { cmdSigDatas?: unknown }).cmdSigDatas;
-  if (!Array.isArray(items)) return { ok: false, problem: "the request holds no commands" };
+  if (!Array.isArray(items)) return { ok: false, error: "the request holds no commands" };
   const transactions: SignRequest[] = [];
   for (const [i, item] of items.entries()) {
     const { cmd, hash, sigs } = item as { cmd: unknown; hash: unknown; sigs: unknown };
     const parsed = parseSignRequest(JSON.stringify({ cmd, hash, sigs }));
-    if (!parsed.ok) return { ok: false, problem: `command ${i + 1}: ${parsed.problem}` };
-    transactions.push(parsed.request);
+    if (!parsed.ok) return { ok: false, error: `command ${i + 1}: ${parsed.error}` };
+    transactions.push(parsed.value);
   }
-  return { ok: true, transactions };
+  return { ok: true, value: transactions };
 }
 
 /** What the wallet fills in of a `/v1/sign` request the dapp left out. */
@@ -213,7 +212,7 @@ export function prepareRequest(r: DappRequest, d: SignDefaults): Prepared {
   let body: unknown = r.body;
   if (r.text !== null) {
     const read = readJsonExact(r.text);
-    if (!read.ok) return { ok: false, problem: `the request is not JSON (${read.error})` };
+    if (!read.ok) return { ok: false, error: `the request is not JSON (${read.error})` };
     body = read.value;
   }
   try {
@@ -224,10 +223,10 @@ export function prepareRequest(r: DappRequest, d: SignDefaults): Prepared {
       JSON.stringify({ cmd, hash: referenceRequestKeyOf(cmd), sigs }),
     );
     return parsed.ok
-      ? { ok: true, transactions: [{ ...parsed.request, form: "command" }] }
-      : { ok: false, problem: parsed.problem };
+      ? { ok: true, value: [{ ...parsed.value, form: "command" }] }
+      : { ok: false, error: parsed.error };
   } catch (e) {
-    return { ok: false, problem: e instanceof Error ? e.message : String(e) };
+    return { ok: false, error: e instanceof Error ? e.message : String(e) };
   }
 }
 

@@ -5,6 +5,7 @@
  * @module
  */
 import { commandModel } from "../../../../../src-node/command/commandModel.ts";
+import type { Result } from "../../../../../src-node/errors/result.ts";
 
 export type ImportedPair = { readonly publicKey: string; readonly secretKey: string };
 
@@ -27,7 +28,7 @@ export function parseImportedKey(input: {
   readonly keyFile: string;
   readonly publicKey: string;
   readonly secretKey: string;
-}): { ok: true; pair: ImportedPair } | { ok: false; problem: string } {
+}): Result<ImportedPair> {
   let publicKey: string;
   let secretKey: string;
   if (input.keyFile.trim() !== "") {
@@ -35,7 +36,7 @@ export function parseImportedKey(input: {
     if (f === null) {
       return {
         ok: false,
-        problem:
+        error:
           "The key file needs a line “public: <64 hex digits>” and a line “secret: <64 hex digits>”.",
       };
     }
@@ -43,15 +44,13 @@ export function parseImportedKey(input: {
   } else {
     publicKey = input.publicKey.trim();
     secretKey = input.secretKey.trim();
-    if (!HEX64.test(publicKey))
-      return { ok: false, problem: "Public key: expected 64 hex digits." };
-    if (!HEX64.test(secretKey))
-      return { ok: false, problem: "Secret key: expected 64 hex digits." };
+    if (!HEX64.test(publicKey)) return { ok: false, error: "Public key: expected 64 hex digits." };
+    if (!HEX64.test(secretKey)) return { ok: false, error: "Secret key: expected 64 hex digits." };
   }
   publicKey = publicKey.toLowerCase();
   secretKey = secretKey.toLowerCase();
   if (commandModel.publicKeyOf(secretKey) !== publicKey) {
-    return { ok: false, problem: "The secret key does not belong to this public key." };
+    return { ok: false, error: "The secret key does not belong to this public key." };
   }
-  return { ok: true, pair: { publicKey, secretKey } };
+  return { ok: true, value: { publicKey, secretKey } };
 }

@@ -119,7 +119,7 @@ export function SignFlow({ accounts, sign }: SignFlowProps) {
   const [sent, setSent] = useState<{ chainId: number; requestKey: string } | null>(null);
 
   const parsed = text.trim() === "" ? null : parseSignRequest(text);
-  const request = signed ?? (parsed?.ok ? parsed.request : null);
+  const request = signed ?? (parsed?.ok ? parsed.value : null);
 
   const onText = (value: string) => {
     setText(value);
@@ -163,7 +163,7 @@ export function SignFlow({ accounts, sign }: SignFlowProps) {
           />
         </div>
         {parsed !== null && !parsed.ok ? (
-          <ErrorMessage testId="sign-problem" error={parsed.problem} />
+          <ErrorMessage testId="sign-problem" error={parsed.error} />
         ) : null}
       </Panel>
       {request === null ? null : (

@@ -14,6 +14,7 @@ import type { Command, CommandPayload } from "../../../../../src-node/command/co
 import { CommandError } from "../../../../../src-node/command/errors.ts";
 import { requestKeyBytes } from "../../../../../src-node/command/requestKeyBytes.ts";
 import { checkSignerAddresses } from "../../../../../src-node/command/verifySignatures.ts";
+import type { Result } from "../../../../../src-node/errors/result.ts";
 
 /** The form a transaction came in, and is written back in. */
 export type TxForm = "weft-yaml" | "weft-json" | "command" | "sigdata";
@@ -29,9 +30,7 @@ export type SignRequest = {
   readonly withHash: boolean;
 };
 
-export type ParseResult =
-  | { readonly ok: true; readonly request: SignRequest }
-  | { readonly ok: false; readonly problem: string };
+export type ParseResult = Result<SignRequest>;
 
 const HEX64 = /^[0-9a-fA-F]{64}$/;
 const SIG_HEX = /^[0-9a-fA-F]{128}$/;
@@ -208,9 +207,9 @@ function parseValue(value: unknown, json: boolean): SignRequest {
 export function parseSignRequest(text: string): ParseResult {
   try {
     const { value, json } = readText(text);
-    return { ok: true, request: parseValue(value, json) };
+    return { ok: true, value: parseValue(value, json) };
   } catch (e) {
-    if (e instanceof Refusal) return { ok: false, problem: e.message };
+    if (e instanceof Refusal) return { ok: false, error: e.message };
     throw e;
   }
 }

@@ -340,8 +340,8 @@ export class VaultCore {
   #importKey(r: Extract<VaultRequest, { op: "importKey" }>): KeystoreFile {
     const u = this.#needUnlocked();
     const parsed = parseImportedKey(r);
-    if (!parsed.ok) throw new VaultError(VaultErrorCode.BadKey, parsed.problem);
-    const { publicKey, secretKey } = parsed.pair;
+    if (!parsed.ok) throw new VaultError(VaultErrorCode.BadKey, parsed.error);
+    const { publicKey, secretKey } = parsed.value;
     if (r.keystore.public.keys.some((k) => k.publicKey === publicKey)) {
       throw new VaultError(VaultErrorCode.DuplicateKey, "this wallet already holds that key");
     }
