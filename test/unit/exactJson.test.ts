@@ -1,8 +1,12 @@
 /**
  * Exact JSON (src-node/command/exactJson.ts), the one JSON model of commands
  * and contract data: number text kept both ways, aeson's string escapes,
- * raw parts, read failures with a reason, objects read back member by member.
+ * raw parts, read failures with a reason, objects read back member by member;
+ * strings with escapes read and written flat (not as ropes of one piece per
+ * character, which held 30 times their size: issue 35, finding 5).
  */
+import { getHeapStatistics, setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
@@ -139,5 +143,32 @@ describe("[command] exact JSON", () => {
       expect("toString" in o).toBe(false);
       expect("hasOwnProperty" in o).toBe(false);
     }
+  });
+
+  it("reads and writes a long string with escapes as a flat string, not a rope of its characters", () => {
+    setFlagsFromString("--expose-gc");
+    const gc = runInNewContext("gc") as () => void;
+    // A module's code: 24 KB with quotes and line ends, as state rows hold it.
+    const code = Array.from(
+      { length: 400 },
+      (_, i) => `(defun f${i} (a:string) "doc \\"q\\"" (format "{} {}" [a "x"]))\n`,
+    ).join("");
+    const text = stringifyJson({ code });
+    expect((parseJsonExact(text) as JsonObject).code).toBe(code);
+    const heldPerCopy = (make: (i: number) => unknown): number => {
+      const kept: unknown[] = [];
+      gc();
+      const before = getHeapStatistics().used_heap_size;
+      for (let i = 0; i < 100; i++) kept.push(make(i));
+      gc();
+      const held = (getHeapStatistics().used_heap_size - before) / kept.length;
+      expect(kept.length).toBe(100);
+      return held;
+    };
+    // Flat: about the text's size (one byte a character); a rope held over 750 KB a copy.
+    expect(heldPerCopy(() => parseJsonExact(text))).toBeLessThan(code.length * 3);
+    expect(heldPerCopy((i) => stringifyJson({ code: `${code}${i}` }))).toBeLessThan(
+      code.length * 3,
+    );
   });
 });
