@@ -106,10 +106,17 @@ export class SignRequestQueue {
     rules: AnswerRules,
     text: string | null = null,
   ): { readonly answer: Promise<HttpAnswer>; readonly cancel: () => void } {
-    if (this.#closed) return { answer: Promise.resolve(rules.closed()), cancel: () => {} };
+    if (this.#closed) {
+      const cancel = () => {
+        // Answered at once: nothing is waiting, so cancelling has nothing to do.
+      };
+      return { answer: Promise.resolve(rules.closed()), cancel };
+    }
     const now = (this.#options.now ?? Date.now)();
     const id = randomBytes(12).toString("base64url");
-    let settle: (a: HttpAnswer) => void = () => {};
+    let settle: (a: HttpAnswer) => void = () => {
+      // Replaced by the promise's resolve before anything can call it.
+    };
     const answer = new Promise<HttpAnswer>((resolve) => {
       settle = resolve;
     });

@@ -92,7 +92,9 @@ export function PendingProvider({ children }: { readonly children: ReactNode }) 
   const multisigList = useRef<readonly MultisigAccount[]>([]);
   const saving = useRef<Promise<void>>(Promise.resolve());
   const busy = useRef(false);
-  const wake = useRef<() => void>(() => {});
+  const wake = useRef<() => void>(() => {
+    // No loop runs yet: the next one starts with a tick of its own.
+  });
 
   const commit = useCallback(
     (next: readonly PendingTransfer[]) => {
@@ -202,7 +204,9 @@ export function PendingProvider({ children }: { readonly children: ReactNode }) 
     return () => {
       stopped = true;
       clearInterval(timer);
-      wake.current = () => {};
+      wake.current = () => {
+        // The loop stopped: there is nothing left to wake.
+      };
     };
   }, [loaded, pact, config.networkId, commit]);
 

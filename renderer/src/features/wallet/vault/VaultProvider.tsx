@@ -83,7 +83,10 @@ export function VaultProvider({
     let live = true;
     if (restores > 0) {
       // What was unlocked belongs to the keystore the restore replaced.
-      void vaultRef.current?.request({ op: "lock" }).catch(() => {});
+      void vaultRef.current?.request({ op: "lock" }).catch(() => {
+        // Lock cannot fail in the vault; only a closed vault (its worker gone, and its keys
+        // with it) rejects, and then there is nothing left to lock.
+      });
     }
     void client.walletKeystore().then((r) => {
       if (!live) return;
@@ -120,7 +123,9 @@ export function VaultProvider({
       const now = Date.now();
       if (now - last < ACTIVITY_EVERY_MS) return;
       last = now;
-      void vaultRef.current?.request({ op: "activity" }).catch(() => {});
+      void vaultRef.current?.request({ op: "activity" }).catch(() => {
+        // Only delays the idle lock: a vault that missed it locks a little early, which is safe.
+      });
     };
     window.addEventListener("keydown", onActivity);
     window.addEventListener("pointerdown", onActivity);
