@@ -34,7 +34,9 @@ export type Shutdown = {
 
 export function createShutdown(deps: ShutdownDeps): Shutdown {
   let phase: ShutdownPhase = deps.closeNode === null ? "closed" : "running";
-  let resolveDone: () => void = () => {};
+  let resolveDone: () => void = () => {
+    // Replaced by the promise's resolve before anything can call it.
+  };
   const done = new Promise<void>((resolve) => {
     resolveDone = resolve;
   });

@@ -132,7 +132,14 @@ class BackgroundFlush {
     await this.#inFlight;
     const fd = this.#fd;
     this.#fd = undefined;
-    if (fd !== undefined) await fd.then((f) => f.close()).catch(() => {});
+    if (fd !== undefined) {
+      await fd
+        .then((f) => f.close())
+        .catch(() => {
+          // A file that failed to open, or to close, leaves nothing to release: the job's own
+          // error (if any) was reported when it happened.
+        });
+    }
   }
 }
 

@@ -257,7 +257,11 @@ function moveAside(
  *   BACKUP_INTEGRITY_FAILED, BACKUP_WRONG_NETWORK, BACKUP_DATA_IN_USE, BACKUP_RESTORE_FAILED.
  */
 export async function restoreBackup(options: RestoreOptions): Promise<RestoreResult> {
-  const say = options.progress ?? (() => {});
+  const say =
+    options.progress ??
+    (() => {
+      // No one asked to follow the progress.
+    });
   const now = options.now ?? Date.now;
   const { backupFolder, dataDir } = options;
 

@@ -190,7 +190,9 @@ const BAD: unique symbol = Symbol("bad");
  * (`Object.create(null)` objects are dictionaries: every command's fields
  * would be read through hash lookups).
  */
-const ParsedObject = function ParsedObject() {} as unknown as new () => object;
+const ParsedObject = function ParsedObject() {
+  // Only its prototype matters.
+} as unknown as new () => object;
 ParsedObject.prototype = Object.create(null);
 /** Objects and arrays nest at most this deep (bounds the parser's recursion). */
 const MAX_DEPTH = 512;

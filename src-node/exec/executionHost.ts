@@ -91,7 +91,11 @@ export class InProcessExecution implements ExecutionHost {
   }
 
   /** In process, the insert executes the block: nothing to do ahead. */
-  async prepareBlock(_block: Block): Promise<void> {}
+  async prepareBlock(_block: Block): Promise<void> {
+    // The insert executes the block in this thread; there is no worker to warm up.
+  }
 
-  async close(): Promise<void> {}
+  async close(): Promise<void> {
+    // Nothing of its own to close: the executor's databases belong to the node.
+  }
 }

@@ -108,7 +108,9 @@ export class RestartWatch {
     };
   }
 
-  #cancel: () => void = () => {};
+  #cancel: () => void = () => {
+    // No wait is running: nothing to cancel.
+  };
 
   /** Hides the "back" or "failed" notice. */
   dismiss(): void {

@@ -183,7 +183,10 @@ export class DappSigning {
     try {
       await server.listen({ host: "127.0.0.1", port });
     } catch (e) {
-      await server.close().catch(() => {});
+      await server.close().catch(() => {
+        // The listen failure below is what the caller is told; closing a server that never
+        // listened can only fail for the same cause.
+      });
       const reason = e instanceof Error ? e.message : String(e);
       this.#problem = `cannot listen on 127.0.0.1:${port}: ${reason}`;
       throw new AppError(
@@ -210,7 +213,9 @@ export class DappSigning {
 
   #serial<T>(f: () => Promise<T>): Promise<T> {
     const run = this.#busy.then(f, f);
-    this.#busy = run.catch(() => {});
+    this.#busy = run.catch(() => {
+      // The chain only orders the runs: each caller gets its own run's rejection.
+    });
     return run;
   }
 }

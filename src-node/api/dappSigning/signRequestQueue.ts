@@ -151,7 +151,10 @@ export class SignRequestQueue {
     | { readonly ok: true; readonly answer: Promise<HttpAnswer>; readonly cancel: () => void }
     | { readonly ok: false; readonly refusal: SignRequestRefusal } {
     if (this.#closed) {
-      return { ok: true, answer: Promise.resolve(rules.closed()), cancel: () => {} };
+      const cancel = () => {
+        // Answered at once: nothing is waiting, so cancelling has nothing to do.
+      };
+      return { ok: true, answer: Promise.resolve(rules.closed()), cancel };
     }
     const now = (this.#options.now ?? Date.now)();
     // Checked in this order so that a page holding its one request learns that (409) without
@@ -166,7 +169,9 @@ export class SignRequestQueue {
     const wait = this.#rate.take(origin === null ? "\u0000program" : origin, now);
     if (wait > 0) return { ok: false, refusal: { reason: "rateLimited", retryAfterMs: wait } };
     const id = randomBytes(12).toString("base64url");
-    let settle: (a: HttpAnswer) => void = () => {};
+    let settle: (a: HttpAnswer) => void = () => {
+      // Replaced by the promise's resolve before anything can call it.
+    };
     const answer = new Promise<HttpAnswer>((resolve) => {
       settle = resolve;
     });

@@ -20,7 +20,9 @@ export async function preflightAndSend(
   pact: Pick<PactClient, "preflight" | "send">,
   chainId: number,
   command: Command,
-  progress: (step: string) => void = () => {},
+  progress: (step: string) => void = () => {
+    // No one shows the steps.
+  },
 ): Promise<ErrorWords | null> {
   progress("Checking with the node before sending…");
   const pre = await pact.preflight(chainId, command);

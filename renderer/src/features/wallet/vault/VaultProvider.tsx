@@ -78,7 +78,10 @@ export function VaultProvider({
   const restored = restart.kind === "back" && restart.reason === "restore";
   useEffect(() => {
     if (!restored) return;
-    void vaultRef.current?.request({ op: "lock" }).catch(() => {});
+    void vaultRef.current?.request({ op: "lock" }).catch(() => {
+      // Lock cannot fail in the vault; only a closed vault (its worker gone, and its keys
+      // with it) rejects, and then there is nothing left to lock.
+    });
     setUnlocked(false);
   }, [restored]);
 
@@ -99,7 +102,9 @@ export function VaultProvider({
       const now = Date.now();
       if (now - last < ACTIVITY_EVERY_MS) return;
       last = now;
-      void vaultRef.current?.request({ op: "activity" }).catch(() => {});
+      void vaultRef.current?.request({ op: "activity" }).catch(() => {
+        // Only delays the idle lock: a vault that missed it locks a little early, which is safe.
+      });
     };
     window.addEventListener("keydown", onActivity);
     window.addEventListener("pointerdown", onActivity);

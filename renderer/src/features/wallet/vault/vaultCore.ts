@@ -91,7 +91,11 @@ export class VaultCore {
 
   constructor(options: VaultOptions = {}) {
     this.#clock = options.clock ?? systemClock;
-    this.#onIdleLock = options.onIdleLock ?? (() => {});
+    this.#onIdleLock =
+      options.onIdleLock ??
+      (() => {
+        // No one to tell: the vault locks itself either way.
+      });
     this.#kdf = options.kdf;
   }
 
