@@ -317,7 +317,7 @@ describe("[renderer] transfer form: a multi-signature account", () => {
     expect(v.signers).toEqual([THIRD, KEY]);
     expect(v.signerCheck).toEqual({ ok: true, value: [KEY, THIRD] });
     const one = readTransferForm(form({ type: "signers", value: [OTHER] }), facts());
-    expect(one.signerCheck).toEqual({ ok: false, problem: "Choose at least 2 signers." });
+    expect(one.signerCheck).toEqual({ ok: false, error: "Choose at least 2 signers." });
     // The guard on chain is the truth; the kept keys stand in until it is read.
     const kept = readTransferForm(form(), facts({ senderOn: undefined }));
     expect(kept.guard).toEqual({ kind: "keyset", keys: [KEY, OTHER, THIRD], pred: "keys-2" });
