@@ -1236,7 +1236,9 @@ describe("[api] fuzzed input never yields a 5xx, a crash or a hang", () => {
     }
 
     expect(await run(probes)).toEqual([]);
-  });
+    // Hundreds of signed commands checked one after the other: seconds on a quiet machine,
+    // more on a loaded one; a hang still shows as this limit.
+  }, 120_000);
 
   it("mining work, solved and updates", async () => {
     const probes: Probe[] = [];
