@@ -136,6 +136,11 @@ export function parseLaunchArgs(argv: readonly string[]): ParsedLaunch {
   return { ok: true, value: options };
 }
 
+/** `text` as one word of a shell command line (quoted when it needs to be). */
+function shellWord(text: string): string {
+  return /^[A-Za-z0-9_./:@+-]+$/.test(text) ? text : `'${text.replaceAll("'", "'\\''")}'`;
+}
+
 async function runHeadless(repoRoot: string, options: LaunchOptions): Promise<number> {
   const { NodeSupervisor } = await import("./nodeSupervisor.ts");
   const dataDir = options.dataDir ?? join(repoRoot, ".weft");
@@ -188,8 +193,13 @@ async function runHeadless(repoRoot: string, options: LaunchOptions): Promise<nu
     return 1;
   }
   console.log(`Weft node running (${network}).`);
-  console.log(`  UI:  ${node.appUrl}`);
+  // Opens the app once in a browser, which keeps it open until the node stops; a new address
+  // comes from `weft app-url` (it reads the token file only the data folder's owner can read).
+  console.log(`  UI:  ${node.appCodeUrl()}`);
   console.log(`  API: ${node.baseUrl}`);
+  console.log(
+    `The UI address opens the app once. A new one: npx weft app-url --data-dir ${shellWord(first.dataDir)} --network ${network}`,
+  );
   console.log("Press Ctrl+C to stop.");
   const code = await new Promise<number>((done) => {
     const stop = () => {

@@ -82,6 +82,11 @@ export type HostedNode = {
   readonly baseUrl: string;
   /** `http://HOST:PORT/app/`: the built renderer, served by the node. */
   readonly appUrl: string;
+  /**
+   * A one-time address, `http://127.0.0.1:PORT/app/?code=…`, that opens the app once in a
+   * browser (the headless launcher prints it; the desktop's window needs none).
+   */
+  appCodeUrl(): string;
   /** The launch's app token (the one passed, or the node's own): a restart keeps it. */
   readonly appToken: string;
   /** Stops mining, the HTTP server and the databases; resolves when all are closed. */

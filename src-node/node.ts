@@ -34,7 +34,8 @@ import { createServer as createHttpsServer } from "node:https";
 import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
 import type { ApiLog } from "./api/apiServices.ts";
-import { type AppToken, newAppToken } from "./api/appToken.ts";
+import { APP_CODE_PARAM } from "./api/appCodes.ts";
+import { APP_ADDRESS_FILE, APP_TOKEN_FILE, type AppToken, createAppToken } from "./api/appToken.ts";
 import { buildApi, requestTimeouts } from "./api/buildServer.ts";
 import { DappSigning, type SignRequestNotice } from "./api/dappSigning/dappSigning.ts";
 import { ApiError, ApiErrorCode, isAddressInUse } from "./api/errors.ts";
@@ -200,7 +201,15 @@ export function peersPath(options: Pick<NodeOptions, "dataDir" | "network">): st
 
 /** `dataDir/<network>/app-token`: the app token while the node runs (0600), for `curl` users. */
 export function appTokenPath(options: Pick<NodeOptions, "dataDir" | "network">): string {
-  return join(options.dataDir, options.network, "app-token");
+  return join(options.dataDir, options.network, APP_TOKEN_FILE);
+}
+
+/**
+ * `dataDir/<network>/app-address`: where this computer reaches the running node
+ * (`http://127.0.0.1:PORT`, 0600), for `weft app-url` (cli/appUrl.ts).
+ */
+export function appAddressPath(options: Pick<NodeOptions, "dataDir" | "network">): string {
+  return join(options.dataDir, options.network, APP_ADDRESS_FILE);
 }
 
 /**
@@ -672,6 +681,8 @@ export class WeftNode {
   readonly appToken: string;
   /** Where the token is written while the node runs (`dataDir/<network>/app-token`, 0600). */
   readonly appTokenFile: string;
+  /** Where the node's address for this computer is written while it listens (`app-address`, 0600). */
+  readonly appAddressFile: string;
   /** The last lines the node logged (the Node page's log view, `/app/api/node/log`). */
   readonly recentLog: RecentLog;
   /** Chainweaver's local signing API for dapps, off by default (docs/dapp-signing.md). */
@@ -679,17 +690,20 @@ export class WeftNode {
   /** Where areas report what they are catching up on (`/app/api/node/status`, the app's banner). */
   readonly catchUp: CatchUpStatus;
   readonly #log: NodeLogger;
+  readonly #appToken: AppToken;
   #port: number | undefined;
   #closing: Promise<void> | undefined;
 
-  private constructor(ctx: OpenContext, modules: NodeModules, appToken: string) {
+  private constructor(ctx: OpenContext, modules: NodeModules, appToken: AppToken) {
     this.options = ctx.options;
     this.version = ctx.version;
     this.lifecycle = ctx.life;
     this.#log = ctx.log;
     this.modules = modules;
-    this.appToken = appToken;
+    this.appToken = appToken.value;
+    this.#appToken = appToken;
     this.appTokenFile = appTokenPath(ctx.options);
+    this.appAddressFile = appAddressPath(ctx.options);
     this.recentLog = modules.recentLog;
     this.catchUp = modules.catchUp;
     this.blocks = modules.blocks;
@@ -723,10 +737,11 @@ export class WeftNode {
     const version = versionByName(options.network, "network");
     const life = new Lifecycle(input.lifecycleProbe);
     const ctx: OpenContext = { input, options, version, log, life };
-    const token: AppToken = {
-      value: input.appToken ?? newAppToken(),
-      cookieOnPageLoad: input.appTokenCookie ?? true,
-    };
+    const token: AppToken = createAppToken({
+      value: input.appToken,
+      cookieByCode: input.appTokenCookie ?? true,
+      remote: options.appRemote,
+    });
     try {
       const stores = openStores(ctx, token);
       const { explorer, ...services } = openServices(ctx, stores, catchUp);
@@ -772,7 +787,7 @@ export class WeftNode {
       self = new WeftNode(
         ctx,
         { recentLog, catchUp, ...stores, ...services, server: api.server, basePath: api.base },
-        token.value,
+        token,
       );
       return self;
     } catch (e) {
@@ -811,6 +826,36 @@ export class WeftNode {
   }
 
   /**
+   * Where this computer reaches the node once it listens: its origin, with a loopback
+   * address for a wildcard host (`0.0.0.0`, `::`), which names no host a browser can use.
+   */
+  get localOrigin(): string {
+    const host = this.options.host;
+    if (host !== "0.0.0.0" && host !== "::") return this.origin;
+    return `http://${host === "::" ? "[::1]" : "127.0.0.1"}:${new URL(this.origin).port}`;
+  }
+
+  /**
+   * A one-time address that opens the app in a browser, `http://127.0.0.1:PORT/app/?code=…`
+   * (api/appCodes.ts): opening it exchanges the code for the app token's cookie once.
+   * @param lifetimeMs how long the code works; null (default): until it is used or the node
+   *   stops.
+   * @throws {ApiError} API_NOT_LISTENING before start().
+   */
+  appCodeUrl(lifetimeMs: number | null = null): string {
+    const origin = this.localOrigin;
+    return `${origin}/app/?${APP_CODE_PARAM}=${this.issueAppCode(lifetimeMs)}`;
+  }
+
+  /**
+   * A one-time code for `/app/?code=…` (api/appCodes.ts), also before the node listens.
+   * @param lifetimeMs how long it works; null (default): until it is used or the node stops.
+   */
+  issueAppCode(lifetimeMs: number | null = null): string {
+    return this.#appToken.codes.issue(lifetimeMs).code;
+  }
+
+  /**
    * Validates and stores a block from outside the block database (a miner's
    * solution, a peer's block) as `blocks.insertBlock` does, with its
    * execution run in an execution worker first, so that the node's event
@@ -845,6 +890,10 @@ export class WeftNode {
     const address = this.server.server.address();
     this.#port = typeof address === "object" && address !== null ? address.port : port;
     this.#log.info("node listening", { baseUrl: this.baseUrl, network: this.version.name });
+    // For `weft app-url` (cli/appUrl.ts): where this computer reaches the node, while it listens.
+    const addressFile = this.appAddressFile;
+    writePrivateFile(addressFile, `${this.localOrigin}\n`);
+    this.lifecycle.add("appAddressFile", { close: () => rmSync(addressFile, { force: true }) });
     await this.#startPeers();
     if (this.execution instanceof WorkerExecution) this.execution.warm();
     if (this.options.mining.onDemand) {

@@ -3,7 +3,8 @@
  * and an optional YAML file (`--config`; flags win), see
  * src-node/config/parseNodeFlags.ts and docs/node.md. Prints the base URL on
  * standard output once the node listens (one line, for scripts), progress and
- * problems on standard error (with the entity's public key other nodes pin). On a stop signal it closes the server and the
+ * problems on standard error (with the entity's public key other nodes pin, and
+ * the one-time address that opens the app in a browser, api/appCodes.ts). On a stop signal it closes the server and the
  * databases before exiting with 0; a second signal ends the process at once
  * (SQLite's write-ahead log keeps the files consistent either way).
  * @module
@@ -54,6 +55,9 @@ Options:
   --port N                port (default 1848; 0 = any free port)
   --allowed-host NAME[,NAME]  more names the Host header may carry (a name peers
                           reach this node by; loopback names and IPs always work)
+  --app-remote            let browsers on other computers open the app with an
+                          address from weft app-url (default: this computer only;
+                          a risk on any network you do not control: docs/node.md)
   --config FILE.yaml      options from a YAML file (keys as the flags; flags win)
   --enable-backup-api     serve {base_url}/make-backup and /check-backup
   --backup-directory DIR  where backups are written
@@ -93,6 +97,11 @@ A port already in use: stop the program that has it, or give another (--port 0 t
 free port; the address is printed).
 `;
 
+/** `text` as one word of a shell command line (quoted when it needs to be). */
+function shellWord(text: string): string {
+  return /^[A-Za-z0-9_./:@+-]+$/.test(text) ? text : `'${text.replaceAll("'", "'\\''")}'`;
+}
+
 function stderrLogger(io: CliIo): NodeLogger {
   const line = (level: string, message: string, fields?: Record<string, unknown>) =>
     io.stderr.write(
@@ -131,8 +140,10 @@ export async function nodeCommand(
       logger: stderrLogger(io),
     });
     io.stderr.write(`weft node: network ${node.version.name}, data in ${node.options.dataDir}\n`);
+    // The one-time address: it opens the app once in a browser (api/appCodes.ts).
+    io.stderr.write(`weft node: UI ${node.appCodeUrl()} (opens the app once in a browser)\n`);
     io.stderr.write(
-      `weft node: UI ${node.appUrl} (the app token for /app/api/*: ${node.appTokenFile})\n`,
+      `weft node: a new UI address: weft app-url --data-dir ${shellWord(node.options.dataDir)} --network ${node.version.name}; the app token for /app/api/*: ${node.appTokenFile}\n`,
     );
     const me = node.private.identity();
     // What other nodes pin with --trust-entity NAME=KEY (docs/private.md).

@@ -8,6 +8,7 @@
  * host: 127.0.0.1
  * port: 1848
  * allowed-hosts: [weft.example.org]   # more names Host may carry (peers reach the node by)
+ * app-remote: false            # true: the app answers other computers holding its token
  * mining:
  *   enabled: false             # the built-in miner
  *   threads: 2
@@ -91,6 +92,7 @@ export function parseConfigText(text: string, file: string): NodeOptionsInput {
     "host",
     "port",
     "allowed-hosts",
+    "app-remote",
     "mining",
     "backup",
     "commands",
@@ -145,6 +147,7 @@ export function parseConfigText(text: string, file: string): NodeOptionsInput {
     host: top.host,
     port: top.port,
     allowedHosts: top["allowed-hosts"],
+    appRemote: top["app-remote"],
     mining:
       mining === undefined
         ? undefined

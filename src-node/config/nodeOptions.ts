@@ -11,6 +11,7 @@
  * | host | 127.0.0.1 |
  * | port | 1848 (0: any free port) |
  * | allowedHosts (`allowed-hosts`, `--allowed-host`) | none: more names the `Host` header may carry (api/hostCheck.ts) |
+ * | appRemote (`app-remote`, `--app-remote`) | false: the app (its one-time codes, `/app/api/*`) answers only this computer (api/appToken.ts) |
  * | mining.enabled (built-in miner) | false; needs mining.account (+ publicKeys unless `k:`) |
  * | mining.threads | 1 |
  * | mining.predicate | keys-all |
@@ -130,6 +131,11 @@ export type NodeOptions = {
    * names, IP literals and `host` (a name peers reach the node by); any port.
    */
   readonly allowedHosts: readonly string[];
+  /**
+   * The app's page and API answer clients on other computers that hold the app token
+   * (docs/node.md "The app token": a risk on any network you do not control).
+   */
+  readonly appRemote: boolean;
   readonly mining: MiningOptions;
   readonly backup: BackupOptions;
   readonly commands: CommandOptions;
@@ -145,6 +151,7 @@ export type NodeOptionsInput = {
   readonly host?: unknown;
   readonly port?: unknown;
   readonly allowedHosts?: unknown;
+  readonly appRemote?: unknown;
   readonly mining?:
     | {
         readonly enabled?: unknown;
@@ -393,6 +400,7 @@ export function resolveNodeOptions(input: NodeOptionsInput, baseDir = process.cw
     host: input.host === undefined ? DEFAULT_HOST : host(input.host),
     port: input.port === undefined ? DEFAULT_PORT : integer(input.port, "port", 0, 65535),
     allowedHosts: input.allowedHosts === undefined ? [] : allowedHosts(input.allowedHosts),
+    appRemote: input.appRemote === undefined ? false : bool(input.appRemote, "app-remote"),
     mining: {
       enabled: mining.enabled === undefined ? false : bool(mining.enabled, "mining.enabled"),
       threads:
@@ -481,6 +489,7 @@ export function mergeNodeOptions(
     host: pick(file.host, flags.host),
     port: pick(file.port, flags.port),
     allowedHosts: pick(file.allowedHosts, flags.allowedHosts),
+    appRemote: pick(file.appRemote, flags.appRemote),
     mining: {
       enabled: pick(file.mining?.enabled, flags.mining?.enabled),
       threads: pick(file.mining?.threads, flags.mining?.threads),

@@ -1,6 +1,7 @@
 /**
  * The flags of `weft node`: `--network NAME`, `--data-dir DIR`, `--host HOST`,
- * `--port N`, `--allowed-host NAME[,NAME…]` (more names `Host` may carry),
+ * `--port N`, `--allowed-host NAME[,NAME…]` (more names `Host` may carry), `--app-remote`
+ * (the app answers other computers that hold its token),
  * `--config FILE.yaml`, `--enable-backup-api`,
  * `--backup-directory DIR` (the spec's backup flags), `--enable-mining-api`
  * (the spec's mining API), `--mine`, `--miner-threads N`, `--miner-account
@@ -53,6 +54,7 @@ export const VALUE_FLAGS = [
 const REPEATABLE = ["--peer", "--trust-entity"] as const;
 /** Every flag without a value. */
 export const SWITCHES = [
+  "--app-remote",
   "--enable-backup-api",
   "--enable-mining-api",
   "--mine",
@@ -121,6 +123,7 @@ export function parseNodeFlags(args: readonly string[]): NodeFlags {
       host: values.get("--host"),
       port: values.get("--port"),
       allowedHosts: values.get("--allowed-host"),
+      appRemote: switches.has("--app-remote") ? true : undefined,
       mining: miningGiven
         ? {
             enabled: switches.has("--mine") ? true : undefined,

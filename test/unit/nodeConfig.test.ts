@@ -172,6 +172,20 @@ describe("[config] YAML file", () => {
     });
   });
 
+  it("lets the app answer other computers only when asked: app-remote, --app-remote", () => {
+    expect(resolveNodeOptions({}).appRemote).toBe(false);
+    expect(resolveNodeOptions(parseNodeFlags(["--app-remote"]).options).appRemote).toBe(true);
+    const fromFile = parseConfigText("app-remote: true\n", "/f.yaml");
+    expect(resolveNodeOptions(fromFile).appRemote).toBe(true);
+    expect(
+      resolveNodeOptions(mergeNodeOptions(fromFile, parseNodeFlags([]).options)).appRemote,
+    ).toBe(true);
+    expect(
+      failure(() => resolveNodeOptions(parseConfigText("app-remote: yes please\n", "/f.yaml")))
+        .message,
+    ).toContain("app-remote");
+  });
+
   it("sets /listen's timeout: commands.listen-timeout, --listen-timeout (flags win)", () => {
     const fromFile = parseConfigText("commands:\n  listen-timeout: 30\n", "/f.yaml");
     expect(resolveNodeOptions(fromFile).commands).toEqual({ listenTimeout: 30 });
