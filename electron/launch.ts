@@ -27,6 +27,7 @@ import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { appUrlCommand } from "../src-node/api/appUrlCommand.ts";
 import type { Result } from "../src-node/errors/result.ts";
 import type { HostedNodeOptions, NodeNetwork } from "./nodeHost.ts";
 
@@ -136,11 +137,6 @@ export function parseLaunchArgs(argv: readonly string[]): ParsedLaunch {
   return { ok: true, value: options };
 }
 
-/** `text` as one word of a shell command line (quoted when it needs to be). */
-function shellWord(text: string): string {
-  return /^[A-Za-z0-9_./:@+-]+$/.test(text) ? text : `'${text.replaceAll("'", "'\\''")}'`;
-}
-
 async function runHeadless(repoRoot: string, options: LaunchOptions): Promise<number> {
   const { NodeSupervisor } = await import("./nodeSupervisor.ts");
   const dataDir = options.dataDir ?? join(repoRoot, ".weft");
@@ -198,7 +194,7 @@ async function runHeadless(repoRoot: string, options: LaunchOptions): Promise<nu
   console.log(`  UI:  ${node.appCodeUrl()}`);
   console.log(`  API: ${node.baseUrl}`);
   console.log(
-    `The UI address opens the app once. A new one: npx weft app-url --data-dir ${shellWord(first.dataDir)} --network ${network}`,
+    `The UI address opens the app once. A new one: npx ${appUrlCommand(first.dataDir, network)}`,
   );
   console.log("Press Ctrl+C to stop.");
   const code = await new Promise<number>((done) => {

@@ -10,6 +10,7 @@
  * @module
  */
 
+import { appUrlCommand } from "../api/appUrlCommand.ts";
 import { defaultDataDir } from "../config/defaultDataDir.ts";
 import { ConfigErrorCode } from "../config/errors.ts";
 import { loadConfigFile } from "../config/loadConfigFile.ts";
@@ -97,11 +98,6 @@ A port already in use: stop the program that has it, or give another (--port 0 t
 free port; the address is printed).
 `;
 
-/** `text` as one word of a shell command line (quoted when it needs to be). */
-function shellWord(text: string): string {
-  return /^[A-Za-z0-9_./:@+-]+$/.test(text) ? text : `'${text.replaceAll("'", "'\\''")}'`;
-}
-
 function stderrLogger(io: CliIo): NodeLogger {
   const line = (level: string, message: string, fields?: Record<string, unknown>) =>
     io.stderr.write(
@@ -143,7 +139,7 @@ export async function nodeCommand(
     // The one-time address: it opens the app once in a browser (api/appCodes.ts).
     io.stderr.write(`weft node: UI ${node.appCodeUrl()} (opens the app once in a browser)\n`);
     io.stderr.write(
-      `weft node: a new UI address: weft app-url --data-dir ${shellWord(node.options.dataDir)} --network ${node.version.name}; the app token for /app/api/*: ${node.appTokenFile}\n`,
+      `weft node: a new UI address: ${appUrlCommand(node.options.dataDir, node.version.name)}; the app token for /app/api/*: ${node.appTokenFile}\n`,
     );
     const me = node.private.identity();
     // What other nodes pin with --trust-entity NAME=KEY (docs/private.md).

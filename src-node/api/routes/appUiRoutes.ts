@@ -38,6 +38,7 @@ import {
 } from "../appLockedPage.ts";
 import { APP_PREFIX } from "../appPath.ts";
 import { appTokenCookie, carriesAppToken } from "../appToken.ts";
+import { appUrlCommand } from "../appUrlCommand.ts";
 import { ApiError, ApiErrorCode } from "../errors.ts";
 import { isLoopbackPeer, parseHostHeader } from "../hostCheck.ts";
 import { defaultRendererDir, isRendererBuilt } from "../rendererDir.ts";
@@ -61,13 +62,10 @@ function cacheHeaders(reply: FastifyReply, path: string): void {
 }
 
 /** `weft app-url` with the options that name this node's data folder (shown to this computer). */
-function appUrlCommand(ctx: RouteContext, local: boolean): string {
+function commandFor(ctx: RouteContext, local: boolean): string {
   const dataDir = ctx.node.dataDir;
   if (!local || dataDir === undefined) return "weft app-url --data-dir DIR --network NAME";
-  const quoted = /^[A-Za-z0-9_./:@+-]+$/.test(dataDir)
-    ? dataDir
-    : `'${dataDir.replaceAll("'", "'\\''")}'`;
-  return `weft app-url --data-dir ${quoted} --network ${ctx.node.version.name}`;
+  return appUrlCommand(dataDir, ctx.node.version.name);
 }
 
 function sendLocked(
@@ -87,7 +85,7 @@ function sendLocked(
       lockedPageHtml({
         reason,
         port,
-        appUrlCommand: appUrlCommand(ctx, isLoopbackPeer(request)),
+        appUrlCommand: commandFor(ctx, isLoopbackPeer(request)),
       }),
     );
 }
