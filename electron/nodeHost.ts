@@ -68,7 +68,7 @@ export type HostedNodeOptions = {
   readonly rendererDir?: string | undefined;
   /** The per-launch secret `/app/api/*` needs (default: the node makes one). */
   readonly appToken?: string | undefined;
-  /** Whether loading `/app/` hands the token to the page as a cookie (default true; the desktop: false). */
+  /** Whether a one-time code (`/app/?code=…`) is exchanged for the token as a cookie (default true; the desktop: false). */
   readonly appTokenCookie?: boolean | undefined;
   /** Called by the node's app routes to be restarted (electron/nodeSupervisor.ts passes it). */
   readonly restart?: ((request: NodeRestartRequest) => void) | undefined;

@@ -145,10 +145,10 @@ export type CreateNodeOptions = NodeOptionsInput & {
    */
   readonly appToken?: string | undefined;
   /**
-   * Whether loading `/app/` hands the token to the page as a cookie (default
-   * true: a browser on a headless node needs it). The desktop turns it off:
-   * its window sends the header, and no other program gets the token by
-   * loading the page.
+   * Whether `/app/?code=…` exchanges a one-time code (api/appCodes.ts) for the
+   * token as a cookie (default true: a browser on a headless node needs it).
+   * The desktop turns it off: its window sends the header, and no address
+   * opens its node's app in a browser. Loading `/app/` alone never hands it out.
    */
   readonly appTokenCookie?: boolean | undefined;
   /**

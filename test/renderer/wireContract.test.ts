@@ -27,7 +27,7 @@ const ORIGIN = `http://${HOST}`;
 
 let dataDir: string;
 let node: WeftNode;
-/** Cookies the node set when the page loaded, sent back as a browser would. */
+/** Cookies the node set for the page's one-time address, sent back as a browser would. */
 let cookies = "";
 
 /**
