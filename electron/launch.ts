@@ -27,7 +27,6 @@ import { spawn } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { appUrlCommand } from "../src-node/api/appUrlCommand.ts";
 import type { Result } from "../src-node/errors/result.ts";
 import type { HostedNodeOptions, NodeNetwork } from "./nodeHost.ts";
 
@@ -193,9 +192,7 @@ async function runHeadless(repoRoot: string, options: LaunchOptions): Promise<nu
   // comes from `weft app-url` (it reads the token file only the data folder's owner can read).
   console.log(`  UI:  ${node.appCodeUrl()}`);
   console.log(`  API: ${node.baseUrl}`);
-  console.log(
-    `The UI address opens the app once. A new one: npx ${appUrlCommand(first.dataDir, network)}`,
-  );
+  console.log(`The UI address opens the app once. A new one: npx ${node.appUrlCommandLine}`);
   console.log("Press Ctrl+C to stop.");
   const code = await new Promise<number>((done) => {
     const stop = () => {

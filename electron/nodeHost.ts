@@ -87,6 +87,8 @@ export type HostedNode = {
    * browser (the headless launcher prints it; the desktop's window needs none).
    */
   appCodeUrl(): string;
+  /** `weft app-url --data-dir … --network …`: the command that prints a new such address. */
+  readonly appUrlCommandLine: string;
   /** The launch's app token (the one passed, or the node's own): a restart keeps it. */
   readonly appToken: string;
   /** Stops mining, the HTTP server and the databases; resolves when all are closed. */

@@ -36,6 +36,7 @@ import type { FastifyInstance } from "fastify";
 import type { ApiLog } from "./api/apiServices.ts";
 import { APP_CODE_PARAM } from "./api/appCodes.ts";
 import { APP_ADDRESS_FILE, APP_TOKEN_FILE, type AppToken, createAppToken } from "./api/appToken.ts";
+import { appUrlCommandLine } from "./api/appUrlCommandLine.ts";
 import { buildApi, requestTimeouts } from "./api/buildServer.ts";
 import { DappSigning, type SignRequestNotice } from "./api/dappSigning/dappSigning.ts";
 import { ApiError, ApiErrorCode, isAddressInUse } from "./api/errors.ts";
@@ -845,6 +846,14 @@ export class WeftNode {
   appCodeUrl(lifetimeMs: number | null = null): string {
     const origin = this.localOrigin;
     return `${origin}/app/?${APP_CODE_PARAM}=${this.issueAppCode(lifetimeMs)}`;
+  }
+
+  /**
+   * `weft app-url --data-dir … --network …`: the command that prints a new one-time address
+   * for this node (cli/appUrl.ts), as its starters print it.
+   */
+  get appUrlCommandLine(): string {
+    return appUrlCommandLine(this.options.dataDir, this.version.name);
   }
 
   /**

@@ -10,7 +10,6 @@
  * @module
  */
 
-import { appUrlCommand } from "../api/appUrlCommand.ts";
 import { defaultDataDir } from "../config/defaultDataDir.ts";
 import { ConfigErrorCode } from "../config/errors.ts";
 import { loadConfigFile } from "../config/loadConfigFile.ts";
@@ -139,7 +138,7 @@ export async function nodeCommand(
     // The one-time address: it opens the app once in a browser (api/appCodes.ts).
     io.stderr.write(`weft node: UI ${node.appCodeUrl()} (opens the app once in a browser)\n`);
     io.stderr.write(
-      `weft node: a new UI address: ${appUrlCommand(node.options.dataDir, node.version.name)}; the app token for /app/api/*: ${node.appTokenFile}\n`,
+      `weft node: a new UI address: ${node.appUrlCommandLine}; the app token for /app/api/*: ${node.appTokenFile}\n`,
     );
     const me = node.private.identity();
     // What other nodes pin with --trust-entity NAME=KEY (docs/private.md).

@@ -38,7 +38,7 @@ import {
 } from "../appLockedPage.ts";
 import { APP_PREFIX } from "../appPath.ts";
 import { appTokenCookie, carriesAppToken } from "../appToken.ts";
-import { appUrlCommand } from "../appUrlCommand.ts";
+import { appUrlCommandLine } from "../appUrlCommandLine.ts";
 import { ApiError, ApiErrorCode } from "../errors.ts";
 import { isLoopbackPeer, parseHostHeader } from "../hostCheck.ts";
 import { defaultRendererDir, isRendererBuilt } from "../rendererDir.ts";
@@ -65,7 +65,7 @@ function cacheHeaders(reply: FastifyReply, path: string): void {
 function commandFor(ctx: RouteContext, local: boolean): string {
   const dataDir = ctx.node.dataDir;
   if (!local || dataDir === undefined) return "weft app-url --data-dir DIR --network NAME";
-  return appUrlCommand(dataDir, ctx.node.version.name);
+  return appUrlCommandLine(dataDir, ctx.node.version.name);
 }
 
 function sendLocked(

@@ -1,7 +1,8 @@
 /**
  * The command line that makes a new one-time address for a node's app
- * (`weft app-url`, cli/appUrl.ts), as the node's starters print it and the
- * page `/app/` shows to this computer (routes/appUiRoutes.ts): one spelling,
+ * (`weft app-url`, cli/appUrl.ts), as the node's starters print it
+ * (`WeftNode.appUrlCommandLine`) and the page `/app/` shows to this computer
+ * (routes/appUiRoutes.ts): one spelling,
  * the data folder quoted for a POSIX shell when it needs to be.
  * @module
  */
@@ -12,6 +13,6 @@ function shellWord(text: string): string {
 }
 
 /** `weft app-url --data-dir DIR --network NAME` for this node's data folder and network. */
-export function appUrlCommand(dataDir: string, network: string): string {
+export function appUrlCommandLine(dataDir: string, network: string): string {
   return `weft app-url --data-dir ${shellWord(dataDir)} --network ${shellWord(network)}`;
 }
