@@ -192,7 +192,7 @@ export class PeerNetwork {
     this.book = new PeerBook({ file: options.file, maxPeers: options.maxPeers });
     this.book.load();
     options.peers.forEach((text, i) => {
-      this.book.add(parsePeerAddress(text, `p2p.peers[${i}]`), "configured");
+      this.book.add(parsePeerAddress(text, `configured peer ${i}`), "configured");
     });
   }
 
