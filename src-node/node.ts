@@ -555,6 +555,9 @@ function openServices(ctx: OpenContext, stores: Stores, catchUp: CatchUpStatus):
   const miner = builtInMiner(ctx, blocks, mining, commands);
   life.add("miner", { stop: () => miner.close() });
   const peers = new PeerNetwork({
+    // The table's p2p options, which PeerNetworkOptions names alike: a new one is read
+    // there, not wired here (the fields below are the node's own).
+    ...options.p2p,
     version,
     blocks,
     insertBlock: (block) => insertExecutedAhead(parts, block),
@@ -566,11 +569,8 @@ function openServices(ctx: OpenContext, stores: Stores, catchUp: CatchUpStatus):
     catchUp,
     // The explorer index catches up after a sync rather than block by block during it.
     onCatchingUp: (on) => index.defer(on),
-    peers: options.p2p.peers,
-    maxPeers: options.p2p.maxPeers,
     file: peersPath(options),
     identity: NodeIdentity.loadOrCreate(nodeKeyPath(options)),
-    allowPrivateAddresses: options.p2p.allowPrivateAddresses,
     log,
     pollIntervalMs: input.peerPollIntervalMs,
   });

@@ -1,9 +1,9 @@
 /**
  * The YAML configuration file of `weft node --config FILE.yaml`. Its keys are the
  * options' YAML keys of the option table (nodeOptionTable.ts; docs/node.md lists them
- * and shows an example): `p2p.max-peers` is `max-peers` under `p2p`. Unknown keys are
- * errors (they are usually misspellings) naming the keys known there; paths are
- * resolved against the file's folder.
+ * and shows an example): `mining.on-demand-confirmations` is `on-demand-confirmations`
+ * under `mining`. Unknown keys are errors (they are usually misspellings) naming the keys
+ * known there; paths are resolved against the file's folder.
  * @module
  */
 import { readFileSync } from "node:fs";

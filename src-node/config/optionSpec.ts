@@ -10,7 +10,7 @@
 
 /** What a check sees besides the value: the key it names and the other options. */
 export type CheckContext = {
-  /** The option's key as errors name it: its YAML key (`p2p.max-peers`). */
+  /** The option's key as errors name it: its YAML key (`mining.on-demand-confirmations`). */
   readonly key: string;
   /** Relative paths are resolved against it. */
   readonly baseDir: string;
@@ -22,7 +22,7 @@ export type CheckContext = {
 
 /** A flag of `weft node` that sets an option. */
 export type FlagSpec = {
-  /** `--max-peers`. */
+  /** `--on-demand-confirmations`. */
   readonly name: `--${string}`;
   /** The value's placeholder in `--help` (`N`, `DIR`); absent for a switch. */
   readonly arg?: string | undefined;
@@ -106,11 +106,11 @@ export type InputOf<T> = {
 
 /** One option of a table with its names. */
 export type OptionEntry = {
-  /** The path in `NodeOptions` (`["p2p", "maxPeers"]`). */
+  /** The path in `NodeOptions` (`["mining", "onDemandConfirmations"]`). */
   readonly path: readonly string[];
-  /** `p2p.maxPeers`. */
+  /** `mining.onDemandConfirmations`. */
   readonly key: string;
-  /** The YAML key, which errors name too: `p2p.max-peers`. */
+  /** The YAML key, which errors name too: `mining.on-demand-confirmations`. */
   readonly yaml: string;
   readonly spec: OptionSpec<unknown>;
 };
