@@ -62,8 +62,7 @@ Commands:
   add-sig KEYFILE...   sign the unsigned transaction read on standard input
   combine-sigs FILE... merge signatures of partly signed transaction files
   repl [FILE.repl...]  run contract-language scripts, or an interactive prompt
-  node [--network N] [--data-dir D] [--host H] [--port P] [--config F.yaml]
-                       run a node (weft node --help)
+  node [OPTIONS]       run a node (weft node --help lists its options)
   mine --node URL --account A [--public-key K]
                        mine through a node's mining API (weft mine --help)
   backup list --backup-directory DIR
