@@ -15,7 +15,7 @@
  */
 import { readFileSync } from "node:fs";
 import { defaultDataDir } from "../config/defaultDataDir.ts";
-import { NETWORK_NAMES, resolvePath } from "../config/nodeOptions.ts";
+import { NETWORK_NAMES, resolvePath } from "../config/optionChecks.ts";
 import { isNodeError } from "../errors/nodeError.ts";
 import { appAddressPath, appTokenPath } from "../node.ts";
 import { CliErrorCode, cliError, usageError } from "./errors.ts";

@@ -63,8 +63,7 @@ Commands:
   add-sig KEYFILE...   sign the unsigned transaction read on standard input
   combine-sigs FILE... merge signatures of partly signed transaction files
   repl [FILE.repl...]  run contract-language scripts, or an interactive prompt
-  node [--network N] [--data-dir D] [--host H] [--port P] [--config F.yaml]
-                       run a node (weft node --help)
+  node [OPTIONS]       run a node (weft node --help lists its options)
   app-url [--data-dir D] [--network N]
                        a new address that opens the running node's app (weft app-url --help)
   mine --node URL --account A [--public-key K]

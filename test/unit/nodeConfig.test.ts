@@ -115,7 +115,7 @@ describe("[config] flags", () => {
       [{ port: 1.5 }, "port"],
       [{ host: "http://x" }, "host"],
       [{ host: "" }, "host"],
-      [{ dataDir: 3 }, "dataDir"],
+      [{ dataDir: 3 }, "data-dir"],
       [{ mining: { enabled: "yes" } }, "mining.enabled"],
       [{ mining: { threads: 0 } }, "mining.threads"],
       [{ backup: { apiEnabled: 1 } }, "backup.api.enabled"],
@@ -201,6 +201,18 @@ describe("[config] YAML file", () => {
       "commands.listen",
     );
     expect(failure(() => parseNodeFlags(["--listen-timeout"])).code).toBe("CONFIG_BAD_FLAG");
+  });
+
+  it("takes a fraction of a second from code (tests), whole seconds from a flag", () => {
+    expect(resolveNodeOptions({ commands: { listenTimeout: 0.05 } }).commands.listenTimeout).toBe(
+      0.05,
+    );
+    expect(resolveNodeOptions({ spv: { timeout: 1.5 } }).spv.timeout).toBe(1.5);
+    expect(
+      failure(() => resolveNodeOptions({ commands: { listenTimeout: 0.0001 } })).message,
+    ).toMatch(/^commands\.listen-timeout: /);
+    const flag = parseNodeFlags(["--listen-timeout", "0.5"]).options;
+    expect(failure(() => resolveNodeOptions(flag)).message).toMatch(/^commands\.listen-timeout: /);
   });
 
   it("sets /spv's timeout and the proof depth: spv.*, --spv-* (flags win)", () => {
