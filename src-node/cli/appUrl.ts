@@ -17,6 +17,7 @@ import { readFileSync } from "node:fs";
 import { defaultDataDir } from "../config/defaultDataDir.ts";
 import { NETWORK_NAMES, resolvePath } from "../config/optionChecks.ts";
 import { isNodeError } from "../errors/nodeError.ts";
+import { isSystemError } from "../errors/systemError.ts";
 import { appAddressPath, appTokenPath } from "../node.ts";
 import { CliErrorCode, cliError, usageError } from "./errors.ts";
 import type { CliIo } from "./io.ts";
@@ -82,9 +83,10 @@ function readNodeFile(path: string, dataDir: string, network: string): string {
   try {
     return readFileSync(path, "utf8").trim();
   } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
+    // A file that cannot be read is the expected failure; anything else is a bug.
+    if (!isSystemError(e)) throw e;
     const why =
-      code === "ENOENT"
+      e.code === "ENOENT"
         ? `no node of the ${network} network runs on ${dataDir} (start one, or give its --data-dir and --network)`
         : `cannot read it: ${e instanceof Error ? e.message : String(e)} (only the data folder's owner can)`;
     throw cliError(CliErrorCode.ReadFailed, path, "", why, e);
@@ -114,6 +116,8 @@ export async function requestAppUrl(
   try {
     origin = new URL(address);
   } catch (e) {
+    // new URL throws a TypeError for what is not a URL, and nothing else.
+    if (!(e instanceof TypeError)) throw e;
     throw cliError(CliErrorCode.ReadFailed, addressFile, "", `not an address: ${address}`, e);
   }
   const endpoint = `${origin.origin}/app/api/app-code`;
@@ -134,14 +138,24 @@ export async function requestAppUrl(
         `the node answered ${r.status}: ${text.slice(0, 300)}`,
       );
     }
-    answer = JSON.parse(text) as { code?: unknown; expiresAt?: unknown };
+    try {
+      answer = JSON.parse(text) as { code?: unknown; expiresAt?: unknown };
+    } catch (e) {
+      if (!(e instanceof SyntaxError)) throw e;
+      throw cliError(CliErrorCode.RequestFailed, endpoint, "", "the node answered no JSON", e);
+    }
   } catch (e) {
     if (isNodeError(e)) throw e;
+    // fetch rejects with a TypeError when the node cannot be reached (its cause says why),
+    // a system error while the answer is read, an AbortError when it is cut off.
+    const unreachable =
+      e instanceof TypeError || isSystemError(e) || (e instanceof Error && e.name === "AbortError");
+    if (!unreachable) throw e;
     throw cliError(
       CliErrorCode.RequestFailed,
       endpoint,
       "",
-      `cannot reach the node (${e instanceof Error ? e.message : String(e)}); is it running?`,
+      `cannot reach the node (${e.message}${e.cause instanceof Error ? `: ${e.cause.message}` : ""}); is it running?`,
       e,
     );
   }
