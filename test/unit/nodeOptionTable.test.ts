@@ -32,6 +32,23 @@ const MAX_FILES = 3;
  */
 const ELSEWHERE: readonly { file: string; needle: string; why: string }[] = [
   { file: "src-node/cli/restore.ts", needle: "--data-dir", why: "`weft restore`'s own flag" },
+  { file: "src-node/cli/appUrl.ts", needle: "--data-dir", why: "`weft app-url`'s own flag" },
+  { file: "src-node/cli/appUrl.ts", needle: "--network", why: "`weft app-url`'s own flag" },
+  {
+    file: "src-node/cli/main.ts",
+    needle: "--network",
+    why: "`weft help` shows `weft app-url`'s own flag",
+  },
+  {
+    file: "src-node/api/appUrlCommandLine.ts",
+    needle: "--data-dir",
+    why: "the `weft app-url` command line the node prints",
+  },
+  {
+    file: "src-node/api/appUrlCommandLine.ts",
+    needle: "--network",
+    why: "the `weft app-url` command line the node prints",
+  },
   {
     file: "src-node/cli/backup.ts",
     needle: "--backup-directory",

@@ -64,7 +64,7 @@ function cacheHeaders(reply: FastifyReply, path: string): void {
 /** `weft app-url` with the options that name this node's data folder (shown to this computer). */
 function commandFor(ctx: RouteContext, local: boolean): string {
   const dataDir = ctx.node.dataDir;
-  if (!local || dataDir === undefined) return "weft app-url --data-dir DIR --network NAME";
+  if (!local || dataDir === undefined) return appUrlCommandLine("DIR", "NAME");
   return appUrlCommandLine(dataDir, ctx.node.version.name);
 }
 
