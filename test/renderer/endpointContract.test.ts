@@ -18,6 +18,12 @@ import {
   type NodeClient,
 } from "../../renderer/src/api/nodeClient.ts";
 import { APP_ENDPOINTS, appEndpoints } from "../../renderer/src/app/appEndpoints.ts";
+import {
+  moduleQuery,
+  searchQuery,
+  transactionQuery,
+  transfersQuery,
+} from "../../renderer/src/features/explorer/api.ts";
 import { pendingFileOf } from "../../renderer/src/features/wallet/crosschain/pendingFile.ts";
 import type { Command } from "../../src-node/command/commandTypes.ts";
 import { base64UrlEncode } from "../../src-node/encoding/base64url.ts";
@@ -227,6 +233,18 @@ describe("[renderer] the app API's endpoint contract with a real node", () => {
     expect(transfers.items.length).toBeGreaterThan(0);
     await call(e.module, callEndpoint(client, e.module, { name: "coin" }));
     await call(e.search, callEndpoint(client, e.search, { q: transferKey }));
+  });
+
+  it("the explorer's queries build their requests from the entries", async () => {
+    const run = <T>(o: { queryFn?: unknown }): Promise<T> =>
+      (o.queryFn as (ctx: never) => Promise<T>)({} as never);
+    const page = await run<{ items: unknown[] }>(transfersQuery(client, RECEIVER, null));
+    expect(page.items.length).toBeGreaterThan(0);
+    expect(await run(transactionQuery(client, transferKey))).toMatchObject({
+      status: "confirmed",
+    });
+    expect(await run(moduleQuery(client, "no-such-module"))).toBeNull();
+    expect(await run(searchQuery(client, transferKey))).toBeDefined();
   });
 
   it("backups: settings, a backup, its job, the list, a check, a restore, a delete", async () => {
