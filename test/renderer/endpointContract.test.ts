@@ -182,6 +182,8 @@ describe("[renderer] the app API's endpoint contract with a real node", () => {
       callEndpoint(client, e.nodeLog, { level: "info", limit: 50 }),
     );
     expect(Array.isArray(log)).toBe(true);
+    const code = await call(e.appCode, callEndpoint(client, e.appCode, {}, {}));
+    expect(code.code).toMatch(/^[A-Za-z0-9_-]{32}$/);
     const restart = await call(e.restartStatus, callEndpoint(client, e.restartStatus, {}));
     expect(restart.restartable).toBe(true);
     const accepted = await call(e.restart, callEndpoint(client, e.restart, {}, {}));

@@ -1,10 +1,11 @@
 /**
  * The app API's endpoints whose parsers are shared code (`api/`): the miner, the Node page's
- * status and log, the restart, peers and private entities (docs/desktop.md §3, docs/p2p.md,
+ * status and log, the restart, peers and private entities, the one-time code of `weft app-url` (docs/desktop.md §3, docs/p2p.md,
  * docs/private.md). Each is an `endpoint.ts` entry; `app/appEndpoints.ts` lists them with the
  * features' own.
  * @module
  */
+import { parseAppCode } from "./appCode.ts";
 import { bodyType, endpoint, NO_CONTENT } from "./endpoint.ts";
 import { type MiningChange, parseMiningHistory, parseMiningStatus } from "./miningStatus.ts";
 import { parseRestartAccepted, parseRestartStatus } from "./nodeRestart.ts";
@@ -71,4 +72,11 @@ export const sharedEndpoints = {
     reply: parsePin,
   }),
   unpin: endpoint({ method: "DELETE", route: "/app/api/private/trusted/:name", reply: NO_CONTENT }),
+  /** `weft app-url`'s: a one-time code that opens the app in a browser (api/appCode.ts). */
+  appCode: endpoint({
+    method: "POST",
+    route: "/app/api/app-code",
+    body: bodyType<Record<string, never>>(),
+    reply: parseAppCode,
+  }),
 };
