@@ -5,8 +5,6 @@
  * the node client or the contract endpoints (`client.…`, `pact.…`, `walletCalls.…`, `unwrap`),
  * chains `.then`, awaits, or polls with `setInterval`. An effect may still subscribe to a store,
  * listen to the window, or invalidate queries (which the query cache then asks again).
- * `features/wallet/dapp/` is left out for now: its long poll is being reworked on its own
- * branch, and joins this rule when that lands.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
@@ -15,15 +13,12 @@ import { describe, expect, it } from "vitest";
 
 const ROOT = join(import.meta.dirname, "../..");
 const WALLET = join(ROOT, "renderer/src/features/wallet");
-/** Not scanned yet (see the header). */
-const LEFT_OUT = [join(WALLET, "dapp")];
 
 const EFFECTS = new Set(["useEffect", "useLayoutEffect"]);
 const CALLS = new Set(["fetch", "setInterval", "unwrap"]);
 const CLIENTS = new Set(["client", "pact", "walletCalls"]);
 
 function sourceFiles(dir: string): string[] {
-  if (LEFT_OUT.includes(dir)) return [];
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
     const path = join(dir, e.name);
     if (e.isDirectory()) return sourceFiles(path);
@@ -116,7 +111,7 @@ describe("[renderer] the wallet loads no data from effects", () => {
     for (const s of fine) expect(effectsThatFetch("sample.tsx", s), s).toEqual([]);
   });
 
-  it("has no useEffect-driven fetching in features/wallet (dapp/ left out for now)", () => {
+  it("has no useEffect-driven fetching in features/wallet", () => {
     const files = sourceFiles(WALLET);
     expect(files.length).toBeGreaterThan(50);
     const offenders = files.flatMap((f) =>
