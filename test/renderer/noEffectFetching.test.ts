@@ -1,10 +1,13 @@
 /**
- * The wallet loads data one way (renderer/src/README.md "Loading and changing data"): reads
- * through the query options of `features/wallet/api.ts`, changes through mutations. So no
- * `useEffect` (or `useLayoutEffect`) body in `features/wallet/` fetches: none calls `fetch`,
- * the node client or the contract endpoints (`client.…`, `pact.…`, `walletCalls.…`, `unwrap`),
- * chains `.then`, awaits, or polls with `setInterval`. An effect may still subscribe to a store,
- * listen to the window, or invalidate queries (which the query cache then asks again).
+ * The renderer loads data one way (renderer/src/README.md "Loading and changing data"): reads
+ * through the query options of each feature's `api.ts`, changes through mutations. So no
+ * `useEffect` (or `useLayoutEffect`) body anywhere in `renderer/src/features/` fetches: none
+ * calls `fetch`, the node client, the contract endpoints or the desktop bridge (`client.…`,
+ * `pact.…`, `desktop.…`, `restart.…`, a feature's `…Calls.…`, `unwrap`, `unwrapBridge`),
+ * asks the query cache to fetch (`fetchQuery`, `prefetchQuery`, `ensureQueryData`), chains
+ * `.then`, awaits, or polls with `setInterval`. An effect may still subscribe to a store,
+ * listen to the window, follow a query's answers, invalidate queries (which the query cache
+ * then asks again), or tick a clock (`setInterval` whose callback only sets state).
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
@@ -12,11 +15,15 @@ import ts from "typescript";
 import { describe, expect, it } from "vitest";
 
 const ROOT = join(import.meta.dirname, "../..");
-const WALLET = join(ROOT, "renderer/src/features/wallet");
+const FEATURES = join(ROOT, "renderer/src/features");
 
 const EFFECTS = new Set(["useEffect", "useLayoutEffect"]);
-const CALLS = new Set(["fetch", "setInterval", "unwrap"]);
-const CLIENTS = new Set(["client", "pact", "walletCalls"]);
+const CALLS = new Set(["fetch", "unwrap", "unwrapBridge"]);
+/** Services and endpoint tables whose methods reach the node or the desktop app. */
+const CLIENTS = new Set(["client", "pact", "desktop", "restart"]);
+const isCalls = (name: string) => CLIENTS.has(name) || /Calls$/.test(name);
+/** The query cache's methods that fetch (invalidating is fine: the queries then ask). */
+const CACHE_FETCHES = new Set(["fetchQuery", "prefetchQuery", "ensureQueryData"]);
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
@@ -43,6 +50,24 @@ function baseName(e: ts.Expression): string | null {
   return ts.isIdentifier(x) ? x.text : null;
 }
 
+/** A clock's tick: `() => setNow(…)`, a function whose only work is one state setter's call. */
+function onlySetsState(f: ts.Node | undefined): boolean {
+  if (f === undefined || !(ts.isArrowFunction(f) || ts.isFunctionExpression(f))) return false;
+  let call: ts.Node = f.body;
+  if (ts.isBlock(call)) {
+    const only = call.statements[0];
+    if (call.statements.length !== 1 || only === undefined || !ts.isExpressionStatement(only)) {
+      return false;
+    }
+    call = only.expression;
+  }
+  return (
+    ts.isCallExpression(call) &&
+    ts.isIdentifier(call.expression) &&
+    /^set[A-Z]/.test(call.expression.text)
+  );
+}
+
 /** What fetches inside one effect body, in words. */
 function fetchingIn(body: ts.Node): string[] {
   const found: string[] = [];
@@ -51,14 +76,22 @@ function fetchingIn(body: ts.Node): string[] {
     if (ts.isCallExpression(n)) {
       const e = n.expression;
       if (ts.isIdentifier(e) && CALLS.has(e.text)) found.push(`calls ${e.text}`);
+      if (ts.isIdentifier(e) && e.text === "setInterval" && !onlySetsState(n.arguments[0])) {
+        found.push("polls with setInterval");
+      }
       if (ts.isPropertyAccessExpression(e)) {
         if (e.name.text === "then") found.push("chains .then");
+        if (CACHE_FETCHES.has(e.name.text)) found.push(`calls ${e.name.text}`);
         const base = baseName(e);
-        if (base !== null && CLIENTS.has(base)) found.push(`calls ${base}.${e.name.text}`);
+        if (base !== null && isCalls(base)) found.push(`calls ${base}.${e.name.text}`);
       }
     }
-    if (ts.isPropertyAccessExpression(n) && ts.isIdentifier(n.name) && n.name.text === "client") {
-      found.push("reaches the node client");
+    if (
+      ts.isPropertyAccessExpression(n) &&
+      ts.isIdentifier(n.name) &&
+      (n.name.text === "client" || n.name.text === "desktop")
+    ) {
+      found.push(`reaches the ${n.name.text === "client" ? "node client" : "desktop bridge"}`);
     }
     ts.forEachChild(n, visit);
   };
@@ -91,7 +124,7 @@ function effectsThatFetch(file: string, text: string): string[] {
   return out;
 }
 
-describe("[renderer] the wallet loads no data from effects", () => {
+describe("[renderer] the features load no data from effects", () => {
   it("finds what an effect that fetches looks like (so an empty list means something)", () => {
     const samples = [
       "useEffect(() => { void client.walletKeystore().then((r) => set(r)); }, []);",
@@ -100,6 +133,13 @@ describe("[renderer] the wallet loads no data from effects", () => {
       "useLayoutEffect(() => { fetch('/x'); }, []);",
       "useEffect(() => { void unwrap(walletCalls.pending(services.client)); }, []);",
       "useEffect(async () => { load(); }, []);",
+      "useEffect(() => { desktop.openFolder(dir); }, [dir]);",
+      "useEffect(() => { if (live) void desktop.readSettings(); }, [live]);",
+      "useEffect(() => { void backupCalls.list(services.client); }, []);",
+      "useEffect(() => { void unwrapBridge(api.appInfo()); }, []);",
+      "useEffect(() => { void queries.fetchQuery(listQuery(c)); }, []);",
+      "useEffect(() => { restart.restart(); }, []);",
+      "useEffect(() => { const t = setInterval(() => { setNow(Date.now()); void load(); }, 1000); return () => clearInterval(t); }, []);",
     ];
     for (const s of samples) expect(effectsThatFetch("sample.tsx", s), s).toHaveLength(1);
     const fine = [
@@ -107,13 +147,20 @@ describe("[renderer] the wallet loads no data from effects", () => {
       "useEffect(() => { window.addEventListener('keydown', f); return () => window.removeEventListener('keydown', f); }, []);",
       "useEffect(() => { if (restored) setUnlocked(false); }, [restored]);",
       "const q = useQuery(walletRecordsQuery(client));",
+      "useEffect(() => { const t = setInterval(() => setNow(Date.now()), 1000); return () => clearInterval(t); }, []);",
+      "useEffect(() => { if (list !== undefined) dispatch({ type: 'polled', list }); }, [list]);",
+      "useEffect(() => dismiss, [dismiss]);",
     ];
     for (const s of fine) expect(effectsThatFetch("sample.tsx", s), s).toEqual([]);
   });
 
-  it("has no useEffect-driven fetching in features/wallet", () => {
-    const files = sourceFiles(WALLET);
-    expect(files.length).toBeGreaterThan(50);
+  it("has no useEffect-driven fetching anywhere in renderer/src/features", () => {
+    const files = sourceFiles(FEATURES);
+    expect(files.length).toBeGreaterThan(120);
+    // Every feature is in (wallet, node, explorer, backup).
+    for (const f of ["wallet", "node", "explorer", "backup"]) {
+      expect(files.some((p) => p.startsWith(join(FEATURES, f)))).toBe(true);
+    }
     const offenders = files.flatMap((f) =>
       effectsThatFetch(relative(ROOT, f), readFileSync(f, "utf8")),
     );
