@@ -54,13 +54,15 @@ function scriptedFetch() {
 }
 
 describe("[renderer] signRequestsQuery long-polls the dapps' requests", () => {
+  let wasServer = true;
   beforeEach(() => {
     vi.useFakeTimers();
     // Node has no window: without this, TanStack Query sets no refetch timers.
+    wasServer = environmentManager.isServer();
     environmentManager.setIsServer(() => false);
   });
   afterEach(() => {
-    environmentManager.setIsServer(() => typeof window === "undefined");
+    environmentManager.setIsServer(() => wasServer);
     vi.useRealTimers();
   });
 
