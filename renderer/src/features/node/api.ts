@@ -8,8 +8,10 @@
 import { mutationOptions, type QueryClient, queryOptions, skipToken } from "@tanstack/react-query";
 import type { AppSettings, SettingsPatch } from "../../../../electron/ipc/contract.ts";
 import { unwrap } from "../../api/clientFailure.ts";
+import type { MiningChange } from "../../api/miningStatus.ts";
 import type { NodeClient } from "../../api/nodeClient.ts";
 import type { LogLevel } from "../../api/nodeStatus.ts";
+import { parsePin, parsePinCheck, parsePrivateEntities } from "../../api/privateEntities.ts";
 import { unwrapBridge } from "../../desktop/bridgeFailure.ts";
 import type { DesktopApi } from "../../desktop/desktopBridge.ts";
 import { queryKeys } from "../../services/queryClient.ts";
@@ -42,6 +44,80 @@ export function miningQuery(client: NodeClient) {
     queryKey: queryKeys.mining,
     queryFn: () => unwrap(client.mining()),
     refetchInterval: MINING_EVERY_MS,
+  });
+}
+
+/** A change of the mining switch, threads or reward account; the answer is the new state. */
+export function setMiningMutation(client: NodeClient, queries: QueryClient) {
+  return mutationOptions({
+    mutationFn: (change: MiningChange) => unwrap(client.setMining(change)),
+    onSuccess: (next) => queries.setQueryData(queryKeys.mining, next),
+    // A refusal can still have changed something (e.g. threads): show the node's truth.
+    onError: () => queries.invalidateQueries({ queryKey: queryKeys.mining }),
+  });
+}
+
+const PEERS_EVERY_MS = 2000;
+const PEERS_KEY = ["node", "peers"] as const;
+
+/** The peers and their sync status (`/app/api/peers`, docs/p2p.md). */
+export function peersQuery(client: NodeClient) {
+  return queryOptions({
+    queryKey: PEERS_KEY,
+    queryFn: () => unwrap(client.peers()),
+    refetchInterval: PEERS_EVERY_MS,
+  });
+}
+
+/** Adding (`add`) or removing a peer by its address; the list is asked again after either. */
+export function changePeerMutation(
+  client: NodeClient,
+  queries: QueryClient,
+  how: "add" | "remove",
+) {
+  return mutationOptions({
+    mutationFn: (address: string) =>
+      unwrap(how === "add" ? client.addPeer(address) : client.removePeer(address)),
+    onSettled: () => queries.invalidateQueries({ queryKey: PEERS_KEY }),
+  });
+}
+
+const PRIVATE_EVERY_MS = 5000;
+const PRIVATE_KEY = ["node", "private"] as const;
+
+export type PinInput = { readonly name: string; readonly publicKey: string };
+
+/** This node's `/private` entity and the entities it trusts (`/app/api/private`). */
+export function privateEntitiesQuery(client: NodeClient) {
+  return queryOptions({
+    queryKey: PRIVATE_KEY,
+    queryFn: () => unwrap(client.get("/app/api/private", parsePrivateEntities)),
+    refetchInterval: PRIVATE_EVERY_MS,
+  });
+}
+
+/** Checking an entity's key before trusting it: its fingerprint, nothing stored. */
+export function checkPinMutation(client: NodeClient) {
+  return mutationOptions({
+    mutationFn: (pin: PinInput) =>
+      unwrap(client.post("/app/api/private/trusted/check", pin, parsePinCheck)),
+  });
+}
+
+/** Trusting (pinning) an entity's key; the list is asked again. */
+export function trustPinMutation(client: NodeClient, queries: QueryClient) {
+  return mutationOptions({
+    mutationFn: (pin: PinInput) => unwrap(client.post("/app/api/private/trusted", pin, parsePin)),
+    onSettled: () => queries.invalidateQueries({ queryKey: PRIVATE_KEY }),
+  });
+}
+
+/** Removing an app pin; the list is asked again. */
+export function removePinMutation(client: NodeClient, queries: QueryClient) {
+  return mutationOptions({
+    mutationFn: (name: string) =>
+      unwrap(client.delete(`/app/api/private/trusted/${encodeURIComponent(name)}`)),
+    onSettled: () => queries.invalidateQueries({ queryKey: PRIVATE_KEY }),
   });
 }
 
