@@ -62,6 +62,16 @@ function viteStampFile(repo: string, name: string): string {
   return join(repo, "dist", ".build", `${name}.json`);
 }
 
+/**
+ * The environment of a Vite build: the caller's, with `NODE_ENV=production` always. The UI is
+ * tested as it ships: a build started under Vitest (which sets `NODE_ENV=test`: the package
+ * test, the wallet benchmark) would otherwise bundle React's development build into the same
+ * `dist/renderer` the end-to-end tests then reuse as current — slower, effects run twice.
+ */
+export function viteBuildEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return { ...env, NODE_ENV: "production" };
+}
+
 function runVite(repo: string, name: Exclude<StepName, "node">, force: boolean): StepResult {
   if (!force && viteStepIsCurrent(repo, name)) {
     return { step: name, skipped: true, note: "inputs unchanged" };
@@ -70,6 +80,7 @@ function runVite(repo: string, name: Exclude<StepName, "node">, force: boolean):
   const vite = join(repo, "node_modules", "vite", "bin", "vite.js");
   const r = spawnSync(process.execPath, [vite, "build", "--config", step.config], {
     cwd: repo,
+    env: viteBuildEnv(process.env),
     stdio: "inherit",
   });
   if (r.status !== 0) throw new Error(`vite build --config ${step.config} failed`);

@@ -188,8 +188,11 @@ async function runHeadless(repoRoot: string, options: LaunchOptions): Promise<nu
     return 1;
   }
   console.log(`Weft node running (${network}).`);
-  console.log(`  UI:  ${node.appUrl}`);
+  // Opens the app once in a browser, which keeps it open until the node stops; a new address
+  // comes from `weft app-url` (it reads the token file only the data folder's owner can read).
+  console.log(`  UI:  ${node.appCodeUrl()}`);
   console.log(`  API: ${node.baseUrl}`);
+  console.log(`The UI address opens the app once. A new one: npx ${node.appUrlCommandLine}`);
   console.log("Press Ctrl+C to stop.");
   const code = await new Promise<number>((done) => {
     const stop = () => {

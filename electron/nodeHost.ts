@@ -68,7 +68,7 @@ export type HostedNodeOptions = {
   readonly rendererDir?: string | undefined;
   /** The per-launch secret `/app/api/*` needs (default: the node makes one). */
   readonly appToken?: string | undefined;
-  /** Whether loading `/app/` hands the token to the page as a cookie (default true; the desktop: false). */
+  /** Whether a one-time code (`/app/?code=…`) is exchanged for the token as a cookie (default true; the desktop: false). */
   readonly appTokenCookie?: boolean | undefined;
   /** Called by the node's app routes to be restarted (electron/nodeSupervisor.ts passes it). */
   readonly restart?: ((request: NodeRestartRequest) => void) | undefined;
@@ -82,6 +82,13 @@ export type HostedNode = {
   readonly baseUrl: string;
   /** `http://HOST:PORT/app/`: the built renderer, served by the node. */
   readonly appUrl: string;
+  /**
+   * A one-time address, `http://127.0.0.1:PORT/app/?code=…`, that opens the app once in a
+   * browser (the headless launcher prints it; the desktop's window needs none).
+   */
+  appCodeUrl(): string;
+  /** `weft app-url --data-dir … --network …`: the command that prints a new such address. */
+  readonly appUrlCommandLine: string;
   /** The launch's app token (the one passed, or the node's own): a restart keeps it. */
   readonly appToken: string;
   /** Stops mining, the HTTP server and the databases; resolves when all are closed. */

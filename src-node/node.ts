@@ -34,7 +34,9 @@ import { createServer as createHttpsServer } from "node:https";
 import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
 import type { ApiLog } from "./api/apiServices.ts";
-import { type AppToken, newAppToken } from "./api/appToken.ts";
+import { APP_CODE_PARAM } from "./api/appCodes.ts";
+import { APP_ADDRESS_FILE, APP_TOKEN_FILE, type AppToken, createAppToken } from "./api/appToken.ts";
+import { appUrlCommandLine } from "./api/appUrlCommandLine.ts";
 import { buildApi, requestTimeouts } from "./api/buildServer.ts";
 import { DappSigning, type SignRequestNotice } from "./api/dappSigning/dappSigning.ts";
 import { ApiError, ApiErrorCode, isAddressInUse } from "./api/errors.ts";
@@ -55,10 +57,10 @@ import { badValue } from "./config/errors.ts";
 import {
   type NodeOptions,
   type NodeOptionsInput,
-  ON_DEMAND_NETWORKS,
   resolveNodeOptions,
 } from "./config/nodeOptions.ts";
 import { NODE_SERVICE_DATE, packageVersion } from "./config/nodeParams.ts";
+import { ON_DEMAND_NETWORKS } from "./config/optionChecks.ts";
 import { isNodeError } from "./errors/nodeError.ts";
 import { ChainExecutor } from "./exec/chainExecutor.ts";
 import { type ExecutionHost, InProcessExecution } from "./exec/executionHost.ts";
@@ -96,7 +98,11 @@ import { StateDb } from "./store/stateDb.ts";
 /** Structured log sink (the desktop passes its log file; the CLI prints warnings and errors). */
 export type NodeLogger = ApiLog;
 
-export type CreateNodeOptions = NodeOptionsInput & {
+/**
+ * What a host gives the node besides its options (the desktop shell, `weft node`, the
+ * headless launcher): its process's parts, the app token, and callbacks.
+ */
+export type NodeHostHooks = {
   /** better_sqlite3.node for this process's ABI (the desktop's Electron build). */
   readonly sqliteNativeBinding?: string | undefined;
   readonly logger?: NodeLogger | undefined;
@@ -108,7 +114,37 @@ export type CreateNodeOptions = NodeOptionsInput & {
    * `node.server.inject()`, and `start()` listens later.
    */
   readonly listen?: boolean | undefined;
-  /** Clock for block validation, µs since the UNIX epoch (tests). */
+  /** The built UI served under `/app/` (default `<repo>/dist/renderer`; tests pass their own build). */
+  readonly rendererDir?: string | undefined;
+  /**
+   * The secret `/app/api/*` needs (api/appToken.ts; default: 32 random bytes
+   * made at start). The desktop shell passes its own and adds it to its
+   * window's requests as `X-Weft-App-Token`.
+   */
+  readonly appToken?: string | undefined;
+  /**
+   * Whether `/app/?code=…` exchanges a one-time code (api/appCodes.ts) for the
+   * token as a cookie (default true: a browser on a headless node needs it).
+   * The desktop turns it off: its window sends the header, and no address
+   * opens its node's app in a browser. Loading `/app/` alone never hands it out.
+   */
+  readonly appTokenCookie?: boolean | undefined;
+  /**
+   * The host's restart (api/nodeRestart.ts: the desktop and the headless
+   * launcher pass one); without it the app's restart and restore routes
+   * answer APP_RESTART_UNAVAILABLE.
+   */
+  readonly restart?: NodeRestarter | undefined;
+  /**
+   * Called when a dapp's signing request starts waiting for the user (docs/dapp-signing.md):
+   * the desktop shell brings its window to the front (electron/nodeHost.ts passes it on).
+   */
+  readonly onSignRequest?: ((request: SignRequestNotice) => void) | undefined;
+};
+
+/** Knobs for tests: the clock, genesis, payloads, threads and pacing (no host sets them). */
+export type NodeTestKnobs = {
+  /** Clock for block validation, µs since the UNIX epoch. */
   readonly now?: (() => number) | undefined;
   /**
    * Genesis payload of each chain (default: the network's genesis payloads,
@@ -129,27 +165,6 @@ export type CreateNodeOptions = NodeOptionsInput & {
    * payloads that execute to their outputs, or the blocks are rejected.
    */
   readonly payloadProvider?: PayloadProvider | undefined;
-  /** How long `/listen` waits for a result, ms (default: `commands.listenTimeout` seconds, 180). */
-  readonly listenTimeoutMs?: number | undefined;
-  /** How long `/spv` waits for the target chain to reach the proof's height, ms (default: `spv.timeout` seconds, 180). */
-  readonly spvTimeoutMs?: number | undefined;
-  /** How many blocks below the parent a continuation's proof root may be (default: `spv.proofDepth`, 20,000). */
-  readonly spvProofDepth?: number | undefined;
-  /** The built UI served under `/app/` (default `<repo>/dist/renderer`; tests pass their own build). */
-  readonly rendererDir?: string | undefined;
-  /**
-   * The secret `/app/api/*` needs (api/appToken.ts; default: 32 random bytes
-   * made at start). The desktop shell passes its own and adds it to its
-   * window's requests as `X-Weft-App-Token`.
-   */
-  readonly appToken?: string | undefined;
-  /**
-   * Whether loading `/app/` hands the token to the page as a cookie (default
-   * true: a browser on a headless node needs it). The desktop turns it off:
-   * its window sends the header, and no other program gets the token by
-   * loading the page.
-   */
-  readonly appTokenCookie?: boolean | undefined;
   /**
    * Execution worker threads for /local and payload building (default 2,
    * started on demand); 0 runs them on the node's thread.
@@ -157,26 +172,22 @@ export type CreateNodeOptions = NodeOptionsInput & {
   readonly executionWorkers?: number | undefined;
   /** /local commands with a gas limit up to this run on the node's thread (exec/workerExecution.ts, default 2,500). */
   readonly inlineLocalGasLimit?: number | undefined;
-  /**
-   * The host's restart (api/nodeRestart.ts: the desktop and the headless
-   * launcher pass one); without it the app's restart and restore routes
-   * answer APP_RESTART_UNAVAILABLE.
-   */
-  readonly restart?: NodeRestarter | undefined;
   /** How often the peer network reads each peer's cut, ms (default 1,000; docs/p2p.md). */
   readonly peerPollIntervalMs?: number | undefined;
   /** Blocks per step of the explorer index's catching up (default 256; index/chainIndex.ts). */
   readonly indexStepBlocks?: number | undefined;
   /** How long a dapp's signing request waits for the user, ms (default 5 minutes; docs/dapp-signing.md). */
   readonly signRequestTimeoutMs?: number | undefined;
-  /**
-   * Called when a dapp's signing request starts waiting for the user (docs/dapp-signing.md):
-   * the desktop shell brings its window to the front (electron/nodeHost.ts passes it on).
-   */
-  readonly onSignRequest?: ((request: SignRequestNotice) => void) | undefined;
-  /** Watches the lifecycle (tests: a probe that throws fails the start after that step). */
+  /** Watches the lifecycle (a probe that throws fails the start after that step). */
   readonly lifecycleProbe?: LifecycleProbe | undefined;
 };
+
+/**
+ * What `createNode` takes: the node's options (the option table's, as flags, the YAML
+ * file and the desktop settings give them; config/nodeOptionTable.ts), the host's hooks
+ * and test knobs. Durations are the options' (seconds, fractions allowed from code).
+ */
+export type CreateNodeOptions = NodeOptionsInput & NodeHostHooks & NodeTestKnobs;
 
 /** `dataDir/<network>/entity-key.json`: the node's entity identity key for `/private` (docs/private.md). */
 export function entityKeyPath(options: Pick<NodeOptions, "dataDir" | "network">): string {
@@ -200,24 +211,33 @@ export function peersPath(options: Pick<NodeOptions, "dataDir" | "network">): st
 
 /** `dataDir/<network>/app-token`: the app token while the node runs (0600), for `curl` users. */
 export function appTokenPath(options: Pick<NodeOptions, "dataDir" | "network">): string {
-  return join(options.dataDir, options.network, "app-token");
+  return join(options.dataDir, options.network, APP_TOKEN_FILE);
+}
+
+/**
+ * `dataDir/<network>/app-address`: where this computer reaches the running node
+ * (`http://127.0.0.1:PORT`, 0600), for `weft app-url` (cli/appUrl.ts).
+ */
+export function appAddressPath(options: Pick<NodeOptions, "dataDir" | "network">): string {
+  return join(options.dataDir, options.network, APP_ADDRESS_FILE);
 }
 
 /**
  * The reward miner of the options, if an account is set.
- * @throws {ConfigError} CONFIG_BAD_VALUE naming `mining.account`, `mining.publicKeys` or `mining.predicate`.
+ * @throws {ConfigError} CONFIG_BAD_VALUE naming `mining.account`, `mining.public-keys` or `mining.predicate`.
  */
 function configuredMiner(options: NodeOptions): MinerInfo | undefined {
   const { account, publicKeys, predicate } = options.mining;
   if (account === undefined) {
-    if (publicKeys !== undefined) throw badValue("mining.account", "needed with mining.publicKeys");
+    if (publicKeys !== undefined)
+      throw badValue("mining.account", "needed with mining.public-keys");
     return undefined;
   }
   try {
     return minerInfoOf(account, publicKeys ?? [], predicate);
   } catch (e) {
     if (!(e instanceof MiningError) || e.type.code !== MiningErrorCode.BadMinerInfo) throw e;
-    const field = e.type.field.startsWith("public-keys") ? "publicKeys" : e.type.field;
+    const field = e.type.field.startsWith("public-keys") ? "public-keys" : e.type.field;
     throw badValue(`mining.${field}`, e.type.reason);
   }
 }
@@ -384,7 +404,7 @@ function openStores(ctx: OpenContext, token: AppToken): Stores {
     },
     genesisKey: `runGenesis/${version.name}`,
     log,
-    spvProofDepth: input.spvProofDepth ?? options.spv.proofDepth,
+    spvProofDepth: options.spv.proofDepth,
   });
   life.add("executor", { close: () => executor.close() });
   // History below the horizon is compacted in the background (docs/storage.md).
@@ -447,10 +467,9 @@ function openServices(ctx: OpenContext, stores: Stores, catchUp: CatchUpStatus):
     blocks,
     mempool: new Mempool({ store: mempoolStore }),
     now: input.now,
-    listenTimeoutMs: input.listenTimeoutMs ?? options.commands.listenTimeout * 1000,
+    listenTimeoutMs: Math.round(options.commands.listenTimeout * 1000),
     spvTimeoutMs:
-      input.spvTimeoutMs ??
-      (options.spv.timeout === undefined ? undefined : options.spv.timeout * 1000),
+      options.spv.timeout === undefined ? undefined : Math.round(options.spv.timeout * 1000),
   });
   // Waiting /listen requests end (503) before the HTTP server closes.
   life.add("commands", { stop: () => commands.close() });
@@ -546,6 +565,9 @@ function openServices(ctx: OpenContext, stores: Stores, catchUp: CatchUpStatus):
   const miner = builtInMiner(ctx, blocks, mining, commands);
   life.add("miner", { stop: () => miner.close() });
   const peers = new PeerNetwork({
+    // The table's p2p options, which PeerNetworkOptions names alike: a new one is read
+    // there, not wired here (the fields below are the node's own).
+    ...options.p2p,
     version,
     blocks,
     insertBlock: (block) => insertExecutedAhead(parts, block),
@@ -557,11 +579,8 @@ function openServices(ctx: OpenContext, stores: Stores, catchUp: CatchUpStatus):
     catchUp,
     // The explorer index catches up after a sync rather than block by block during it.
     onCatchingUp: (on) => index.defer(on),
-    peers: options.p2p.peers,
-    maxPeers: options.p2p.maxPeers,
     file: peersPath(options),
     identity: NodeIdentity.loadOrCreate(nodeKeyPath(options)),
-    allowPrivateAddresses: options.p2p.allowPrivateAddresses,
     log,
     pollIntervalMs: input.peerPollIntervalMs,
   });
@@ -672,6 +691,8 @@ export class WeftNode {
   readonly appToken: string;
   /** Where the token is written while the node runs (`dataDir/<network>/app-token`, 0600). */
   readonly appTokenFile: string;
+  /** Where the node's address for this computer is written while it listens (`app-address`, 0600). */
+  readonly appAddressFile: string;
   /** The last lines the node logged (the Node page's log view, `/app/api/node/log`). */
   readonly recentLog: RecentLog;
   /** Chainweaver's local signing API for dapps, off by default (docs/dapp-signing.md). */
@@ -679,17 +700,20 @@ export class WeftNode {
   /** Where areas report what they are catching up on (`/app/api/node/status`, the app's banner). */
   readonly catchUp: CatchUpStatus;
   readonly #log: NodeLogger;
+  readonly #appToken: AppToken;
   #port: number | undefined;
   #closing: Promise<void> | undefined;
 
-  private constructor(ctx: OpenContext, modules: NodeModules, appToken: string) {
+  private constructor(ctx: OpenContext, modules: NodeModules, appToken: AppToken) {
     this.options = ctx.options;
     this.version = ctx.version;
     this.lifecycle = ctx.life;
     this.#log = ctx.log;
     this.modules = modules;
-    this.appToken = appToken;
+    this.appToken = appToken.value;
+    this.#appToken = appToken;
     this.appTokenFile = appTokenPath(ctx.options);
+    this.appAddressFile = appAddressPath(ctx.options);
     this.recentLog = modules.recentLog;
     this.catchUp = modules.catchUp;
     this.blocks = modules.blocks;
@@ -723,10 +747,11 @@ export class WeftNode {
     const version = versionByName(options.network, "network");
     const life = new Lifecycle(input.lifecycleProbe);
     const ctx: OpenContext = { input, options, version, log, life };
-    const token: AppToken = {
-      value: input.appToken ?? newAppToken(),
-      cookieOnPageLoad: input.appTokenCookie ?? true,
-    };
+    const token: AppToken = createAppToken({
+      value: input.appToken,
+      cookieByCode: input.appTokenCookie ?? true,
+      remote: options.appRemote,
+    });
     try {
       const stores = openStores(ctx, token);
       const { explorer, ...services } = openServices(ctx, stores, catchUp);
@@ -772,7 +797,7 @@ export class WeftNode {
       self = new WeftNode(
         ctx,
         { recentLog, catchUp, ...stores, ...services, server: api.server, basePath: api.base },
-        token.value,
+        token,
       );
       return self;
     } catch (e) {
@@ -811,6 +836,44 @@ export class WeftNode {
   }
 
   /**
+   * Where this computer reaches the node once it listens: its origin, with a loopback
+   * address for a wildcard host (`0.0.0.0`, `::`), which names no host a browser can use.
+   */
+  get localOrigin(): string {
+    const host = this.options.host;
+    if (host !== "0.0.0.0" && host !== "::") return this.origin;
+    return `http://${host === "::" ? "[::1]" : "127.0.0.1"}:${new URL(this.origin).port}`;
+  }
+
+  /**
+   * A one-time address that opens the app in a browser, `http://127.0.0.1:PORT/app/?code=…`
+   * (api/appCodes.ts): opening it exchanges the code for the app token's cookie once.
+   * @param lifetimeMs how long the code works; null (default): until it is used or the node
+   *   stops.
+   * @throws {ApiError} API_NOT_LISTENING before start().
+   */
+  appCodeUrl(lifetimeMs: number | null = null): string {
+    const origin = this.localOrigin;
+    return `${origin}/app/?${APP_CODE_PARAM}=${this.issueAppCode(lifetimeMs)}`;
+  }
+
+  /**
+   * `weft app-url --data-dir … --network …`: the command that prints a new one-time address
+   * for this node (cli/appUrl.ts), as its starters print it.
+   */
+  get appUrlCommandLine(): string {
+    return appUrlCommandLine(this.options.dataDir, this.version.name);
+  }
+
+  /**
+   * A one-time code for `/app/?code=…` (api/appCodes.ts), also before the node listens.
+   * @param lifetimeMs how long it works; null (default): until it is used or the node stops.
+   */
+  issueAppCode(lifetimeMs: number | null = null): string {
+    return this.#appToken.codes.issue(lifetimeMs).code;
+  }
+
+  /**
    * Validates and stores a block from outside the block database (a miner's
    * solution, a peer's block) as `blocks.insertBlock` does, with its
    * execution run in an execution worker first, so that the node's event
@@ -845,6 +908,10 @@ export class WeftNode {
     const address = this.server.server.address();
     this.#port = typeof address === "object" && address !== null ? address.port : port;
     this.#log.info("node listening", { baseUrl: this.baseUrl, network: this.version.name });
+    // For `weft app-url` (cli/appUrl.ts): where this computer reaches the node, while it listens.
+    const addressFile = this.appAddressFile;
+    writePrivateFile(addressFile, `${this.localOrigin}\n`);
+    this.lifecycle.add("appAddressFile", { close: () => rmSync(addressFile, { force: true }) });
     await this.#startPeers();
     if (this.execution instanceof WorkerExecution) this.execution.warm();
     if (this.options.mining.onDemand) {

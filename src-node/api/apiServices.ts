@@ -50,7 +50,7 @@ export type ApiServices = {
   readonly p2p?: PeerNetwork | undefined;
   /** `/private` between addressed nodes and its peer-only routes (docs/private.md); absent: `/private` is refused. */
   readonly private?: PrivateService | undefined;
-  /** The launch's app token, needed by `/app/api/*` (appToken.ts; default: a fresh one, cookie on page load). */
+  /** The launch's app token, needed by `/app/api/*` (appToken.ts; default: a fresh one, codes on, this computer only). */
   readonly appToken?: AppToken | undefined;
   /**
    * `dataDir/<network>/wallet`: where `/app/api/wallet/keystore` keeps the wallet's encrypted

@@ -9,6 +9,9 @@
  * 1. come from the loopback address (127.0.0.1, ::1, ::ffff:127.0.0.1);
  * 2. carry a loopback `Host` (`127.0.0.1`, `localhost`, `[::1]`) with the
  *    port it came in on (DNS rebinding);
+ *    on a node run with `--app-remote` (appToken.ts `remote`), 1 and 2 give
+ *    way to the Host check every route has (hostCheck.ts: the node's names),
+ *    and the token alone keeps others out;
  * 3. carry no `Origin`, or the node's own;
  * 4. not be a preflight (`OPTIONS` answers 403): no CORS here at all;
  * 5. carry the launch's app token (appToken.ts);
@@ -26,7 +29,14 @@ import type { AppToken } from "./appToken.ts";
 import { carriesAppToken } from "./appToken.ts";
 import { statusOfCode } from "./errorStatus.ts";
 import { AppError, AppErrorCode } from "./errors.ts";
-import { isLoopbackHost, isLoopbackPeer, isOwnOriginOrAbsent, mediaTypeOf } from "./hostCheck.ts";
+import {
+  type HostPolicy,
+  hostRefusal,
+  isLoopbackHost,
+  isLoopbackPeer,
+  isOwnOriginOrAbsent,
+  mediaTypeOf,
+} from "./hostCheck.ts";
 import type { RouteContext } from "./routeContext.ts";
 
 export const APP_API_PREFIX = "/app/api/";
@@ -57,12 +67,19 @@ function forbidden(reason: string): AppError {
 }
 
 /** @throws {AppError} APP_FORBIDDEN, APP_TOKEN_REQUIRED, APP_NOT_JSON */
-function checkAppRequest(request: FastifyRequest, token: AppToken): void {
-  if (!isLoopbackPeer(request)) throw forbidden("the request does not come from this computer");
-  if (!isLoopbackHost(request)) {
-    throw forbidden(
-      `Host ${JSON.stringify(request.headers.host ?? "")} is not this computer's address`,
-    );
+function checkAppRequest(request: FastifyRequest, token: AppToken, hosts: HostPolicy): void {
+  if (token.remote) {
+    const refusal = hostRefusal(request, hosts);
+    if (refusal !== undefined) throw forbidden(refusal);
+  } else {
+    if (!isLoopbackPeer(request)) {
+      throw forbidden("the request does not come from this computer");
+    }
+    if (!isLoopbackHost(request)) {
+      throw forbidden(
+        `Host ${JSON.stringify(request.headers.host ?? "")} is not this computer's address`,
+      );
+    }
   }
   if (!isOwnOriginOrAbsent(request)) {
     throw forbidden(
@@ -73,8 +90,9 @@ function checkAppRequest(request: FastifyRequest, token: AppToken): void {
   if (!carriesAppToken(request, token)) {
     throw new AppError(
       { code: AppErrorCode.TokenRequired },
-      "the app token is missing or wrong: open the app at /app/ on this node, or send the " +
-        "X-Weft-App-Token header with the contents of the app-token file in the node's data folder",
+      "the app token is missing or wrong: open the app from the address the node printed " +
+        "(…/app/?code=…) or a new one from `weft app-url`, or send the X-Weft-App-Token " +
+        "header with the contents of the app-token file in the node's data folder",
     );
   }
   if (BODY_METHODS.has(request.method) && mediaTypeOf(request) !== "application/json") {
@@ -125,12 +143,13 @@ function answerOf(error: unknown): ErrorAnswer {
 
 /**
  * The app API plugin with `routes` inside it, guarded with the launch's app
- * token (`ctx.appToken`).
+ * token (`ctx.appToken`); `hosts`: the names a request may carry with `--app-remote`.
  */
 export function registerAppApi(
   server: FastifyInstance,
   ctx: RouteContext,
   routes: readonly AppApiRoutes[],
+  hosts: HostPolicy = { configuredHost: "127.0.0.1", allowedHosts: [] },
 ): void {
   const token = ctx.appToken;
   server.register(async (scope) => {
@@ -150,7 +169,7 @@ export function registerAppApi(
     });
     scope.addHook("onRequest", (request, _reply, done) => {
       try {
-        checkAppRequest(request, token);
+        checkAppRequest(request, token, hosts);
         done();
       } catch (e) {
         done(e as Error);

@@ -23,7 +23,7 @@ import { type ApiServices, basePath } from "./apiServices.ts";
 import { type AppApiRoutes, isAppApiPath, isGuardedAppRoute, registerAppApi } from "./appApi.ts";
 import { APP_SECURITY_HEADERS, registerAppHeaders } from "./appHeaders.ts";
 import { isAppPath } from "./appPath.ts";
-import { newAppToken } from "./appToken.ts";
+import { createAppToken } from "./appToken.ts";
 import { registerBrowserGuard } from "./browserGuard.ts";
 import { clientErrorHandler } from "./clientError.ts";
 import { commonHeaders } from "./commonHeaders.ts";
@@ -36,6 +36,7 @@ import { MAX_HASH_PAGE, MAX_HEADER_PAGE } from "./params.ts";
 import { referencePathRewriter } from "./referencePath.ts";
 import type { PageLimits, RouteContext } from "./routeContext.ts";
 import { registerAppBackupRoutes } from "./routes/appBackupRoutes.ts";
+import { registerAppCodeRoutes } from "./routes/appCodeRoutes.ts";
 import { registerAppConfigRoute } from "./routes/appConfigRoute.ts";
 import { registerAppDappSigningRoutes } from "./routes/appDappSigningRoutes.ts";
 import { registerAppExplorerRoutes } from "./routes/appExplorerRoutes.ts";
@@ -65,6 +66,7 @@ import { bodyLeftUnread } from "./unreadBody.ts";
  * appApi.ts. Later areas (keystore, backup, settings, explorer) add theirs here.
  */
 const APP_API_ROUTES: readonly AppApiRoutes[] = [
+  registerAppCodeRoutes,
   registerAppMiningRoutes,
   registerAppExplorerRoutes,
   registerAppWalletRoutes,
@@ -180,7 +182,7 @@ export function buildApi(node: ApiServices, options: BuildServerOptions = {}): A
   const base = basePath(node.version);
   const streams = new EventStreams();
   const pageLimits = options.pageLimits ?? { hashes: MAX_HASH_PAGE, headers: MAX_HEADER_PAGE };
-  const appToken = node.appToken ?? { value: newAppToken(), cookieOnPageLoad: true };
+  const appToken = node.appToken ?? createAppToken();
   const ctx: RouteContext = { node, base, streams, pageLimits, appToken };
 
   // Set on the raw response before Fastify sees the request, so that the
@@ -240,7 +242,8 @@ export function buildApi(node: ApiServices, options: BuildServerOptions = {}): A
     );
   });
   // First: a refused request gets no CORS headers from the hooks after it.
-  registerBrowserGuard(server, options.hosts ?? { configuredHost: "127.0.0.1", allowedHosts: [] });
+  const hosts = options.hosts ?? { configuredHost: "127.0.0.1", allowedHosts: [] };
+  registerBrowserGuard(server, hosts);
   registerCors(server);
   registerAppHeaders(server);
   registerHealthRoutes(server, ctx);
@@ -257,6 +260,6 @@ export function buildApi(node: ApiServices, options: BuildServerOptions = {}): A
   registerBackupRoutes(server, ctx);
   registerAppUiRoutes(server, ctx);
   registerAppConfigRoute(server, ctx);
-  registerAppApi(server, ctx, APP_API_ROUTES);
+  registerAppApi(server, ctx, APP_API_ROUTES, hosts);
   return { server, base, streams, routes };
 }

@@ -7,8 +7,10 @@
  * file that does not parse is set aside as `app-backup.json.invalid` and the defaults used.
  * @module
  */
+
 import { existsSync, readFileSync, renameSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
+import { isSystemError } from "../errors/systemError.ts";
 import { writePrivateFile } from "../store/privateFiles.ts";
 import { type BackupEvery, type BackupSchedule, DEFAULT_SCHEDULE } from "./backupSchedule.ts";
 
@@ -106,8 +108,9 @@ export function readAppBackupSettings(
   warn?.("the app's backup settings do not parse; set aside, using the defaults", { path });
   try {
     renameSync(path, `${path}.invalid`);
-  } catch {
-    // Overwritten by the next write.
+  } catch (e) {
+    if (!isSystemError(e)) throw e;
+    // Kept where it is: the next write replaces it, and the defaults apply either way.
   }
   return defaultAppBackupSettings(nowMs);
 }

@@ -26,6 +26,7 @@ import {
 } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { dirname, isAbsolute, join } from "node:path";
+import { isSystemError } from "../errors/systemError.ts";
 import { PRIVATE_DIR_MODE } from "../store/privateFiles.ts";
 import {
   type AppBackupSettings,
@@ -198,8 +199,9 @@ export class AppBackups {
     let names: string[] = [];
     try {
       names = readdirSync(walletDir).filter((n) => isWalletBackupFile(`wallet/${n}`));
-    } catch {
-      // no wallet yet
+    } catch (e) {
+      if (!isSystemError(e, "ENOENT")) throw e;
+      // No wallet yet: the backup holds the databases only.
     }
     const files: BackupFile[] = names.sort().map((n) => ({
       name: `wallet/${n}`,

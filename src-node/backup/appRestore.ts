@@ -6,9 +6,11 @@
  * record the outcome in `dataDir/<network>/last-restore.json` for the restarted node to show.
  * @module
  */
+
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { isNodeError } from "../errors/nodeError.ts";
+import { isSystemError } from "../errors/systemError.ts";
 import { writePrivateFile } from "../store/privateFiles.ts";
 import { manifestBytes } from "./backupManifest.ts";
 import { BackupError, BackupErrorCode, reasonOf } from "./errors.ts";
@@ -120,8 +122,10 @@ export async function restoreAndRecord(options: {
       join(options.networkDir, LAST_RESTORE_FILE),
       `${JSON.stringify(record, null, 2)}\n`,
     );
-  } catch {
-    // The outcome is in the host's log too.
+  } catch (e) {
+    if (!isSystemError(e)) throw e;
+    // The record only lets the app show the outcome after a restart; the caller gets it now
+    // and the host logs it, so a data folder that cannot take the file loses nothing else.
   }
   return record;
 }

@@ -11,8 +11,10 @@
  * manifest and removes the partial copies.
  * @module
  */
+
 import { readdirSync, rmSync, statSync } from "node:fs";
 import { join } from "node:path";
+import { isSystemError } from "../errors/systemError.ts";
 import { compareBackupIds, isBackupId } from "./backupId.ts";
 import { type BackupManifest, BackupStatus, type BackupStatusValue } from "./backupManifest.ts";
 import { BackupErrorCode, reasonOf } from "./errors.ts";
@@ -115,8 +117,9 @@ export function settleInterrupted(state: FolderState, nowMs: number): boolean {
     for (const side of ["", "-journal", "-wal", "-shm"]) {
       try {
         rmSync(join(state.folder, `${d.file}${side}`), { force: true });
-      } catch {
-        // Left in place; the manifest still says failed.
+      } catch (e) {
+        if (!isSystemError(e)) throw e;
+        // Left in place: the manifest still says failed, so the copy is never restored.
       }
     }
   }

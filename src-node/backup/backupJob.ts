@@ -19,9 +19,11 @@
  * block copy is never older than the state copy.
  * @module
  */
+
 import { mkdirSync, rmSync } from "node:fs";
 import { copyFile, type FileHandle, open } from "node:fs/promises";
 import { dirname, join } from "node:path";
+import { isSystemError } from "../errors/systemError.ts";
 import { PRIVATE_DIR_MODE } from "../store/privateFiles.ts";
 import {
   type BackupDatabase,
@@ -290,8 +292,9 @@ export class BackupJob {
       for (const side of SIDE_FILES) {
         try {
           rmSync(join(this.folder, `${d.file}${side}`), { force: true });
-        } catch {
-          // Left for the operator: the manifest says the backup failed.
+        } catch (e) {
+          if (!isSystemError(e)) throw e;
+          // Left for the operator: the manifest says the backup failed, so it is never restored.
         }
       }
     }

@@ -11,6 +11,7 @@
  * still runs (the error says which file to delete).
  * @module
  */
+
 import {
   closeSync,
   openSync,
@@ -21,6 +22,7 @@ import {
   writeSync,
 } from "node:fs";
 import { join } from "node:path";
+import { isSystemError } from "../errors/systemError.ts";
 import { makePrivateDir, PRIVATE_FILE_MODE } from "../store/privateFiles.ts";
 import { BackupError, BackupErrorCode, reasonOf } from "./errors.ts";
 import {
@@ -177,8 +179,10 @@ export function acquireDataLock(networkDir: string, purpose: DataLockPurpose): D
         try {
           const now = readLock(path);
           if (typeof now === "object" && now.token === me.token) rmSync(path, { force: true });
-        } catch {
-          // A lock file that cannot be read or removed is stale once this process ends.
+        } catch (e) {
+          if (!isSystemError(e)) throw e;
+          // A lock file that cannot be read or removed is stale once this process ends: the
+          // next start sees its holder gone and takes it over.
         }
       },
     };

@@ -10,14 +10,14 @@
  */
 import { statSync } from "node:fs";
 import { type BackupListEntry, listBackups } from "../backup/listBackups.ts";
-import { resolvePath } from "../config/nodeOptions.ts";
+import { resolvePath } from "../config/optionChecks.ts";
 import { isNodeError } from "../errors/nodeError.ts";
 import { CliErrorCode, cliError, usageError } from "./errors.ts";
 import type { CliIo } from "./io.ts";
 
 export const BACKUP_USAGE = `Usage: weft backup list --backup-directory DIR [--json]
 
-Lists the backups in DIR (the node's backup.directory) with their status
+Lists the backups in DIR (the folder a node writes its backups to) with their status
 (backup-done, backup-in-progress, backup-failed), network, size and cut
 height. Backups are made with POST {base_url}/make-backup and restored with
 weft restore DIR/<id>. Nothing deletes old backups: remove their folders.

@@ -19,6 +19,7 @@ const subcommands: Record<string, Subcommand> = {
   "add-sig": async (args, io) => (await import("./addSig.ts")).addSig(args, io),
   "combine-sigs": async (args, io) => (await import("./combineSigs.ts")).combineSigs(args, io),
   node: async (args, io) => (await import("./node.ts")).nodeCommand(args, io),
+  "app-url": async (args, io) => (await import("./appUrl.ts")).appUrlCommand(args, io),
   mine: async (args, io) => (await import("./mine.ts")).mineCommand(args, io),
   repl: async (args, io) => (await import("./repl.ts")).replCommand(args, io),
   backup: async (args, io) => (await import("./backup.ts")).backupCommand(args, io),
@@ -62,8 +63,9 @@ Commands:
   add-sig KEYFILE...   sign the unsigned transaction read on standard input
   combine-sigs FILE... merge signatures of partly signed transaction files
   repl [FILE.repl...]  run contract-language scripts, or an interactive prompt
-  node [--network N] [--data-dir D] [--host H] [--port P] [--config F.yaml]
-                       run a node (weft node --help)
+  node [OPTIONS]       run a node (weft node --help lists its options)
+  app-url [--data-dir D] [--network N]
+                       a new address that opens the running node's app (weft app-url --help)
   mine --node URL --account A [--public-key K]
                        mine through a node's mining API (weft mine --help)
   backup list --backup-directory DIR

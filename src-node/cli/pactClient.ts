@@ -118,8 +118,9 @@ function chainOfCommand(command: unknown, file: string): number {
     try {
       const chainId = (JSON.parse(cmd) as { meta?: { chainId?: unknown } }).meta?.chainId;
       if (typeof chainId === "string" && /^(0|[1-9][0-9]*)$/.test(chainId)) return Number(chainId);
-    } catch {
-      // Reported below.
+    } catch (e) {
+      if (!(e instanceof SyntaxError)) throw e;
+      // A cmd that is not JSON has no chain id either: reported below.
     }
   }
   throw cliError("CLI_BAD_FIELD", file, "cmd.meta.chainId", "no chain id found; give --chain N");

@@ -11,7 +11,7 @@
 import { resolve } from "node:path";
 import { restoreBackup } from "../backup/restoreBackup.ts";
 import { defaultDataDir } from "../config/defaultDataDir.ts";
-import { resolvePath } from "../config/nodeOptions.ts";
+import { resolvePath } from "../config/optionChecks.ts";
 import { isNodeError } from "../errors/nodeError.ts";
 import { CliErrorCode, usageError } from "./errors.ts";
 import type { CliIo } from "./io.ts";

@@ -1,13 +1,10 @@
 /**
- * Fixed facts about this release of the node, and defaults of its options.
+ * Fixed facts about this release of the node (its options' defaults are the option
+ * table's, nodeOptionTable.ts).
  * @module
  */
 import { readFileSync } from "node:fs";
 
-/** Loopback only by default: the node is a personal node (architecture §2.2). */
-export const DEFAULT_HOST = "127.0.0.1";
-/** The reference service API's port. */
-export const DEFAULT_PORT = 1848;
 /**
  * `nodeServiceDate` of /info: the date by which this release should be
  * replaced by a newer one. Weft does not stop at that date; it is advice.

@@ -89,7 +89,8 @@ export function verifyBytes(
   try {
     if (nodeVerify(null, message, key, sig)) return true;
   } catch {
-    // Fall through to noble, whose answer is the rule.
+    // Any failure of OpenSSL's check (it may refuse an input noble takes) only means asking
+    // noble, whose answer is the rule; a bug in the call would show there too.
   }
   try {
     return ed.verify(sig, message, hexDecode(publicKeyHex, "pubKey", 32), { zip215: false });

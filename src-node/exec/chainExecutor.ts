@@ -355,8 +355,9 @@ export class ChainExecutor implements BlockExecutor {
       for (const [i, t] of (p?.transactions ?? []).entries()) {
         try {
           out.push(parseBlockTransaction(t.transaction, `transactions[${i}]`));
-        } catch {
-          // A stored block's commands parse; nothing to offer back otherwise.
+        } catch (e) {
+          if (!isNodeError(e)) throw e;
+          // A stored block's commands parse; one that does not is no command to offer back.
         }
       }
     }

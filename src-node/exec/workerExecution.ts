@@ -527,11 +527,8 @@ export class WorkerExecution implements ExecutionHost {
     this.#slots.length = 0;
     await Promise.all(
       slots.map(async (s) => {
-        try {
-          s.worker.postMessage({ kind: "close" } satisfies ToExecWorker);
-        } catch {
-          // Already gone.
-        }
+        // A worker that is already gone ignores the message (postMessage does not throw).
+        s.worker.postMessage({ kind: "close" } satisfies ToExecWorker);
         let timer: NodeJS.Timeout | undefined;
         const late = new Promise<"late">((r) => {
           timer = setTimeout(() => r("late"), CLOSE_GRACE_MS);

@@ -47,8 +47,9 @@ export function minerAccountOf(minerData: Uint8Array): string {
     if (typeof m === "object" && m !== null && "account" in m && typeof m.account === "string") {
       return m.account;
     }
-  } catch {
-    // Not JSON: test payloads; the block still gets a row.
+  } catch (e) {
+    if (!(e instanceof SyntaxError)) throw e;
+    // Not JSON (test payloads): the block still gets a row, with no miner account.
   }
   return "";
 }

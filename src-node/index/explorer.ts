@@ -7,6 +7,7 @@
  * contract state at the best cut; pending commands from the mempool.
  * @module
  */
+
 import { blockHeaderToObject } from "../chain/blockHeaderObject.ts";
 import {
   isJsonObject,
@@ -21,6 +22,7 @@ import {
 } from "../command/exactJson.ts";
 import { SysTable } from "../contract/storage/contractStorage.ts";
 import type { Hash32 } from "../encoding/hash32.ts";
+import { isNodeError } from "../errors/nodeError.ts";
 import { readCommandResult, writeCommandResult } from "../exec/commandResult.ts";
 import type { Mempool } from "../mempool/mempool.ts";
 import type { BlockDb } from "../store/blockDb.ts";
@@ -430,7 +432,8 @@ export class Explorer {
           },
         }),
       );
-    } catch {
+    } catch (e) {
+      if (!isNodeError(e)) throw e;
       // Not a command result the node wrote (test payloads): shown as stored.
     }
     return stringifyJson({

@@ -30,7 +30,10 @@
  * and as its discouragement expires).
  * @module
  */
+
 import { readFileSync } from "node:fs";
+import { isNodeError } from "../errors/nodeError.ts";
+import { isSystemError } from "../errors/systemError.ts";
 import { writePrivateFile } from "../store/privateFiles.ts";
 import { type PeerAddress, parsePeerAddress, peerKey } from "./peerAddress.ts";
 
@@ -164,12 +167,14 @@ export class PeerBook {
           : "learned";
         // Configured peers come from the configuration of this start, not the file.
         this.add(
-          parsePeerAddress(p.address, "peers.json"),
+          parsePeerAddress(p?.address, "peers.json"),
           source === "configured" ? "learned" : source,
         );
         // Each is verified again (its /info) before it is used.
-      } catch {
-        // An entry we cannot read is dropped.
+      } catch (e) {
+        if (!isNodeError(e)) throw e;
+        // An entry that is no peer address is dropped: the file is ours, and the book
+        // refills from the configuration and the peers.
       }
     }
   }
@@ -187,7 +192,8 @@ export class PeerBook {
     };
     try {
       writePrivateFile(this.#file, `${JSON.stringify(data, null, 2)}\n`);
-    } catch {
+    } catch (e) {
+      if (!isSystemError(e)) throw e;
       // Not fatal: the book is rebuilt from the configuration and peers next time.
     }
   }

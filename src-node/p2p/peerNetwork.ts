@@ -55,6 +55,11 @@ export type PeerNetworkLog = {
   warn(message: string, fields?: Record<string, unknown>): void;
 };
 
+/**
+ * What the peer network runs with. `peers`, `maxPeers` and `allowPrivateAddresses` are
+ * named as the node's `p2p` options (config/nodeOptionTable.ts), which node.ts passes
+ * whole: an option of the table is read here under its own name.
+ */
 export type PeerNetworkOptions = {
   readonly version: NetworkVersion;
   readonly blocks: BlockDb;
@@ -68,6 +73,7 @@ export type PeerNetworkOptions = {
   readonly miner?: BuiltInMiner | undefined;
   /** `HOST:PORT` of the configured peers. */
   readonly peers: readonly string[];
+  /** Most peers kept (peerBook.ts). */
   readonly maxPeers: number;
   /** `dataDir/<network>/peers.json` (absent: the book is not persisted). */
   readonly file?: string | undefined;
@@ -192,7 +198,7 @@ export class PeerNetwork {
     this.book = new PeerBook({ file: options.file, maxPeers: options.maxPeers });
     this.book.load();
     options.peers.forEach((text, i) => {
-      this.book.add(parsePeerAddress(text, `p2p.peers[${i}]`), "configured");
+      this.book.add(parsePeerAddress(text, `configured peer ${i}`), "configured");
     });
   }
 

@@ -75,8 +75,8 @@ beforeAll(async () => {
   writeFileSync(join(rendererDir, "assets", "a.js"), "1");
   backupDir = mkdtempSync(join(tmpdir(), "weft-answer-backup-"));
   t = await openTestNode({
-    listenTimeoutMs: 300,
-    spvTimeoutMs: 300,
+    commands: { listenTimeout: 0.3 },
+    spv: { timeout: 0.3 },
     requestTimeoutMs: BODY_TIMEOUT_MS,
     rendererDir,
     mining: { apiEnabled: true, updateStreamTimeout: 1 },

@@ -13,6 +13,7 @@ import { join } from "node:path";
 import Fastify, { type LightMyRequestResponse } from "fastify";
 import { afterEach, describe, expect, it } from "vitest";
 import { registerAppApi } from "../../src-node/api/appApi.ts";
+import { createAppToken } from "../../src-node/api/appToken.ts";
 import { buildApi } from "../../src-node/api/buildServer.ts";
 import { EventStreams } from "../../src-node/api/eventStream.ts";
 import { Explorer } from "../../src-node/index/explorer.ts";
@@ -48,7 +49,7 @@ function apiOf(t: TestNode) {
     serviceDate: "2027-01-01T00:00:00Z",
     miner: t.node.miner,
     commands: t.node.commands,
-    appToken: { value: t.node.appToken, cookieOnPageLoad: true },
+    appToken: createAppToken({ value: t.node.appToken }),
     // Every area that registers app routes, so that the list below holds them all.
     explorer: new Explorer({
       index: t.node.index,
@@ -107,6 +108,7 @@ describe("[api] every /app/api/* route is behind the guard", () => {
         ["POST", "/app/api/wallet/dapp-signing"],
         ["GET", "/app/api/wallet/sign-requests"],
         ["POST", "/app/api/wallet/sign-requests/:id"],
+        ["POST", "/app/api/app-code"],
       ]) {
         expect(routes).toContainEqual(r);
       }
@@ -204,7 +206,7 @@ describe("[api] every /app/api/* route is behind the guard", () => {
       base: t.base,
       streams: new EventStreams(),
       pageLimits: { hashes: 1, headers: 1 },
-      appToken: { value: "x", cookieOnPageLoad: false },
+      appToken: createAppToken({ value: "x", cookieByCode: false }),
     };
     const noSchema = Fastify();
     registerAppApi(noSchema, ctx, [(scope) => scope.post("/app/api/thing", async () => "x")]);
@@ -257,13 +259,19 @@ describe("[api] every /app/api/* route is behind the guard", () => {
 });
 
 describe("[api] the app token", () => {
-  it("reaches the page as an HttpOnly SameSite=Strict cookie when /app/ loads, and the cookie opens the API", async () => {
+  it("reaches a browser as an HttpOnly SameSite=Strict cookie only for a one-time code, and the cookie opens the API", async () => {
     const t = await node({ rendererDir: fakeBuild() });
-    const page = await t.request("GET", "/app/", { headers: { host: "127.0.0.1:1848" } });
-    expect(page.statusCode).toBe(200);
+    // Loading the page with nothing in hand hands out nothing (test/api/appCodes.test.ts).
+    const plain = await t.request("GET", "/app/", { headers: { host: "127.0.0.1:1848" } });
+    expect(plain.body).toMatch(/Open Weft from its address/);
+    expect(plain.headers["set-cookie"]).toBeUndefined();
+    const page = await t.request("GET", `/app/?code=${t.node.issueAppCode()}`, {
+      headers: { host: "127.0.0.1:1848" },
+    });
+    expect(page.statusCode).toBe(303);
     const cookie = String(page.headers["set-cookie"]);
     expect(cookie).toBe(
-      `weft-app-token-1848=${t.node.appToken}; Path=/app/api; HttpOnly; SameSite=Strict`,
+      `weft-app-token-1848=${t.node.appToken}; Path=/app/; HttpOnly; SameSite=Strict`,
     );
     // Other files and other answers set nothing.
     const config = await t.request("GET", "/app/config.json");
@@ -280,7 +288,7 @@ describe("[api] the app token", () => {
     expectAppError(otherPort, 403, "APP_TOKEN_REQUIRED", "other port's cookie");
   });
 
-  it("is not handed to whoever loads the page when the host turned that off (the desktop)", async () => {
+  it("is not handed to anyone when the host turned that off (the desktop): its window sends the header", async () => {
     const t = await node({
       rendererDir: fakeBuild(),
       appTokenCookie: false,
@@ -288,8 +296,17 @@ describe("[api] the app token", () => {
     });
     expect(t.node.appToken).toBe("t".repeat(43));
     const page = await t.request("GET", "/app/");
-    expect(page.statusCode).toBe(200);
+    expect(page.body).toMatch(/belongs to the Weft desktop app/);
     expect(page.headers["set-cookie"]).toBeUndefined();
+    const code = await t.request("GET", `/app/?code=${t.node.issueAppCode()}`);
+    expect(code.body).toMatch(/belongs to the Weft desktop app/);
+    expect(code.headers["set-cookie"]).toBeUndefined();
+    // The desktop's window: the header on every request, the page included.
+    const window = await t.request("GET", "/app/", {
+      headers: { host: "127.0.0.1:1848", "x-weft-app-token": "t".repeat(43) },
+    });
+    expect(window.statusCode).toBe(200);
+    expect(window.body).toBe("<!doctype html><title>w</title>");
     const header = await t.request("GET", "/app/api/mining", {
       headers: { host: "localhost:1848", "x-weft-app-token": "t".repeat(43) },
     });

@@ -92,13 +92,15 @@ describe("[api] the built UI under /app/", () => {
   it("serves index.html at /app/ and the hashed assets for a year", async () => {
     const dir = fakeBuild();
     const t = await node(dir);
-    const index = await t.request("GET", "/app/");
+    // The page is the app token's holder's (test/api/appCodes.test.ts): here, the header.
+    const withToken = { headers: { "x-weft-app-token": t.node.appToken } };
+    const index = await t.request("GET", "/app/", withToken);
     expect(index.statusCode).toBe(200);
     expect(index.headers["content-type"]).toBe("text/html; charset=utf-8");
     expect(index.headers["cache-control"]).toBe("no-cache");
     expect(index.body).toBe(INDEX);
     expectAppHeaders(index.headers, "index");
-    expect((await t.request("GET", "/app/index.html")).body).toBe(INDEX);
+    expect((await t.request("GET", "/app/index.html", withToken)).body).toBe(INDEX);
 
     const js = await t.request("GET", "/app/assets/index-abc123.js");
     expect(js.statusCode).toBe(200);
@@ -112,7 +114,7 @@ describe("[api] the built UI under /app/", () => {
     expect(icon.headers["content-type"]).toMatch(/^image\/svg\+xml/);
     expect(icon.headers["cache-control"]).toBe("no-cache");
 
-    const head = await t.request("HEAD", "/app/");
+    const head = await t.request("HEAD", "/app/", withToken);
     expect(head.statusCode).toBe(200);
     expect(head.body).toBe("");
 
@@ -180,7 +182,9 @@ describe("[api] the built UI under /app/", () => {
     mkdirSync(join(dir, "assets"), { recursive: true });
     writeFileSync(join(dir, "index.html"), INDEX);
     writeFileSync(join(dir, "assets", "index-abc123.js"), SCRIPT);
-    const built = await t.request("GET", "/app/");
+    const built = await t.request("GET", "/app/", {
+      headers: { "x-weft-app-token": t.node.appToken },
+    });
     expect(built.statusCode).toBe(200);
     expect(built.body).toBe(INDEX);
     expect((await t.request("GET", "/app/assets/index-abc123.js")).body).toBe(SCRIPT);
@@ -244,7 +248,9 @@ describe("[api] /app/ routes on a real socket", () => {
     const json = { host, ...token, "content-type": "application/json" };
     const answers = [
       await raw(port, "GET", "/app", { host }),
+      await raw(port, "GET", "/app/", { host, ...token }),
       await raw(port, "GET", "/app/", { host }),
+      await raw(port, "GET", `/app/?code=${t.node.issueAppCode()}`, { host }),
       await raw(port, "GET", "/app/assets/index-abc123.js", { host }),
       await raw(port, "GET", "/app/missing", { host }),
       await raw(port, "GET", "/app/config.json", { host }),
@@ -258,7 +264,7 @@ describe("[api] /app/ routes on a real socket", () => {
       await raw(port, "OPTIONS", "/app/config.json", { host }),
     ];
     expect(answers.map((a) => a.status)).toEqual([
-      301, 200, 200, 404, 200, 200, 200, 400, 200, 200, 403, 403,
+      301, 200, 200, 303, 200, 404, 200, 200, 200, 400, 200, 200, 403, 403,
     ]);
     await new Promise((r) => setTimeout(r, 50));
     expect(logged).toEqual([]);
@@ -269,7 +275,9 @@ describe("[api] /app/ is same-origin only", () => {
   it("sends no CORS headers and refuses preflights under /app/ (the ledger routes keep theirs)", async () => {
     const t = await node(fakeBuild());
     for (const path of ["/app/", "/app/config.json", "/app/assets/index-abc123.js"]) {
-      const r = await t.request("GET", path, { headers: { origin: "http://elsewhere.example" } });
+      const r = await t.request("GET", path, {
+        headers: { origin: "http://elsewhere.example", "x-weft-app-token": t.node.appToken },
+      });
       expect(r.statusCode, path).toBe(200);
       expect(r.headers["access-control-allow-origin"], path).toBeUndefined();
       const pre = await t.request("OPTIONS", path, {

@@ -104,7 +104,7 @@ describe("[api] common headers", () => {
   });
 
   it("are on the 503 Fastify writes itself to a request that arrives while the server closes", async () => {
-    const n = await openTestNode({ listenTimeoutMs: 20_000 });
+    const n = await openTestNode({ commands: { listenTimeout: 20 } });
     const sock = new Socket();
     try {
       const url = new URL(await n.node.start());

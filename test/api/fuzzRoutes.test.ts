@@ -63,8 +63,8 @@ beforeAll(async () => {
   writeFileSync(join(rendererDir, "assets", "a.js"), "1");
   backupDir = mkdtempSync(join(tmpdir(), "weft-fuzz-backup-"));
   t = await openTestNode({
-    listenTimeoutMs: 50,
-    spvTimeoutMs: 50,
+    commands: { listenTimeout: 0.05 },
+    spv: { timeout: 0.05 },
     rendererDir,
     mining: { apiEnabled: true },
     backup: { apiEnabled: true, directory: backupDir },

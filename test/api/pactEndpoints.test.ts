@@ -23,7 +23,7 @@ let t: TestNode;
 let api: string;
 
 beforeAll(async () => {
-  t = await openTestNode({ listenTimeoutMs: 2000, mining: { apiEnabled: true } });
+  t = await openTestNode({ commands: { listenTimeout: 2 }, mining: { apiEnabled: true } });
   api = `${t.base}/chain/0/pact/api/v1`;
 });
 afterAll(async () => {

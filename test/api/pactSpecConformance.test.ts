@@ -20,7 +20,7 @@ let t: TestNode;
 let api: string;
 
 beforeAll(async () => {
-  t = await openTestNode({ listenTimeoutMs: 200, spvTimeoutMs: 200 });
+  t = await openTestNode({ commands: { listenTimeout: 0.2 }, spv: { timeout: 0.2 } });
   api = `${t.base}/chain/0/pact/api/v1`;
 });
 afterAll(async () => {

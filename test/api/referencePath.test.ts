@@ -43,8 +43,8 @@ let backupDir: string;
 beforeAll(async () => {
   backupDir = mkdtempSync(join(tmpdir(), "weft-alias-backup-"));
   t = await openTestNode({
-    listenTimeoutMs: 50,
-    spvTimeoutMs: 50,
+    commands: { listenTimeout: 0.05 },
+    spv: { timeout: 0.05 },
     mining: { apiEnabled: true },
     backup: { apiEnabled: true, directory: backupDir },
   });

@@ -100,6 +100,7 @@ describe("[api] one answer per request", () => {
     await check("bad work", send("GET", `${b}/mining/work?chain=99`, json, MINER));
     await check("app", send("GET", "/app"));
     await check("app index", send("GET", "/app/"));
+    await check("app code", send("GET", `/app/?code=${t.node.issueAppCode()}`));
     await check("app config", send("GET", "/app/config.json"));
     const token = { "x-weft-app-token": t.node.appToken };
     await check("app mining", send("GET", "/app/api/mining", token));
@@ -122,6 +123,7 @@ describe("[api] one answer per request", () => {
       "bad work": 400,
       app: 301,
       "app index": 200,
+      "app code": 303,
       "app config": 200,
       "app mining": 200,
       "app mining post": 200,

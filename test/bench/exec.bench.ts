@@ -74,6 +74,7 @@ import { newBlockHeader } from "../../src-node/chain/newBlockHeader.ts";
 import { createNode } from "../../src-node/node.ts";
 import { MINER, openExecChain, signedCommand } from "../support/execChain.ts";
 import { tempDir } from "../support/testNode.ts";
+import { type HealthProbeResult, runHealthProbe } from "./support/runHealthProbe.ts";
 import { PER_BLOCK, transferBlock } from "./support/transferBlock.ts";
 
 const SECONDS = Number(process.env.WEFT_BENCH_SECONDS ?? "3");
@@ -248,28 +249,8 @@ async function localAndBare(): Promise<{ local: number; localWorker: number; bar
   return { local: median(local), localWorker: median(localWorker), bare: median(bare) };
 }
 
-type Probe = { count: number; errors: number; p50: number; p99: number; max: number };
-
-/** Runs the health probe (support/healthProbe.ts) against `url` for SECONDS. */
-function runProbe(url: string): Promise<Probe> {
-  const script = join(import.meta.dirname, "support", "healthProbe.ts");
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", script, url, String(SECONDS), "10"], {
-      stdio: ["ignore", "pipe", "inherit"],
-    });
-    let out = "";
-    child.stdout.on("data", (d: Buffer) => {
-      out += d.toString();
-    });
-    child.on("error", reject);
-    child.on("exit", (code) => {
-      if (code !== 0) return reject(new Error(`health probe exited with ${code}`));
-      const r = JSON.parse(out.trim()) as Probe;
-      if (r.errors > 0 || r.count === 0) return reject(new Error(`health probe: ${out.trim()}`));
-      resolve(r);
-    });
-  });
-}
+/** Runs the health probe against `url` for SECONDS, a request every 10 ms. */
+const runProbe = (url: string): Promise<HealthProbeResult> => runHealthProbe(url, SECONDS, 10);
 
 /** A /local program of some milliseconds (list building in a fold). */
 const HEAVY_LOCAL = "(length (fold (lambda (acc x) (+ acc [x])) [] (enumerate 1 400)))";

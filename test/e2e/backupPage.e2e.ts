@@ -30,6 +30,7 @@ import { nodeCommands } from "../../src-node/exec/nodeCommands.ts";
 import { devTransfer } from "../support/devTransfer.ts";
 import { testKeystore } from "../support/keystoreFixture.ts";
 import { postJson } from "../support/postJson.ts";
+import { grantAppCookie } from "./support/appCookie.ts";
 import { launchChromium, saveScreenshot } from "./support/browser.ts";
 
 const KEY = "ef".repeat(32);
@@ -60,6 +61,7 @@ beforeAll(async () => {
   first = await supervisor.start();
   browser = await launchChromium();
   page = await browser.newPage();
+  await grantAppCookie(page.context(), first.appCodeUrl());
 });
 afterAll(async () => {
   await browser?.close();

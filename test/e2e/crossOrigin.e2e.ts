@@ -116,13 +116,22 @@ async function runOnOtherOrigin(script: string): Promise<string[]> {
 
 describe("[e2e] a page on another origin cannot drive the node", () => {
   it("cannot start a backup, submit a solution or turn the miner on with no-cors POSTs", async () => {
-    // The user has the app open: the browser holds the app-token cookie.
+    const cookieName = `weft-app-token-${new URL(node.appUrl).port}`;
     const app = await context.newPage();
+    // Loading /app/ with nothing in hand gives the browser nothing: the page says where the
+    // address is.
     await app.goto(node.appUrl);
+    await app.getByRole("heading", { level: 1, name: "Open Weft from its address" }).waitFor();
+    expect((await context.cookies(node.appUrl)).map((c) => c.name)).not.toContain(cookieName);
+    // The user opens the address the node printed: the browser holds the app-token cookie,
+    // and the address bar the clean address.
+    await app.goto(node.appCodeUrl());
     await app.getByRole("heading", { level: 1, name: "Node" }).waitFor();
+    expect(app.url().startsWith(node.appUrl)).toBe(true);
+    expect(app.url()).not.toContain("code=");
     await app.close();
     const cookies = await context.cookies(node.appUrl.replace("/app/", "/app/api/mining"));
-    expect(cookies.map((c) => c.name)).toContain(`weft-app-token-${new URL(node.appUrl).port}`);
+    expect(cookies.map((c) => c.name)).toContain(cookieName);
 
     const solved = await solvedWork(3);
     const heightBefore = node.blocks.cut().get(3)?.height;
@@ -177,7 +186,7 @@ describe("[e2e] a page on another origin cannot drive the node", () => {
     expect(readdirSync(backups)).toHaveLength(1);
   });
 
-  it("still lets the node's own page drive the miner (the cookie set by loading /app/)", async () => {
+  it("still lets the node's own page drive the miner (the cookie set by its one-time address)", async () => {
     const app = await context.newPage();
     try {
       await app.goto(node.appUrl);

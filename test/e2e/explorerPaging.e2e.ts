@@ -13,6 +13,7 @@ import type { BlockHeader } from "../../src-node/chain/blockHeader.ts";
 import { createNode, type WeftNode } from "../../src-node/node.ts";
 import { buildForkedChain } from "../support/forkedChain.ts";
 import { mineOn } from "../support/nodeMining.ts";
+import { grantAppCookie } from "./support/appCookie.ts";
 import { launchChromium, saveScreenshot } from "./support/browser.ts";
 
 /** The rows of the chain's block list (its panel, labelled by its title). */
@@ -51,6 +52,7 @@ afterAll(async () => {
 describe("[e2e] explorer pages in the address", () => {
   it("opens page 2 of a chain's blocks, keeps it across a reload, and goes back", async () => {
     const page = await browser.newPage();
+    await grantAppCookie(page.context(), node.appCodeUrl());
     const problems: string[] = [];
     page.on("pageerror", (e) => problems.push(e.message));
     page.on("console", (m) => {
@@ -83,6 +85,7 @@ describe("[e2e] explorer pages in the address", () => {
 
   it("marks a block that left the best chain as orphaned", async () => {
     const page = await browser.newPage();
+    await grantAppCookie(page.context(), node.appCodeUrl());
     await page.goto(`${node.appUrl}#/explorer/chain/0/block/${orphan.hash}`);
     await page.getByRole("heading", { level: 1, name: /^Block/ }).waitFor();
     const notice = page.getByTestId("orphaned");

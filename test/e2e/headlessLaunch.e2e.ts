@@ -1,8 +1,10 @@
 /**
  * `npm start -- --headless` as a real process (`node dist/electron/launch.js --headless`,
- * the same command `npm start` runs after building): it prints the addresses, serves the UI and its
- * config.json, answers the ledger API, runs the built-in miner when the UI's route asks
- * (with the app token: the cookie the page sets, or the token file `curl` users read),
+ * the same command `npm start` runs after building): it prints the addresses (the UI's with a
+ * one-time code), serves the UI to the browser that opened that address (and the page that
+ * asks for the address to any other), its config.json, answers the ledger API, runs the
+ * built-in miner when the UI's route asks (with the app token: the cookie the code was
+ * exchanged for, or the token file `curl` users read), `weft app-url` makes new addresses,
  * and on SIGTERM ends open event streams and worker threads and exits by itself with
  * code 0. A busy port makes it exit with a message instead. The app's restart brings the
  * node back on the same port with the same app token (docs/desktop.md §3.4).
@@ -12,6 +14,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vitest";
 import { rendererCspHeader } from "../../electron/security/csp.ts";
+import { requestAppUrl } from "../../src-node/cli/appUrl.ts";
 import {
   compileLauncher,
   type HeadlessProcess,
@@ -63,24 +66,47 @@ describe("[e2e] npm start -- --headless (a real process)", () => {
     const p = await launch(["--port", "0"]);
     expect(p.output()).toContain("Weft node running (test-singleton).");
     expect(p.appUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/app\/$/);
+    expect(p.codeUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/app\/\?code=[A-Za-z0-9_-]{32}$/);
     expect(p.baseUrl).toBe(`${p.origin}/ledger/0.0/test-singleton`);
+    expect(p.output()).toContain(
+      `A new one: npx weft app-url --data-dir ${dataDir} --network test-singleton`,
+    );
 
-    const page = await fetch(p.appUrl);
-    expect(page.status).toBe(200);
-    expect(page.headers.get("content-type")).toBe("text/html; charset=utf-8");
-    expect(page.headers.get("content-security-policy")).toBe(rendererCspHeader);
-    expect(await page.text()).toBe(readFileSync(join(inject("rendererDir"), "index.html"), "utf8"));
-    // The page hands the app token to the browser; the same token is in the 0600 file.
+    // Loading the page with nothing in hand hands out nothing: it says where the address is.
+    const locked = await fetch(p.appUrl);
+    expect(locked.status).toBe(200);
+    expect(locked.headers.get("set-cookie")).toBeNull();
+    expect(locked.headers.get("content-security-policy")).toBe(rendererCspHeader);
+    const lockedText = await locked.text();
+    expect(lockedText).toContain("Open Weft from its address");
+    expect(lockedText).toContain(`weft app-url --data-dir ${dataDir} --network test-singleton`);
+    // The printed address hands the app token to the browser, once; the same token is in the
+    // 0600 file.
+    const opened = await fetch(p.codeUrl, { redirect: "manual" });
+    expect(opened.status).toBe(303);
+    expect(opened.headers.get("location")).toBe("/app/");
     const port = new URL(p.origin).port;
-    const setCookie = page.headers.get("set-cookie") ?? "";
+    const setCookie = opened.headers.get("set-cookie") ?? "";
     expect(setCookie).toMatch(
       new RegExp(
-        `^weft-app-token-${port}=[A-Za-z0-9_-]{43}; Path=/app/api; HttpOnly; SameSite=Strict$`,
+        `^weft-app-token-${port}=[A-Za-z0-9_-]{43}; Path=/app/; HttpOnly; SameSite=Strict$`,
       ),
     );
     const cookie = setCookie.split(";")[0] as string;
     const token = readFileSync(join(dataDir, "test-singleton", "app-token"), "utf8").trim();
     expect(cookie).toBe(`weft-app-token-${port}=${token}`);
+    const again = await fetch(p.codeUrl, { redirect: "manual" });
+    expect(again.status).toBe(200);
+    expect(again.headers.get("set-cookie")).toBeNull();
+    const page = await fetch(p.appUrl, { headers: { cookie } });
+    expect(page.status).toBe(200);
+    expect(page.headers.get("content-type")).toBe("text/html; charset=utf-8");
+    expect(page.headers.get("content-security-policy")).toBe(rendererCspHeader);
+    expect(await page.text()).toBe(readFileSync(join(inject("rendererDir"), "index.html"), "utf8"));
+    // weft app-url makes a new address from the token file.
+    const fresh = await requestAppUrl({ dataDir, network: "test-singleton" });
+    expect(fresh.url.startsWith(`${p.appUrl}?code=`)).toBe(true);
+    expect((await fetch(fresh.url, { redirect: "manual" })).status).toBe(303);
     expect((await fetch(`${p.origin}/app/api/mining`)).status).toBe(403);
     const redirect = await fetch(`${p.origin}/app`, { redirect: "manual" });
     expect(redirect.status).toBe(301);
@@ -137,7 +163,7 @@ describe("[e2e] npm start -- --headless (a real process)", () => {
 
   it("restarts on the same port when the app asks, keeping the app token", async () => {
     const p = await launch(["--port", "0"]);
-    const page = await fetch(p.appUrl);
+    const page = await fetch(p.codeUrl, { redirect: "manual" });
     const cookie = (page.headers.get("set-cookie") ?? "").split(";")[0] as string;
     const status = async () =>
       (await (await fetch(`${p.origin}/app/api/node/restart`, { headers: { cookie } })).json()) as {

@@ -16,6 +16,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from "vi
 import { cutHeight } from "../../src-node/chain/cut.ts";
 import { devAccount } from "../../src-node/genesis/devAccounts.ts";
 import { type CreateNodeOptions, createNode, type WeftNode } from "../../src-node/node.ts";
+import { grantAppCookie } from "./support/appCookie.ts";
 import { launchChromium, saveScreenshot } from "./support/browser.ts";
 
 const run = promisify(execFile);
@@ -58,6 +59,7 @@ async function freshNode(options: Partial<CreateNodeOptions> = {}): Promise<Weft
 async function openNodePage(node: WeftNode): Promise<Page> {
   const p = await browser.newPage();
   page = p;
+  await grantAppCookie(p.context(), node.appCodeUrl());
   await p.goto(`${node.appUrl}#/node`);
   await p.getByRole("heading", { level: 1, name: "Node" }).waitFor();
   await p.getByTestId("height-19").waitFor();

@@ -15,6 +15,7 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { SettingsPatch } from "../../electron/ipc/contract.ts";
 import { readSettingsFile, SettingsStore } from "../../electron/settings/settingsStore.ts";
+import { grantAppCookie } from "./support/appCookie.ts";
 import { launchChromium, saveScreenshot } from "./support/browser.ts";
 import { compileLauncher, type HeadlessProcess, startHeadless } from "./support/headlessProcess.ts";
 
@@ -83,6 +84,8 @@ describe("[e2e] node settings apply on Restart node", () => {
 
     const p = await browser.newPage();
     page = p;
+    // The address the launcher printed opens the app once in this browser.
+    await grantAppCookie(p.context(), running.codeUrl);
     await withDesktopBridge(p, store, dataDir);
     await p.goto(`${running.appUrl}#/node`);
     await p.getByRole("heading", { level: 1, name: "Node" }).waitFor();

@@ -119,7 +119,12 @@ beforeAll(async () => {
     executionWorkers: 0,
     mining: { enabled: false, threads: 1 },
   });
-  const page = await node.server.inject({ method: "GET", url: "/app/", headers: { host: HOST } });
+  // Open the app's address as the launcher prints it (a one-time code), and keep the cookie.
+  const page = await node.server.inject({
+    method: "GET",
+    url: `/app/?code=${node.issueAppCode()}`,
+    headers: { host: HOST },
+  });
   const set = page.headers["set-cookie"];
   cookies = (Array.isArray(set) ? set : set === undefined ? [] : [set])
     .map((x) => x.split(";")[0])

@@ -69,8 +69,13 @@ beforeAll(async () => {
     rendererDir,
     p2p: { peers: ["127.0.0.1:9"] },
   });
-  const page = await node.server.inject({ method: "GET", url: "/app/", headers: { host: HOST } });
-  expect(page.statusCode).toBe(200);
+  // Open the app's address as the launcher prints it (a one-time code), and keep the cookie.
+  const page = await node.server.inject({
+    method: "GET",
+    url: `/app/?code=${node.issueAppCode()}`,
+    headers: { host: HOST },
+  });
+  expect(page.statusCode).toBe(303);
   const set = page.headers["set-cookie"];
   cookies = (Array.isArray(set) ? set : set === undefined ? [] : [set])
     .map((c) => c.split(";")[0])

@@ -27,7 +27,7 @@ const ORIGIN = `http://${HOST}`;
 
 let dataDir: string;
 let node: WeftNode;
-/** Cookies the node set when the page loaded, sent back as a browser would. */
+/** Cookies the node set for the page's one-time address, sent back as a browser would. */
 let cookies = "";
 
 /**
@@ -85,9 +85,13 @@ beforeAll(async () => {
     // No reward account: turning mining on must be refused.
     mining: { enabled: false, threads: 1 },
   });
-  // Load the page first, as the app does, and keep what the node sets for it.
-  const page = await node.server.inject({ method: "GET", url: "/app/", headers: { host: HOST } });
-  expect(page.statusCode).toBe(200);
+  // Open the app's address as the launcher prints it (a one-time code), and keep the cookie.
+  const page = await node.server.inject({
+    method: "GET",
+    url: `/app/?code=${node.issueAppCode()}`,
+    headers: { host: HOST },
+  });
+  expect(page.statusCode).toBe(303);
   const set = page.headers["set-cookie"];
   cookies = (Array.isArray(set) ? set : set === undefined ? [] : [set])
     .map((c) => c.split(";")[0])

@@ -48,8 +48,8 @@ const REQUIRED: Record<string, readonly string[]> = {
     "mempool_adds_per_s",
     "rss_mb_after_10k_mined",
   ],
-  // second_half_growth_pct is printed too, but may be zero or negative.
-  soak: ["blocks", "rss_mb_mid", "rss_mb_end"],
+  // rss_growth_second_half_pct is printed too, but may be zero or negative.
+  soak: ["blocks", "rss_mb_mid", "rss_mb_end", "health_p99_ms", "health_requests"],
   index: ["blocks_per_s", "txs_per_s", "search_ms", "account_page_ms"],
   wallet: [
     "unlock_ms",

@@ -344,7 +344,7 @@ describe("[mining] configuration", () => {
     }
   });
 
-  it("names the bad mining option", async () => {
+  it("names the bad mining option by its YAML key", async () => {
     const dir = tempDir();
     try {
       const bad = async (mining: Record<string, unknown>) => {
@@ -357,10 +357,10 @@ describe("[mining] configuration", () => {
         return "no error";
       };
       expect(await bad({ apiEnabled: "maybe" })).toBe("mining.api.enabled");
-      expect(await bad({ updateStreamTimeout: 0 })).toBe("mining.api.updateStreamTimeout");
-      expect(await bad({ publicKeys: [] })).toBe("mining.publicKeys");
-      expect(await bad({ account: "bob" })).toBe("mining.publicKeys");
-      expect(await bad({ account: "bob", publicKeys: ["zz"] })).toBe("mining.publicKeys");
+      expect(await bad({ updateStreamTimeout: 0 })).toBe("mining.api.update-stream-timeout");
+      expect(await bad({ publicKeys: [] })).toBe("mining.public-keys");
+      expect(await bad({ account: "bob" })).toBe("mining.public-keys");
+      expect(await bad({ account: "bob", publicKeys: ["zz"] })).toBe("mining.public-keys");
       expect(await bad({ account: `k:${KEY}`, predicate: "any" })).toBe("mining.predicate");
       expect(await bad({ publicKeys: [KEY] })).toBe("mining.account");
     } finally {

@@ -142,7 +142,7 @@ describe("[cli] weft node (in process)", () => {
     expect(out()).toContain("Usage: weft node");
     const help = io();
     await main(["help"], help.cli);
-    expect(help.out()).toContain("node [--network");
+    expect(help.out()).toContain("node [OPTIONS]");
   });
 });
 

@@ -115,7 +115,7 @@ describe("[config] flags", () => {
       [{ port: 1.5 }, "port"],
       [{ host: "http://x" }, "host"],
       [{ host: "" }, "host"],
-      [{ dataDir: 3 }, "dataDir"],
+      [{ dataDir: 3 }, "data-dir"],
       [{ mining: { enabled: "yes" } }, "mining.enabled"],
       [{ mining: { threads: 0 } }, "mining.threads"],
       [{ backup: { apiEnabled: 1 } }, "backup.api.enabled"],
@@ -172,6 +172,20 @@ describe("[config] YAML file", () => {
     });
   });
 
+  it("lets the app answer other computers only when asked: app-remote, --app-remote", () => {
+    expect(resolveNodeOptions({}).appRemote).toBe(false);
+    expect(resolveNodeOptions(parseNodeFlags(["--app-remote"]).options).appRemote).toBe(true);
+    const fromFile = parseConfigText("app-remote: true\n", "/f.yaml");
+    expect(resolveNodeOptions(fromFile).appRemote).toBe(true);
+    expect(
+      resolveNodeOptions(mergeNodeOptions(fromFile, parseNodeFlags([]).options)).appRemote,
+    ).toBe(true);
+    expect(
+      failure(() => resolveNodeOptions(parseConfigText("app-remote: yes please\n", "/f.yaml")))
+        .message,
+    ).toContain("app-remote");
+  });
+
   it("sets /listen's timeout: commands.listen-timeout, --listen-timeout (flags win)", () => {
     const fromFile = parseConfigText("commands:\n  listen-timeout: 30\n", "/f.yaml");
     expect(resolveNodeOptions(fromFile).commands).toEqual({ listenTimeout: 30 });
@@ -187,6 +201,18 @@ describe("[config] YAML file", () => {
       "commands.listen",
     );
     expect(failure(() => parseNodeFlags(["--listen-timeout"])).code).toBe("CONFIG_BAD_FLAG");
+  });
+
+  it("takes a fraction of a second from code (tests), whole seconds from a flag", () => {
+    expect(resolveNodeOptions({ commands: { listenTimeout: 0.05 } }).commands.listenTimeout).toBe(
+      0.05,
+    );
+    expect(resolveNodeOptions({ spv: { timeout: 1.5 } }).spv.timeout).toBe(1.5);
+    expect(
+      failure(() => resolveNodeOptions({ commands: { listenTimeout: 0.0001 } })).message,
+    ).toMatch(/^commands\.listen-timeout: /);
+    const flag = parseNodeFlags(["--listen-timeout", "0.5"]).options;
+    expect(failure(() => resolveNodeOptions(flag)).message).toMatch(/^commands\.listen-timeout: /);
   });
 
   it("sets /spv's timeout and the proof depth: spv.*, --spv-* (flags win)", () => {

@@ -58,6 +58,7 @@ const START_ORDER = [
   "p2p",
   "dappSigning",
   "server",
+  "appAddressFile",
   "p2pServer",
 ];
 
@@ -69,6 +70,7 @@ const SHUTDOWN_ORDER = [
   "stop miner",
   "stop miningStreams",
   "stop commands",
+  "close appAddressFile",
   "close server",
   "close mining",
   "close appBackups",
@@ -124,6 +126,7 @@ describe("[node] lifecycle", () => {
     }
     expect(ran).toEqual(SHUTDOWN_ORDER);
     expect(existsSync(node.appTokenFile)).toBe(false);
+    expect(existsSync(node.appAddressFile)).toBe(false);
     acquireDataLock(join(node.options.dataDir, "test-singleton"), "node").release();
   });
 
@@ -151,6 +154,7 @@ describe("[node] lifecycle", () => {
       );
       const networkDir = join(options.dataDir as string, "test-singleton");
       expect(existsSync(join(networkDir, "app-token")), failing).toBe(false);
+      expect(existsSync(join(networkDir, "app-address")), failing).toBe(false);
       // The lock is free: a next node (or a restore) may take the folder.
       acquireDataLock(networkDir, "node").release();
     }

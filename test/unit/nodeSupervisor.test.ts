@@ -35,6 +35,8 @@ function fakeHost(script: { failWith?: (attempt: number) => Error | null } = {})
     const node: HostedNode = {
       baseUrl: `http://127.0.0.1:${port}/ledger/0.0/development`,
       appUrl: `http://127.0.0.1:${port}/app/`,
+      appCodeUrl: () => `http://127.0.0.1:${port}/app/?code=${"c".repeat(32)}`,
+      appUrlCommandLine: "weft app-url --data-dir /data --network development",
       appToken: options.appToken ?? `token-${n}`,
       close: async () => {
         events.push(`close ${n}`);

@@ -1,12 +1,14 @@
 /**
  * The peer options: `--peer` repeatable, `--p2p-port`, `--max-peers`,
  * `--entity`, `--trust-entity` repeatable, `--p2p-tls`, `--p2p-allow-private-addresses`
- * and the YAML `p2p` section, checked with errors naming the key.
+ * and the YAML `p2p` section, checked with errors naming the key; the node's peer network
+ * runs with them (node.ts passes the p2p options whole).
  */
 import { describe, expect, it } from "vitest";
 import { parseConfigText } from "../../src-node/config/loadConfigFile.ts";
 import { mergeNodeOptions, resolveNodeOptions } from "../../src-node/config/nodeOptions.ts";
 import { parseNodeFlags } from "../../src-node/config/parseNodeFlags.ts";
+import { openTestNode } from "../support/testNode.ts";
 
 describe("[config] p2p options", () => {
   it("collects repeated --peer flags and defaults max-peers to 16", () => {
@@ -117,5 +119,17 @@ describe("[config] p2p options", () => {
     expect(() =>
       resolveNodeOptions({ dataDir: "/tmp/x", p2p: { peers: ["short@127.0.0.1:1849"] } }),
     ).toThrow(/^p2p\.peers\[0\]: expected HOST:PORT or FINGERPRINT@HOST:PORT/);
+  });
+
+  it("reach the node's peer network: its peers and their bound", async () => {
+    const n = await openTestNode({ p2p: { peers: ["127.0.0.1:1849"], maxPeers: 3 } });
+    try {
+      expect(n.node.p2p.book.maxPeers).toBe(3);
+      expect(n.node.p2p.book.all().map((p) => [p.key, p.source])).toEqual([
+        ["127.0.0.1:1849", "configured"],
+      ]);
+    } finally {
+      await n.cleanup();
+    }
   });
 });

@@ -148,9 +148,12 @@ describe("[build] the packed app under plain Node", () => {
     });
     const exited = new Promise<number | null>((r) => child.on("exit", (code) => r(code)));
     try {
+      // The base URL on stdout; the one-time address that opens the app on stderr before it.
+      const codeLine = /weft node: UI (http:\/\/\S+\/app\/\?code=\S+)/;
       await new Promise<void>((done, fail) => {
-        const check = () => (out.includes("\n") ? done() : undefined);
+        const check = () => (out.includes("\n") && codeLine.test(err) ? done() : undefined);
         child.stdout?.on("data", check);
+        child.stderr?.on("data", check);
         child.on("exit", () => fail(new Error(`the node exited: ${err}`)));
       });
       const base = out.trim();
@@ -161,7 +164,17 @@ describe("[build] the packed app under plain Node", () => {
       };
       expect(info.nodeNumberOfChains).toBe(20);
       const origin = new URL(base).origin;
-      const ui = await fetch(`${origin}/app/`);
+      // Without the code, the page that says where the address is, and no cookie.
+      const locked = await fetch(`${origin}/app/`);
+      expect(locked.status).toBe(200);
+      expect(locked.headers.get("set-cookie")).toBeNull();
+      expect(await locked.text()).not.toContain("<div id=");
+      // The printed address: its cookie opens the UI built into dist/renderer.
+      const codeUrl = codeLine.exec(err)?.[1] ?? "";
+      const opened = await fetch(codeUrl, { redirect: "manual" });
+      expect(opened.status, codeUrl).toBe(303);
+      const cookie = (opened.headers.get("set-cookie") ?? "").split(";")[0] ?? "";
+      const ui = await fetch(`${origin}/app/`, { headers: { cookie } });
       expect(ui.status).toBe(200);
       expect(await ui.text()).toContain("<div id=");
       child.kill("SIGTERM");

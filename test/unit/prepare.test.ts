@@ -6,7 +6,7 @@
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import type { StepName } from "../../build/buildSteps.ts";
+import { type StepName, viteBuildEnv } from "../../build/buildSteps.ts";
 import { prepare, preparePlan } from "../../build/prepare.ts";
 
 const ok = async (step: StepName) => ({ step, skipped: false, note: "built" });
@@ -64,5 +64,14 @@ describe("[build] npm's prepare", () => {
       scripts: Record<string, string>;
     };
     expect(pkg.scripts.prepare).toBe("tsx build/prepare.ts");
+  });
+});
+
+describe("[build] the UI's Vite build", () => {
+  it("is always a production build, also when started under Vitest (NODE_ENV=test)", () => {
+    const env = viteBuildEnv({ NODE_ENV: "test", PATH: "/usr/bin" });
+    expect(env.NODE_ENV).toBe("production");
+    expect(env.PATH).toBe("/usr/bin");
+    expect(viteBuildEnv({}).NODE_ENV).toBe("production");
   });
 });

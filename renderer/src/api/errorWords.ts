@@ -78,7 +78,7 @@ const BY_NODE_CODE: Readonly<Record<string, (e: HttpError) => string>> = {
   APP_FORBIDDEN: () =>
     "The node takes this only from its own app on the computer it runs on. Open the app from the address Weft printed when it started.",
   APP_TOKEN_REQUIRED: () =>
-    "The node did not recognise this page (it may have restarted with a new access token). Reload the page.",
+    "The node did not recognise this browser (it may have been started again since). Open the app from the address the node printed when it started, or a new one from weft app-url.",
   APP_BAD_REQUEST: () =>
     "The node did not understand the app's request. Reload the page; if it happens again, the app and the node may be of different versions.",
   APP_NOT_JSON: () =>

@@ -34,26 +34,34 @@ function nullable<T>(x: unknown, f: (x: unknown) => T): T | null {
   return x === null ? null : f(x);
 }
 
+/** One peer's row at `path` of an answer. */
+export function peerRowAt(x: unknown, path: string): PeerRow {
+  const r = record(x, path);
+  const network = string(r.network, `${path}.network`);
+  if (network !== "unchecked" && network !== "ok" && network !== "refused") {
+    return reject(`${path}.network`, "unchecked, ok or refused");
+  }
+  return {
+    address: string(r.address, `${path}.address`),
+    source: string(r.source, `${path}.source`),
+    network,
+    cutHeight: nullable(r.cutHeight, (v) => natural(v, `${path}.cutHeight`)),
+    latencyMs: nullable(r.latencyMs, (v) => natural(v, `${path}.latencyMs`)),
+    score: natural(r.score, `${path}.score`),
+    bannedUntil: nullable(r.bannedUntil, (v) => string(v, `${path}.bannedUntil`)),
+    lastError: nullable(r.lastError, (v) => string(v, `${path}.lastError`)),
+  };
+}
+
+/** The answer to adding a peer (`POST /app/api/peers`): its row. */
+export function parsePeerRow(raw: unknown): Decoded<PeerRow> {
+  return decode(raw, (x) => peerRowAt(x, "peer"));
+}
+
 export function parsePeersStatus(raw: unknown): Decoded<PeersStatus> {
   return decode(raw, (x) => {
     const o = record(x, "peers");
-    const peers = array(o.peers, "peers").map((p, i): PeerRow => {
-      const r = record(p, `peers[${i}]`);
-      const network = string(r.network, `peers[${i}].network`);
-      if (network !== "unchecked" && network !== "ok" && network !== "refused") {
-        return reject(`peers[${i}].network`, "unchecked, ok or refused");
-      }
-      return {
-        address: string(r.address, `peers[${i}].address`),
-        source: string(r.source, `peers[${i}].source`),
-        network,
-        cutHeight: nullable(r.cutHeight, (v) => natural(v, `peers[${i}].cutHeight`)),
-        latencyMs: nullable(r.latencyMs, (v) => natural(v, `peers[${i}].latencyMs`)),
-        score: natural(r.score, `peers[${i}].score`),
-        bannedUntil: nullable(r.bannedUntil, (v) => string(v, `peers[${i}].bannedUntil`)),
-        lastError: nullable(r.lastError, (v) => string(v, `peers[${i}].lastError`)),
-      };
-    });
+    const peers = array(o.peers, "peers").map((p, i) => peerRowAt(p, `peers[${i}]`));
     const s = record(o.sync, "sync");
     const state = string(s.state, "sync.state");
     if (state !== "alone" && state !== "catching-up" && state !== "synced") {

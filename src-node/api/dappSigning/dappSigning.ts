@@ -110,8 +110,9 @@ export class DappSigning {
       const v = JSON.parse(text) as Record<string, unknown>;
       if (typeof v.enabled === "boolean" && isPort(v.port))
         return { enabled: v.enabled, port: v.port };
-    } catch {
-      // Reported below.
+    } catch (e) {
+      if (!(e instanceof SyntaxError)) throw e;
+      // Not JSON: reported below, as a file of the wrong shape is.
     }
     this.#problem = `wallet/${DAPP_SIGNING_FILE} is unreadable: the signing API stays off until it is switched on again`;
     return DEFAULTS;

@@ -72,6 +72,8 @@ export async function measureWalletPaint(
     browser = await launchChromium();
     const context = await browser.newContext({ viewport: { width: 1280, height: 720 } });
     const page = await context.newPage();
+    // The one-time address, as the node's starter prints it: the browser gets the app's cookie.
+    await page.goto(node.appCodeUrl());
     const url = `${node.appUrl}#/wallet`;
     const out: PaintTimes[] = [];
     for (let i = 0; i < rounds; i++) {

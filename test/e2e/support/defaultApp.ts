@@ -4,7 +4,9 @@
  * UI built for this run: the development network, mine on demand, no reward account. One
  * process and one headless Chromium per file; every test gets a fresh page in a context of
  * its own (1280 × 720, the system's colour scheme), its console and page errors collected in
- * `problems`. `setUpDefaultApp` registers the vitest hooks and returns live accessors.
+ * `problems`, holding the app's cookie: the first page's from the address the launcher printed,
+ * later ones' from a new address made as `weft app-url` makes it (appCookie.ts).
+ * `setUpDefaultApp` registers the vitest hooks and returns live accessors.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -12,6 +14,8 @@ import { join } from "node:path";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, beforeEach, inject } from "vitest";
 import { createPactClient, type PactClient } from "../../../renderer/src/api/pactClient.ts";
+import { requestAppUrl } from "../../../src-node/cli/appUrl.ts";
+import { grantAppCookie } from "./appCookie.ts";
 import { launchChromium, openWatchedPage } from "./browser.ts";
 import { GUIDE_VIEWPORT } from "./guideScreenshot.ts";
 import { compileLauncher, type HeadlessProcess, startHeadless } from "./headlessProcess.ts";
@@ -33,6 +37,8 @@ export type DefaultApp = {
 export function setUpDefaultApp(name: string): DefaultApp {
   let root: string | undefined;
   let app: HeadlessProcess | undefined;
+  /** The one-time address the launcher printed, until a page used it. */
+  let codeUrl: string | undefined;
   let pact: PactClient | undefined;
   let browser: Browser | undefined;
   let context: BrowserContext | undefined;
@@ -55,6 +61,7 @@ export function setUpDefaultApp(name: string): DefaultApp {
       "--renderer-dir",
       inject("rendererDir"),
     ]);
+    codeUrl = app.codeUrl;
     const baseUrl = app.baseUrl;
     pact = createPactClient(nodeClientAt(baseUrl));
     browser = await launchChromium();
@@ -73,6 +80,12 @@ export function setUpDefaultApp(name: string): DefaultApp {
     );
     context = opened.context;
     page = opened.page;
+    // The printed address works once: the first page's; later pages get new ones.
+    const printed = codeUrl;
+    codeUrl = undefined;
+    const dataDir = join(need(root, "the data folder"), "data");
+    const url = printed ?? (await requestAppUrl({ dataDir, network: "development" })).url;
+    await grantAppCookie(opened.context, url);
   });
   afterEach(async () => {
     await context?.close();

@@ -25,14 +25,7 @@ export async function setup(project: TestProject): Promise<void> {
     );
   }
   const repo = fileURLToPath(new URL("../../../", import.meta.url));
-  // Vitest sets NODE_ENV=test, which would make Vite bundle React's development build;
-  // test what ships instead.
-  const nodeEnv = process.env.NODE_ENV;
-  process.env.NODE_ENV = "production";
-  try {
-    await runStep(repo, "renderer", false);
-  } finally {
-    process.env.NODE_ENV = nodeEnv;
-  }
+  // Built as it ships (NODE_ENV=production, build/buildSteps.ts viteBuildEnv), whoever built it.
+  await runStep(repo, "renderer", false);
   project.provide("rendererDir", join(repo, "dist", "renderer"));
 }

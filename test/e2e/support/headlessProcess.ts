@@ -21,8 +21,13 @@ export async function compileLauncher(): Promise<void> {
 export type Exit = { readonly code: number | null; readonly signal: NodeJS.Signals | null };
 
 export type HeadlessProcess = {
-  /** `http://127.0.0.1:PORT/app/` as printed. */
+  /** `http://127.0.0.1:PORT/app/`: the app's address (without a code). */
   readonly appUrl: string;
+  /**
+   * `http://127.0.0.1:PORT/app/?code=…` as printed: opens the app once in a browser (a new
+   * one: `weft app-url`, cli/appUrl.ts's `requestAppUrl`).
+   */
+  readonly codeUrl: string;
   /** `http://127.0.0.1:PORT/ledger/0.0/{network}` as printed. */
   readonly baseUrl: string;
   readonly origin: string;
@@ -93,12 +98,13 @@ export async function startHeadless(
   const { child, output } = runLauncher(args);
   const started = Date.now();
   for (;;) {
-    const ui = /UI:\s+(http:\/\/\S+\/app\/)/.exec(output());
+    const ui = /UI:\s+((http:\/\/\S+\/app\/)\?code=[A-Za-z0-9_-]+)/.exec(output());
     const api = /API:\s+(http:\/\/\S+)/.exec(output());
-    if (ui?.[1] !== undefined && api?.[1] !== undefined) {
-      const appUrl = ui[1];
+    if (ui?.[1] !== undefined && ui[2] !== undefined && api?.[1] !== undefined) {
+      const appUrl = ui[2];
       return {
         appUrl,
+        codeUrl: ui[1],
         baseUrl: api[1],
         origin: new URL(appUrl).origin,
         output,

@@ -5,7 +5,9 @@
  * whose console errors and page errors are collected in `problems` (and `anotherPage()` beside it). Each data folder is
  * `data/` inside a temporary folder, so app backups (made beside the data folder) stay in it. `setUpRealNodePage`
  * registers the vitest hooks and returns live accessors; nodes started later (the same
- * folder again, or another node on an empty folder) are closed by the same hooks.
+ * folder again, or another node on an empty folder) are closed by the same hooks. Every page's
+ * context holds the app's cookie of every node it may open (appCookie.ts: each node's
+ * one-time address exchanged), as a user who opened the printed addresses would.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -14,6 +16,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, beforeEach, inject } from "vitest";
 import { createPactClient, type PactClient } from "../../../renderer/src/api/pactClient.ts";
 import { type CreateNodeOptions, createNode, type WeftNode } from "../../../src-node/node.ts";
+import { grantAppCookie, grantAppCookies } from "./appCookie.ts";
 import { launchChromium, openWatchedPage } from "./browser.ts";
 import { GUIDE_VIEWPORT } from "./guideScreenshot.ts";
 import { nodeClientAt } from "./nodeClientAt.ts";
@@ -90,9 +93,16 @@ export function setUpRealNodePage(options: RealNodePageOptions): RealNodePage {
 
   /** A page in a new context of its own whose console and page errors go to `problems`. */
   async function watchedPage(): Promise<{ context: BrowserContext; page: Page }> {
-    return openWatchedPage(need(browser, "the browser"), GUIDE_VIEWPORT, (text, kind) => {
-      if (kind === "page" || !(options.ignoreConsole?.(text) ?? false)) problems.push(text);
-    });
+    const opened = await openWatchedPage(
+      need(browser, "the browser"),
+      GUIDE_VIEWPORT,
+      (text, kind) => {
+        if (kind === "page" || !(options.ignoreConsole?.(text) ?? false)) problems.push(text);
+      },
+    );
+    const open = [...(node?.listening === true ? [node] : []), ...others.map((o) => o.node)];
+    await grantAppCookies(opened.context, open);
+    return opened;
   }
 
   async function openPage(): Promise<Page> {
@@ -172,6 +182,10 @@ export function setUpRealNodePage(options: RealNodePageOptions): RealNodePage {
         ...extra,
       });
       others.push({ node: n, root: freshRoot });
+      // The pages already open may open this node's app too.
+      for (const c of [context, ...extraContexts]) {
+        if (c !== undefined) await grantAppCookie(c, n.appCodeUrl());
+      }
       return n;
     },
   };

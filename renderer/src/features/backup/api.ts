@@ -237,7 +237,7 @@ export function parseRestoreAccepted(
   });
 }
 
-const ids = (x: unknown, key: string) => decode(x, (v) => string(record(v, key)[key], key));
+export const ids = (x: unknown, key: string) => decode(x, (v) => string(record(v, key)[key], key));
 
 export type Which = { readonly id: string } | { readonly folder: string };
 

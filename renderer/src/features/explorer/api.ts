@@ -3,17 +3,20 @@
  * (`["chain", id, "explorer", …]`), so a new block on that chain refreshes it (the query
  * cache's rule); blocks and transactions by hash are fixed once loaded. The braid and the
  * chain page read the node's own endpoints; transactions, accounts, modules and search read
- * the explorer index (`/app/api/explorer/…`, docs/explorer-api.md).
+ * the explorer index (`/app/api/explorer/…`, docs/explorer-api.md) through the entries of
+ * `endpoints.ts`.
  * @module
  */
 import { queryOptions } from "@tanstack/react-query";
 import { ClientErrorCode, type ClientResult } from "../../api/clientError.ts";
 import { unwrap } from "../../api/clientFailure.ts";
 import type { Decoded } from "../../api/decode.ts";
+import { callEndpoint } from "../../api/endpoint.ts";
 import type { NodeClient } from "../../api/nodeClient.ts";
 import type { ChainStore } from "../../services/chainStore.ts";
 import { queryKeys } from "../../services/queryClient.ts";
 import { braidLoadFrom } from "./braid.ts";
+import { explorerEndpoints } from "./endpoints.ts";
 import { balanceCommand, parseBalanceResult } from "./wire/balance.ts";
 import { type FullBlock, parseBlockPage } from "./wire/blocks.ts";
 import {
@@ -24,14 +27,6 @@ import {
   parseHeaderPage,
   parseInfoGraph,
 } from "./wire/headers.ts";
-import {
-  parseAccountChains,
-  parseIndexedTransaction,
-  parseIndexStatus,
-  parseModule,
-  parseSearch,
-  parseTransferPage,
-} from "./wire/index.ts";
 
 /** Blocks a chain page shows at a time. */
 export const CHAIN_PAGE_SIZE = 20;
@@ -193,12 +188,10 @@ export function chainBlocksQuery(
   });
 }
 
-const INDEX = "/app/api/explorer" as const;
-
 export function indexStatusQuery(client: NodeClient) {
   return queryOptions({
     queryKey: ["explorer", "index", "status"],
-    queryFn: () => unwrap(client.get(`${INDEX}/status`, parseIndexStatus)),
+    queryFn: () => unwrap(callEndpoint(client, explorerEndpoints.status, {})),
     refetchInterval: (q) => (q.state.data?.state === "ready" ? 30_000 : 2000),
     retry: false,
   });
@@ -208,10 +201,7 @@ export function indexStatusQuery(client: NodeClient) {
 export function transactionQuery(client: NodeClient, requestKey: string) {
   return queryOptions({
     queryKey: ["explorer", "index", "tx", requestKey],
-    queryFn: () =>
-      orNotFound(
-        client.get(`${INDEX}/tx/${encodeURIComponent(requestKey)}`, parseIndexedTransaction),
-      ),
+    queryFn: () => orNotFound(callEndpoint(client, explorerEndpoints.transaction, { requestKey })),
     // Pending and unknown transactions are looked at again until they land.
     refetchInterval: (q) => (q.state.data?.status === "confirmed" ? false : 3000),
   });
@@ -220,8 +210,7 @@ export function transactionQuery(client: NodeClient, requestKey: string) {
 export function accountQuery(client: NodeClient, account: string) {
   return queryOptions({
     queryKey: ["explorer", "index", "account", account],
-    queryFn: () =>
-      orNotFound(client.get(`${INDEX}/account/${encodeURIComponent(account)}`, parseAccountChains)),
+    queryFn: () => orNotFound(callEndpoint(client, explorerEndpoints.account, { account })),
     refetchInterval: 10_000,
   });
 }
@@ -229,15 +218,15 @@ export function accountQuery(client: NodeClient, account: string) {
 export const TRANSFERS_PAGE_SIZE = 20;
 
 export function transfersQuery(client: NodeClient, account: string, next: string | null) {
-  const cursor = next === null ? "" : `&next=${encodeURIComponent(next)}`;
   return queryOptions({
     queryKey: ["explorer", "index", "transfers", account, next],
     queryFn: () =>
       unwrap(
-        client.get(
-          `${INDEX}/account/${encodeURIComponent(account)}/transfers?limit=${TRANSFERS_PAGE_SIZE}${cursor}`,
-          parseTransferPage,
-        ),
+        callEndpoint(client, explorerEndpoints.transfers, {
+          account,
+          limit: TRANSFERS_PAGE_SIZE,
+          next: next ?? undefined,
+        }),
       ),
     refetchInterval: next === null ? 10_000 : false,
     placeholderData: (previous) => previous,
@@ -247,15 +236,14 @@ export function transfersQuery(client: NodeClient, account: string, next: string
 export function moduleQuery(client: NodeClient, name: string) {
   return queryOptions({
     queryKey: ["explorer", "index", "module", name],
-    queryFn: () =>
-      orNotFound(client.get(`${INDEX}/module/${encodeURIComponent(name)}`, parseModule)),
+    queryFn: () => orNotFound(callEndpoint(client, explorerEndpoints.module, { name })),
   });
 }
 
 export function searchQuery(client: NodeClient, text: string) {
   return queryOptions({
     queryKey: ["explorer", "index", "search", text],
-    queryFn: () => unwrap(client.get(`${INDEX}/search?q=${encodeURIComponent(text)}`, parseSearch)),
+    queryFn: () => unwrap(callEndpoint(client, explorerEndpoints.search, { q: text })),
   });
 }
 

@@ -33,7 +33,7 @@ import { type KeystoreFile, parseKeystoreFile } from "./keystore/keystoreFormat.
 import type { VaultActions } from "./vault/useVault.ts";
 
 /** The node's answer to a replacement: where it kept the old keystore (null: there was none). */
-function parseReplaced(raw: unknown): Decoded<{ readonly keptAs: string | null }> {
+export function parseReplaced(raw: unknown): Decoded<{ readonly keptAs: string | null }> {
   return decode(raw, (x) => {
     const r = record(x, "answer");
     if (r.replaced !== true) reject("answer.replaced", "true");
@@ -41,7 +41,7 @@ function parseReplaced(raw: unknown): Decoded<{ readonly keptAs: string | null }
   });
 }
 
-function parseKeystoreAnswer(raw: unknown): Decoded<{ readonly keystore: unknown }> {
+export function parseKeystoreAnswer(raw: unknown): Decoded<{ readonly keystore: unknown }> {
   return decode(raw, (x) => {
     const r = record(x, "answer");
     if (!("keystore" in r)) reject("answer.keystore", "a keystore or null");
@@ -49,7 +49,7 @@ function parseKeystoreAnswer(raw: unknown): Decoded<{ readonly keystore: unknown
   });
 }
 
-function parseSaved(raw: unknown): Decoded<{ readonly saved: true }> {
+export function parseSaved(raw: unknown): Decoded<{ readonly saved: true }> {
   return decode(raw, (x) => {
     if (record(x, "answer").saved !== true) reject("answer.saved", "true");
     return { saved: true as const };

@@ -90,8 +90,8 @@ function HeadlessSettings() {
         </dl>
       )}
       <p className="hint">
-        This node runs without the desktop app: its settings are the options it was started with (
-        <code>npm start -- --headless --network … --port … --data-dir …</code>), or the settings
+        This node runs without the desktop app: its settings are the options it was started with on
+        the command line (<code>npm start -- --headless</code> and its options), or the settings
         file it was started with (<code>npm start -- --headless --settings FILE</code>, the desktop
         app's <code>settings.json</code> format). Changes to that file apply on "Restart node";
         other options need the node started again by hand.
