@@ -130,13 +130,6 @@ export type NodeClient = {
   nodeStatus(): Promise<ClientResult<NodeStatus>>;
   /** `GET /app/api/node/log?level=…`: recent log lines at that level or above. */
   nodeLog(level: LogLevel): Promise<ClientResult<readonly LogLine[]>>;
-  /**
-   * @deprecated `appGet("x", …)` is `get("/app/api/x", …)`: kept only for
-   * `features/wallet/dapp/` until its own change lands; nothing new uses it.
-   */
-  appGet<T>(path: string, parse: Parse<T>): Promise<ClientResult<T>>;
-  /** @deprecated `appPost("x", …)` is `post("/app/api/x", …)`: as `appGet`. */
-  appPost<T>(path: string, body: unknown, parse: Parse<T>): Promise<ClientResult<T>>;
 };
 
 const DEFAULT_TIMEOUT_MS = 10_000;
@@ -286,9 +279,6 @@ export function createNodeClient(options: NodeClientOptions): NodeClient {
     peers: () => client.get("/app/api/peers", parsePeersStatus),
     addPeer: (address) => request("POST", "/app/api/peers", { body: { address } }),
     removePeer: (address) => client.delete(`/app/api/peers/${encodeURIComponent(address)}`),
-    appGet: (path, parse) => client.get(`/app/api/${path.replace(/^\/+/, "")}`, parse),
-    appPost: (path, body, parse) =>
-      client.post(`/app/api/${path.replace(/^\/+/, "")}`, body, parse),
   };
   return client;
 }

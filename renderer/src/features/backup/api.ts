@@ -1,9 +1,11 @@
 /**
  * The backup page's server data (`/app/api/backup/*`, docs/desktop.md §3.5): wire types,
- * their parsers, the calls, and query options with their keys and polling.
+ * their parsers, the calls, query options with their keys and polling, and mutation options
+ * for every change (settings, back up now, delete, check, restore; in the desktop app, the
+ * folder picker and opening the folder through the desktop bridge).
  * @module
  */
-import { queryOptions } from "@tanstack/react-query";
+import { mutationOptions, type QueryClient, queryOptions } from "@tanstack/react-query";
 import type { ClientResult } from "../../api/clientError.ts";
 import { unwrap } from "../../api/clientFailure.ts";
 import {
@@ -18,6 +20,9 @@ import {
   string,
 } from "../../api/decode.ts";
 import type { NodeClient } from "../../api/nodeClient.ts";
+import { unwrapBridge } from "../../desktop/bridgeFailure.ts";
+import type { DesktopApi } from "../../desktop/desktopBridge.ts";
+import type { RestartWatch } from "../../services/restartWatch.ts";
 
 export type BackupEvery = "off" | "daily" | "weekly";
 export type BackupSchedule = {
@@ -236,16 +241,17 @@ export const ids = (x: unknown, key: string) => decode(x, (v) => string(record(v
 
 export type Which = { readonly id: string } | { readonly folder: string };
 
+/** A change of the backup settings: any of the folder (null: the default), state, schedule. */
+export type BackupSettingsPatch = {
+  readonly directory?: string | null;
+  readonly includeState?: boolean;
+  readonly schedule?: BackupSchedule;
+};
+
 export const backupCalls = {
   overview: (c: NodeClient) => c.get("/app/api/backup", parseOverview),
-  settings: (
-    c: NodeClient,
-    patch: {
-      directory?: string | null;
-      includeState?: boolean;
-      schedule?: BackupSchedule;
-    },
-  ) => c.post("/app/api/backup/settings", patch, parseOverview),
+  settings: (c: NodeClient, patch: BackupSettingsPatch) =>
+    c.post("/app/api/backup/settings", patch, parseOverview),
   start: (c: NodeClient, includeState: boolean): Promise<ClientResult<string>> =>
     c.post("/app/api/backup/start", { includeState }, (x) => ids(x, "id")),
   job: (c: NodeClient, id: string) =>
@@ -288,5 +294,85 @@ export function jobQuery(client: NodeClient, id: string) {
     queryKey: backupKeys.job(id),
     queryFn: () => unwrap(backupCalls.job(client, id)),
     refetchInterval: (q) => (q.state.data?.status === "backup-in-progress" ? 500 : false),
+  });
+}
+
+/** Saving a settings change; the answer is the new overview (the list may be another folder's). */
+export function saveBackupSettingsMutation(client: NodeClient, queries: QueryClient) {
+  return mutationOptions({
+    mutationFn: (patch: BackupSettingsPatch) => unwrap(backupCalls.settings(client, patch)),
+    onSuccess: (overview) => {
+      queries.setQueryData(backupKeys.overview, overview);
+      void queries.invalidateQueries({ queryKey: backupKeys.list });
+    },
+  });
+}
+
+/** "Back up now"; the answer is the new job's id, whose progress and the list are asked. */
+export function startBackupMutation(client: NodeClient, queries: QueryClient) {
+  return mutationOptions({
+    mutationFn: (includeState: boolean) => unwrap(backupCalls.start(client, includeState)),
+    onSuccess: (id) => {
+      void queries.invalidateQueries({ queryKey: backupKeys.job(id) });
+      void queries.invalidateQueries({ queryKey: backupKeys.list });
+    },
+  });
+}
+
+/** "Delete" a listed backup. */
+export function removeBackupMutation(client: NodeClient, queries: QueryClient) {
+  return mutationOptions({
+    mutationFn: (id: string) => unwrap(backupCalls.remove(client, id)),
+    onSuccess: () => queries.invalidateQueries({ queryKey: backupKeys.list }),
+  });
+}
+
+/**
+ * Checking a backup before "Restore" is confirmed (every file read back against its checksum,
+ * each time the confirmation opens): an action with an answer, not data kept in the cache.
+ */
+export function checkBackupMutation(client: NodeClient) {
+  return mutationOptions({
+    mutationFn: (which: Which) => unwrap(backupCalls.check(client, which)),
+  });
+}
+
+/** "Restore", confirmed: the node restarts on the backup, which the restart watch follows. */
+export function restoreBackupMutation(client: NodeClient, restart: RestartWatch) {
+  return mutationOptions({
+    mutationFn: (which: Which) => unwrap(backupCalls.restore(client, which)),
+    onSuccess: (accepted) => restart.follow(accepted.launchId, "restore"),
+  });
+}
+
+/**
+ * "Choose folder…" (the desktop app): the folder picker's choice, or null when cancelled. A
+ * chosen folder is also written to the app's settings, so the shell will open it later.
+ */
+export function chooseBackupFolderMutation(desktop: DesktopApi | null) {
+  return mutationOptions({
+    mutationFn: async (current: string) => {
+      if (desktop === null) throw new Error("there is no folder picker in a browser");
+      const chosen = await unwrapBridge(
+        desktop.chooseFolder({ title: "Choose the backup folder", defaultPath: current }),
+      );
+      if (chosen !== null) void desktop.writeSettings({ backupDir: chosen });
+      return chosen;
+    },
+  });
+}
+
+/** "Open folder" (the desktop app): the backup folder in the file manager. */
+export function openBackupFolderMutation(desktop: DesktopApi | null) {
+  return mutationOptions({
+    mutationFn: async (directory: string) => {
+      if (desktop === null) throw new Error("there is no file manager to open in a browser");
+      // The shell opens only folders it knows: the settings' backup folder is one.
+      const s = await desktop.readSettings();
+      if (s.ok && s.value.backupDir !== directory) {
+        await desktop.writeSettings({ backupDir: directory });
+      }
+      return unwrapBridge(desktop.openFolder(directory));
+    },
   });
 }

@@ -1,13 +1,21 @@
 /**
- * The Node page's server data as query options: one factory per endpoint, with its key and
- * its polling interval (each view polls only what it shows, while it shows it).
+ * The Node page's data as query options: one factory per endpoint, with its key and its
+ * polling interval (each view polls only what it shows, while it shows it); in the desktop
+ * app, what the page reads and changes through the desktop bridge (the app's facts, its
+ * settings, opening a folder) as queries and mutations under `["desktop", …]`.
  * @module
  */
-import { queryOptions } from "@tanstack/react-query";
+import { mutationOptions, type QueryClient, queryOptions, skipToken } from "@tanstack/react-query";
+import type { AppSettings, SettingsPatch } from "../../../../electron/ipc/contract.ts";
 import { unwrap } from "../../api/clientFailure.ts";
+import type { MiningChange } from "../../api/miningStatus.ts";
 import type { NodeClient } from "../../api/nodeClient.ts";
 import type { LogLevel } from "../../api/nodeStatus.ts";
+import { parsePin, parsePinCheck, parsePrivateEntities } from "../../api/privateEntities.ts";
+import { unwrapBridge } from "../../desktop/bridgeFailure.ts";
+import type { DesktopApi } from "../../desktop/desktopBridge.ts";
 import { queryKeys } from "../../services/queryClient.ts";
+import type { RestartWatch } from "../../services/restartWatch.ts";
 
 const HEALTH_EVERY_MS = 5000;
 const INFO_EVERY_MS = 60_000;
@@ -39,6 +47,80 @@ export function miningQuery(client: NodeClient) {
   });
 }
 
+/** A change of the mining switch, threads or reward account; the answer is the new state. */
+export function setMiningMutation(client: NodeClient, queries: QueryClient) {
+  return mutationOptions({
+    mutationFn: (change: MiningChange) => unwrap(client.setMining(change)),
+    onSuccess: (next) => queries.setQueryData(queryKeys.mining, next),
+    // A refusal can still have changed something (e.g. threads): show the node's truth.
+    onError: () => queries.invalidateQueries({ queryKey: queryKeys.mining }),
+  });
+}
+
+const PEERS_EVERY_MS = 2000;
+const PEERS_KEY = ["node", "peers"] as const;
+
+/** The peers and their sync status (`/app/api/peers`, docs/p2p.md). */
+export function peersQuery(client: NodeClient) {
+  return queryOptions({
+    queryKey: PEERS_KEY,
+    queryFn: () => unwrap(client.peers()),
+    refetchInterval: PEERS_EVERY_MS,
+  });
+}
+
+/** Adding (`add`) or removing a peer by its address; the list is asked again after either. */
+export function changePeerMutation(
+  client: NodeClient,
+  queries: QueryClient,
+  how: "add" | "remove",
+) {
+  return mutationOptions({
+    mutationFn: (address: string) =>
+      unwrap(how === "add" ? client.addPeer(address) : client.removePeer(address)),
+    onSettled: () => queries.invalidateQueries({ queryKey: PEERS_KEY }),
+  });
+}
+
+const PRIVATE_EVERY_MS = 5000;
+const PRIVATE_KEY = ["node", "private"] as const;
+
+export type PinInput = { readonly name: string; readonly publicKey: string };
+
+/** This node's `/private` entity and the entities it trusts (`/app/api/private`). */
+export function privateEntitiesQuery(client: NodeClient) {
+  return queryOptions({
+    queryKey: PRIVATE_KEY,
+    queryFn: () => unwrap(client.get("/app/api/private", parsePrivateEntities)),
+    refetchInterval: PRIVATE_EVERY_MS,
+  });
+}
+
+/** Checking an entity's key before trusting it: its fingerprint, nothing stored. */
+export function checkPinMutation(client: NodeClient) {
+  return mutationOptions({
+    mutationFn: (pin: PinInput) =>
+      unwrap(client.post("/app/api/private/trusted/check", pin, parsePinCheck)),
+  });
+}
+
+/** Trusting (pinning) an entity's key; the list is asked again. */
+export function trustPinMutation(client: NodeClient, queries: QueryClient) {
+  return mutationOptions({
+    mutationFn: (pin: PinInput) => unwrap(client.post("/app/api/private/trusted", pin, parsePin)),
+    onSettled: () => queries.invalidateQueries({ queryKey: PRIVATE_KEY }),
+  });
+}
+
+/** Removing an app pin; the list is asked again. */
+export function removePinMutation(client: NodeClient, queries: QueryClient) {
+  return mutationOptions({
+    mutationFn: (name: string) =>
+      unwrap(client.delete(`/app/api/private/trusted/${encodeURIComponent(name)}`)),
+    onSettled: () => queries.invalidateQueries({ queryKey: PRIVATE_KEY }),
+  });
+}
+
 const HISTORY_EVERY_MS = 10_000;
 const STATUS_EVERY_MS = 3000;
 const LOG_EVERY_MS = 3000;
@@ -65,5 +147,77 @@ export function nodeLogQuery(client: NodeClient, level: LogLevel) {
     queryKey: queryKeys.nodeLog(level),
     queryFn: () => unwrap(client.nodeLog(level)),
     refetchInterval: LOG_EVERY_MS,
+  });
+}
+
+/** "Restart node" (`POST /app/api/node/restart`); the restart watch follows it once accepted. */
+export function restartNodeMutation(restart: RestartWatch) {
+  return mutationOptions({
+    mutationFn: () => unwrap(restart.restart()),
+  });
+}
+
+/** Query keys of what the desktop bridge answers (the desktop app only). */
+export const desktopKeys = {
+  appInfo: ["desktop", "app-info"] as const,
+  /** The app's settings file as saved. */
+  settings: ["desktop", "settings"] as const,
+  /** The settings file as the running node read it (see {@link runningSettingsQuery}). */
+  runningSettings: ["desktop", "settings", "running"] as const,
+};
+
+// The bridge's answers are this computer's own: a failed one would fail again at once.
+const BRIDGE = { retry: false, refetchOnWindowFocus: false, refetchOnReconnect: false } as const;
+
+/** The app's version, data folder and log file; fixed while the app runs (none in a browser). */
+export function appInfoQuery(desktop: DesktopApi | null) {
+  return queryOptions({
+    queryKey: desktopKeys.appInfo,
+    queryFn: desktop === null ? skipToken : () => unwrapBridge(desktop.appInfo()),
+    staleTime: Number.POSITIVE_INFINITY,
+    ...BRIDGE,
+  });
+}
+
+/** The app's settings as saved (`<userData>/settings.json`), read each time the form shows. */
+export function savedSettingsQuery(desktop: DesktopApi) {
+  return queryOptions({
+    queryKey: desktopKeys.settings,
+    queryFn: () => unwrapBridge(desktop.readSettings()),
+    staleTime: 0,
+    ...BRIDGE,
+  });
+}
+
+/**
+ * The settings the running node started with: the file as read when the form shows, and again
+ * when the node is back from a restart (every query is then invalidated), for the app's
+ * supervisor reads the file when it restarts the node. Not written by a save.
+ */
+export function runningSettingsQuery(desktop: DesktopApi) {
+  return queryOptions({
+    queryKey: desktopKeys.runningSettings,
+    queryFn: () => unwrapBridge(desktop.readSettings()),
+    staleTime: 0,
+    gcTime: 0,
+    ...BRIDGE,
+  });
+}
+
+/** "Save settings": the answer is the file as saved, which the form shows from then on. */
+export function saveSettingsMutation(desktop: DesktopApi, queries: QueryClient) {
+  return mutationOptions({
+    mutationFn: (patch: SettingsPatch) => unwrapBridge(desktop.writeSettings(patch)),
+    onSuccess: (saved: AppSettings) => queries.setQueryData(desktopKeys.settings, saved),
+  });
+}
+
+/** Opens one of the app's folders in the file manager (offered in the desktop app only). */
+export function openFolderMutation(desktop: DesktopApi | null) {
+  return mutationOptions({
+    mutationFn: (path: string) =>
+      desktop === null
+        ? Promise.reject(new Error("there is no file manager to open in a browser"))
+        : unwrapBridge(desktop.openFolder(path)),
   });
 }

@@ -22,6 +22,11 @@ import {
   parseWalletRecords,
   type WalletRecords,
 } from "./crosschain/pendingFile.ts";
+import {
+  type DappRequests,
+  parseDappRequests,
+  parseDappSigningStatus,
+} from "./dapp/dappRequests.ts";
 import type { LocalCaller } from "./discovery/accountDiscovery.ts";
 import { entryFromExplorerTx } from "./history/lookupTransaction.ts";
 import { type KeystoreFile, parseKeystoreFile } from "./keystore/keystoreFormat.ts";
@@ -53,6 +58,8 @@ export function parseSaved(raw: unknown): Decoded<{ readonly saved: true }> {
 
 const KEYSTORE = "/app/api/wallet/keystore";
 const PENDING = "/app/api/wallet/pending";
+const DAPP_SIGNING = "/app/api/wallet/dapp-signing";
+const SIGN_REQUESTS = "/app/api/wallet/sign-requests";
 
 /** The wallet's endpoints (docs/wallet.md), each a call on the one client. */
 export const walletCalls = {
@@ -95,7 +102,26 @@ export const walletCalls = {
     c.post("/app/api/backup/start", { includeState }, (raw) =>
       decode(raw, (x) => string(record(x, "answer").id, "id")),
     ),
+  /** `GET /app/api/wallet/dapp-signing`: the dapp signing API's setting and whether it listens. */
+  dappSigning: (c: NodeClient) => c.get(DAPP_SIGNING, parseDappSigningStatus),
+  /** `POST /app/api/wallet/dapp-signing`: switches it (and its port); the answer is the new state. */
+  setDappSigning: (c: NodeClient, change: DappSigningChange) =>
+    c.post(DAPP_SIGNING, change, parseDappSigningStatus),
+  /**
+   * `GET /app/api/wallet/sign-requests[?since=N]`: the dapps' waiting requests; with `since`
+   * the current version, the node first waits (up to 8 s) for a change (a long poll).
+   */
+  signRequests: (c: NodeClient, since: number | null) =>
+    c.get(since === null ? SIGN_REQUESTS : `${SIGN_REQUESTS}?since=${since}`, parseDappRequests),
+  /** `POST /app/api/wallet/sign-requests/{id}`: the user's answer to request `id`, and no other. */
+  answerSignRequest: (c: NodeClient, id: string, answer: unknown) =>
+    c.post(`${SIGN_REQUESTS}/${encodeURIComponent(id)}`, answer, (raw) =>
+      decode(raw, (x) => record(x, "answer")),
+    ),
 };
+
+/** What the dapp signing setting's switch and port field send. */
+export type DappSigningChange = { readonly enabled: boolean; readonly port: number };
 
 /** Query keys of the wallet's data; a block on chain c refreshes `chain(c)` and all under it. */
 export const walletKeys = {
@@ -113,6 +139,10 @@ export const walletKeys = {
   /** Under the Backup page's key (`["app", "backup"]`), so its refreshes refresh these too. */
   backupDue: ["app", "backup", "fresh-backup-due"] as const,
   backupState: ["app", "backup", "before-replacing-the-wallet"] as const,
+  /** The dapp signing API's setting (the Wallet page's panel). */
+  dappSigning: ["app", "wallet", "dapp-signing"] as const,
+  /** The dapps' waiting signing requests (the long poll of `DappRequestsProvider`). */
+  signRequests: ["app", "wallet", "sign-requests"] as const,
 };
 
 /**
@@ -285,5 +315,63 @@ export function setMiningMutation(client: NodeClient, queries: QueryClient) {
   return mutationOptions({
     mutationFn: (change: MiningChange) => unwrap(client.setMining(change)),
     onSuccess: (status) => queries.setQueryData(queryKeys.mining, status),
+  });
+}
+
+/** The dapp signing API's setting, for the Wallet page's panel. */
+export function dappSigningQuery(client: NodeClient) {
+  return queryOptions({
+    queryKey: walletKeys.dappSigning,
+    queryFn: () => unwrap(walletCalls.dappSigning(client)),
+  });
+}
+
+/** Switching the dapp signing API or its port; the answer is the setting's new state. */
+export function setDappSigningMutation(client: NodeClient, queries: QueryClient) {
+  return mutationOptions({
+    mutationFn: (change: DappSigningChange) => unwrap(walletCalls.setDappSigning(client, change)),
+    onSuccess: (status) => queries.setQueryData(walletKeys.dappSigning, status),
+  });
+}
+
+/** The next long poll after an answer: at once (the node itself holds the request open). */
+const SIGN_REQUESTS_AGAIN_MS = 1;
+/** The next one after a failure (node away, routes absent), which asks for the list at once. */
+export const SIGN_REQUESTS_RETRY_MS = 5000;
+
+/**
+ * The dapps' waiting signing requests as a long poll (docs/dapp-signing.md): each fetch sends
+ * the version of the list it has (`since`), which the node holds until the list changes (or 8 s
+ * pass), and the next fetch starts as soon as one ends, in the background too; a failed one is
+ * repeated after {@link SIGN_REQUESTS_RETRY_MS} without `since`, so its answer comes at once.
+ * One poll at a time: the interval runs only while none is in flight.
+ */
+export function signRequestsQuery(client: NodeClient) {
+  return queryOptions({
+    queryKey: walletKeys.signRequests,
+    queryFn: ({ client: queries, queryKey }): Promise<DappRequests> => {
+      const last = queries.getQueryState<DappRequests>(queryKey);
+      const since =
+        last?.status === "success" && last.data !== undefined ? last.data.version : null;
+      return unwrap(walletCalls.signRequests(client, since));
+    },
+    refetchInterval: (q) =>
+      q.state.fetchStatus !== "idle"
+        ? false
+        : q.state.status === "error"
+          ? SIGN_REQUESTS_RETRY_MS
+          : SIGN_REQUESTS_AGAIN_MS,
+    refetchIntervalInBackground: true,
+    refetchOnWindowFocus: false,
+    refetchOnReconnect: false,
+    retry: false,
+  });
+}
+
+/** The user's answer to the dapp request on screen (its id: it reaches that dapp or nobody). */
+export function answerSignRequestMutation(client: NodeClient) {
+  return mutationOptions({
+    mutationFn: ({ id, answer }: { readonly id: string; readonly answer: unknown }) =>
+      unwrap(walletCalls.answerSignRequest(client, id, answer)),
   });
 }

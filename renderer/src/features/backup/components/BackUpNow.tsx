@@ -4,17 +4,23 @@
  * size, duration, cut height, and "verified", "in progress" or "failed" with the reason).
  * @module
  */
-import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useState } from "react";
 import { clientErrorOf } from "../../../api/clientFailure.ts";
-import { clientErrorWords, type ShownError } from "../../../api/errorWords.ts";
+import { clientErrorWords } from "../../../api/errorWords.ts";
 import { formatInteger } from "../../../format/number.ts";
 import { useServices } from "../../../services/services.tsx";
 import { Button } from "../../../ui/Button.tsx";
 import { ErrorMessage } from "../../../ui/ErrorMessage.tsx";
 import { Panel } from "../../../ui/Panel.tsx";
 import { Switch } from "../../../ui/Switch.tsx";
-import { type BackupOverview, backupCalls, backupKeys, jobQuery } from "../api.ts";
+import {
+  type BackupOverview,
+  backupKeys,
+  jobQuery,
+  saveBackupSettingsMutation,
+  startBackupMutation,
+} from "../api.ts";
 import {
   backupFailureWords,
   durationSeconds,
@@ -94,29 +100,24 @@ function Job({ id }: { readonly id: string }) {
 export function BackUpNow({ overview }: { readonly overview: BackupOverview }) {
   const { client } = useServices();
   const queries = useQueryClient();
+  // The job followed: the one running when the page opened, then the one started here.
   const [jobId, setJobId] = useState<string | null>(overview.runningId);
-  const [error, setError] = useState<ShownError | null>(null);
-  const [busy, setBusy] = useState(false);
+  const saving = useMutation(saveBackupSettingsMutation(client, queries));
+  const starting = useMutation(startBackupMutation(client, queries));
+  const busy = starting.isPending;
+  // The last action's failure only: starting one forgets the other's.
+  const failed = starting.error ?? saving.error;
+  const error = failed === null ? null : clientErrorWords(clientErrorOf(failed));
   const e = overview.estimate;
   const withState = overview.includeState;
 
   const toggle = (includeState: boolean) => {
-    void backupCalls.settings(client, { includeState }).then((r) => {
-      if (r.ok) queries.setQueryData(backupKeys.overview, r.value);
-      else setError(clientErrorWords(r.error));
-    });
+    starting.reset();
+    saving.mutate({ includeState });
   };
   const start = () => {
-    setBusy(true);
-    setError(null);
-    void backupCalls.start(client, withState).then((r) => {
-      setBusy(false);
-      if (r.ok) {
-        setJobId(r.value);
-        void queries.invalidateQueries({ queryKey: backupKeys.job(r.value) });
-        void queries.invalidateQueries({ queryKey: backupKeys.list });
-      } else setError(clientErrorWords(r.error));
-    });
+    saving.reset();
+    starting.mutate(withState, { onSuccess: setJobId });
   };
 
   return (

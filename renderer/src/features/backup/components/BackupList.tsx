@@ -1,13 +1,14 @@
 /**
  * The backups in the folder (date, size, cut height, contents, status), each with "Restore"
  * (checked first, then confirmed: the node restarts on the backup's data) and "Delete"
- * (confirmed); "Open folder" (desktop: the file manager; a browser: the path to copy).
+ * (confirmed); "Open folder" (desktop: the file manager; a browser: the path to copy). Each
+ * is a mutation of `../api.ts`; the panel shows the last one's failure.
  * @module
  */
-import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { useState } from "react";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { clientErrorOf } from "../../../api/clientFailure.ts";
-import { clientErrorWords, desktopErrorWords, type ShownError } from "../../../api/errorWords.ts";
+import { clientErrorWords, desktopErrorWords } from "../../../api/errorWords.ts";
+import { bridgeErrorOf } from "../../../desktop/bridgeFailure.ts";
 import { formatDateTime } from "../../../format/dateTime.ts";
 import { formatInteger } from "../../../format/number.ts";
 import { useServices } from "../../../services/services.tsx";
@@ -21,42 +22,38 @@ import { Panel } from "../../../ui/Panel.tsx";
 import {
   type BackupEntry,
   type BackupOverview,
-  type BackupSummary,
-  backupCalls,
-  backupKeys,
+  checkBackupMutation,
   listQuery,
+  openBackupFolderMutation,
+  removeBackupMutation,
+  restoreBackupMutation,
   type Which,
 } from "../api.ts";
 import { contentsText, formatBytes, statusText } from "../model.ts";
+
+/** Restoring a backup (`RestoreButton`'s confirmed action); its failure is the caller's to show. */
+export function useRestoreBackup() {
+  const { client, restart } = useServices();
+  return useMutation(restoreBackupMutation(client, restart));
+}
 
 /** "Restore" with its check and confirmation; used for listed backups and other folders. */
 export function RestoreButton({
   which,
   restartable,
-  onError,
+  onRestore,
 }: {
   readonly which: Which;
   readonly restartable: boolean;
-  readonly onError: (error: ShownError | null) => void;
+  /** Restores `which`, once checked and confirmed (`useRestoreBackup`). */
+  readonly onRestore: (which: Which) => void;
 }) {
-  const { client, restart } = useServices();
-  const [summary, setSummary] = useState<BackupSummary | null>(null);
-  const [problem, setProblem] = useState<ShownError | null>(null);
-  const check = () => {
-    setSummary(null);
-    setProblem(null);
-    void backupCalls.check(client, which).then((r) => {
-      if (r.ok) setSummary(r.value);
-      else setProblem(clientErrorWords(r.error));
-    });
-  };
-  const go = () => {
-    onError(null);
-    void backupCalls.restore(client, which).then((r) => {
-      if (r.ok) restart.follow(r.value.launchId, "restore");
-      else onError(clientErrorWords(r.error));
-    });
-  };
+  const { client } = useServices();
+  const checking = useMutation(checkBackupMutation(client));
+  const summary = checking.data ?? null;
+  const problem = checking.error === null ? null : clientErrorWords(clientErrorOf(checking.error));
+  const check = () => checking.mutate(which);
+  const go = () => onRestore(which);
   return (
     <ConfirmButton
       label="Restore"
@@ -101,26 +98,33 @@ export function BackupList({ overview }: { readonly overview: BackupOverview }) 
   const { client, desktop } = useServices();
   const queries = useQueryClient();
   const list = useQuery(listQuery(client));
-  const [error, setError] = useState<ShownError | null>(null);
+  const removing = useMutation(removeBackupMutation(client, queries));
+  const opening = useMutation(openBackupFolderMutation(desktop));
+  const restoring = useRestoreBackup();
+  // The last action's failure only: starting one forgets the others'.
+  const actions = [removing, opening, restoring];
+  const only = (m: (typeof actions)[number]) => {
+    for (const a of actions) if (a !== m) a.reset();
+  };
+  const failed = removing.error ?? restoring.error;
+  const error =
+    opening.error !== null
+      ? desktopErrorWords(bridgeErrorOf(opening.error))
+      : failed !== null
+        ? clientErrorWords(clientErrorOf(failed))
+        : null;
 
   const remove = (id: string) => {
-    setError(null);
-    void backupCalls.remove(client, id).then((r) => {
-      if (r.ok) void queries.invalidateQueries({ queryKey: backupKeys.list });
-      else setError(clientErrorWords(r.error));
-    });
+    only(removing);
+    removing.mutate(id);
   };
   const openFolder = () => {
-    if (desktop === null) return;
-    void (async () => {
-      // The shell opens only folders it knows: the settings' backup folder is one.
-      const s = await desktop.readSettings();
-      if (s.ok && s.value.backupDir !== overview.directory) {
-        await desktop.writeSettings({ backupDir: overview.directory });
-      }
-      const r = await desktop.openFolder(overview.directory);
-      setError(r.ok ? null : desktopErrorWords(r.error));
-    })();
+    only(opening);
+    opening.mutate(overview.directory);
+  };
+  const restore = (which: Which) => {
+    only(restoring);
+    restoring.mutate(which);
   };
 
   return (
@@ -189,7 +193,7 @@ export function BackupList({ overview }: { readonly overview: BackupOverview }) 
                     <RestoreButton
                       which={{ id: b.id }}
                       restartable={overview.restartable}
-                      onError={setError}
+                      onRestore={restore}
                     />
                   ) : null}
                   <ConfirmButton

@@ -1,12 +1,14 @@
 /**
  * Where backups go (the desktop's folder picker, or a text field in a browser; "Use the
  * default" goes back to `backups` beside the data folder) and the automatic backups
- * (off / daily / weekly at an hour, keeping the last N). Both are saved by the node.
+ * (off / daily / weekly at an hour, keeping the last N). Both are saved by the node
+ * (`saveBackupSettingsMutation`).
  * @module
  */
-import { useQueryClient } from "@tanstack/react-query";
+import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
-import { clientErrorWords, type ShownError } from "../../../api/errorWords.ts";
+import { clientErrorOf } from "../../../api/clientFailure.ts";
+import { clientErrorWords } from "../../../api/errorWords.ts";
 import { formatDateTime } from "../../../format/dateTime.ts";
 import { useServices } from "../../../services/services.tsx";
 import { Button } from "../../../ui/Button.tsx";
@@ -17,47 +19,37 @@ import {
   type BackupEvery,
   type BackupOverview,
   type BackupSchedule,
-  backupCalls,
-  backupKeys,
+  chooseBackupFolderMutation,
+  saveBackupSettingsMutation,
 } from "../api.ts";
 import { WEEKDAYS } from "../model.ts";
 
 const HOURS = Array.from({ length: 24 }, (_, h) => `${String(h).padStart(2, "0")}:00`);
 
+/** A panel's settings change: `saved` once the node took it, `error` in words when it did not. */
 function useSave() {
   const { client } = useServices();
   const queries = useQueryClient();
-  const [error, setError] = useState<ShownError | null>(null);
-  const [saved, setSaved] = useState(false);
-  const save = (patch: Parameters<typeof backupCalls.settings>[1]) => {
-    setSaved(false);
-    void backupCalls.settings(client, patch).then((r) => {
-      if (r.ok) {
-        setError(null);
-        setSaved(true);
-        queries.setQueryData(backupKeys.overview, r.value);
-        void queries.invalidateQueries({ queryKey: backupKeys.list });
-      } else setError(clientErrorWords(r.error));
-    });
+  const m = useMutation(saveBackupSettingsMutation(client, queries));
+  return {
+    save: m.mutate,
+    error: m.error === null ? null : clientErrorWords(clientErrorOf(m.error)),
+    saved: m.isSuccess,
   };
-  return { save, error, saved };
 }
 
 export function BackupFolder({ overview }: { readonly overview: BackupOverview }) {
   const { desktop } = useServices();
   const { save, error } = useSave();
   const [text, setText] = useState(overview.directory);
-  const choose = () => {
-    if (desktop === null) return;
-    void desktop
-      .chooseFolder({ title: "Choose the backup folder", defaultPath: overview.directory })
-      .then((r) => {
-        if (r.ok && r.value !== null) {
-          void desktop.writeSettings({ backupDir: r.value });
-          save({ directory: r.value });
-        }
-      });
-  };
+  // The picker's own failures are not shown (nothing was chosen); a choice is saved.
+  const choosing = useMutation(chooseBackupFolderMutation(desktop));
+  const choose = () =>
+    choosing.mutate(overview.directory, {
+      onSuccess: (chosen) => {
+        if (chosen !== null) save({ directory: chosen });
+      },
+    });
   return (
     <Panel id="backup-folder" title="Where backups go">
       <p>

@@ -9,7 +9,7 @@
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { clientErrorOf } from "../../../api/clientFailure.ts";
-import type { ShownError } from "../../../api/errorWords.ts";
+import { clientErrorWords } from "../../../api/errorWords.ts";
 import { formatDateTime } from "../../../format/dateTime.ts";
 import { formatInteger } from "../../../format/number.ts";
 import { useServices } from "../../../services/services.tsx";
@@ -22,7 +22,7 @@ import { Panel } from "../../../ui/Panel.tsx";
 import { TextField } from "../../../ui/TextField.tsx";
 import { type LastRestore, overviewQuery } from "../api.ts";
 import { BackUpNow } from "../components/BackUpNow.tsx";
-import { BackupList, RestoreButton } from "../components/BackupList.tsx";
+import { BackupList, RestoreButton, useRestoreBackup } from "../components/BackupList.tsx";
 import { AutomaticBackups, BackupFolder } from "../components/BackupSettings.tsx";
 import { backupFailureWords } from "../model.ts";
 
@@ -57,7 +57,8 @@ function LastRestoreNotice({ last }: { readonly last: LastRestore }) {
 
 function RestoreOther({ restartable }: { readonly restartable: boolean }) {
   const [folder, setFolder] = useState("");
-  const [error, setError] = useState<ShownError | null>(null);
+  const restoring = useRestoreBackup();
+  const error = restoring.error === null ? null : clientErrorWords(clientErrorOf(restoring.error));
   const path = folder.trim();
   return (
     <Panel id="restore-other" title="Restore a backup from another folder">
@@ -70,7 +71,11 @@ function RestoreOther({ restartable }: { readonly restartable: boolean }) {
         error={error}
       />
       {path === "" ? null : (
-        <RestoreButton which={{ folder: path }} restartable={restartable} onError={setError} />
+        <RestoreButton
+          which={{ folder: path }}
+          restartable={restartable}
+          onRestore={(which) => restoring.mutate(which)}
+        />
       )}
     </Panel>
   );

@@ -1,36 +1,25 @@
 /**
  * Desktop app only: where the node keeps its data and its log, with a button to open the
- * data folder in the file manager (through the desktop bridge).
+ * data folder in the file manager (through the desktop bridge: `appInfoQuery`,
+ * `openFolderMutation`).
  * @module
  */
-import { useEffect, useState } from "react";
-import type { AppInfo, BridgeError } from "../../../../../electron/ipc/contract.ts";
+import { useMutation, useQuery } from "@tanstack/react-query";
 import { desktopErrorWords } from "../../../api/errorWords.ts";
+import { bridgeErrorOf } from "../../../desktop/bridgeFailure.ts";
 import type { DesktopApi } from "../../../desktop/desktopBridge.ts";
 import { Button } from "../../../ui/Button.tsx";
 import { ErrorMessage } from "../../../ui/ErrorMessage.tsx";
 import { LongValue } from "../../../ui/LongValue.tsx";
 import { Panel } from "../../../ui/Panel.tsx";
+import { appInfoQuery, openFolderMutation } from "../api.ts";
 
 export function DesktopFolders({ desktop }: { readonly desktop: DesktopApi }) {
-  const [info, setInfo] = useState<AppInfo | null>(null);
-  const [error, setError] = useState<BridgeError | null>(null);
-
-  useEffect(() => {
-    let live = true;
-    void desktop.appInfo().then((r) => {
-      if (!live) return;
-      if (r.ok) setInfo(r.value);
-      else setError(r.error);
-    });
-    return () => {
-      live = false;
-    };
-  }, [desktop]);
-
-  const open = (path: string) => {
-    void desktop.openFolder(path).then((r) => setError(r.ok ? null : r.error));
-  };
+  const appInfo = useQuery(appInfoQuery(desktop));
+  const info = appInfo.data ?? null;
+  const opening = useMutation(openFolderMutation(desktop));
+  const open = (path: string) => opening.mutate(path);
+  const failed = opening.error ?? appInfo.error;
 
   return (
     <Panel id="folders" title="On this computer">
@@ -51,7 +40,7 @@ export function DesktopFolders({ desktop }: { readonly desktop: DesktopApi }) {
           </dd>
         </dl>
       )}
-      {error === null ? null : <ErrorMessage error={desktopErrorWords(error)} />}
+      {failed === null ? null : <ErrorMessage error={desktopErrorWords(bridgeErrorOf(failed))} />}
     </Panel>
   );
 }

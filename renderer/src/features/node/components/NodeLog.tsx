@@ -1,14 +1,15 @@
 /**
  * The node's recent log lines (`/app/api/node/log`) with a level filter, and where the log
- * file is: "Open log folder" in the desktop app, the path (or a note) in a browser.
+ * file is: "Open log folder" in the desktop app (its path from `appInfoQuery`, opened by
+ * `openFolderMutation`), the path (or a note) in a browser.
  * @module
  */
-import { useQuery } from "@tanstack/react-query";
-import { useEffect, useId, useState } from "react";
-import type { BridgeError } from "../../../../../electron/ipc/contract.ts";
+import { useMutation, useQuery } from "@tanstack/react-query";
+import { useId, useState } from "react";
 import { clientErrorOf } from "../../../api/clientFailure.ts";
 import { desktopErrorWords } from "../../../api/errorWords.ts";
 import { LOG_LEVELS, type LogLevel } from "../../../api/nodeStatus.ts";
+import { bridgeErrorOf } from "../../../desktop/bridgeFailure.ts";
 import { useServices } from "../../../services/services.tsx";
 import { Button } from "../../../ui/Button.tsx";
 import { DateTime } from "../../../ui/DateTime.tsx";
@@ -16,7 +17,7 @@ import { ErrorMessage } from "../../../ui/ErrorMessage.tsx";
 import { ErrorNotice } from "../../../ui/ErrorNotice.tsx";
 import { LongValue } from "../../../ui/LongValue.tsx";
 import { Panel } from "../../../ui/Panel.tsx";
-import { nodeLogQuery, nodeStatusQuery } from "../api.ts";
+import { appInfoQuery, nodeLogQuery, nodeStatusQuery, openFolderMutation } from "../api.ts";
 import { folderOf } from "../model.ts";
 
 const LINES_LABEL = "Recent log lines, newest first";
@@ -30,19 +31,8 @@ export function NodeLog() {
   const levelId = useId();
   const log = useQuery(nodeLogQuery(client, level));
   const status = useQuery(nodeStatusQuery(client));
-  const [desktopLog, setDesktopLog] = useState<string | null>(null);
-  const [openError, setOpenError] = useState<BridgeError | null>(null);
-
-  useEffect(() => {
-    if (desktop === null) return;
-    let live = true;
-    void desktop.appInfo().then((r) => {
-      if (live && r.ok) setDesktopLog(r.value.logFile);
-    });
-    return () => {
-      live = false;
-    };
-  }, [desktop]);
+  const desktopLog = useQuery(appInfoQuery(desktop)).data?.logFile;
+  const opening = useMutation(openFolderMutation(desktop));
 
   const logFile = desktopLog ?? status.data?.logFile ?? null;
   const lines = (log.data ?? []).slice(-SHOWN).reverse();
@@ -52,14 +42,7 @@ export function NodeLog() {
       title="Log"
       actions={
         desktop !== null && logFile !== null ? (
-          <Button
-            size="sm"
-            onPress={() =>
-              void desktop
-                .openFolder(folderOf(logFile))
-                .then((r) => setOpenError(r.ok ? null : r.error))
-            }
-          >
+          <Button size="sm" onPress={() => opening.mutate(folderOf(logFile))}>
             Open log folder
           </Button>
         ) : undefined
@@ -93,7 +76,9 @@ export function NodeLog() {
           )}
         </p>
       ) : null}
-      {openError === null ? null : <ErrorMessage error={desktopErrorWords(openError)} />}
+      {opening.error === null ? null : (
+        <ErrorMessage error={desktopErrorWords(bridgeErrorOf(opening.error))} />
+      )}
       {log.status === "error" ? (
         <ErrorNotice
           error={clientErrorOf(log.error)}

@@ -6,24 +6,22 @@
  * supervisor reads the saved settings again when it restarts the node. A node run headless
  * takes its settings from its command line or its `--settings` file, read again on restart
  * (docs/user-guide.md): the panel shows the running ones and how to change them. "Restart
- * node" is offered in both.
+ * node" is offered in both. The file is read and saved through the queries and mutations of
+ * `../api.ts` (`savedSettingsQuery`, `saveSettingsMutation`); what the node runs is the file as
+ * read when the form shows and when the node is back from a restart (`runningSettingsQuery`).
  * @module
  */
-import { useQuery } from "@tanstack/react-query";
-import { useCallback, useEffect, useId, useState } from "react";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useId, useState } from "react";
 import {
   type AppSettings,
-  type BridgeError,
   type DesktopNetwork,
   desktopNetworks,
   type SettingsPatch,
 } from "../../../../../electron/ipc/contract.ts";
-import {
-  clientErrorWords,
-  desktopErrorWords,
-  type ShownError,
-  withLead,
-} from "../../../api/errorWords.ts";
+import { clientErrorOf } from "../../../api/clientFailure.ts";
+import { clientErrorWords, desktopErrorWords, withLead } from "../../../api/errorWords.ts";
+import { bridgeErrorOf } from "../../../desktop/bridgeFailure.ts";
 import type { DesktopApi } from "../../../desktop/desktopBridge.ts";
 import { useRestartPhase, useServices } from "../../../services/services.tsx";
 import { Button } from "../../../ui/Button.tsx";
@@ -33,7 +31,13 @@ import { Notice } from "../../../ui/Notice.tsx";
 import { Panel } from "../../../ui/Panel.tsx";
 import { Switch } from "../../../ui/Switch.tsx";
 import { TextField } from "../../../ui/TextField.tsx";
-import { nodeStatusQuery } from "../api.ts";
+import {
+  nodeStatusQuery,
+  restartNodeMutation,
+  runningSettingsQuery,
+  savedSettingsQuery,
+  saveSettingsMutation,
+} from "../api.ts";
 import { settingsPatchOf } from "../model.ts";
 
 export function NodeSettings() {
@@ -49,22 +53,15 @@ export function NodeSettings() {
 function RestartButton() {
   const { restart } = useServices();
   const phase = useRestartPhase();
-  const [error, setError] = useState<ShownError | null>(null);
+  const restarting = useMutation(restartNodeMutation(restart));
+  const error =
+    restarting.error === null
+      ? null
+      : withLead("The node did not restart.", clientErrorWords(clientErrorOf(restarting.error)));
   const busy = phase.kind === "restarting";
   return (
     <>
-      <Button
-        isDisabled={busy}
-        onPress={() =>
-          void restart
-            .restart()
-            .then((r) =>
-              setError(
-                r.ok ? null : withLead("The node did not restart.", clientErrorWords(r.error)),
-              ),
-            )
-        }
-      >
+      <Button isDisabled={busy} onPress={() => restarting.mutate()}>
         Restart node
       </Button>
       {error === null ? null : <ErrorMessage testId="restart-refusal" error={error} />}
@@ -103,65 +100,53 @@ function HeadlessSettings() {
   );
 }
 
+/** The form's fields. */
+type SettingsForm = {
+  readonly network: DesktopNetwork;
+  readonly port: string;
+  readonly dataDir: string;
+  readonly miningApi: boolean;
+  readonly backupApi: boolean;
+};
+
+/** The form showing `s` (before the file is read: the defaults, empty port and folder). */
+function formOf(s: AppSettings | undefined): SettingsForm {
+  return {
+    network: s?.network ?? "development",
+    port: s === undefined ? "" : String(s.port),
+    dataDir: s?.dataDir ?? "",
+    miningApi: s?.miningApi ?? false,
+    backupApi: s?.backupApi ?? false,
+  };
+}
+
 function DesktopSettings({ desktop }: { readonly desktop: DesktopApi }) {
-  const [saved, setSaved] = useState<AppSettings | null>(null);
-  const [running, setRunning] = useState<AppSettings | null>(null);
-  const [network, setNetwork] = useState<DesktopNetwork>("development");
-  const [port, setPort] = useState("");
-  const [dataDir, setDataDir] = useState("");
-  const [miningApi, setMiningApi] = useState(false);
-  const [backupApi, setBackupApi] = useState(false);
-  const [error, setError] = useState<BridgeError | string | null>(null);
+  const queries = useQueryClient();
+  const savedQuery = useQuery(savedSettingsQuery(desktop));
+  const runningQuery = useQuery(runningSettingsQuery(desktop));
+  const saving = useMutation(saveSettingsMutation(desktop, queries));
+  // The user's changes since the file was read or saved; null: the form shows the file.
+  const [edited, setEdited] = useState<SettingsForm | null>(null);
+  // What is wrong with the form, found before saving.
+  const [formProblem, setFormProblem] = useState<string | null>(null);
   const networkId = useId();
-  const phase = useRestartPhase();
-
-  const show = useCallback((s: AppSettings) => {
-    setSaved(s);
-    setNetwork(s.network);
-    setPort(String(s.port));
-    setDataDir(s.dataDir ?? "");
-    setMiningApi(s.miningApi);
-    setBackupApi(s.backupApi);
-  }, []);
-  useEffect(() => {
-    let live = true;
-    void desktop.readSettings().then((r) => {
-      if (!live) return;
-      if (r.ok) {
-        show(r.value);
-        setRunning(r.value);
-      } else setError(r.error);
-    });
-    return () => {
-      live = false;
-    };
-  }, [desktop, show]);
-
-  // Back from a restart: the node runs the settings saved until then (the supervisor read them).
-  const back = phase.kind === "back";
-  useEffect(() => {
-    if (!back) return;
-    let live = true;
-    void desktop.readSettings().then((r) => {
-      if (live && r.ok) setRunning(r.value);
-    });
-    return () => {
-      live = false;
-    };
-  }, [back, desktop]);
+  const saved = savedQuery.data ?? null;
+  const running = runningQuery.data ?? null;
+  const form = edited ?? formOf(savedQuery.data);
+  const edit = (change: Partial<SettingsForm>) => setEdited({ ...form, ...change });
+  const { network, port, dataDir, miningApi, backupApi } = form;
+  const failed = saving.error ?? (saved === null ? savedQuery.error : null);
+  const error = formProblem ?? (failed === null ? null : desktopErrorWords(bridgeErrorOf(failed)));
 
   const save = () => {
-    const patch = settingsPatchOf({ network, port, dataDir, miningApi, backupApi });
+    const patch = settingsPatchOf(form);
     if (!patch.ok) {
-      setError(patch.error);
+      setFormProblem(patch.error);
       return;
     }
-    void desktop.writeSettings(patch.value satisfies SettingsPatch).then((r) => {
-      if (r.ok) {
-        show(r.value);
-        setError(null);
-      } else setError(r.error);
-    });
+    setFormProblem(null);
+    // Saved, the form shows the file as saved from then on.
+    saving.mutate(patch.value satisfies SettingsPatch, { onSuccess: () => setEdited(null) });
   };
 
   const pending =
@@ -189,7 +174,7 @@ function DesktopSettings({ desktop }: { readonly desktop: DesktopApi }) {
           id={networkId}
           className="input"
           value={network}
-          onChange={(e) => setNetwork(e.target.value as DesktopNetwork)}
+          onChange={(e) => edit({ network: e.target.value as DesktopNetwork })}
         >
           {desktopNetworks.map((n) => (
             <option key={n} value={n}>
@@ -198,21 +183,32 @@ function DesktopSettings({ desktop }: { readonly desktop: DesktopApi }) {
           ))}
         </select>
       </div>
-      <TextField label="Port" value={port} onChange={setPort} inputMode="numeric" />
+      <TextField
+        label="Port"
+        value={port}
+        onChange={(v) => edit({ port: v })}
+        inputMode="numeric"
+      />
       <TextField
         label="Data folder"
         value={dataDir}
-        onChange={setDataDir}
+        onChange={(v) => edit({ dataDir: v })}
         hint="Empty: the app's default folder."
       />
-      <Switch label="Public mining API" isSelected={miningApi} onChange={setMiningApi} />
-      <Switch label="Public backup API" isSelected={backupApi} onChange={setBackupApi} />
+      <Switch
+        label="Public mining API"
+        isSelected={miningApi}
+        onChange={(on) => edit({ miningApi: on })}
+      />
+      <Switch
+        label="Public backup API"
+        isSelected={backupApi}
+        onChange={(on) => edit({ backupApi: on })}
+      />
       <Button type="submit" size="sm">
         Save settings
       </Button>
-      {error === null ? null : (
-        <ErrorMessage error={typeof error === "string" ? error : desktopErrorWords(error)} />
-      )}
+      {error === null ? null : <ErrorMessage error={error} />}
       {pending ? (
         <Notice tone="info" testId="settings-pending">
           <p>Saved. The node uses the new settings once it starts again: restart it below.</p>

@@ -5,23 +5,16 @@
  * @module
  */
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { clientErrorOf, unwrap } from "../../../api/clientFailure.ts";
-import type { MiningChange } from "../../../api/miningStatus.ts";
-import { queryKeys } from "../../../services/queryClient.ts";
+import { clientErrorOf } from "../../../api/clientFailure.ts";
 import { useServices } from "../../../services/services.tsx";
-import { miningQuery } from "../api.ts";
+import { miningQuery, setMiningMutation } from "../api.ts";
 import { type MiningRefusal, miningRefusal } from "../model.ts";
 
 export function useMining() {
   const { client } = useServices();
   const queries = useQueryClient();
   const status = useQuery(miningQuery(client));
-  const change = useMutation({
-    mutationFn: (c: MiningChange) => unwrap(client.setMining(c)),
-    onSuccess: (next) => queries.setQueryData(queryKeys.mining, next),
-    // A refusal can still have changed something (e.g. threads): show the node's truth.
-    onError: () => queries.invalidateQueries({ queryKey: queryKeys.mining }),
-  });
+  const change = useMutation(setMiningMutation(client, queries));
   const refusal: MiningRefusal | null =
     change.error === null ? null : miningRefusal(clientErrorOf(change.error), status.data);
   return {

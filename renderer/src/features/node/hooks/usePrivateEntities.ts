@@ -4,44 +4,27 @@
  * pin it, remove an app pin; the list refreshes after a pin or a removal.
  * @module
  */
-import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { clientErrorOf, unwrap } from "../../../api/clientFailure.ts";
-import type { NodeClient } from "../../../api/nodeClient.ts";
-import { parsePin, parsePinCheck, parsePrivateEntities } from "../../../api/privateEntities.ts";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { clientErrorOf } from "../../../api/clientFailure.ts";
 import { useServices } from "../../../services/services.tsx";
-
-const EVERY_MS = 5000;
-const KEY = ["node", "private"] as const;
-
-export type PinInput = { readonly name: string; readonly publicKey: string };
-
-export function privateEntitiesQuery(client: NodeClient) {
-  return queryOptions({
-    queryKey: KEY,
-    queryFn: () => unwrap(client.get("/app/api/private", parsePrivateEntities)),
-    refetchInterval: EVERY_MS,
-  });
-}
+import {
+  checkPinMutation,
+  type PinInput,
+  privateEntitiesQuery,
+  removePinMutation,
+  trustPinMutation,
+} from "../api.ts";
 
 export function usePrivateEntities() {
   const { client } = useServices();
   const queries = useQueryClient();
   const status = useQuery(privateEntitiesQuery(client));
-  const refresh = () => queries.invalidateQueries({ queryKey: KEY });
-  const check = useMutation({
-    mutationFn: (pin: PinInput) =>
-      unwrap(client.post("/app/api/private/trusted/check", pin, parsePinCheck)),
-  });
+  const check = useMutation(checkPinMutation(client));
   const trust = useMutation({
-    mutationFn: (pin: PinInput) => unwrap(client.post("/app/api/private/trusted", pin, parsePin)),
+    ...trustPinMutation(client, queries),
     onSuccess: () => check.reset(),
-    onSettled: refresh,
   });
-  const remove = useMutation({
-    mutationFn: (name: string) =>
-      unwrap(client.delete(`/app/api/private/trusted/${encodeURIComponent(name)}`)),
-    onSettled: refresh,
-  });
+  const remove = useMutation(removePinMutation(client, queries));
   return {
     status,
     checked: check.data ?? null,

@@ -5,14 +5,17 @@
  * worker keeps the phrase until the wallet is created.
  * @module
  */
-import { useEffect, useRef, useState } from "react";
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useId, useState } from "react";
 import { Button } from "../../../ui/Button.tsx";
 import { ErrorMessage } from "../../../ui/ErrorMessage.tsx";
 import { Notice } from "../../../ui/Notice.tsx";
 import { Panel } from "../../../ui/Panel.tsx";
 import { TextField } from "../../../ui/TextField.tsx";
+import { newPhraseQuery } from "../api.ts";
 import { confirmationPositions } from "../keystore/phrase.ts";
 import { useVault } from "../vault/useVault.ts";
+import { useVaultMutation } from "../vault/useVaultMutation.ts";
 import { newPasswordProblem, vaultProblem } from "../vault/vaultMessages.ts";
 import { NewPassword, type NewPasswordValue } from "./NewPassword.tsx";
 import { makeWallet, type WalletFlowProps } from "./walletFlow.ts";
@@ -26,89 +29,82 @@ function randomBelow(n: number): number {
 }
 
 type Step =
-  | { readonly kind: "show"; readonly words: readonly string[] }
+  | { readonly kind: "show" }
   | { readonly kind: "confirm"; readonly length: number; readonly positions: readonly number[] }
   | { readonly kind: "password" };
 
 export function CreateWallet(flow: WalletFlowProps) {
   const { onCancel, replace = false } = flow;
   const vault = useVault();
+  const queries = useQueryClient();
   const [length, setLength] = useState<12 | 24>(12);
-  const [step, setStep] = useState<Step | null>(null);
+  const [step, setStep] = useState<Step>({ kind: "show" });
   const [answers, setAnswers] = useState<Record<number, string>>({});
   const [password, setPassword] = useState<NewPasswordValue>({ password: "", again: "" });
   const [tried, setTried] = useState(false);
-  const [problem, setProblem] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
 
-  // Only a change of length makes a new phrase: the vault's other changes must not replace
-  // the words the user is copying (the ref follows the latest vault without re-running).
-  const generate = useRef(vault.generatePhrase);
-  generate.current = vault.generatePhrase;
-  useEffect(() => {
-    let live = true;
-    setStep(null);
-    generate
-      .current(length)
-      .then((words) => live && setStep({ kind: "show", words }))
-      .catch((e: unknown) => live && setProblem(vaultProblem(e)));
-    return () => {
-      live = false;
-    };
-  }, [length]);
+  // Only a change of length makes a new phrase (a key of its own); the vault's other changes
+  // do not replace the words the user is copying.
+  const form = useId();
+  const phraseOptions = newPhraseQuery(vault, form, length);
+  const phrase = useQuery({ ...phraseOptions, enabled: step.kind === "show" });
+  const words = phrase.data;
 
-  const toConfirm = (words: readonly string[]) => {
+  const toConfirm = (shown: readonly string[]) => {
     setAnswers({});
-    setProblem(null);
-    // The words leave React state here: only their count and the positions to ask remain.
+    // The words leave the page's memory here: only their count and the positions to ask remain.
     setStep({
       kind: "confirm",
-      length: words.length,
-      positions: confirmationPositions(words.length, CONFIRM_WORDS, randomBelow),
+      length: shown.length,
+      positions: confirmationPositions(shown.length, CONFIRM_WORDS, randomBelow),
     });
+    queries.removeQueries({ queryKey: phraseOptions.queryKey });
   };
 
-  const confirm = async (positions: readonly number[]) => {
-    setProblem(null);
-    const ok = await vault.confirmWords(
-      positions.map((p) => ({ position: p, word: answers[p] ?? "" })),
-    );
-    if (ok) setStep({ kind: "password" });
-    else setProblem("At least one word does not match your phrase. Check what you wrote down.");
-  };
+  const confirm = useVaultMutation({
+    mutationFn: (positions: readonly number[]) =>
+      vault.confirmWords(positions.map((p) => ({ position: p, word: answers[p] ?? "" }))),
+    onSuccess: (ok) => {
+      if (ok) setStep({ kind: "password" });
+    },
+  });
+  const confirmProblem =
+    confirm.problem !== null
+      ? confirm.problem
+      : confirm.data === false
+        ? "At least one word does not match your phrase. Check what you wrote down."
+        : null;
 
-  const create = async () => {
+  const create = useVaultMutation({
+    mutationFn: (newPassword: string) => makeWallet(vault, flow, newPassword, null),
+  });
+  // Once made, the wallet page takes over: the button stays off.
+  const busy = create.isPending || create.isSuccess;
+  const onCreate = () => {
     setTried(true);
     if (newPasswordProblem(password.password, password.again) !== null) return;
-    setBusy(true);
-    setProblem(null);
-    try {
-      await makeWallet(vault, flow, password.password, null);
-    } catch (e) {
-      setProblem(vaultProblem(e));
-      setBusy(false);
-    }
+    create.mutate(password.password);
   };
 
   return (
     <Panel id="wallet-create" title={replace ? "Create a new wallet" : "Create a wallet"}>
-      {step?.kind === "show" ? (
+      {step.kind === "show" && words !== undefined ? (
         <>
           <Notice tone="warning">
             <p>
-              Write these {step.words.length} words down, in order, on paper, and keep them safe.
-              They are the only way to restore your wallet if this computer is lost. Anyone who has
-              them controls your funds. They are shown only now.
+              Write these {words.length} words down, in order, on paper, and keep them safe. They
+              are the only way to restore your wallet if this computer is lost. Anyone who has them
+              controls your funds. They are shown only now.
             </p>
           </Notice>
           <ol className="phrase-words" aria-label="Recovery phrase">
-            {step.words.map((w, i) => (
+            {words.map((w, i) => (
               // biome-ignore lint/suspicious/noArrayIndexKey: a word may repeat; its position is its identity
               <li key={i}>{w}</li>
             ))}
           </ol>
           <div className="button-row">
-            <Button tone="primary" onPress={() => toConfirm(step.words)}>
+            <Button tone="primary" onPress={() => toConfirm(words)}>
               I have written them down
             </Button>
             <Button tone="quiet" onPress={() => setLength(length === 12 ? 24 : 12)}>
@@ -120,11 +116,11 @@ export function CreateWallet(flow: WalletFlowProps) {
           </div>
         </>
       ) : null}
-      {step?.kind === "confirm" ? (
+      {step.kind === "confirm" ? (
         <form
           onSubmit={(e) => {
             e.preventDefault();
-            void confirm(step.positions);
+            confirm.mutate(step.positions);
           }}
         >
           <p>Type these words of your phrase to show you have them.</p>
@@ -136,7 +132,7 @@ export function CreateWallet(flow: WalletFlowProps) {
               onChange={(v) => setAnswers({ ...answers, [p]: v })}
             />
           ))}
-          {problem === null ? null : <ErrorMessage error={problem} />}
+          {confirmProblem === null ? null : <ErrorMessage error={confirmProblem} />}
           <div className="button-row">
             <Button tone="primary" type="submit">
               Confirm words
@@ -147,16 +143,16 @@ export function CreateWallet(flow: WalletFlowProps) {
           </div>
         </form>
       ) : null}
-      {step?.kind === "password" ? (
+      {step.kind === "password" ? (
         <form
           onSubmit={(e) => {
             e.preventDefault();
-            void create();
+            onCreate();
           }}
         >
           <p>Choose the password that unlocks this wallet on this node.</p>
           <NewPassword value={password} onChange={setPassword} showProblem={tried} />
-          {problem === null ? null : <ErrorMessage error={problem} />}
+          {create.problem === null ? null : <ErrorMessage error={create.problem} />}
           <div className="button-row">
             <Button tone="primary" type="submit" isDisabled={busy}>
               {busy ? "Creating…" : replace ? "Create and replace" : "Create the wallet"}
@@ -164,7 +160,7 @@ export function CreateWallet(flow: WalletFlowProps) {
           </div>
         </form>
       ) : null}
-      {step === null && problem !== null ? <ErrorMessage error={problem} /> : null}
+      {phrase.error === null ? null : <ErrorMessage error={vaultProblem(phrase.error)} />}
     </Panel>
   );
 }

@@ -11,7 +11,8 @@ import { ErrorMessage } from "../../../ui/ErrorMessage.tsx";
 import { Notice } from "../../../ui/Notice.tsx";
 import { TextField } from "../../../ui/TextField.tsx";
 import { useVault, type VaultKey } from "../vault/useVault.ts";
-import { newPasswordProblem, vaultProblem } from "../vault/vaultMessages.ts";
+import { useVaultMutation } from "../vault/useVaultMutation.ts";
+import { newPasswordProblem } from "../vault/vaultMessages.ts";
 import { NewPassword, type NewPasswordValue } from "./NewPassword.tsx";
 import { KeyField, PasswordField } from "./WalletFields.tsx";
 
@@ -19,37 +20,24 @@ function Problem({ text }: { readonly text: string | null }) {
   return text === null ? null : <ErrorMessage error={text} />;
 }
 
-/** Runs `f`, keeping its failure as a sentence; resolves whether it worked. */
-function useAction() {
-  const [problem, setProblem] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const run = async (f: () => Promise<void>): Promise<boolean> => {
-    setBusy(true);
-    setProblem(null);
-    try {
-      await f();
-      return true;
-    } catch (e) {
-      setProblem(vaultProblem(e));
-      return false;
-    } finally {
-      setBusy(false);
-    }
-  };
-  return { problem, setProblem, busy, run };
+/** A vault action that closes its dialog once done. */
+function useVaultAction<V>(action: (input: V) => Promise<void>, onDone: () => void) {
+  const m = useVaultMutation({ mutationFn: action, onSuccess: onDone });
+  return { run: m.mutate, busy: m.isPending, problem: m.problem };
 }
 
 export function ImportKeyForm({ close }: { readonly close: () => void }) {
   const vault = useVault();
   const [form, setForm] = useState({ keyFile: "", publicKey: "", secretKey: "", label: "" });
-  const { problem, busy, run } = useAction();
+  const { problem, busy, run } = useVaultAction(
+    (input: typeof form) => vault.importKey({ ...input, source: "imported" }),
+    close,
+  );
   return (
     <form
       onSubmit={(e) => {
         e.preventDefault();
-        void run(() => vault.importKey({ ...form, source: "imported" })).then(
-          (ok) => ok && close(),
-        );
+        run(form);
       }}
     >
       <p>
@@ -102,7 +90,7 @@ export function RemoveKeyForm({
   readonly close: () => void;
 }) {
   const vault = useVault();
-  const { problem, busy, run } = useAction();
+  const { problem, busy, run } = useVaultAction((keyId: string) => vault.removeKey(keyId), close);
   return (
     <>
       <p>
@@ -114,11 +102,7 @@ export function RemoveKeyForm({
       </p>
       <Problem text={problem} />
       <div className="dialog-actions">
-        <Button
-          tone="danger"
-          isDisabled={busy}
-          onPress={() => void run(() => vault.removeKey(vaultKey.id)).then((ok) => ok && close())}
-        >
+        <Button tone="danger" isDisabled={busy} onPress={() => run(vaultKey.id)}>
           Remove the key
         </Button>
         <Button tone="quiet" onPress={close}>
@@ -134,14 +118,18 @@ export function ChangePasswordForm({ close }: { readonly close: () => void }) {
   const [current, setCurrent] = useState("");
   const [next, setNext] = useState<NewPasswordValue>({ password: "", again: "" });
   const [tried, setTried] = useState(false);
-  const { problem, busy, run } = useAction();
+  const { problem, busy, run } = useVaultAction(
+    (change: { current: string; next: string }) =>
+      vault.changePassword(change.current, change.next),
+    close,
+  );
   return (
     <form
       onSubmit={(e) => {
         e.preventDefault();
         setTried(true);
         if (newPasswordProblem(next.password, next.again) !== null) return;
-        void run(() => vault.changePassword(current, next.password)).then((ok) => ok && close());
+        run({ current, next: next.password });
       }}
     >
       <PasswordField label="Current password" value={current} onChange={setCurrent} autoFocus />
@@ -163,7 +151,17 @@ export function RevealPhraseForm({ close }: { readonly close: () => void }) {
   const vault = useVault();
   const [password, setPassword] = useState("");
   const [words, setWords] = useState<readonly string[] | null>(null);
-  const { problem, busy, run } = useAction();
+  // The words go to this dialog's state only (not the mutation's result).
+  const { problem, busy, run } = useVaultAction(
+    async (given: string) => {
+      const w = await vault.revealPhrase(given);
+      setPassword("");
+      setWords(w);
+    },
+    () => {
+      // The dialog stays open: it now shows the words until the user closes it.
+    },
+  );
   if (words !== null) {
     return (
       <>
@@ -194,11 +192,7 @@ export function RevealPhraseForm({ close }: { readonly close: () => void }) {
     <form
       onSubmit={(e) => {
         e.preventDefault();
-        void run(async () => {
-          const w = await vault.revealPhrase(password);
-          setPassword("");
-          setWords(w);
-        });
+        run(password);
       }}
     >
       <p>Give your password again to see the recovery phrase.</p>

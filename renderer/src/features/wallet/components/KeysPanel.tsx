@@ -17,7 +17,7 @@ import { Notice } from "../../../ui/Notice.tsx";
 import { Panel } from "../../../ui/Panel.tsx";
 import { TextField } from "../../../ui/TextField.tsx";
 import { useVault, type VaultKey } from "../vault/useVault.ts";
-import { vaultProblem } from "../vault/vaultMessages.ts";
+import { useVaultMutation } from "../vault/useVaultMutation.ts";
 import { ChangePasswordForm, ImportKeyForm, RemoveKeyForm, RevealPhraseForm } from "./KeyForms.tsx";
 import { WalletDialog } from "./WalletDialog.tsx";
 
@@ -68,29 +68,28 @@ function DiscoveryNotice() {
 function IdleLockSetting() {
   const vault = useVault();
   const [minutes, setMinutes] = useState(String(vault.walletSettings.idleLockMinutes));
-  const [problem, setProblem] = useState<string | null>(null);
-  const [saved, setSaved] = useState(false);
-  const save = async () => {
-    setSaved(false);
+  const [invalid, setInvalid] = useState<string | null>(null);
+  const saving = useVaultMutation({
+    mutationFn: (n: number) => vault.saveWalletSettings({ idleLockMinutes: n }),
+  });
+  const problem = invalid ?? saving.problem;
+  const saved = saving.isSuccess;
+  const save = () => {
     const n = Number(minutes);
     if (!/^[0-9]{1,4}$/.test(minutes.trim()) || n < 1 || n > 1440) {
-      setProblem("Between 1 and 1440 minutes.");
+      saving.reset();
+      setInvalid("Between 1 and 1440 minutes.");
       return;
     }
-    setProblem(null);
-    try {
-      await vault.saveWalletSettings({ idleLockMinutes: n });
-      setSaved(true);
-    } catch (e) {
-      setProblem(vaultProblem(e));
-    }
+    setInvalid(null);
+    saving.mutate(n);
   };
   return (
     <form
       className="lookup"
       onSubmit={(e) => {
         e.preventDefault();
-        void save();
+        save();
       }}
     >
       <TextField
@@ -109,7 +108,10 @@ function IdleLockSetting() {
 export function KeysPanel({ onReplace }: { readonly onReplace: () => void }) {
   const vault = useVault();
   const { config } = useServices();
-  const [problem, setProblem] = useState<string | null>(null);
+  // Lock, Add a key, Import a test account: the last one's failure is shown.
+  const action = useVaultMutation({ mutationFn: (run: () => Promise<void>) => run() });
+  const act = (run: () => Promise<void>) => action.mutate(run);
+  const problem = action.problem;
   if (vault.state.status !== "unlocked") return null;
   const keys = vault.state.keys;
   const nextTestAccount = DEV_ACCOUNT_KEYS.find(
@@ -118,21 +120,12 @@ export function KeysPanel({ onReplace }: { readonly onReplace: () => void }) {
   const nextIndex =
     Math.max(-1, ...(vault.keystore?.public.keys ?? []).map((k) => k.index ?? -1)) + 1;
 
-  const act = async (f: () => Promise<void>) => {
-    setProblem(null);
-    try {
-      await f();
-    } catch (e) {
-      setProblem(vaultProblem(e));
-    }
-  };
-
   return (
     <Panel
       id="wallet-keys"
       title="Keys"
       actions={
-        <Button tone="primary" onPress={() => void act(vault.lock)}>
+        <Button tone="primary" onPress={() => act(vault.lock)}>
           Lock
         </Button>
       }
@@ -157,14 +150,14 @@ export function KeysPanel({ onReplace }: { readonly onReplace: () => void }) {
       </ul>
       {problem === null ? null : <ErrorMessage error={problem} />}
       <div className="button-row">
-        <Button onPress={() => void act(() => vault.addPhraseKeys([nextIndex]))}>Add a key</Button>
+        <Button onPress={() => act(() => vault.addPhraseKeys([nextIndex]))}>Add a key</Button>
         <WalletDialog label="Import a key" title="Import a key">
           {(close) => <ImportKeyForm close={close} />}
         </WalletDialog>
         {TEST_ACCOUNT_NETWORKS.has(config.networkId) && nextTestAccount !== undefined ? (
           <Button
             onPress={() =>
-              void act(() =>
+              act(() =>
                 vault.importKey({
                   keyFile: "",
                   publicKey: nextTestAccount.publicKey,

@@ -11,7 +11,8 @@ import { Notice } from "../../../ui/Notice.tsx";
 import { Panel } from "../../../ui/Panel.tsx";
 import { phraseProblem } from "../keystore/phrase.ts";
 import { useVault } from "../vault/useVault.ts";
-import { newPasswordProblem, vaultProblem } from "../vault/vaultMessages.ts";
+import { useVaultMutation } from "../vault/useVaultMutation.ts";
+import { newPasswordProblem } from "../vault/vaultMessages.ts";
 import { NewPassword, type NewPasswordValue } from "./NewPassword.tsx";
 import { PhraseField } from "./WalletFields.tsx";
 import { makeWallet, type WalletFlowProps } from "./walletFlow.ts";
@@ -22,25 +23,23 @@ export function RestoreWallet(flow: WalletFlowProps) {
   const [phrase, setPhrase] = useState("");
   const [password, setPassword] = useState<NewPasswordValue>({ password: "", again: "" });
   const [tried, setTried] = useState(false);
-  const [problem, setProblem] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
   const phraseError = tried ? phraseProblem(phrase) : null;
+  const make = useVaultMutation({
+    mutationFn: (given: { password: string; phrase: string }) =>
+      makeWallet(vault, flow, given.password, given.phrase),
+  });
+  const problem = make.problem;
+  // Once made, the wallet page takes over: the button stays off.
+  const busy = make.isPending || make.isSuccess;
 
-  const restore = async () => {
+  const restore = () => {
     setTried(true);
     if (
       phraseProblem(phrase) !== null ||
       newPasswordProblem(password.password, password.again) !== null
     )
       return;
-    setBusy(true);
-    setProblem(null);
-    try {
-      await makeWallet(vault, flow, password.password, phrase);
-    } catch (e) {
-      setProblem(vaultProblem(e));
-      setBusy(false);
-    }
+    make.mutate({ password: password.password, phrase });
   };
 
   return (
@@ -51,7 +50,7 @@ export function RestoreWallet(flow: WalletFlowProps) {
       <form
         onSubmit={(e) => {
           e.preventDefault();
-          void restore();
+          restore();
         }}
       >
         <PhraseField

@@ -9,7 +9,7 @@ import { Button } from "../../../ui/Button.tsx";
 import { ErrorMessage } from "../../../ui/ErrorMessage.tsx";
 import { Panel } from "../../../ui/Panel.tsx";
 import { useVault } from "../vault/useVault.ts";
-import { vaultProblem } from "../vault/vaultMessages.ts";
+import { useVaultMutation } from "../vault/useVaultMutation.ts";
 import { PasswordField } from "./WalletFields.tsx";
 
 export function UnlockForm({
@@ -20,27 +20,20 @@ export function UnlockForm({
 }) {
   const vault = useVault();
   const [password, setPassword] = useState("");
-  const [problem, setProblem] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-
-  const unlock = async () => {
-    setBusy(true);
-    setProblem(null);
-    try {
-      await vault.unlock(password);
-    } catch (e) {
-      setProblem(vaultProblem(e));
-      setPassword("");
-      setBusy(false);
-    }
-  };
+  const unlock = useVaultMutation({
+    mutationFn: (given: string) => vault.unlock(given),
+    onError: () => setPassword(""),
+  });
+  const problem = unlock.problem;
+  // Once unlocked, the wallet page takes over: the buttons stay off.
+  const busy = unlock.isPending || unlock.isSuccess;
 
   return (
     <Panel id="wallet-unlock" title="Unlock your wallet">
       <form
         onSubmit={(e) => {
           e.preventDefault();
-          void unlock();
+          unlock.mutate(password);
         }}
       >
         <p>The wallet is locked. Its keys are encrypted until you give the password.</p>

@@ -6,6 +6,7 @@
  * (the gas station pays, so no key and no coins are needed).
  * @module
  */
+import { useMutation } from "@tanstack/react-query";
 import { getRouteApi } from "@tanstack/react-router";
 import { useState } from "react";
 import {
@@ -13,7 +14,13 @@ import {
   JsonNumber,
   type JsonValue,
 } from "../../../../../src-node/command/exactJson.ts";
-import { clientErrorWords, type ShownError } from "../../../api/errorWords.ts";
+import {
+  clientErrorWords,
+  plainError,
+  type ShownError,
+  thrownErrorWords,
+  WordedError,
+} from "../../../api/errorWords.ts";
 import { useLiveChain, useServices } from "../../../services/services.tsx";
 import { Button } from "../../../ui/Button.tsx";
 import { ErrorMessage } from "../../../ui/ErrorMessage.tsx";
@@ -41,61 +48,69 @@ export function FinishPage() {
   const { pact } = useServices();
   const pending = usePendingTransfers();
   const [keyText, setKeyText] = useState(params.requestKey === "-" ? "" : params.requestKey);
-  const [problem, setProblem] = useState<ShownError | null>(null);
-  const [busy, setBusy] = useState(false);
+  const [invalid, setInvalid] = useState<string | null>(null);
   const [finishing, setFinishing] = useState<string | null>(null);
 
-  const finish = async () => {
-    const key = keyText.trim();
-    setProblem(null);
-    if (!KEY.test(key)) return setProblem("A request key is 43 characters of base64url.");
-    if (pending.transfers.some((t) => t.requestKey === key)) return setFinishing(key);
-    setBusy(true);
-    try {
+  /** Step 1 found on the chains of the cut, as a pending transfer (refusals are thrown). */
+  const lookUp = useMutation({
+    mutationFn: async (key: string) => {
+      const refuse = (text: string) => new WordedError(plainError(text));
       const chains = heights.heads.map((h) => h.chainId);
       const polled = await Promise.all(chains.map((c) => pact.poll(c, [key])));
       let found: { chain: number; i: number } | null = null;
       for (const [i, r] of polled.entries()) {
-        if (!r.ok) return setProblem(clientErrorWords(r.error));
+        if (!r.ok) throw new WordedError(clientErrorWords(r.error));
         if (r.value.has(key)) found = { chain: chains[i] ?? 0, i };
       }
       if (found === null) {
-        return setProblem(
+        throw refuse(
           "No chain of this node has a transaction with this request key (yet): check the key, or wait for its block.",
         );
       }
       const r = polled[found.i];
       const result = r?.ok ? r.value.get(key) : undefined;
-      if (result === undefined) return;
+      if (result === undefined) return null;
       if (!result.outcome.ok) {
-        return setProblem(
+        throw refuse(
           `That transaction failed on chain ${found.chain} (${result.outcome.message}): there is nothing to finish.`,
         );
       }
       const target = yieldTarget(result);
       if (target === null) {
-        return setProblem(
+        throw refuse(
           `That transaction on chain ${found.chain} is not the first step of a cross-chain transfer.`,
         );
       }
       const c = result.continuation;
       const y = isJsonObject(c) && isJsonObject(c.yield) ? c.yield : null;
       const data = y !== null && isJsonObject(y.data) ? y.data : null;
-      pending.add(
-        newPending({
-          requestKey: key,
-          sourceChain: found.chain,
-          targetChain: target,
-          sender: null,
-          receiver: textOf(data?.receiver),
-          amount: textOf(data?.amount),
-          createdAt: Date.now(),
-        }),
-      );
-      setFinishing(key);
-    } finally {
-      setBusy(false);
-    }
+      return newPending({
+        requestKey: key,
+        sourceChain: found.chain,
+        targetChain: target,
+        sender: null,
+        receiver: textOf(data?.receiver),
+        amount: textOf(data?.amount),
+        createdAt: Date.now(),
+      });
+    },
+    onSuccess: (transfer) => {
+      if (transfer === null) return;
+      pending.add(transfer);
+      setFinishing(transfer.requestKey);
+    },
+  });
+  const busy = lookUp.isPending;
+  const problem: ShownError | null =
+    invalid ?? (lookUp.error === null ? null : thrownErrorWords(lookUp.error, "It was not found."));
+
+  const finish = () => {
+    const key = keyText.trim();
+    setInvalid(null);
+    lookUp.reset();
+    if (!KEY.test(key)) return setInvalid("A request key is 43 characters of base64url.");
+    if (pending.transfers.some((t) => t.requestKey === key)) return setFinishing(key);
+    lookUp.mutate(key);
   };
 
   const transfer = pending.transfers.find((t) => t.requestKey === finishing);
@@ -110,7 +125,7 @@ export function FinishPage() {
         <form
           onSubmit={(e) => {
             e.preventDefault();
-            void finish();
+            finish();
           }}
         >
           <TextField label="Request key" value={keyText} onChange={setKeyText} error={problem} />

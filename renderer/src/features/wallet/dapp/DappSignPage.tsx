@@ -10,9 +10,11 @@
  * request on screen, so it reaches that request's dapp or nobody.
  * @module
  */
+import { useMutation } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
 import { useEffect, useMemo, useState } from "react";
-import { type ShownError, thrownErrorWords, withLead } from "../../../api/errorWords.ts";
+import { clientErrorOf } from "../../../api/clientFailure.ts";
+import { clientErrorWords, thrownErrorWords, withLead } from "../../../api/errorWords.ts";
 import { formatDateTime } from "../../../format/dateTime.ts";
 import { useServices } from "../../../services/services.tsx";
 import { Button } from "../../../ui/Button.tsx";
@@ -21,6 +23,7 @@ import { Notice } from "../../../ui/Notice.tsx";
 import { PageTitle } from "../../../ui/PageTitle.tsx";
 import { Panel } from "../../../ui/Panel.tsx";
 import { showToast } from "../../../ui/toasts.tsx";
+import { answerSignRequestMutation } from "../api.ts";
 import { UnlockForm } from "../components/UnlockForm.tsx";
 import { NetworkWarning } from "../sign/NetworkWarning.tsx";
 import { Review } from "../sign/SignFlow.tsx";
@@ -37,18 +40,33 @@ function RequestReview({
   accounts,
   sign,
   answer,
+  sending,
 }: {
   readonly request: DappRequest;
   /** Why it no longer waits (nothing can be answered), said beside the buttons; null while it waits. */
   readonly stopped: string | null;
   readonly accounts: readonly SigningAccount[];
   readonly sign: (keyId: string, requestKey: string) => Promise<string>;
-  readonly answer: (body: unknown) => Promise<void>;
+  /** Sends the answer to the dapp (`ShownRequest`'s mutation). */
+  readonly answer: (body: unknown) => void;
+  /** The answer on its way, if one is. */
+  readonly sending: Answer | null;
 }) {
   const { config } = useServices();
   const [confirmNetwork, setConfirmNetwork] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<ShownError | null>(null);
+  // Signs every transaction held here, then hands the signed answer on.
+  const signing = useMutation({
+    mutationFn: async (each: readonly (readonly [SignRequest, readonly SigningAccount[]])[]) => {
+      const signed: SignRequest[] = [];
+      for (const [t, signers] of each) signed.push(await signWithHeld(t, signers, sign));
+      return signedAnswer(request, signed);
+    },
+    onSuccess: answer,
+  });
+  // Signing and the signed answer's travel (a refusal's travel leaves the buttons as they are).
+  const busy = signing.isPending || sending === "signed";
+  const failure =
+    signing.error === null ? null : thrownErrorWords(signing.error, "Signing failed.");
   // Built once per request: a /v1/sign command's creation time and nonce must not change under the user.
   // biome-ignore lint/correctness/useExhaustiveDependencies: one command per request (keys do not change while it is shown)
   const prepared = useMemo(
@@ -70,7 +88,7 @@ function RequestReview({
         />
         <StoppedNote stopped={stopped} />
         <div className="dialog-actions">
-          <Button onPress={() => void answer({ answer: "refused" })} isDisabled={stopped !== null}>
+          <Button onPress={() => answer({ answer: "refused" })} isDisabled={stopped !== null}>
             Refuse
           </Button>
         </div>
@@ -86,22 +104,6 @@ function RequestReview({
     request.kind === "quicksign" ||
     transactions.every((t, i) => held[i]?.length === t.sigs.filter((s) => s === null).length);
   const canSign = held.some((h) => h.length > 0) && complete;
-
-  const onSign = async () => {
-    setBusy(true);
-    setFailure(null);
-    try {
-      const signed: SignRequest[] = [];
-      for (const [i, t] of transactions.entries()) {
-        signed.push(await signWithHeld(t, held[i] ?? [], sign));
-      }
-      await answer(signedAnswer(request, signed));
-    } catch (e) {
-      setFailure(thrownErrorWords(e, "Signing failed."));
-    } finally {
-      setBusy(false);
-    }
-  };
 
   return (
     <>
@@ -143,15 +145,12 @@ function RequestReview({
       <div className="dialog-actions">
         <Button
           tone="primary"
-          onPress={() => void onSign()}
+          onPress={() => signing.mutate(transactions.map((t, i) => [t, held[i] ?? []] as const))}
           isDisabled={busy || !canSign || blocked || stopped !== null}
         >
           Sign
         </Button>
-        <Button
-          onPress={() => void answer({ answer: "refused" })}
-          isDisabled={busy || stopped !== null}
-        >
+        <Button onPress={() => answer({ answer: "refused" })} isDisabled={busy || stopped !== null}>
           Refuse
         </Button>
       </div>
@@ -207,29 +206,37 @@ function endedWords(ended: ShownEnd, origin: string | null): [string, string] {
   }
 }
 
-function ShownRequest({ shown }: { readonly shown: Shown }) {
-  const { answer, dismiss } = useDappRequests();
-  const vault = useVault();
-  const [problem, setProblem] = useState<ShownError | null>(null);
-  // While this page's own answer travels, the node may list the request as answered first.
-  const [sending, setSending] = useState(false);
-  const { request, others } = shown;
-  const ended = sending ? null : shown.ended;
-  const stopped = ended === null ? null : endedLabel(ended);
+/** What an answer to a dapp says. */
+type Answer = "signed" | "refused";
 
-  const reply = async (body: unknown) => {
-    setProblem(null);
-    setSending(true);
-    const refused = (body as { answer?: string }).answer === "refused";
-    // The id of the request on screen: the answer reaches its dapp or nobody.
-    const why = await answer(request.id, body);
-    setSending(false);
-    if (why !== null) {
-      setProblem(withLead("The answer did not reach the dapp.", why));
-      return;
-    }
-    showToast(refused ? "Refused: the dapp was told." : "Signed: the dapp has its signatures.");
-  };
+const answerOf = (body: unknown): Answer =>
+  (body as { answer?: string }).answer === "refused" ? "refused" : "signed";
+
+function ShownRequest({ shown }: { readonly shown: Shown }) {
+  const { client } = useServices();
+  const { answered, dismiss } = useDappRequests();
+  const vault = useVault();
+  const { request, others } = shown;
+  const send = useMutation({
+    ...answerSignRequestMutation(client),
+    onSuccess: (_, { id, answer }) => {
+      answered(id);
+      showToast(
+        answerOf(answer) === "refused"
+          ? "Refused: the dapp was told."
+          : "Signed: the dapp has its signatures.",
+      );
+    },
+  });
+  // While this page's own answer travels, the node may list the request as answered first.
+  const ended = send.isPending ? null : shown.ended;
+  const stopped = ended === null ? null : endedLabel(ended);
+  const problem =
+    send.error === null
+      ? null
+      : withLead("The answer did not reach the dapp.", clientErrorWords(clientErrorOf(send.error)));
+  // The id of the request on screen: the answer reaches its dapp or nobody.
+  const reply = (answer: unknown) => send.mutate({ id: request.id, answer });
 
   const more = others > 0 ? ` ${others} more wait after it.` : "";
   return (
@@ -268,6 +275,7 @@ function ShownRequest({ shown }: { readonly shown: Shown }) {
           }))}
           sign={(keyId, requestKey) => vault.sign(keyId, requestKey)}
           answer={reply}
+          sending={send.isPending ? answerOf(send.variables?.answer) : null}
         />
       ) : (
         <>
@@ -284,7 +292,7 @@ function ShownRequest({ shown }: { readonly shown: Shown }) {
           )}
           <StoppedNote stopped={stopped} />
           <div className="dialog-actions">
-            <Button onPress={() => void reply({ answer: "refused" })} isDisabled={stopped !== null}>
+            <Button onPress={() => reply({ answer: "refused" })} isDisabled={stopped !== null}>
               Refuse
             </Button>
           </div>

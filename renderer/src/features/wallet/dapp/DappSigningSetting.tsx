@@ -3,11 +3,15 @@
  * node answers Chainweaver's local signing API (`POST /v1/sign`, `/v1/quicksign`) on
  * 127.0.0.1 at the port shown (9467, Chainweaver's, unless changed), and every request opens
  * the review page. Saved by the node in `wallet/dapp-signing.json`
- * (`/app/api/wallet/dapp-signing`); a port another program holds is refused with the reason.
+ * (`/app/api/wallet/dapp-signing`, read by `dappSigningQuery` and switched by
+ * `setDappSigningMutation` of `../api.ts`); a port another program holds is refused with the
+ * reason.
  * @module
  */
-import { useEffect, useState } from "react";
-import { clientErrorWords, type ShownError, withLead } from "../../../api/errorWords.ts";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { clientErrorOf } from "../../../api/clientFailure.ts";
+import { clientErrorWords, withLead } from "../../../api/errorWords.ts";
 import { useServices } from "../../../services/services.tsx";
 import { Button } from "../../../ui/Button.tsx";
 import { ErrorMessage } from "../../../ui/ErrorMessage.tsx";
@@ -15,35 +19,28 @@ import { Notice } from "../../../ui/Notice.tsx";
 import { Panel } from "../../../ui/Panel.tsx";
 import { Switch } from "../../../ui/Switch.tsx";
 import { TextField } from "../../../ui/TextField.tsx";
-import { type DappSigningStatus, parseDappSigningStatus } from "./dappRequests.ts";
-
-const PATH = "wallet/dapp-signing";
+import { dappSigningQuery, setDappSigningMutation } from "../api.ts";
 
 export function DappSigningSetting() {
   const { client } = useServices();
-  const [status, setStatus] = useState<DappSigningStatus | null>(null);
-  const [port, setPort] = useState("");
-  const [problem, setProblem] = useState<ShownError | null>(null);
+  const queries = useQueryClient();
+  const read = useQuery(dappSigningQuery(client));
+  const change = useMutation(setDappSigningMutation(client, queries));
+  const status = read.data ?? null;
+  // What the user typed; until then, the port the node uses.
+  const [typed, setTyped] = useState<string | null>(null);
+  const port = typed ?? (status === null ? "" : String(status.port));
   const [portProblem, setPortProblem] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const busy = change.isPending;
+  // The last change's failure, else a failed first read (a later failed refresh keeps the panel).
+  const problem =
+    change.error !== null
+      ? clientErrorWords(clientErrorOf(change.error))
+      : status === null && read.error !== null
+        ? withLead("The setting could not be read.", clientErrorWords(clientErrorOf(read.error)))
+        : null;
 
-  useEffect(() => {
-    let live = true;
-    void client.appGet(PATH, parseDappSigningStatus).then((r) => {
-      if (!live) return;
-      if (!r.ok) {
-        setProblem(withLead("The setting could not be read.", clientErrorWords(r.error)));
-        return;
-      }
-      setStatus(r.value);
-      setPort(String(r.value.port));
-    });
-    return () => {
-      live = false;
-    };
-  }, [client]);
-
-  const apply = async (enabled: boolean) => {
+  const apply = (enabled: boolean) => {
     const text = port.trim();
     const n = Number(text);
     if (!/^[0-9]{4,5}$/.test(text) || n < 1024 || n > 65535) {
@@ -51,15 +48,7 @@ export function DappSigningSetting() {
       return;
     }
     setPortProblem(null);
-    setProblem(null);
-    setBusy(true);
-    const r = await client.appPost(PATH, { enabled, port: n }, parseDappSigningStatus);
-    setBusy(false);
-    if (!r.ok) {
-      setProblem(clientErrorWords(r.error));
-      return;
-    }
-    setStatus(r.value);
+    change.mutate({ enabled, port: n });
   };
 
   return (
@@ -80,7 +69,7 @@ export function DappSigningSetting() {
             label="Answer dapps' signing requests"
             isSelected={status.enabled}
             isReadOnly={busy}
-            onChange={(on) => void apply(on)}
+            onChange={(on) => apply(on)}
           />
           <p data-testid="dapp-signing-state">
             {status.listening
@@ -93,13 +82,13 @@ export function DappSigningSetting() {
             className="lookup"
             onSubmit={(e) => {
               e.preventDefault();
-              void apply(status.enabled);
+              apply(status.enabled);
             }}
           >
             <TextField
               label="Signing API port"
               value={port}
-              onChange={setPort}
+              onChange={setTyped}
               inputMode="numeric"
               error={portProblem}
               hint="Dapps call 9467 (Chainweaver's) unless told otherwise."

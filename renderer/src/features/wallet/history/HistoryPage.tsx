@@ -7,8 +7,11 @@
  * key: the history is in `wallet/pending.json`, followed by the pending transfers' provider.
  * @module
  */
+import { useMutation } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
 import { useState } from "react";
+import { ClientErrorCode } from "../../../api/clientError.ts";
+import { clientErrorOf, unwrap } from "../../../api/clientFailure.ts";
 import { clientErrorWords, type ShownError } from "../../../api/errorWords.ts";
 import { shortAccountName } from "../../../format/accountName.ts";
 import { COIN_DECIMALS, formatAmount, unitsOfDecimalText } from "../../../format/amount.ts";
@@ -45,37 +48,38 @@ function AddByRequestKey() {
   const { client } = useServices();
   const { history, recordHistory } = usePendingTransfers();
   const [keyText, setKeyText] = useState("");
-  const [problem, setProblem] = useState<ShownError | null>(null);
-  const [busy, setBusy] = useState(false);
-  const add = async () => {
-    const key = keyText.trim();
-    setProblem(null);
-    if (!KEY.test(key)) return setProblem("A request key is 43 characters of base64url.");
-    if (history.some((e) => e.requestKey === key)) {
-      return setProblem("This transaction is in the history already.");
-    }
-    setBusy(true);
-    try {
-      const r = await walletCalls.explorerTx(client, key, Date.now());
-      if (!r.ok) {
-        return setProblem(
-          r.error.code === "CLIENT_HTTP_STATUS" && r.error.status === 404
-            ? "This node knows no transaction with this request key (yet): check the key, or wait for its block."
-            : clientErrorWords(r.error),
-        );
-      }
-      recordHistory(r.value);
+  const [invalid, setInvalid] = useState<string | null>(null);
+  const lookUp = useMutation({
+    mutationFn: (key: string) => unwrap(walletCalls.explorerTx(client, key, Date.now())),
+    onSuccess: (entry) => {
+      recordHistory(entry);
       setKeyText("");
-    } finally {
-      setBusy(false);
+    },
+  });
+  const lookUpProblem = (e: Error): ShownError => {
+    const c = clientErrorOf(e);
+    return c.code === ClientErrorCode.HttpStatus && c.status === 404
+      ? "This node knows no transaction with this request key (yet): check the key, or wait for its block."
+      : clientErrorWords(c);
+  };
+  const problem = invalid ?? (lookUp.error === null ? null : lookUpProblem(lookUp.error));
+  const busy = lookUp.isPending;
+  const add = () => {
+    const key = keyText.trim();
+    setInvalid(null);
+    lookUp.reset();
+    if (!KEY.test(key)) return setInvalid("A request key is 43 characters of base64url.");
+    if (history.some((e) => e.requestKey === key)) {
+      return setInvalid("This transaction is in the history already.");
     }
+    lookUp.mutate(key);
   };
   return (
     <form
       className="lookup"
       onSubmit={(e) => {
         e.preventDefault();
-        void add();
+        add();
       }}
     >
       <TextField label="Request key" value={keyText} onChange={setKeyText} error={problem} />

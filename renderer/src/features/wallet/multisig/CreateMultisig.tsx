@@ -9,6 +9,7 @@
  * failed. The account joins the wallet's multi-signature accounts (watched like the others).
  * @module
  */
+import { useMutation } from "@tanstack/react-query";
 import { useId, useState } from "react";
 import { commandModel } from "../../../../../src-node/command/commandModel.ts";
 import type { Command } from "../../../../../src-node/command/commandTypes.ts";
@@ -73,7 +74,8 @@ export function CreateMultisig({
   const [pred, setPred] = useState<KeysetPred>("keys-all");
   const [chainsText, setChainsText] = useState("0");
   const [payerKey, setPayerKey] = useState(accounts[0]?.keyId ?? "");
-  const [busy, setBusy] = useState<string | null>(null);
+  // Which chain "Create the account" is on now, and what came of each chain so far.
+  const [step, setStep] = useState<string | null>(null);
   const [outcomes, setOutcomes] = useState<readonly ChainOutcome[]>([]);
   const [tried, setTried] = useState(false);
   // The review's moment: the commands signed then are the ones reviewed (their creation time).
@@ -93,7 +95,8 @@ export function CreateMultisig({
     setReviewing(Math.floor(Date.now() / 1000) - 15);
   };
 
-  const create = async (creationTime: number) => {
+  /** One creation per chain, each said as it ends; a failure is an outcome, never thrown. */
+  const createOnChains = async (creationTime: number) => {
     setOutcomes([]);
     if (!keyset.ok || !chains.ok || payer === undefined || name === null) return;
     const done: ChainOutcome[] = [];
@@ -103,7 +106,7 @@ export function CreateMultisig({
     };
     try {
       for (const chain of chains.value) {
-        setBusy(`Creating the account on chain ${chain}…`);
+        setStep(`Creating the account on chain ${chain}…`);
         const payload = createAccountPayload({
           networkId: config.networkId,
           chainId: chain,
@@ -151,11 +154,13 @@ export function CreateMultisig({
       }
     } catch (e) {
       say({ chain: -1, ok: false, text: e instanceof Error ? e.message : String(e) });
-    } finally {
-      setBusy(null);
-      setReviewing(null);
     }
   };
+  const create = useMutation({
+    mutationFn: createOnChains,
+    onSettled: () => setReviewing(null),
+  });
+  const busy = create.isPending ? (step ?? "Creating the account…") : null;
 
   if (accounts.length === 0) {
     return (
@@ -301,7 +306,7 @@ export function CreateMultisig({
             </Button>
             <Button
               tone="primary"
-              onPress={() => void create(reviewing)}
+              onPress={() => create.mutate(reviewing)}
               isDisabled={busy !== null}
             >
               Create the account

@@ -3,11 +3,13 @@
  * multi-signature transfer's review: **Sign** with every key this wallet holds whose signature
  * is missing (the vault signs the request key), **Copy** and **Save** it in the form it came
  * in, **Send** it once every signature is present (preflight, then `/send`). `useSignActions`
- * keeps what runs and what went wrong; `SignActions` shows them with the buttons.
+ * runs Sign and Send as mutations (what runs, what went wrong); `SignActions` shows them with
+ * the buttons.
  * @module
  */
+import { useMutation } from "@tanstack/react-query";
 import { useState } from "react";
-import { type ShownError, thrownErrorWords } from "../../../api/errorWords.ts";
+import { type ShownError, thrownErrorWords, WordedError } from "../../../api/errorWords.ts";
 import { useServices } from "../../../services/services.tsx";
 import { Button } from "../../../ui/Button.tsx";
 import { ErrorMessage } from "../../../ui/ErrorMessage.tsx";
@@ -27,10 +29,11 @@ import {
 export type SignActionsState = {
   readonly request: SignRequest;
   readonly held: readonly SigningAccount[];
+  /** The step running ("Signing…", "Sending…"), else null. */
   readonly busy: string | null;
   readonly failure: ShownError | null;
-  readonly sign: () => Promise<void>;
-  readonly send: () => Promise<void>;
+  readonly sign: () => void;
+  readonly send: () => void;
 };
 
 export function useSignActions({
@@ -48,39 +51,42 @@ export function useSignActions({
   readonly onSent: (chainId: number, requestKey: string) => void;
 }): SignActionsState {
   const { pact } = useServices();
-  const [busy, setBusy] = useState<string | null>(null);
-  const [failure, setFailure] = useState<ShownError | null>(null);
+  // What the send is doing now (the preflight, then the send itself).
+  const [step, setStep] = useState<string | null>(null);
   const held = heldSigners(request, accounts);
-
-  const run = async (step: () => Promise<void>) => {
-    setFailure(null);
-    try {
-      await step();
-    } catch (e) {
-      setFailure(thrownErrorWords(e, "It did not work."));
-    } finally {
-      setBusy(null);
-    }
-  };
+  const signing = useMutation({
+    mutationFn: () => signWithHeld(request, held, sign),
+    onSuccess: onSigned,
+  });
+  const sending = useMutation({
+    mutationFn: async () => {
+      const chainId = Number(request.payload.meta.chainId);
+      const problem = await preflightAndSend(pact, chainId, commandOf(request), setStep);
+      if (problem !== null) throw new WordedError(problem);
+      return chainId;
+    },
+    onSuccess: (chainId) => onSent(chainId, request.hash),
+  });
+  // The last action's failure only: starting one forgets the other's.
+  const failed = signing.error ?? sending.error;
 
   return {
     request,
     held,
-    busy,
-    failure,
-    sign: () =>
-      run(async () => {
-        setBusy("Signing…");
-        onSigned(await signWithHeld(request, held, sign));
-      }),
-    send: () =>
-      run(async () => {
-        if (!isComplete(request)) return;
-        const chainId = Number(request.payload.meta.chainId);
-        const problem = await preflightAndSend(pact, chainId, commandOf(request), setBusy);
-        if (problem !== null) return setFailure(problem);
-        onSent(chainId, request.hash);
-      }),
+    busy: signing.isPending
+      ? "Signing…"
+      : sending.isPending
+        ? (step ?? "Checking with the node before sending…")
+        : null,
+    failure: failed === null ? null : thrownErrorWords(failed, "It did not work."),
+    sign: () => {
+      sending.reset();
+      signing.mutate();
+    },
+    send: () => {
+      signing.reset();
+      if (isComplete(request)) sending.mutate();
+    },
   };
 }
 
@@ -104,7 +110,7 @@ export function SignActions({
       <div className="dialog-actions">
         <Button
           tone="primary"
-          onPress={() => void state.sign()}
+          onPress={state.sign}
           isDisabled={busy !== null || held.length === 0 || blocked}
         >
           Sign
@@ -119,7 +125,7 @@ export function SignActions({
         </Button>
         <Button
           tone="primary"
-          onPress={() => void state.send()}
+          onPress={state.send}
           isDisabled={busy !== null || !isComplete(request) || blocked}
         >
           Send

@@ -8,11 +8,11 @@
  * nothing is signed before every rule passes.
  * @module
  */
-import { useQuery } from "@tanstack/react-query";
+import { useMutation, useQuery } from "@tanstack/react-query";
 import { useReducer, useState } from "react";
 import { commandModel } from "../../../../../src-node/command/commandModel.ts";
 import type { Command, UnsignedCommand } from "../../../../../src-node/command/commandTypes.ts";
-import { type ShownError, thrownErrorWords } from "../../../api/errorWords.ts";
+import { thrownErrorWords, WordedError } from "../../../api/errorWords.ts";
 import { COIN_DECIMALS, formatAmount, maxGasFee } from "../../../format/amount.ts";
 import { formatDateTime } from "../../../format/dateTime.ts";
 import { useLiveChain, useServices } from "../../../services/services.tsx";
@@ -86,8 +86,8 @@ function ReviewPanel({
   readonly sign: TransferFlowProps["sign"];
 }) {
   const { pact } = useServices();
-  const [busy, setBusy] = useState<string | null>(null);
-  const [failure, setFailure] = useState<ShownError | null>(null);
+  // What "Sign and send" is doing now: signing, the preflight, the send itself.
+  const [step, setStep] = useState<string | null>(null);
   const [prepared, setPrepared] = useState(false);
   const { plan, unsigned } = review;
   const payload = transferPayload(plan);
@@ -95,21 +95,19 @@ function ReviewPanel({
   const crossChain = isCrossChain(plan);
   const expiry = new Date((plan.creationTime + plan.ttl) * 1000);
 
-  const signAndSend = async () => {
-    setFailure(null);
-    try {
-      setBusy("Signing…");
+  const signAndSend = useMutation({
+    mutationFn: async () => {
+      setStep("Signing…");
       const sig = await sign(review.keyId, unsigned.hash);
       const command: Command = { ...unsigned, sigs: [{ sig }] };
-      const problem = await preflightAndSend(pact, plan.chainId, command, setBusy);
-      if (problem !== null) return setFailure(problem);
-      onSent(unsigned.hash);
-    } catch (e) {
-      setFailure(thrownErrorWords(e, "Nothing was sent."));
-    } finally {
-      setBusy(null);
-    }
-  };
+      const problem = await preflightAndSend(pact, plan.chainId, command, setStep);
+      if (problem !== null) throw new WordedError(problem);
+    },
+    onSuccess: () => onSent(unsigned.hash),
+  });
+  const busy = signAndSend.isPending ? (step ?? "Signing…") : null;
+  const failure =
+    signAndSend.error === null ? null : thrownErrorWords(signAndSend.error, "Nothing was sent.");
 
   return (
     <Panel id="transfer-review" title="Review">
@@ -174,7 +172,7 @@ function ReviewPanel({
         <Button onPress={onBack} isDisabled={busy !== null}>
           Back
         </Button>
-        <Button tone="primary" onPress={() => void signAndSend()} isDisabled={busy !== null}>
+        <Button tone="primary" onPress={() => signAndSend.mutate()} isDisabled={busy !== null}>
           Sign and send
         </Button>
         <Button onPress={() => setPrepared(true)} isDisabled={busy !== null}>
