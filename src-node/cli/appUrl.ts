@@ -21,6 +21,7 @@ import { isSystemError } from "../errors/systemError.ts";
 import { appAddressPath, appTokenPath } from "../node.ts";
 import { CliErrorCode, cliError, usageError } from "./errors.ts";
 import type { CliIo } from "./io.ts";
+import { readValueFlags } from "./valueFlags.ts";
 
 export const APP_URL_USAGE = `Usage: weft app-url [--data-dir DIR] [--network NAME] [--host NAME]
 
@@ -43,34 +44,13 @@ Options:
 
 type Parsed = { dataDir?: string; network?: string; host?: string; help: boolean };
 
-const FLAGS = ["--data-dir", "--network", "--host"] as const;
+const FLAGS: ReadonlySet<string> = new Set(["--data-dir", "--network", "--host"]);
 
 function parseArgs(args: readonly string[]): Parsed {
-  const values = new Map<string, string>();
-  let help = false;
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i] as string;
-    if (arg === "--help" || arg === "-h") {
-      help = true;
-      continue;
-    }
-    const eq = arg.indexOf("=");
-    const name = eq > 0 ? arg.slice(0, eq) : arg;
-    if (!(FLAGS as readonly string[]).includes(name)) {
-      throw usageError(
-        `${arg}: unknown ${arg.startsWith("-") ? "flag" : "argument"} (see weft app-url --help)`,
-      );
-    }
-    const value = eq > 0 ? arg.slice(eq + 1) : args[++i];
-    if (value === undefined || value === "" || (eq < 0 && value.startsWith("--"))) {
-      throw usageError(`${name}: expects a value`);
-    }
-    if (values.has(name)) throw usageError(`${name}: given more than once`);
-    values.set(name, value);
-  }
-  const dataDir = values.get("--data-dir");
-  const network = values.get("--network");
-  const host = values.get("--host");
+  const { values, help } = readValueFlags(args, FLAGS, "app-url");
+  const dataDir = values.get("--data-dir")?.[0];
+  const network = values.get("--network")?.[0];
+  const host = values.get("--host")?.[0];
   return {
     help,
     ...(dataDir === undefined ? {} : { dataDir }),

@@ -14,6 +14,7 @@ import { runStandaloneMiner } from "../mining/standaloneMiner.ts";
 import { usageError } from "./errors.ts";
 import type { CliIo } from "./io.ts";
 import { processStopSignals, type StopSignals } from "./node.ts";
+import { readValueFlags } from "./valueFlags.ts";
 
 export const MINE_USAGE = `Usage: weft mine --node URL --account ACCOUNT [options]
 
@@ -57,48 +58,35 @@ function positiveInteger(flag: string, text: string): number {
 }
 
 function parseMineFlags(args: readonly string[]): MineFlags {
-  const flags: MineFlags = { keys: [], help: false };
-  const seen = new Set<string>();
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i] as string;
-    if (arg === "--help" || arg === "-h") {
-      flags.help = true;
-      continue;
-    }
-    const eq = arg.indexOf("=");
-    const name = arg.startsWith("--") && eq > 0 ? arg.slice(0, eq) : arg;
-    if (!VALUE_FLAGS.has(name)) throw usageError(`${arg}: unknown flag (see weft mine --help)`);
-    const value = name !== arg ? arg.slice(eq + 1) : args[++i];
-    if (value === undefined || (name === arg && value.startsWith("--"))) {
-      throw usageError(`${name}: expects a value`);
-    }
-    if (name !== "--public-key" && seen.has(name))
-      throw usageError(`${name}: given more than once`);
-    seen.add(name);
-    switch (name) {
-      case "--node":
-        flags.node = value;
-        break;
-      case "--account":
-        flags.account = value;
-        break;
-      case "--public-key":
-        flags.keys.push(
-          ...value
-            .split(",")
-            .map((k) => k.trim())
-            .filter((k) => k !== ""),
-        );
-        break;
-      case "--predicate":
-        flags.predicate = value;
-        break;
-      case "--threads":
-        flags.threads = checkMinerThreads(positiveInteger(name, value));
-        break;
-      case "--blocks":
-        flags.blocks = positiveInteger(name, value);
-        break;
+  const read = readValueFlags(args, VALUE_FLAGS, "mine", new Set(["--public-key"]));
+  const flags: MineFlags = { keys: [], help: read.help };
+  for (const [name, given] of read.values) {
+    for (const value of given) {
+      switch (name) {
+        case "--node":
+          flags.node = value;
+          break;
+        case "--account":
+          flags.account = value;
+          break;
+        case "--public-key":
+          flags.keys.push(
+            ...value
+              .split(",")
+              .map((k) => k.trim())
+              .filter((k) => k !== ""),
+          );
+          break;
+        case "--predicate":
+          flags.predicate = value;
+          break;
+        case "--threads":
+          flags.threads = checkMinerThreads(positiveInteger(name, value));
+          break;
+        case "--blocks":
+          flags.blocks = positiveInteger(name, value);
+          break;
+      }
     }
   }
   return flags;
