@@ -4,7 +4,7 @@
  * contents in words, sizes; a reply of the wrong shape is refused naming the field.
  */
 import { describe, expect, it } from "vitest";
-import { parseJob, parseOverview } from "../../renderer/src/features/backup/api.ts";
+import { parseJob, parseOverview } from "../../renderer/src/features/backup/backupWire.ts";
 import {
   contentsText,
   formatBytes,

@@ -1,5 +1,5 @@
 /**
- * The backup page's parsers (renderer/src/features/backup/api.ts) against a real node's
+ * The backup page's parsers (renderer/src/features/backup/backupWire.ts) against a real node's
  * replies through `inject()`: the overview, a finished job, the list and a check read
  * without a decode failure, so the page and the node agree on the wire.
  */
@@ -10,7 +10,7 @@ import {
   parseList,
   parseOverview,
   parseSummary,
-} from "../../renderer/src/features/backup/api.ts";
+} from "../../renderer/src/features/backup/backupWire.ts";
 import { openTestNode, type TestNode, tempDir } from "../support/testNode.ts";
 
 let t: TestNode | undefined;

@@ -4,7 +4,8 @@
  * route the node serves with that method, every `/app/api/*` route of the node has an entry,
  * and every entry is called once through the renderer's own client (`callEndpoint`) with
  * valid input (mined blocks and a transfer for the explorer, a backup, a keystore, a dapp's
- * signing request) and its answer parses with the entry's parser.
+ * signing request) and its answer parses with the entry's parser; the wallet's and the backup
+ * page's calls, made from the entries, read a real node's answers too.
  */
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
@@ -18,13 +19,18 @@ import {
   type NodeClient,
 } from "../../renderer/src/api/nodeClient.ts";
 import { APP_ENDPOINTS, appEndpoints } from "../../renderer/src/app/appEndpoints.ts";
+import { backupCalls } from "../../renderer/src/features/backup/api.ts";
 import {
   moduleQuery,
   searchQuery,
   transactionQuery,
   transfersQuery,
 } from "../../renderer/src/features/explorer/api.ts";
-import { pendingFileOf } from "../../renderer/src/features/wallet/crosschain/pendingFile.ts";
+import { walletCalls } from "../../renderer/src/features/wallet/api.ts";
+import {
+  parseWalletRecords,
+  pendingFileOf,
+} from "../../renderer/src/features/wallet/crosschain/pendingFile.ts";
 import type { Command } from "../../src-node/command/commandTypes.ts";
 import { base64UrlEncode } from "../../src-node/encoding/base64url.ts";
 import { newEntityKeys } from "../../src-node/p2p/private/entityKeys.ts";
@@ -307,6 +313,26 @@ describe("[renderer] the app API's endpoint contract with a real node", () => {
     } finally {
       await callEndpoint(client, e.setDappSigning, {}, { enabled: false, port });
     }
+  });
+
+  it("the wallet's and the backup page's calls build their requests from the entries", async () => {
+    // The calls that read an entry's answer their own way (callEndpointWith) read a real one.
+    const due = await walletCalls.backupDue(client);
+    expect(due).toMatchObject({ ok: true, value: expect.any(Boolean) });
+    expect(await walletCalls.backupState(client)).toMatchObject({
+      ok: true,
+      value: { runningId: null },
+    });
+    expect(await walletCalls.explorerTx(client, transferKey, 7)).toMatchObject({
+      ok: true,
+      value: { requestKey: transferKey, kind: "added", status: "succeeded", chain: 2 },
+    });
+    const stored = await walletCalls.keystore(client);
+    expect(stored.ok && stored.value.keystore).toMatchObject({ version: 1 });
+    const pending = await walletCalls.pending(client);
+    expect(pending.ok && parseWalletRecords(pending.value)).toMatchObject({ ok: true });
+    expect(await backupCalls.overview(client)).toMatchObject({ ok: true });
+    expect(await backupCalls.list(client)).toMatchObject({ ok: true, value: [] });
   });
 
   it("every entry was called", () => {

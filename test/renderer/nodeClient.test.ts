@@ -6,7 +6,9 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sharedEndpoints } from "../../renderer/src/api/appEndpoints.ts";
 import { ClientErrorCode } from "../../renderer/src/api/clientError.ts";
+import { callEndpoint } from "../../renderer/src/api/endpoint.ts";
 import { clientErrorWords } from "../../renderer/src/api/errorWords.ts";
 import {
   createNodeClient,
@@ -106,7 +108,7 @@ describe("[renderer] node client", () => {
     await expect(client.cut()).resolves.toMatchObject({ ok: true, value: { height: 5 } });
   });
 
-  it("reads and changes mining through the app route with a JSON body", async () => {
+  it("reads and changes mining through the app route's contract entries with a JSON body", async () => {
     let status = { enabled: false, threads: 1, account: null, hashRate: 0, blocksFound: 0 };
     routes.set("GET /app/api/mining", (_q, _b, res) => json(res, 200, status));
     routes.set("POST /app/api/mining", (_q, body, res) => {
@@ -115,8 +117,13 @@ describe("[renderer] node client", () => {
       json(res, 200, status);
     });
     const client = createNodeClient({ origin, basePath: BASE_PATH, fetch: nodeFetch });
-    await expect(client.mining()).resolves.toMatchObject({ ok: true, value: { enabled: false } });
-    await expect(client.setMining({ enabled: true })).resolves.toMatchObject({
+    await expect(callEndpoint(client, sharedEndpoints.mining, {})).resolves.toMatchObject({
+      ok: true,
+      value: { enabled: false },
+    });
+    await expect(
+      callEndpoint(client, sharedEndpoints.setMining, {}, { enabled: true }),
+    ).resolves.toMatchObject({
       ok: true,
       value: { enabled: true, hashRate: 1200 },
     });
@@ -166,7 +173,7 @@ describe("[renderer] node client", () => {
       }),
     );
     const client = createNodeClient({ origin, basePath: BASE_PATH, fetch: nodeFetch });
-    const r = await client.setMining({ enabled: true });
+    const r = await callEndpoint(client, sharedEndpoints.setMining, {}, { enabled: true });
     expect(r).toEqual({
       ok: false,
       error: {

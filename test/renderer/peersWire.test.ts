@@ -1,6 +1,7 @@
 /**
- * The peers panel's wire contract: the renderer's client and decoder of
- * `/app/api/peers` against a real node (createNode, not listening; requests
+ * The peers panel's wire contract: the renderer's contract entries of
+ * `/app/api/peers` (renderer/src/api/appEndpoints.ts), called over its client,
+ * against a real node (createNode, not listening; requests
  * through `inject()` as the app's own page sends them): the list and sync
  * status decode, a peer is added and removed, a bad address keeps the node's
  * code and message.
@@ -9,7 +10,9 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sharedEndpoints } from "../../renderer/src/api/appEndpoints.ts";
 import { ClientErrorCode } from "../../renderer/src/api/clientError.ts";
+import { callEndpoint } from "../../renderer/src/api/endpoint.ts";
 import {
   createNodeClient,
   type FetchLike,
@@ -90,23 +93,27 @@ afterAll(async () => {
 describe("[renderer] peers wire contract with the real node", () => {
   it("lists, adds and removes peers; keeps the node's refusal of a bad address", async () => {
     const c = await client();
-    const first = await c.peers();
+    const first = await callEndpoint(c, sharedEndpoints.peers, {});
     if (!first.ok) throw new Error(JSON.stringify(first.error));
     expect(first.value.peers.map((p) => [p.address, p.source, p.network])).toEqual([
       ["127.0.0.1:9", "configured", "unchecked"],
     ]);
     expect(first.value.sync).toMatchObject({ state: "alone", cutHeight: 0, blocksLeft: 0 });
-    expect((await c.addPeer("localhost:1849")).ok).toBe(true);
-    const added = await c.peers();
+    expect(
+      (await callEndpoint(c, sharedEndpoints.addPeer, {}, { address: "localhost:1849" })).ok,
+    ).toBe(true);
+    const added = await callEndpoint(c, sharedEndpoints.peers, {});
     if (!added.ok) throw new Error(JSON.stringify(added.error));
     expect(added.value.peers.map((p) => p.address)).toEqual(["127.0.0.1:9", "localhost:1849"]);
-    expect((await c.removePeer("127.0.0.1:9")).ok).toBe(true);
-    const removed = await c.peers();
+    expect((await callEndpoint(c, sharedEndpoints.removePeer, { address: "127.0.0.1:9" })).ok).toBe(
+      true,
+    );
+    const removed = await callEndpoint(c, sharedEndpoints.peers, {});
     expect(removed.ok && removed.value.peers.map((p) => p.address)).toEqual(["localhost:1849"]);
-    const bad = await c.addPeer("no port");
+    const bad = await callEndpoint(c, sharedEndpoints.addPeer, {}, { address: "no port" });
     if (bad.ok) throw new Error("a bad address was taken");
     expect(bad.error).toMatchObject({ code: ClientErrorCode.HttpStatus, status: 400 });
-    const unknown = await c.removePeer("127.0.0.1:9");
+    const unknown = await callEndpoint(c, sharedEndpoints.removePeer, { address: "127.0.0.1:9" });
     expect(unknown.ok ? 200 : "status" in unknown.error ? unknown.error.status : 0).toBe(404);
   });
 });

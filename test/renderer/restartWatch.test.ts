@@ -6,31 +6,25 @@
  */
 import { describe, expect, it } from "vitest";
 import { ClientErrorCode, type ClientResult } from "../../renderer/src/api/clientError.ts";
-import type { Decoded } from "../../renderer/src/api/decode.ts";
 import { RestartWatch } from "../../renderer/src/services/restartWatch.ts";
 
 type Answer = ClientResult<unknown>;
 
+/** A client whose `request` answers from a script, as JSON text (the watch's two calls). */
 function fakeClient(answers: { get: Answer[]; post: Answer }) {
   const calls: string[] = [];
-  const run = <T>(a: Answer, parse: (raw: unknown) => Decoded<T>): ClientResult<T> => {
-    if (!a.ok) return a;
-    const p = parse(a.value);
-    if (!p.ok) throw new Error(p.error);
-    return { ok: true, value: p.value };
-  };
+  const text = (a: Answer): ClientResult<string> =>
+    a.ok ? { ok: true, value: JSON.stringify(a.value) } : a;
   return {
     calls,
     client: {
-      get: async <T>(path: string, parse: (raw: unknown) => Decoded<T>) => {
-        calls.push(`GET ${path}`);
+      url: (path: string) => path,
+      request: async (method: string, path: string) => {
+        calls.push(`${method} ${path}`);
+        if (method === "POST") return text(answers.post);
         const a = answers.get.shift();
         if (a === undefined) throw new Error("no more answers");
-        return run(a, parse);
-      },
-      post: async <T>(path: string, _body: unknown, parse: (raw: unknown) => Decoded<T>) => {
-        calls.push(`POST ${path}`);
-        return run(answers.post, parse);
+        return text(a);
       },
     },
   };

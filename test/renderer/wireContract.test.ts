@@ -10,7 +10,9 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sharedEndpoints } from "../../renderer/src/api/appEndpoints.ts";
 import { ClientErrorCode } from "../../renderer/src/api/clientError.ts";
+import { callEndpoint } from "../../renderer/src/api/endpoint.ts";
 import { parseHeaderUpdate } from "../../renderer/src/api/headerUpdate.ts";
 import {
   createNodeClient,
@@ -142,7 +144,7 @@ describe("[renderer] wire contract with the real node", () => {
 
   it("decodes the miner's state and keeps the node's code of a refusal", async () => {
     const c = await client();
-    const status = await c.mining();
+    const status = await callEndpoint(c, sharedEndpoints.mining, {});
     expect(status).toEqual({
       ok: true,
       value: {
@@ -161,10 +163,15 @@ describe("[renderer] wire contract with the real node", () => {
         demand: [],
       },
     });
-    const refused = await c.setMining({
-      account: `k:${"ab".repeat(32)}`,
-      publicKeys: ["cd".repeat(32)],
-    });
+    const refused = await callEndpoint(
+      c,
+      sharedEndpoints.setMining,
+      {},
+      {
+        account: `k:${"ab".repeat(32)}`,
+        publicKeys: ["cd".repeat(32)],
+      },
+    );
     if (refused.ok) throw new Error("a k: account with another key was taken");
     expect(refused.error).toMatchObject({
       code: ClientErrorCode.HttpStatus,
@@ -175,18 +182,25 @@ describe("[renderer] wire contract with the real node", () => {
     expect(view.kind).toBe("bad-account");
     expect(view.error.details).toContain("MINING_BAD_MINER_INFO");
     // A change that succeeds answers the new state in the same shape.
-    const threads = await c.setMining({ threads: 2 });
+    const threads = await callEndpoint(c, sharedEndpoints.setMining, {}, { threads: 2 });
     expect(threads).toMatchObject({ ok: true, value: { enabled: false, threads: 2 } });
   });
 
   it("keeps the code of a refusal from another origin and of a bad body", async () => {
-    const foreign = await (await client("http://evil.example")).setMining({ enabled: true });
+    const foreign = await callEndpoint(
+      await client("http://evil.example"),
+      sharedEndpoints.setMining,
+      {},
+      {
+        enabled: true,
+      },
+    );
     if (foreign.ok) throw new Error("a foreign origin changed the miner");
     expect(foreign.error).toMatchObject({ code: ClientErrorCode.HttpStatus, status: 403 });
     expect(isForbiddenHere(foreign.error)).toBe(true);
-    const bad = await (await client()).setMining({ threads: "two" } as unknown as {
-      threads: number;
-    });
+    const bad = await callEndpoint(await client(), sharedEndpoints.setMining, {}, {
+      threads: "two",
+    } as unknown as { threads: number });
     if (bad.ok) throw new Error("a bad body was accepted");
     expect(bad.error).toMatchObject({ code: ClientErrorCode.HttpStatus, status: 400 });
     if (bad.error.code !== ClientErrorCode.HttpStatus) throw new Error("unreachable");

@@ -5,7 +5,10 @@
  * entry (`callEndpoint`), and test/renderer/endpointContract.test.ts checks every entry
  * against a real node: its route exists, and its answer parses with the entry's parser. The
  * full list is `app/appEndpoints.ts` (the entries sit beside their parsers: shared ones in
- * `api/appEndpoints.ts`, a feature's in its `endpoints.ts`).
+ * `api/appEndpoints.ts`, a feature's in its `endpoints.ts`). Every `/app/api/*` request of
+ * the UI is made from an entry, by `callEndpoint` or, where a caller reads the answer its own
+ * way, `callEndpointWith`; no other file writes an app API path
+ * (test/renderer/appApiPaths.test.ts).
  *
  * Browser-safe; the server does not import it (src-node/layers.ts: `api/` imports no
  * renderer code), so the test is what ties the two.
@@ -114,17 +117,50 @@ export type ReplyOf<E> =
       : Reply
     : never;
 
+/**
+ * The body argument of a call: none when the entry takes none, else one of the body's type
+ * (not distributed over a union: a body of `{id} | {folder}` is one argument of that union).
+ */
+export type BodyArgs<Body> = [Body] extends [undefined] ? [] : [body: Body];
+
 /** Calls an entry with the one client: its path filled, its body sent, its reply parsed. */
-export async function callEndpoint<R extends string, Q extends string, Body, Reply>(
+export function callEndpoint<R extends string, Q extends string, Body, Reply>(
   client: Pick<NodeClient, "request" | "url">,
   e: Endpoint<R, Q, Body, Reply>,
   params: EndpointParams<R, Q>,
-  ...body: Body extends undefined ? [] : [body: Body]
+  ...body: BodyArgs<Body>
 ): Promise<ClientResult<Reply>> {
+  return send(client, e, params, body, (t) => readEndpointReply(e, t) as Decoded<Reply>);
+}
+
+/**
+ * Calls an entry as {@link callEndpoint} does (its method, route, query, body type and
+ * timeout), but reads the JSON answer with `parse` instead of the entry's parser: for a caller
+ * that reads less of the answer (the wallet's "is a backup due" of the backup overview) or
+ * reads it into its own shape (a history entry from the explorer's transaction). The entry's
+ * parser stays the contract the test checks against a real node.
+ */
+export function callEndpointWith<R extends string, Q extends string, Body, T>(
+  client: Pick<NodeClient, "request" | "url">,
+  e: Endpoint<R, Q, Body, unknown>,
+  params: EndpointParams<R, Q>,
+  parse: Parse<T>,
+  ...body: BodyArgs<Body>
+): Promise<ClientResult<T>> {
+  return send(client, e, params, body, (t) => readEndpointReply({ reply: parse }, t) as Decoded<T>);
+}
+
+async function send<R extends string, Q extends string, Body, T>(
+  client: Pick<NodeClient, "request" | "url">,
+  e: Endpoint<R, Q, Body, unknown>,
+  params: EndpointParams<R, Q>,
+  body: readonly unknown[],
+  read: (text: string) => Decoded<T>,
+): Promise<ClientResult<T>> {
   const path = endpointPath(e, params);
   const text = await client.request(e.method, path, {
     ...(body.length === 0 ? {} : { body: body[0] }),
     ...(e.timeoutMs === undefined ? {} : { timeoutMs: e.timeoutMs }),
   });
-  return readReply(text, client.url(path), (t) => readEndpointReply(e, t) as Decoded<Reply>);
+  return readReply(text, client.url(path), read);
 }

@@ -4,29 +4,16 @@
  * write it (`NodePath`) — and one set of verbs (`get`, `post`, `put`, `delete`, `request` for
  * a reply read another way). Every call resolves to a `ClientResult`: an unreachable node, a
  * timeout, an error status or a reply that does not parse all come back as values the UI can
- * show. Features type their own endpoints in their `api.ts`; the few several use are here.
+ * show. The app API (`/app/api/*`) is called through its endpoint contract (`endpoint.ts`'s
+ * `callEndpoint` over this client's `request`), never by path; the ledger API's endpoints
+ * several features use are typed here, a feature's own in its `api.ts`.
  * @module
  */
 import { type AppConfig, parseAppConfig } from "./appConfig.ts";
 import { ClientErrorCode, type ClientResult } from "./clientError.ts";
 import { type Cut, parseCut } from "./cut.ts";
 import type { Decoded } from "./decode.ts";
-import {
-  type MiningChange,
-  type MiningHistory,
-  type MiningStatus,
-  parseMiningHistory,
-  parseMiningStatus,
-} from "./miningStatus.ts";
 import { type NodeInfo, parseNodeInfo } from "./nodeInfo.ts";
-import {
-  type LogLevel,
-  type LogLine,
-  type NodeStatus,
-  parseNodeLog,
-  parseNodeStatus,
-} from "./nodeStatus.ts";
-import { type PeersStatus, parsePeersStatus } from "./peers.ts";
 
 /** The part of a fetch Response the client reads. */
 export type ResponseLike = {
@@ -60,9 +47,9 @@ export type NodeClientOptions = {
 
 /**
  * A path of the node's HTTP API, written as the docs write it: the app's own routes from the
- * origin (`/app/api/backup`, docs/desktop.md), the ledger API's under its base (`/cut`,
- * `/chain/3/header?limit=5`, docs/api.md). The client puts the base in front of the second
- * kind; features never build URLs.
+ * origin (`/app/api/backup`, docs/desktop.md; made from their contract entries by
+ * `endpointPath`), the ledger API's under its base (`/cut`, `/chain/3/header?limit=5`,
+ * docs/api.md). The client puts the base in front of the second kind; features never build URLs.
  */
 export type NodePath = `/${string}`;
 
@@ -106,30 +93,15 @@ export type NodeClient = {
   /** `DELETE path` (what it removes is named in the path); the reply's text. */
   delete(path: NodePath, options?: RequestOptions): Promise<ClientResult<string>>;
 
-  // The endpoints more than one feature (or the services) use, typed once here; a feature's
-  // own endpoints live in its `api.ts` over `get`/`post`/`put`/`delete`.
+  // The ledger API's endpoints more than one feature (or the services) use, typed once here;
+  // a feature's own live in its `api.ts` over `get`/`post`/`put`/`delete`. The app API's
+  // (`/app/api/*`) are its contract's entries, called with `callEndpoint` (endpoint.ts).
   /** `GET /health-check`: the node's confirmation text. */
   healthCheck(): Promise<ClientResult<string>>;
   /** `GET /info` */
   info(): Promise<ClientResult<NodeInfo>>;
   /** `GET /cut` */
   cut(): Promise<ClientResult<Cut>>;
-  /** `GET /app/api/mining` */
-  mining(): Promise<ClientResult<MiningStatus>>;
-  /** `POST /app/api/mining` */
-  setMining(change: MiningChange): Promise<ClientResult<MiningStatus>>;
-  /** `GET /app/api/peers` (docs/p2p.md) */
-  peers(): Promise<ClientResult<PeersStatus>>;
-  /** `POST /app/api/peers` */
-  addPeer(address: string): Promise<ClientResult<string>>;
-  /** `DELETE /app/api/peers/{address}` */
-  removePeer(address: string): Promise<ClientResult<string>>;
-  /** `GET /app/api/mining/history`: the last hour of hash rates and blocks found. */
-  miningHistory(): Promise<ClientResult<MiningHistory>>;
-  /** `GET /app/api/node/status`: facts and what the node catches up on. */
-  nodeStatus(): Promise<ClientResult<NodeStatus>>;
-  /** `GET /app/api/node/log?level=…`: recent log lines at that level or above. */
-  nodeLog(level: LogLevel): Promise<ClientResult<readonly LogLine[]>>;
 };
 
 const DEFAULT_TIMEOUT_MS = 10_000;
@@ -270,15 +242,6 @@ export function createNodeClient(options: NodeClientOptions): NodeClient {
     healthCheck: () => request("GET", "/health-check", { accept: "text/plain" }),
     info: () => client.get("/info", parseNodeInfo),
     cut: () => client.get("/cut", parseCut),
-    mining: () => client.get("/app/api/mining", parseMiningStatus),
-    setMining: (change) => client.post("/app/api/mining", change, parseMiningStatus),
-    miningHistory: () => client.get("/app/api/mining/history", parseMiningHistory),
-    nodeStatus: () => client.get("/app/api/node/status", parseNodeStatus),
-    nodeLog: (level) =>
-      client.get(`/app/api/node/log?level=${encodeURIComponent(level)}&limit=200`, parseNodeLog),
-    peers: () => client.get("/app/api/peers", parsePeersStatus),
-    addPeer: (address) => request("POST", "/app/api/peers", { body: { address } }),
-    removePeer: (address) => client.delete(`/app/api/peers/${encodeURIComponent(address)}`),
   };
   return client;
 }

@@ -1,14 +1,12 @@
 /**
- * The node's restart from the app (docs/desktop.md §3.4): `GET /app/api/node/restart` says
- * which launch of the node answers and whether its host can restart it; `POST` asks for a
- * restart and answers 202 with the launch id of the node about to stop.
+ * The answers of the node's restart from the app (docs/desktop.md §3.4): `GET
+ * /app/api/node/restart` says which launch of the node answers and whether its host can
+ * restart it; `POST` asks for a restart and answers 202 with the launch id of the node about
+ * to stop. The calls are the contract's entries (`appEndpoints.ts`: `restartStatus`,
+ * `restart`), made by the restart watch (`services/restartWatch.ts`).
  * @module
  */
-import type { ClientResult } from "./clientError.ts";
 import { boolean, type Decoded, decode, record, string } from "./decode.ts";
-import type { NodeClient } from "./nodeClient.ts";
-
-export const NODE_RESTART_PATH = "/app/api/node/restart";
 
 export type RestartStatus = {
   /** New for every start of the node. */
@@ -32,14 +30,4 @@ export function parseRestartStatus(raw: unknown): Decoded<RestartStatus> {
 
 export function parseRestartAccepted(raw: unknown): Decoded<RestartAccepted> {
   return decode(raw, (x) => ({ launchId: string(record(x, "restart").launchId, "launchId") }));
-}
-
-type AppClient = Pick<NodeClient, "get" | "post">;
-
-export function restartStatus(client: AppClient): Promise<ClientResult<RestartStatus>> {
-  return client.get(NODE_RESTART_PATH, parseRestartStatus);
-}
-
-export function requestRestart(client: AppClient): Promise<ClientResult<RestartAccepted>> {
-  return client.post(NODE_RESTART_PATH, {}, parseRestartAccepted);
 }

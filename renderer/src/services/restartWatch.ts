@@ -7,9 +7,10 @@
  * reason to look at the host.
  * @module
  */
+import { sharedEndpoints } from "../api/appEndpoints.ts";
 import type { ClientResult } from "../api/clientError.ts";
+import { callEndpoint } from "../api/endpoint.ts";
 import type { NodeClient } from "../api/nodeClient.ts";
-import { requestRestart, restartStatus } from "../api/nodeRestart.ts";
 
 export type RestartPhase =
   | { readonly kind: "idle" }
@@ -20,7 +21,7 @@ export type RestartPhase =
 export type RestartReason = "restart" | "restore";
 
 export type RestartWatchOptions = {
-  readonly client: Pick<NodeClient, "get" | "post">;
+  readonly client: Pick<NodeClient, "request" | "url">;
   /** Called once the node is back (the chain store's reload, the query cache's invalidation). */
   readonly onBack?: () => void;
   /** ms between checks; default 500. */
@@ -63,7 +64,7 @@ export class RestartWatch {
 
   /** Asks the node to restart and follows it; resolves to the request's result. */
   async restart(): Promise<ClientResult<{ launchId: string }>> {
-    const r = await requestRestart(this.#options.client);
+    const r = await callEndpoint(this.#options.client, sharedEndpoints.restart, {}, {});
     if (r.ok) this.follow(r.value.launchId, "restart");
     return r;
   }
@@ -82,7 +83,7 @@ export class RestartWatch {
     const limit = this.#options.limitMs ?? 180_000;
     const check = async () => {
       this.#timer = null;
-      const r = await restartStatus(this.#options.client);
+      const r = await callEndpoint(this.#options.client, sharedEndpoints.restartStatus, {});
       if (this.#phase.kind !== "restarting" || this.#phase.since !== since) return;
       if (r.ok && r.value.launchId !== oldLaunchId) {
         this.#set({ kind: "back", reason });

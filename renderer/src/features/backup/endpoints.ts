@@ -1,6 +1,6 @@
 /**
  * The backup page's endpoints (`/app/api/backup/*`, docs/desktop.md §3.5) as contract entries
- * (`api/endpoint.ts`) over the parsers of `api.ts`; `app/appEndpoints.ts` lists them.
+ * (`api/endpoint.ts`) over the parsers of `backupWire.ts`; `app/appEndpoints.ts` lists them.
  * @module
  */
 import { bodyType, endpoint } from "../../api/endpoint.ts";
@@ -13,7 +13,7 @@ import {
   parseRestoreAccepted,
   parseSummary,
   type Which,
-} from "./api.ts";
+} from "./backupWire.ts";
 
 /** Checking reads every file back: large backups take a while. */
 const SLOW_MS = 300_000;

@@ -2,16 +2,18 @@
  * The Node page's data as query options: one factory per endpoint, with its key and its
  * polling interval (each view polls only what it shows, while it shows it); in the desktop
  * app, what the page reads and changes through the desktop bridge (the app's facts, its
- * settings, opening a folder) as queries and mutations under `["desktop", …]`.
+ * settings, opening a folder) as queries and mutations under `["desktop", …]`. The app API's
+ * routes are called through their contract entries (`api/appEndpoints.ts`, `callEndpoint`).
  * @module
  */
 import { mutationOptions, type QueryClient, queryOptions, skipToken } from "@tanstack/react-query";
 import type { AppSettings, SettingsPatch } from "../../../../electron/ipc/contract.ts";
+import { sharedEndpoints as app } from "../../api/appEndpoints.ts";
 import { unwrap } from "../../api/clientFailure.ts";
+import { callEndpoint } from "../../api/endpoint.ts";
 import type { MiningChange } from "../../api/miningStatus.ts";
 import type { NodeClient } from "../../api/nodeClient.ts";
 import type { LogLevel } from "../../api/nodeStatus.ts";
-import { parsePin, parsePinCheck, parsePrivateEntities } from "../../api/privateEntities.ts";
 import { unwrapBridge } from "../../desktop/bridgeFailure.ts";
 import type { DesktopApi } from "../../desktop/desktopBridge.ts";
 import { queryKeys } from "../../services/queryClient.ts";
@@ -42,7 +44,7 @@ export function infoQuery(client: NodeClient) {
 export function miningQuery(client: NodeClient) {
   return queryOptions({
     queryKey: queryKeys.mining,
-    queryFn: () => unwrap(client.mining()),
+    queryFn: () => unwrap(callEndpoint(client, app.mining, {})),
     refetchInterval: MINING_EVERY_MS,
   });
 }
@@ -50,7 +52,7 @@ export function miningQuery(client: NodeClient) {
 /** A change of the mining switch, threads or reward account; the answer is the new state. */
 export function setMiningMutation(client: NodeClient, queries: QueryClient) {
   return mutationOptions({
-    mutationFn: (change: MiningChange) => unwrap(client.setMining(change)),
+    mutationFn: (change: MiningChange) => unwrap(callEndpoint(client, app.setMining, {}, change)),
     onSuccess: (next) => queries.setQueryData(queryKeys.mining, next),
     // A refusal can still have changed something (e.g. threads): show the node's truth.
     onError: () => queries.invalidateQueries({ queryKey: queryKeys.mining }),
@@ -64,7 +66,7 @@ const PEERS_KEY = ["node", "peers"] as const;
 export function peersQuery(client: NodeClient) {
   return queryOptions({
     queryKey: PEERS_KEY,
-    queryFn: () => unwrap(client.peers()),
+    queryFn: () => unwrap(callEndpoint(client, app.peers, {})),
     refetchInterval: PEERS_EVERY_MS,
   });
 }
@@ -77,7 +79,9 @@ export function changePeerMutation(
 ) {
   return mutationOptions({
     mutationFn: (address: string) =>
-      unwrap(how === "add" ? client.addPeer(address) : client.removePeer(address)),
+      how === "add"
+        ? unwrap(callEndpoint(client, app.addPeer, {}, { address }))
+        : unwrap(callEndpoint(client, app.removePeer, { address })),
     onSettled: () => queries.invalidateQueries({ queryKey: PEERS_KEY }),
   });
 }
@@ -91,7 +95,7 @@ export type PinInput = { readonly name: string; readonly publicKey: string };
 export function privateEntitiesQuery(client: NodeClient) {
   return queryOptions({
     queryKey: PRIVATE_KEY,
-    queryFn: () => unwrap(client.get("/app/api/private", parsePrivateEntities)),
+    queryFn: () => unwrap(callEndpoint(client, app.privateEntities, {})),
     refetchInterval: PRIVATE_EVERY_MS,
   });
 }
@@ -99,15 +103,14 @@ export function privateEntitiesQuery(client: NodeClient) {
 /** Checking an entity's key before trusting it: its fingerprint, nothing stored. */
 export function checkPinMutation(client: NodeClient) {
   return mutationOptions({
-    mutationFn: (pin: PinInput) =>
-      unwrap(client.post("/app/api/private/trusted/check", pin, parsePinCheck)),
+    mutationFn: (pin: PinInput) => unwrap(callEndpoint(client, app.checkPin, {}, pin)),
   });
 }
 
 /** Trusting (pinning) an entity's key; the list is asked again. */
 export function trustPinMutation(client: NodeClient, queries: QueryClient) {
   return mutationOptions({
-    mutationFn: (pin: PinInput) => unwrap(client.post("/app/api/private/trusted", pin, parsePin)),
+    mutationFn: (pin: PinInput) => unwrap(callEndpoint(client, app.pin, {}, pin)),
     onSettled: () => queries.invalidateQueries({ queryKey: PRIVATE_KEY }),
   });
 }
@@ -115,8 +118,7 @@ export function trustPinMutation(client: NodeClient, queries: QueryClient) {
 /** Removing an app pin; the list is asked again. */
 export function removePinMutation(client: NodeClient, queries: QueryClient) {
   return mutationOptions({
-    mutationFn: (name: string) =>
-      unwrap(client.delete(`/app/api/private/trusted/${encodeURIComponent(name)}`)),
+    mutationFn: (name: string) => unwrap(callEndpoint(client, app.unpin, { name })),
     onSettled: () => queries.invalidateQueries({ queryKey: PRIVATE_KEY }),
   });
 }
@@ -128,7 +130,7 @@ const LOG_EVERY_MS = 3000;
 export function miningHistoryQuery(client: NodeClient) {
   return queryOptions({
     queryKey: queryKeys.miningHistory,
-    queryFn: () => unwrap(client.miningHistory()),
+    queryFn: () => unwrap(callEndpoint(client, app.miningHistory, {})),
     refetchInterval: HISTORY_EVERY_MS,
   });
 }
@@ -137,7 +139,7 @@ export function miningHistoryQuery(client: NodeClient) {
 export function nodeStatusQuery(client: NodeClient) {
   return queryOptions({
     queryKey: queryKeys.nodeStatus,
-    queryFn: () => unwrap(client.nodeStatus()),
+    queryFn: () => unwrap(callEndpoint(client, app.nodeStatus, {})),
     refetchInterval: STATUS_EVERY_MS,
   });
 }
@@ -145,7 +147,8 @@ export function nodeStatusQuery(client: NodeClient) {
 export function nodeLogQuery(client: NodeClient, level: LogLevel) {
   return queryOptions({
     queryKey: queryKeys.nodeLog(level),
-    queryFn: () => unwrap(client.nodeLog(level)),
+    // The last 200 lines at `level` or above: what the panel shows.
+    queryFn: () => unwrap(callEndpoint(client, app.nodeLog, { level, limit: 200 })),
     refetchInterval: LOG_EVERY_MS,
   });
 }

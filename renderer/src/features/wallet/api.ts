@@ -1,19 +1,23 @@
 /**
- * The wallet's server data: its endpoints over the one node client (`walletCalls`), the
- * query keys (`walletKeys`) and the query options every wallet page reads through. Chain data
- * sits under `["wallet", "chain", c]`, refreshed when a block lands on chain c
- * (`useRefreshOnBlocks`); the app's routes under `["app", …]`. Changes go through
+ * The wallet's server data: its endpoints, calls of their contract entries over the one node
+ * client (`walletCalls`), the query keys (`walletKeys`) and the query options every wallet page
+ * reads through. Chain data sits under `["wallet", "chain", c]`, refreshed when a block lands
+ * on chain c (`useRefreshOnBlocks`); the app's routes under `["app", …]`. Changes go through
  * `useMutation` in the component that makes them, with these calls as `mutationFn`.
  * @module
  */
 import { mutationOptions, type QueryClient, queryOptions } from "@tanstack/react-query";
+import { sharedEndpoints } from "../../api/appEndpoints.ts";
 import { unwrap } from "../../api/clientFailure.ts";
-import { type Decoded, decode, record, reject, string } from "../../api/decode.ts";
+import type { Decoded } from "../../api/decode.ts";
+import { callEndpoint, callEndpointWith } from "../../api/endpoint.ts";
 import { plainError, WordedError } from "../../api/errorWords.ts";
 import type { MiningChange } from "../../api/miningStatus.ts";
 import type { NodeClient } from "../../api/nodeClient.ts";
 import type { PactClient } from "../../api/pactClient.ts";
 import { queryKeys } from "../../services/queryClient.ts";
+import { backupEndpoints } from "../backup/endpoints.ts";
+import { explorerEndpoints } from "../explorer/endpoints.ts";
 import { readAccounts } from "./accounts/readAccounts.ts";
 import { parseBackupState } from "./backup/backUpFirst.ts";
 import { parseBackupDue } from "./backup/backupDue.ts";
@@ -22,64 +26,43 @@ import {
   parseWalletRecords,
   type WalletRecords,
 } from "./crosschain/pendingFile.ts";
-import {
-  type DappRequests,
-  parseDappRequests,
-  parseDappSigningStatus,
-} from "./dapp/dappRequests.ts";
+import type { DappRequests } from "./dapp/dappRequests.ts";
 import type { LocalCaller } from "./discovery/accountDiscovery.ts";
+import { type SignerAnswerBody, walletEndpoints } from "./endpoints.ts";
+import { parseKeystoreAnswer } from "./fileAnswers.ts";
 import { entryFromExplorerTx } from "./history/lookupTransaction.ts";
 import { type KeystoreFile, parseKeystoreFile } from "./keystore/keystoreFormat.ts";
 import type { VaultActions } from "./vault/useVault.ts";
 
-/** The node's answer to a replacement: where it kept the old keystore (null: there was none). */
-export function parseReplaced(raw: unknown): Decoded<{ readonly keptAs: string | null }> {
-  return decode(raw, (x) => {
-    const r = record(x, "answer");
-    if (r.replaced !== true) reject("answer.replaced", "true");
-    return { keptAs: r.keptAs === null ? null : string(r.keptAs, "answer.keptAs") };
-  });
-}
+/** Reads an answer as it came: the caller reads it on (the stored files). */
+const asItCame = (raw: unknown): Decoded<unknown> => ({ ok: true, value: raw });
 
-export function parseKeystoreAnswer(raw: unknown): Decoded<{ readonly keystore: unknown }> {
-  return decode(raw, (x) => {
-    const r = record(x, "answer");
-    if (!("keystore" in r)) reject("answer.keystore", "a keystore or null");
-    return { keystore: r.keystore };
-  });
-}
-
-export function parseSaved(raw: unknown): Decoded<{ readonly saved: true }> {
-  return decode(raw, (x) => {
-    if (record(x, "answer").saved !== true) reject("answer.saved", "true");
-    return { saved: true as const };
-  });
-}
-
-const KEYSTORE = "/app/api/wallet/keystore";
-const PENDING = "/app/api/wallet/pending";
-const DAPP_SIGNING = "/app/api/wallet/dapp-signing";
-const SIGN_REQUESTS = "/app/api/wallet/sign-requests";
-
-/** The wallet's endpoints (docs/wallet.md), each a call on the one client. */
+/**
+ * The wallet's endpoints (docs/wallet.md), each a call of its contract entry (`endpoints.ts`;
+ * the backup's and the explorer's entries for the two routes of theirs the wallet reads).
+ */
 export const walletCalls = {
   /**
    * `GET /app/api/wallet/keystore`: the stored keystore file as JSON (`null` before the first
-   * wallet); `keystore/keystoreFormat.ts` parses it.
+   * wallet), read on by `keystoreQuery`, which says when the file itself cannot be read.
    */
-  keystore: (c: NodeClient) => c.get(KEYSTORE, parseKeystoreAnswer),
+  keystore: (c: NodeClient) =>
+    callEndpointWith(c, walletEndpoints.keystore, {}, parseKeystoreAnswer),
   /** `PUT /app/api/wallet/keystore`: replaces the stored keystore file. */
-  saveKeystore: (c: NodeClient, keystore: unknown) => c.put(KEYSTORE, keystore, parseSaved),
+  saveKeystore: (c: NodeClient, keystore: KeystoreFile) =>
+    callEndpoint(c, walletEndpoints.saveKeystore, {}, keystore),
   /** `POST /app/api/wallet/keystore/replace`: the old file kept aside, the new one stored. */
-  replaceKeystore: (c: NodeClient, keystore: unknown) =>
-    c.post(`${KEYSTORE}/replace`, keystore, parseReplaced),
+  replaceKeystore: (c: NodeClient, keystore: KeystoreFile) =>
+    callEndpoint(c, walletEndpoints.replaceKeystore, {}, keystore),
   /**
    * `GET /app/api/wallet/pending`: the stored pending-transfers file as JSON (`{pending: null}`
-   * before the first); `crosschain/pendingFile.ts` parses it.
+   * before the first), as it came: `walletRecordsQuery` reads it with
+   * `crosschain/pendingFile.ts`, an unreadable file being an answer, not a failed call.
    */
-  pending: (c: NodeClient) => c.get(PENDING, (raw) => ({ ok: true, value: raw })),
+  pending: (c: NodeClient) => callEndpointWith(c, walletEndpoints.pending, {}, asItCame),
   /** `PUT /app/api/wallet/pending`: replaces the stored pending-transfers file. */
-  savePending: (c: NodeClient, file: unknown) => c.put(PENDING, file, parseSaved),
+  savePending: (c: NodeClient, file: PendingFile) =>
+    callEndpoint(c, walletEndpoints.savePending, {}, file),
   /** `POST /chain/{c}/pact/api/v1/local` with the answer's JSON as it came (account discovery). */
   localRaw:
     (c: NodeClient): LocalCaller =>
@@ -90,34 +73,31 @@ export const walletCalls = {
       })),
   /** `GET /app/api/explorer/tx/{requestKey}` read into an "added" history entry. */
   explorerTx: (c: NodeClient, requestKey: string, createdAt: number) =>
-    c.get(`/app/api/explorer/tx/${encodeURIComponent(requestKey)}`, (raw) =>
+    callEndpointWith(c, explorerEndpoints.transaction, { requestKey }, (raw) =>
       entryFromExplorerTx(raw, createdAt),
     ),
   /** `GET /app/api/backup`, only whether a fresh backup is due (the Backup page owns the rest). */
-  backupDue: (c: NodeClient) => c.get("/app/api/backup", parseBackupDue),
+  backupDue: (c: NodeClient) => callEndpointWith(c, backupEndpoints.overview, {}, parseBackupDue),
   /** `GET /app/api/backup`, what the wallet asks before it replaces itself. */
-  backupState: (c: NodeClient) => c.get("/app/api/backup", parseBackupState),
+  backupState: (c: NodeClient) =>
+    callEndpointWith(c, backupEndpoints.overview, {}, parseBackupState),
   /** `POST /app/api/backup/start`: an app backup (the node's databases and the wallet's files). */
   startBackup: (c: NodeClient, includeState: boolean) =>
-    c.post("/app/api/backup/start", { includeState }, (raw) =>
-      decode(raw, (x) => string(record(x, "answer").id, "id")),
-    ),
+    callEndpoint(c, backupEndpoints.start, {}, { includeState }),
   /** `GET /app/api/wallet/dapp-signing`: the dapp signing API's setting and whether it listens. */
-  dappSigning: (c: NodeClient) => c.get(DAPP_SIGNING, parseDappSigningStatus),
+  dappSigning: (c: NodeClient) => callEndpoint(c, walletEndpoints.dappSigning, {}),
   /** `POST /app/api/wallet/dapp-signing`: switches it (and its port); the answer is the new state. */
   setDappSigning: (c: NodeClient, change: DappSigningChange) =>
-    c.post(DAPP_SIGNING, change, parseDappSigningStatus),
+    callEndpoint(c, walletEndpoints.setDappSigning, {}, change),
   /**
    * `GET /app/api/wallet/sign-requests[?since=N]`: the dapps' waiting requests; with `since`
    * the current version, the node first waits (up to 8 s) for a change (a long poll).
    */
   signRequests: (c: NodeClient, since: number | null) =>
-    c.get(since === null ? SIGN_REQUESTS : `${SIGN_REQUESTS}?since=${since}`, parseDappRequests),
+    callEndpoint(c, walletEndpoints.signRequests, since === null ? {} : { since }),
   /** `POST /app/api/wallet/sign-requests/{id}`: the user's answer to request `id`, and no other. */
-  answerSignRequest: (c: NodeClient, id: string, answer: unknown) =>
-    c.post(`${SIGN_REQUESTS}/${encodeURIComponent(id)}`, answer, (raw) =>
-      decode(raw, (x) => record(x, "answer")),
-    ),
+  answerSignRequest: (c: NodeClient, id: string, answer: SignerAnswerBody) =>
+    callEndpoint(c, walletEndpoints.answerSignRequest, { id }, answer),
 };
 
 /** What the dapp signing setting's switch and port field send. */
@@ -275,7 +255,7 @@ export function txResultQuery(pact: PactClient, chainId: number, requestKey: str
 export function miningQuery(client: NodeClient) {
   return queryOptions({
     queryKey: queryKeys.mining,
-    queryFn: () => unwrap(client.mining()),
+    queryFn: () => unwrap(callEndpoint(client, sharedEndpoints.mining, {})),
     refetchInterval: STATUS_EVERY_MS,
     retry: false,
   });
@@ -313,7 +293,8 @@ export function startBackupMutation(client: NodeClient, queries: QueryClient) {
 /** "Turn mining on" / "Mine on demand" under a waiting transfer; the answer is the new state. */
 export function setMiningMutation(client: NodeClient, queries: QueryClient) {
   return mutationOptions({
-    mutationFn: (change: MiningChange) => unwrap(client.setMining(change)),
+    mutationFn: (change: MiningChange) =>
+      unwrap(callEndpoint(client, sharedEndpoints.setMining, {}, change)),
     onSuccess: (status) => queries.setQueryData(queryKeys.mining, status),
   });
 }
@@ -371,7 +352,7 @@ export function signRequestsQuery(client: NodeClient) {
 /** The user's answer to the dapp request on screen (its id: it reaches that dapp or nobody). */
 export function answerSignRequestMutation(client: NodeClient) {
   return mutationOptions({
-    mutationFn: ({ id, answer }: { readonly id: string; readonly answer: unknown }) =>
+    mutationFn: ({ id, answer }: { readonly id: string; readonly answer: SignerAnswerBody }) =>
       unwrap(walletCalls.answerSignRequest(client, id, answer)),
   });
 }

@@ -7,10 +7,10 @@
  */
 import { type Decoded, decode, record, reject } from "../../api/decode.ts";
 import { bodyType, endpoint } from "../../api/endpoint.ts";
-import { parseKeystoreAnswer, parseReplaced, parseSaved } from "./api.ts";
 import { type PendingFile, parseWalletRecords } from "./crosschain/pendingFile.ts";
 import type { DappSigningStatus } from "./dapp/dappRequests.ts";
 import { parseDappRequests, parseDappSigningStatus } from "./dapp/dappRequests.ts";
+import { parseKeystoreAnswer, parseReplaced, parseSaved } from "./fileAnswers.ts";
 import { type KeystoreFile, parseKeystoreFile } from "./keystore/keystoreFormat.ts";
 
 /** The stored keystore, read whole (`null` before the first wallet). */

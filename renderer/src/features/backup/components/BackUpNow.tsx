@@ -14,13 +14,8 @@ import { Button } from "../../../ui/Button.tsx";
 import { ErrorMessage } from "../../../ui/ErrorMessage.tsx";
 import { Panel } from "../../../ui/Panel.tsx";
 import { Switch } from "../../../ui/Switch.tsx";
-import {
-  type BackupOverview,
-  backupKeys,
-  jobQuery,
-  saveBackupSettingsMutation,
-  startBackupMutation,
-} from "../api.ts";
+import { backupKeys, jobQuery, saveBackupSettingsMutation, startBackupMutation } from "../api.ts";
+import type { BackupOverview } from "../backupWire.ts";
 import {
   backupFailureWords,
   durationSeconds,

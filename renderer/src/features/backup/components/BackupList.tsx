@@ -20,15 +20,13 @@ import { ErrorMessage } from "../../../ui/ErrorMessage.tsx";
 import { LongValue } from "../../../ui/LongValue.tsx";
 import { Panel } from "../../../ui/Panel.tsx";
 import {
-  type BackupEntry,
-  type BackupOverview,
   checkBackupMutation,
   listQuery,
   openBackupFolderMutation,
   removeBackupMutation,
   restoreBackupMutation,
-  type Which,
 } from "../api.ts";
+import type { BackupEntry, BackupOverview, Which } from "../backupWire.ts";
 import { contentsText, formatBytes, statusText } from "../model.ts";
 
 /** Restoring a backup (`RestoreButton`'s confirmed action); its failure is the caller's to show. */

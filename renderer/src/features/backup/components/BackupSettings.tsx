@@ -15,13 +15,8 @@ import { Button } from "../../../ui/Button.tsx";
 import { ErrorMessage } from "../../../ui/ErrorMessage.tsx";
 import { Panel } from "../../../ui/Panel.tsx";
 import { TextField } from "../../../ui/TextField.tsx";
-import {
-  type BackupEvery,
-  type BackupOverview,
-  type BackupSchedule,
-  chooseBackupFolderMutation,
-  saveBackupSettingsMutation,
-} from "../api.ts";
+import { chooseBackupFolderMutation, saveBackupSettingsMutation } from "../api.ts";
+import type { BackupEvery, BackupOverview, BackupSchedule } from "../backupWire.ts";
 import { WEEKDAYS } from "../model.ts";
 
 const HOURS = Array.from({ length: 24 }, (_, h) => `${String(h).padStart(2, "0")}:00`);

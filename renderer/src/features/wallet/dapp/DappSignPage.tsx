@@ -25,6 +25,7 @@ import { Panel } from "../../../ui/Panel.tsx";
 import { showToast } from "../../../ui/toasts.tsx";
 import { answerSignRequestMutation } from "../api.ts";
 import { UnlockForm } from "../components/UnlockForm.tsx";
+import type { SignerAnswerBody } from "../endpoints.ts";
 import { NetworkWarning } from "../sign/NetworkWarning.tsx";
 import { Review } from "../sign/SignFlow.tsx";
 import { heldSigners, type SignRequest, signWithHeld } from "../sign/signRequest.ts";
@@ -48,7 +49,7 @@ function RequestReview({
   readonly accounts: readonly SigningAccount[];
   readonly sign: (keyId: string, requestKey: string) => Promise<string>;
   /** Sends the answer to the dapp (`ShownRequest`'s mutation). */
-  readonly answer: (body: unknown) => void;
+  readonly answer: (body: SignerAnswerBody) => void;
   /** The answer on its way, if one is. */
   readonly sending: Answer | null;
 }) {
@@ -236,7 +237,7 @@ function ShownRequest({ shown }: { readonly shown: Shown }) {
       ? null
       : withLead("The answer did not reach the dapp.", clientErrorWords(clientErrorOf(send.error)));
   // The id of the request on screen: the answer reaches its dapp or nobody.
-  const reply = (answer: unknown) => send.mutate({ id: request.id, answer });
+  const reply = (answer: SignerAnswerBody) => send.mutate({ id: request.id, answer });
 
   const more = others > 0 ? ` ${others} more wait after it.` : "";
   return (
