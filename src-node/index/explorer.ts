@@ -1,24 +1,24 @@
 /**
  * `Explorer`: the answers of the explorer's API (docs/explorer-api.md) as
- * JSON text, transport-free (api/routes/appExplorerRoutes.ts adapts them).
- * Lists, keys and flags come from the index (ChainIndex); commands, results
- * and events are read from the block database's payloads, as /poll reads
- * them, and copied exactly (RawJson); modules' code and hashes from the
- * contract state at the best cut; pending commands from the mempool.
+ * typed values (explorerAnswers.ts), transport-free: the route
+ * (api/routes/appExplorerRoutes.ts) writes each once with the exact-JSON
+ * writer. Lists, keys and flags come from the index (ChainIndex); commands,
+ * results and events are read from the block database's payloads, as /poll
+ * reads them, and embedded exactly (RawJson); modules' code and hashes from
+ * the contract state at the best cut; pending commands from the mempool.
  * @module
  */
 
 import { blockHeaderToObject } from "../chain/blockHeaderObject.ts";
+import type { ParsedCommand } from "../command/commandTypes.ts";
 import {
   isJsonObject,
   JsonNumber,
   type JsonValue,
-  type JsonWritable,
   parseJsonExact,
   RawJson,
   readJsonExact,
   readJsonMembers,
-  stringifyJson,
 } from "../command/exactJson.ts";
 import { SysTable } from "../contract/storage/contractStorage.ts";
 import type { Hash32 } from "../encoding/hash32.ts";
@@ -39,6 +39,23 @@ import { NO_TXID_LIMIT, type StateDb } from "../store/stateDb.ts";
 import { amountText, blockEntries, firstCallOf } from "./blockEntries.ts";
 import type { ChainIndex, IndexStatus } from "./chainIndex.ts";
 import { badQuery, ExplorerError, ExplorerErrorCode } from "./errors.ts";
+import type {
+  AccountAnswer,
+  BlockSummary,
+  BlockSummaryPage,
+  CrossChainAnswer,
+  CrossChainStep,
+  ExplorerBlockAnswer,
+  ExplorerCommand,
+  ExplorerEvent,
+  ModuleAnswer,
+  ModuleOnChain,
+  SearchAnswer,
+  SearchResult,
+  TransactionAnswer,
+  TransactionSummary,
+  TransferPage,
+} from "./explorerAnswers.ts";
 
 export type ExplorerServices = {
   readonly index: ChainIndex;
@@ -113,7 +130,7 @@ function rawOrNull(text: string): RawJson | null {
   return readJsonExact(text).ok ? new RawJson(text) : null;
 }
 
-function blockSummary(b: IndexBlockRow): JsonWritable {
+function blockSummary(b: IndexBlockRow): BlockSummary {
   return {
     hash: b.hash,
     chain: b.chainId,
@@ -126,7 +143,7 @@ function blockSummary(b: IndexBlockRow): JsonWritable {
   };
 }
 
-function txSummary(t: IndexTxRow, orphaned: boolean): Record<string, JsonWritable> {
+function txSummary(t: IndexTxRow, orphaned: boolean): TransactionSummary {
   return {
     requestKey: t.requestKey,
     chain: t.chainId,
@@ -144,12 +161,12 @@ function txSummary(t: IndexTxRow, orphaned: boolean): Record<string, JsonWritabl
 }
 
 /** The events of a command result text, in the API's shape. */
-function eventsOf(outputText: string): JsonWritable[] {
+function eventsOf(outputText: string): ExplorerEvent[] {
   const events = readJsonMembers(outputText)?.get("events");
   if (events === undefined) return [];
   const list = parseJsonExact(events.text);
   if (!Array.isArray(list)) return [];
-  return (list as JsonValue[]).flatMap((e) => {
+  return (list as JsonValue[]).flatMap((e): ExplorerEvent[] => {
     if (!isJsonObject(e) || typeof e.name !== "string" || !isJsonObject(e.module)) return [];
     const m = e.module;
     const module =
@@ -173,9 +190,12 @@ function continuationOf(outputText: string): Record<string, JsonValue> | null {
   return isJsonObject(v) ? (v as Record<string, JsonValue>) : null;
 }
 
-/** A signed command's JSON text → `{hash, sigs, cmd}` with `cmd` the parsed command, exactly. */
+/**
+ * A stored signed command's JSON text → `{hash, sigs, cmd}`, its members'
+ * text embedded as is, with `cmd` also parsed (its fields are read).
+ */
 function commandJson(transactionText: string): {
-  json: JsonWritable;
+  json: ExplorerCommand;
   cmd: Record<string, unknown>;
 } | null {
   const m = readJsonMembers(transactionText);
@@ -213,8 +233,6 @@ type Located = {
   readonly block: IndexBlockRow;
 };
 
-type StepStatus = "confirmed" | "pending" | "orphaned" | "missing";
-
 export class Explorer {
   readonly #index: ChainIndex;
   readonly #blocks: BlockDb;
@@ -250,7 +268,7 @@ export class Explorer {
   /** Recent blocks, newest first, on every chain or on `chain`. */
   blocks(
     q: Page & { readonly chain?: number | undefined; readonly maxHeight?: number | undefined },
-  ): string {
+  ): BlockSummaryPage {
     const store = this.#store;
     if (q.chain !== undefined) this.#blocks.requireChain(q.chain);
     let from: BlockKey | undefined;
@@ -261,15 +279,15 @@ export class Explorer {
         ? store.recentBlocks(from, q.limit + 1)
         : store.recentBlocksOfChain(q.chain, from, q.limit + 1);
     const more = rows[q.limit];
-    return stringifyJson({
+    return {
       limit: Math.min(rows.length, q.limit),
       items: rows.slice(0, q.limit).map(blockSummary),
       next: more === undefined ? null : blockCursor(more),
-    });
+    };
   }
 
   /** A block with its transactions, results and events. */
-  block(hash: string): string {
+  block(hash: string): ExplorerBlockAnswer {
     parseKey(hash, "hash");
     const store = this.#store;
     const row = store.block(hash);
@@ -286,14 +304,14 @@ export class Explorer {
         events: eventsOf(output),
       };
     });
-    return stringifyJson({
+    return {
       block: blockSummary(row),
-      header: blockHeaderToObject(header) as unknown as JsonWritable,
+      header: blockHeaderToObject(header),
       minerData: rawOrNull(decoder.decode(payload.minerData)),
       coinbase: rawOrNull(decoder.decode(payload.coinbase)),
       children: store.children(hash).map((c) => c.hash),
       transactions,
-    });
+    };
   }
 
   // ---- transactions
@@ -335,21 +353,15 @@ export class Explorer {
     return undefined;
   }
 
-  /** The pending command with this request key: its chain and signed command text. */
-  #pending(requestKey: string): { chainId: number; text: string } | undefined {
+  /** The pending command with this request key and its chain. */
+  #pending(requestKey: string): { chainId: number; command: ParsedCommand } | undefined {
     const mempool = this.#mempool;
     if (mempool === undefined) return undefined;
     for (const chainId of this.#blocks.cut().keys()) {
       if (!mempool.has(chainId, requestKey)) continue;
       const ready = mempool.candidates(chainId).find((r) => r.command.hash === requestKey);
       if (ready === undefined) continue;
-      const c = ready.command;
-      const text = stringifyJson({
-        hash: c.hash,
-        sigs: c.sigs.map((sig) => ({ sig })),
-        cmd: c.cmd,
-      });
-      return { chainId, text };
+      return { chainId, command: ready.command };
     }
     return undefined;
   }
@@ -366,7 +378,7 @@ export class Explorer {
   }
 
   /** A transaction by request key: confirmed, pending or orphaned (else EXPLORER_NOT_FOUND). */
-  transaction(requestKey: string): string {
+  transaction(requestKey: string): TransactionAnswer {
     parseKey(requestKey, "requestKey");
     const store = this.#store;
     const indexed = store.transactionsByKey(requestKey);
@@ -388,20 +400,24 @@ export class Explorer {
       );
     }
     if (best === undefined && pending !== undefined) {
-      const c = commandJson(pending.text);
-      const cmd = c?.cmd ?? {};
+      const c = pending.command;
+      // Every `cmd` in the mempool went through the exact parser (parseCommand) when it came
+      // in or was reloaded: embedded as is. Its fields are read from the text as the index
+      // reads a mined command's (blockEntries.ts: `pactId` only), so a pending command shows
+      // as it will once mined.
+      const cmd = JSON.parse(c.cmd) as Record<string, unknown>;
       const payload = cmd.payload as { exec?: { code?: unknown }; cont?: { pactId?: unknown } };
       const code = payload?.exec?.code;
       const meta = cmd.meta as { sender?: unknown } | undefined;
       const pactId = typeof payload?.cont?.pactId === "string" ? payload.cont.pactId : null;
-      return stringifyJson({
+      return {
         requestKey,
         status: "pending",
         chain: pending.chainId,
         block: null,
         confirmations: null,
         orphanedIn,
-        command: c?.json ?? null,
+        command: { hash: c.hash, sigs: c.sigs.map((sig) => ({ sig })), cmd: new RawJson(c.cmd) },
         sender: typeof meta?.sender === "string" ? meta.sender : null,
         firstCall:
           typeof code === "string" ? firstCallOf(code) : pactId === null ? null : "continuation",
@@ -410,7 +426,7 @@ export class Explorer {
         result: null,
         events: [],
         crossChain: pactId === null ? null : this.#crossChain(pactId),
-      });
+      };
     }
     const row = (best ?? rows[0]) as IndexTxWithBlock;
     const located = this.#locate(row);
@@ -419,7 +435,7 @@ export class Explorer {
     }
     const c = commandJson(located.transaction);
     const head = this.#blocks.cut().get(row.chainId);
-    let result: JsonWritable = rawOrNull(located.output);
+    let result = rawOrNull(located.output);
     try {
       result = new RawJson(
         writeCommandResult({
@@ -436,7 +452,7 @@ export class Explorer {
       if (!isNodeError(e)) throw e;
       // Not a command result the node wrote (test payloads): shown as stored.
     }
-    return stringifyJson({
+    return {
       requestKey,
       status: best === undefined ? "orphaned" : "confirmed",
       chain: row.chainId,
@@ -451,11 +467,11 @@ export class Explorer {
       result,
       events: eventsOf(located.output),
       crossChain: row.pactId === null ? null : this.#crossChain(row.pactId),
-    });
+    };
   }
 
   /** The steps of a defpact, their chains and statuses. */
-  #crossChain(pactId: string): JsonWritable {
+  #crossChain(pactId: string): CrossChainAnswer {
     const rows = this.#index.store.transactionsByPact(pactId);
     const byStep = new Map<number, IndexTxWithBlock[]>();
     for (const r of rows) {
@@ -474,7 +490,7 @@ export class Explorer {
     let amount: string | null = null;
     let receiver: string | null = null;
     if (firstOut !== undefined) {
-      for (const e of eventsOf(firstOut) as { name: string; params: JsonValue[] }[]) {
+      for (const e of eventsOf(firstOut)) {
         if (e.name === "TRANSFER_XCHAIN" && typeof e.params[1] === "string") {
           receiver = e.params[1];
           amount = amountText(e.params[2]);
@@ -482,7 +498,7 @@ export class Explorer {
       }
     }
     const sourceChain = first?.chainId ?? null;
-    const steps = Array.from({ length: stepCount }, (_, step) => {
+    const steps = Array.from({ length: stepCount }, (_, step): CrossChainStep => {
       const list = byStep.get(step) ?? [];
       const confirmed = list.find((r) => !r.orphaned);
       const chain = step === 0 ? sourceChain : (list[0]?.chainId ?? targetChain ?? sourceChain);
@@ -491,7 +507,7 @@ export class Explorer {
           step,
           chain: confirmed.chainId,
           requestKey: confirmed.requestKey,
-          status: "confirmed" as StepStatus,
+          status: "confirmed",
           blockHash: confirmed.blockHash,
           height: confirmed.height,
         };
@@ -503,7 +519,7 @@ export class Explorer {
           step,
           chain,
           requestKey: pendingKey,
-          status: "pending" as StepStatus,
+          status: "pending",
           blockHash: null,
           height: null,
         };
@@ -514,7 +530,7 @@ export class Explorer {
           step,
           chain: orphaned.chainId,
           requestKey: orphaned.requestKey,
-          status: "orphaned" as StepStatus,
+          status: "orphaned",
           blockHash: orphaned.blockHash,
           height: orphaned.height,
         };
@@ -523,7 +539,7 @@ export class Explorer {
         step,
         chain,
         requestKey: null,
-        status: "missing" as StepStatus,
+        status: "missing",
         blockHash: null,
         height: null,
       };
@@ -542,7 +558,7 @@ export class Explorer {
 
   // ---- accounts
 
-  account(account: string): string {
+  account(account: string): AccountAnswer {
     const chains = this.#store.accountChains(account);
     if (chains.length === 0) {
       throw notFound(
@@ -551,18 +567,18 @@ export class Explorer {
         `account ${JSON.stringify(account)} not found: no transaction or transfer of the best chain names it${this.#catchingUpNote()}`,
       );
     }
-    return stringifyJson({
+    return {
       account,
       chains: chains.map((c) => ({
         chain: c.chainId,
         transfers: c.transfers,
         transactions: c.transactions,
       })),
-    });
+    };
   }
 
   /** An account's transfers across chains (or on `chain`), newest first. */
-  transfers(account: string, q: Page & { readonly chain?: number | undefined }): string {
+  transfers(account: string, q: Page & { readonly chain?: number | undefined }): TransferPage {
     const store = this.#store;
     if (q.chain !== undefined) this.#blocks.requireChain(q.chain);
     const from = q.next === undefined ? undefined : parseEventCursor(q.next);
@@ -583,7 +599,7 @@ export class Explorer {
       (r, i) => i === 0 || eventCursor(r) !== eventCursor(rows[i - 1] as IndexTransferRow),
     );
     const more = unique[q.limit];
-    return stringifyJson({
+    return {
       limit: Math.min(unique.length, q.limit),
       items: unique.slice(0, q.limit).map((r) => {
         const fromAccount = r.fromAccount ?? "";
@@ -611,15 +627,15 @@ export class Explorer {
         };
       }),
       next: more === undefined ? null : eventCursor(more),
-    });
+    };
   }
 
   // ---- modules
 
-  module(name: string): string {
+  module(name: string): ModuleAnswer {
     const store = this.#store;
     const deployments = store.moduleDeployments(name);
-    const chains: JsonWritable[] = [];
+    const chains: ModuleOnChain[] = [];
     const chainIds = [...this.#blocks.cut().keys()].sort((a, b) => a - b);
     for (const chainId of chainIds) {
       const deployed = deployments.find((d) => d.chainId === chainId);
@@ -667,19 +683,19 @@ export class Explorer {
         `module ${JSON.stringify(name)} not found on any chain${this.#catchingUpNote()}`,
       );
     }
-    return stringifyJson({ name, chains });
+    return { name, chains };
   }
 
   // ---- search
 
   /** What `text` names: transactions, blocks, heights, accounts, modules. */
-  search(text: string): string {
+  search(text: string): SearchAnswer {
     const store = this.#store;
     const q = text.trim();
     if (q.length === 0)
       throw badQuery("q", "empty: give a request key, block hash, height, account or module name");
     if (q.length > MAX_QUERY) throw badQuery("q", `longer than ${MAX_QUERY} characters`);
-    const results: JsonWritable[] = [];
+    const results: SearchResult[] = [];
     if (KEY.test(q)) {
       const rows = store.transactionsByKey(q);
       const row = rows[0];
@@ -735,6 +751,6 @@ export class Explorer {
       const chains = moduleChains(m);
       if (chains.length > 0) results.push({ kind: "module", name: m, chains });
     }
-    return stringifyJson({ query: q, results });
+    return { query: q, results };
   }
 }

@@ -4,12 +4,14 @@
  * pending in the mempool, then mined and found by request key, block,
  * account, height and search; the coin module from the contract state; a
  * cross-chain transfer whose step 1 is missing; pages of blocks and
- * transfers with cursors; and bad input answered 4xx with its code.
+ * transfers with cursors; bad input answered 4xx with its code; and every
+ * route's body is the exact-JSON writer's text of the Explorer's typed answer.
  */
 
 import { join } from "node:path";
 import type { LightMyRequestResponse } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type JsonWritable, stringifyJson } from "../../src-node/command/exactJson.ts";
 import { generateKeyPair } from "../../src-node/crypto/ed25519.ts";
 import { ChainIndex } from "../../src-node/index/chainIndex.ts";
 import { Explorer } from "../../src-node/index/explorer.ts";
@@ -290,10 +292,10 @@ describe("[api] /app/api/explorer", () => {
     try {
       expect(index.catchingUp).toBe(true);
       const explorer = new Explorer({ index, blocks: t.node.blocks, state: t.node.state });
-      const tx = JSON.parse(explorer.transaction(key));
+      const tx = explorer.transaction(key);
       expect(tx).toMatchObject({ status: "confirmed", chain: 2, sender: "sender00" });
       expect(tx.block).toMatchObject({ hash: header.hash, orphaned: false });
-      expect(tx.result.reqKey).toBe(key);
+      expect(JSON.parse(tx.result?.text ?? "null").reqKey).toBe(key);
       expect(() => new Explorer({ index, blocks: t.node.blocks }).transaction(key)).toThrow(
         /catching up/,
       );
@@ -320,5 +322,77 @@ describe("[api] /app/api/explorer", () => {
     await error(`/search?q=${"x".repeat(300)}`, 400, "EXPLORER_BAD_QUERY");
     const r = await get("/status", { "x-weft-app-token": "wrong" });
     expect(r.statusCode).toBe(403);
+  });
+
+  it("sends each answer as the exact-JSON writer writes the Explorer's typed value", async () => {
+    // A result with a decimal beyond a double's precision, mined; a transfer left pending.
+    const exactCmd = signedCommand({ code: "(+ 0.1 0.2000000000000000000001)", chainId: 3 });
+    const [exactKey] = t.node.commands.send(3, [exactCmd]) as [string];
+    const exactBlock = (await mineOn(t.node, 3)).hash;
+    const waitingCmd = signedCommand({
+      code: '(coin.transfer "sender00" "sender03" 0.25)',
+      chainId: 4,
+      signers: [{ key: 0, caps: transferCaps("sender00", "sender03", "0.25") }],
+    });
+    const [waitingKey] = t.node.commands.send(4, [waitingCmd]) as [string];
+    // The node's own Explorer is not exposed; this one reads the same services.
+    const explorer = new Explorer({
+      index: t.node.index,
+      blocks: t.node.blocks,
+      state: t.node.state,
+      mempool: t.node.commands.mempool,
+    });
+    const firstBlocks = explorer.blocks({ limit: 4, next: undefined });
+    const firstTransfers = explorer.transfers("sender00", { limit: 2, next: undefined });
+    expect(firstBlocks.next).not.toBeNull();
+    expect(firstTransfers.next).not.toBeNull();
+    const cases: [string, (e: Explorer) => JsonWritable][] = [
+      ["/status", (e) => e.status()],
+      ["/blocks", (e) => e.blocks({ limit: 50, next: undefined })],
+      ["/blocks?limit=4", (e) => e.blocks({ limit: 4, next: undefined })],
+      [
+        `/blocks?limit=4&next=${firstBlocks.next}`,
+        (e) => e.blocks({ limit: 4, next: firstBlocks.next ?? undefined }),
+      ],
+      [
+        "/blocks?chain=3&maxheight=0",
+        (e) => e.blocks({ limit: 50, next: undefined, chain: 3, maxHeight: 0 }),
+      ],
+      [`/block/${exactBlock}`, (e) => e.block(exactBlock)],
+      [`/block/${transferBlock}`, (e) => e.block(transferBlock)],
+      [`/tx/${exactKey}`, (e) => e.transaction(exactKey)],
+      [`/tx/${transferKey}`, (e) => e.transaction(transferKey)],
+      [`/tx/${pendingKey}`, (e) => e.transaction(pendingKey)],
+      [`/tx/${waitingKey}`, (e) => e.transaction(waitingKey)],
+      ["/account/sender00", (e) => e.account("sender00")],
+      [
+        "/account/sender00/transfers?limit=2",
+        (e) => e.transfers("sender00", { limit: 2, next: undefined }),
+      ],
+      [
+        `/account/sender00/transfers?limit=2&next=${firstTransfers.next}`,
+        (e) => e.transfers("sender00", { limit: 2, next: firstTransfers.next ?? undefined }),
+      ],
+      [
+        "/account/sender01/transfers?chain=0",
+        (e) => e.transfers("sender01", { limit: 20, next: undefined, chain: 0 }),
+      ],
+      ["/module/coin", (e) => e.module("coin")],
+      ["/module/fungible-v2", (e) => e.module("fungible-v2")],
+      [`/search?q=${exactKey}`, (e) => e.search(exactKey)],
+      [`/search?q=${waitingKey}`, (e) => e.search(waitingKey)],
+      [`/search?q=${exactBlock}`, (e) => e.search(exactBlock)],
+      ["/search?q=1", (e) => e.search("1")],
+      ["/search?q=sender", (e) => e.search("sender")],
+      ["/search?q=coin", (e) => e.search("coin")],
+    ];
+    for (const [path, answer] of cases) {
+      const r = await get(path);
+      expect(r.statusCode, `${path}: ${r.body}`).toBe(200);
+      expect(r.body, path).toBe(stringifyJson(answer(explorer)));
+    }
+    // Written once from the stored text: the result keeps every digit a JavaScript number would lose.
+    expect((await get(`/tx/${exactKey}`)).body).toContain("0.3000000000000000000001");
+    expect(explorer.transaction(waitingKey).status).toBe("pending");
   });
 });

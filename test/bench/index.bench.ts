@@ -10,8 +10,9 @@
  * - `search_ms`, `account_page_ms` (medians) at WEFT_BENCH_INDEX_TXS indexed
  *   transactions (default 1,000,000): the index is filled with synthetic
  *   rows (100 transactions per real block, a TRANSFER each, half of them
- *   from one busy account), then the Explorer's answers are timed: searches
- *   of request keys, heights and account-name prefixes; pages of 20
+ *   from one busy account), then the Explorer's answers are timed, each
+ *   with its writing by the exact-JSON writer (what the route sends):
+ *   searches of request keys, heights and account-name prefixes; pages of 20
  *   transfers of the busy account and of quiet ones, from the newest and
  *   from cursors deep in the list. Goal ≤ 20 ms each.
  *
@@ -23,6 +24,7 @@ import { rmSync } from "node:fs";
 import { join } from "node:path";
 import type { BlockHeader } from "../../src-node/chain/blockHeader.ts";
 import { testSingletonVersion } from "../../src-node/chain/versions.ts";
+import { stringifyJson } from "../../src-node/command/exactJson.ts";
 import { ChainIndex, INDEX_FORMAT } from "../../src-node/index/chainIndex.ts";
 import { Explorer } from "../../src-node/index/explorer.ts";
 import { type Block, BlockDb } from "../../src-node/store/blockDb.ts";
@@ -214,8 +216,8 @@ try {
               : `account-${q % 100}`,
       );
     }
-    for (const q of searches.slice(0, 20)) explorer.search(q);
-    const searchTimes = searches.map((q) => time(() => explorer.search(q)));
+    for (const q of searches.slice(0, 20)) stringifyJson(explorer.search(q));
+    const searchTimes = searches.map((q) => time(() => stringifyJson(explorer.search(q))));
     report("search_ms", median(searchTimes), "ms");
     report("search_max_ms", Math.max(...searchTimes), "ms");
 
@@ -226,14 +228,13 @@ try {
       let next: string | undefined;
       pageTimes.push(
         time(() => {
-          const first = JSON.parse(explorer.transfers(account, { limit: 20, next: undefined })) as {
-            next: string | null;
-          };
+          const first = explorer.transfers(account, { limit: 20, next: undefined });
+          stringifyJson(first);
           next = first.next ?? undefined;
         }),
       );
       // A page further down, from the cursor of the first.
-      pageTimes.push(time(() => explorer.transfers(account, { limit: 20, next })));
+      pageTimes.push(time(() => stringifyJson(explorer.transfers(account, { limit: 20, next }))));
     }
     report("account_page_ms", median(pageTimes), "ms");
     report("account_page_max_ms", Math.max(...pageTimes), "ms");

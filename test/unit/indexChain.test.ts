@@ -146,15 +146,15 @@ describe("[index] following the best cut", () => {
 
     // The explorer's answers: U no longer confirmed, T confirmed with the old block listed.
     const explorer = new Explorer({ index, blocks });
-    const uTx = JSON.parse(explorer.transaction(u));
+    const uTx = explorer.transaction(u);
     expect(uTx).toMatchObject({ status: "orphaned", confirmations: null, orphanedIn: [] });
     expect(uTx.block).toMatchObject({ hash: mainBlockOfT, orphaned: true });
-    const tTx = JSON.parse(explorer.transaction(t));
+    const tTx = explorer.transaction(t);
     expect(tTx).toMatchObject({ status: "confirmed", block: { hash: sideBlockOfT } });
     expect(tTx.orphanedIn).toEqual([
       expect.objectContaining({ hash: mainBlockOfT, orphaned: true }),
     ]);
-    expect(JSON.parse(explorer.block(mainBlockOfT)).block.orphaned).toBe(true);
+    expect(explorer.block(mainBlockOfT).block.orphaned).toBe(true);
 
     // The main branch grows heavier again: the side blocks are orphaned, the main ones confirmed.
     insertAll(blocks, main.rounds(3));

@@ -4,11 +4,14 @@
  * loopback, app token, JSON errors `{code, message}`). Each route declares
  * the JSON schema of its query string (unknown or repeated parameters are
  * APP_BAD_REQUEST); values are then parsed here (EXPLORER_BAD_QUERY naming
- * the parameter); the answers are the Explorer's JSON text (index/explorer.ts).
+ * the parameter). The answers are the Explorer's typed values
+ * (index/explorerAnswers.ts), each written once here, by `send`, with the
+ * exact-JSON writer (Pact values embedded as stored keep every digit).
  * Not registered when the node has no index.
  * @module
  */
 import type { FastifyInstance, FastifyReply } from "fastify";
+import { type JsonWritable, stringifyJson } from "../../command/exactJson.ts";
 import { badQuery } from "../../index/errors.ts";
 import { BLOCK_PAGE, type Explorer, TRANSFER_PAGE } from "../../index/explorer.ts";
 import { propertyOf } from "../params.ts";
@@ -54,8 +57,12 @@ function param(params: unknown, name: string): string {
   return v;
 }
 
-function send(reply: FastifyReply, body: string): FastifyReply {
-  return reply.code(200).header("content-type", "application/json; charset=utf-8").send(body);
+/** The one place an explorer answer becomes text: the exact-JSON writer, once. */
+function send(reply: FastifyReply, answer: JsonWritable): FastifyReply {
+  return reply
+    .code(200)
+    .header("content-type", "application/json; charset=utf-8")
+    .send(stringifyJson(answer));
 }
 
 /** The routes, for the app API plugin (buildServer.ts). */
@@ -64,7 +71,7 @@ export function registerAppExplorerRoutes(scope: FastifyInstance, ctx: RouteCont
   if (explorer === undefined) return;
   const base = APP_EXPLORER_PATH;
   scope.get(`${base}/status`, { schema: querySchema() }, (_request, reply) =>
-    send(reply, JSON.stringify(explorer.status())),
+    send(reply, explorer.status()),
   );
   scope.get(
     `${base}/blocks`,
