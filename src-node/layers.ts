@@ -27,6 +27,8 @@ export const LAYERS = {
   encoding: ["errors"],
   /** Browser-safe: the renderer imports it (and, through it, errors). */
   command: ["errors"],
+  /** Browser-safe: the renderer imports it. The app API's routes, shared by the node and the UI. */
+  appContract: [],
   crypto: ["errors", "encoding"],
   chain: ["errors", "encoding", "crypto"],
   /** Exact JSON is the command model's. */
@@ -71,6 +73,7 @@ export const LAYERS = {
     "runtime",
     "encoding",
     "command",
+    "appContract",
     "chain",
     "store",
     "exec",

@@ -2,7 +2,9 @@
  * `/app/api/*`, the UI's private API, as one Fastify plugin (docs/desktop.md
  * §3.3): every route registered through {@link registerAppApi} is guarded by
  * it, and no route can reach `/app/api/` any other way (buildServer.ts
- * refuses to start with one; a test lists them).
+ * refuses to start with one; a test lists them). Each is a route of the
+ * table the node and the UI share (appContract/appRoutes.ts, registered
+ * from its entry by registerAppRoute.ts): another stops the start too.
  *
  * Any web page the user visits, and any program on the computer, can send
  * requests to 127.0.0.1, so every request must:
@@ -24,6 +26,7 @@
  * @module
  */
 import type { FastifyError, FastifyInstance, FastifyRequest } from "fastify";
+import { APP_ROUTES } from "../appContract/appRoutes.ts";
 import { isNodeError } from "../errors/nodeError.ts";
 import type { AppToken } from "./appToken.ts";
 import { carriesAppToken } from "./appToken.ts";
@@ -41,13 +44,25 @@ import type { RouteContext } from "./routeContext.ts";
 
 export const APP_API_PREFIX = "/app/api/";
 
-/** Registers routes inside the app API's scope (every path must start with /app/api/). */
+/**
+ * Registers routes inside the app API's scope (every path must start with /app/api/), each from
+ * its entry of the shared table (appContract/appRoutes.ts) through registerAppRoute.ts.
+ */
 export type AppApiRoutes = (scope: FastifyInstance, ctx: RouteContext) => void;
 
 /** Set on every route this plugin registers; buildServer.ts refuses `/app/api/` routes without it. */
 const GUARDED = Symbol("weft.appApiGuarded");
 
 const BODY_METHODS = new Set(["POST", "PUT", "PATCH"]);
+
+/** `METHOD /route` of every route of the table (appContract/appRoutes.ts). */
+const TABLE = new Set(APP_ROUTES.map((r) => `${r.method} ${r.route}`));
+
+/** Whether a method of a route is the table's: HEAD with its GET, the plugin's own OPTIONS. */
+function inTable(method: string, url: string): boolean {
+  if (method === "OPTIONS") return true;
+  return TABLE.has(`${method === "HEAD" ? "GET" : method} ${url}`);
+}
 
 /** Whether a route's options came through the app API plugin. */
 export function isGuardedAppRoute(config: unknown): boolean {
@@ -161,6 +176,13 @@ export function registerAppApi(
       const schema = options.schema as { body?: unknown } | undefined;
       if (methods.some((m) => BODY_METHODS.has(m)) && schema?.body === undefined) {
         throw new Error(`app API route ${options.url} takes a body without a schema`);
+      }
+      const other = methods.find((m) => !inTable(m, options.url));
+      if (other !== undefined) {
+        throw new Error(
+          `app API route ${other} ${options.url} is not in the table of appContract/appRoutes.ts ` +
+            "(add its entry there, and register it with registerAppRoute.ts)",
+        );
       }
       options.config = Object.assign({}, options.config, {
         access: "app" as const,

@@ -17,16 +17,15 @@
  */
 import { isAbsolute, join } from "node:path";
 import type { FastifyInstance } from "fastify";
+import { appRoutes, type BackupWhich } from "../../appContract/appRoutes.ts";
 import type { AppBackups } from "../../backup/appBackups.ts";
 import { checkForApp, readLastRestore, restoreAndRecord } from "../../backup/appRestore.ts";
 import { parseBackupId } from "../../backup/backupId.ts";
-import type { BackupSchedule } from "../../backup/backupSchedule.ts";
 import { BackupError, BackupErrorCode } from "../../backup/errors.ts";
 import { AppError, AppErrorCode } from "../errors.ts";
+import { registerAppRoute } from "../registerAppRoute.ts";
 import { type RouteContext, sendJson } from "../routeContext.ts";
 import { answerThenRestart, requireRestarter } from "./appNodeRestartRoutes.ts";
-
-export const APP_BACKUP_PATH = "/app/api/backup";
 
 const scheduleSchema = {
   type: "object",
@@ -74,10 +73,9 @@ const whichSchema = {
   },
 } as const;
 
-type Which = { id?: string; folder?: string };
-
 /** The backup folder a `{id}` or `{folder}` body names. */
-function folderOf(backups: AppBackups, body: Which): { folder: string; id: string } {
+function folderOf(backups: AppBackups, body: BackupWhich): { folder: string; id: string } {
+  // The schema lets both, or neither, through.
   if ((body.id === undefined) === (body.folder === undefined)) {
     throw new AppError(
       { code: AppErrorCode.BadRequest, field: "body", reason: "give either id or folder" },
@@ -128,76 +126,71 @@ export function registerAppBackupRoutes(scope: FastifyInstance, ctx: RouteContex
   if (backups === undefined) return;
   const network = ctx.node.version.name;
 
-  scope.get(APP_BACKUP_PATH, async (_request, reply) => {
-    sendJson(reply, await overview(ctx, backups));
-    return reply;
+  registerAppRoute(scope, appRoutes.backup.overview, {
+    handler: async (_request, reply) => {
+      sendJson(reply, await overview(ctx, backups));
+      return reply;
+    },
   });
 
-  scope.post(
-    `${APP_BACKUP_PATH}/settings`,
-    { schema: { body: settingsSchema } },
-    async (request, reply) => {
-      const body = request.body as {
-        directory?: string | null;
-        includeState?: boolean;
-        schedule?: BackupSchedule;
-      };
+  registerAppRoute(scope, appRoutes.backup.settings, {
+    bodySchema: settingsSchema,
+    handler: async (request, reply) => {
+      const body = request.body;
       if (body.directory !== undefined) backups.setDirectory(body.directory);
       if (body.includeState !== undefined) backups.setIncludeState(body.includeState);
       if (body.schedule !== undefined) backups.setSchedule(body.schedule);
       sendJson(reply, await overview(ctx, backups));
       return reply;
     },
-  );
+  });
 
-  scope.post(
-    `${APP_BACKUP_PATH}/start`,
-    { schema: { body: startSchema } },
-    async (request, reply) => {
-      const { includeState } = request.body as { includeState: boolean };
-      sendJson(reply, { id: backups.start({ includeState }) });
+  registerAppRoute(scope, appRoutes.backup.start, {
+    bodySchema: startSchema,
+    handler: async (request, reply) => {
+      sendJson(reply, { id: backups.start({ includeState: request.body.includeState }) });
       return reply;
     },
-  );
-
-  scope.get(`${APP_BACKUP_PATH}/jobs/:id`, async (request, reply) => {
-    const { id } = request.params as { id: string };
-    sendJson(reply, backups.job(id));
-    return reply;
   });
 
-  scope.get(`${APP_BACKUP_PATH}/list`, async (_request, reply) => {
-    reply.header("cache-control", "no-store");
-    sendJson(reply, { directory: backups.directory, backups: backups.list() });
-    return reply;
+  registerAppRoute(scope, appRoutes.backup.job, {
+    handler: async (request, reply) => {
+      sendJson(reply, backups.job(request.params.id));
+      return reply;
+    },
   });
 
-  scope.post(
-    `${APP_BACKUP_PATH}/delete`,
-    { schema: { body: idSchema } },
-    async (request, reply) => {
-      const { id } = request.body as { id: string };
+  registerAppRoute(scope, appRoutes.backup.list, {
+    handler: async (_request, reply) => {
+      reply.header("cache-control", "no-store");
+      sendJson(reply, { directory: backups.directory, backups: backups.list() });
+      return reply;
+    },
+  });
+
+  registerAppRoute(scope, appRoutes.backup.remove, {
+    bodySchema: idSchema,
+    handler: async (request, reply) => {
+      const { id } = request.body;
       backups.delete(id);
       sendJson(reply, { deleted: id });
       return reply;
     },
-  );
+  });
 
-  scope.post(
-    `${APP_BACKUP_PATH}/check`,
-    { schema: { body: whichSchema } },
-    async (request, reply) => {
-      const { folder } = folderOf(backups, request.body as Which);
+  registerAppRoute(scope, appRoutes.backup.check, {
+    bodySchema: whichSchema,
+    handler: async (request, reply) => {
+      const { folder } = folderOf(backups, request.body);
       sendJson(reply, await checkForApp(folder, network));
       return reply;
     },
-  );
+  });
 
-  scope.post(
-    `${APP_BACKUP_PATH}/restore`,
-    { schema: { body: whichSchema } },
-    async (request, reply) => {
-      const { folder, id } = folderOf(backups, request.body as Which);
+  registerAppRoute(scope, appRoutes.backup.restore, {
+    bodySchema: whichSchema,
+    handler: async (request, reply) => {
+      const { folder, id } = folderOf(backups, request.body);
       const restart = requireRestarter(ctx.node.restart);
       const running = backups.runningId;
       if (running !== undefined) {
@@ -232,5 +225,5 @@ export function registerAppBackupRoutes(scope: FastifyInstance, ctx: RouteContex
         { launchId: ctx.node.launchId ?? "", restarting: true, backup: summary },
       );
     },
-  );
+  });
 }

@@ -9,10 +9,10 @@
  * @module
  */
 import type { FastifyInstance } from "fastify";
+import { appRoutes } from "../../appContract/appRoutes.ts";
 import { APP_CODE_LIFETIME_MS } from "../appCodes.ts";
+import { registerAppRoute } from "../registerAppRoute.ts";
 import type { RouteContext } from "../routeContext.ts";
-
-export const APP_CODE_PATH = "/app/api/app-code";
 
 /** What `POST /app/api/app-code` answers. */
 export type AppCodeAnswer = { readonly code: string; readonly expiresAt: string };
@@ -20,12 +20,15 @@ export type AppCodeAnswer = { readonly code: string; readonly expiresAt: string 
 const bodySchema = { type: "object", additionalProperties: false, properties: {} } as const;
 
 export function registerAppCodeRoutes(scope: FastifyInstance, ctx: RouteContext): void {
-  scope.post(APP_CODE_PATH, { schema: { body: bodySchema } }, async (_request, reply) => {
-    const issued = ctx.appToken.codes.issue(APP_CODE_LIFETIME_MS);
-    const answer: AppCodeAnswer = {
-      code: issued.code,
-      expiresAt: new Date(issued.expiresAt ?? 0).toISOString(),
-    };
-    return reply.header("cache-control", "no-store").send(answer);
+  registerAppRoute(scope, appRoutes.app.code, {
+    bodySchema,
+    handler: async (_request, reply) => {
+      const issued = ctx.appToken.codes.issue(APP_CODE_LIFETIME_MS);
+      const answer: AppCodeAnswer = {
+        code: issued.code,
+        expiresAt: new Date(issued.expiresAt ?? 0).toISOString(),
+      };
+      return reply.header("cache-control", "no-store").send(answer);
+    },
   });
 }

@@ -17,12 +17,11 @@
  * @module
  */
 import type { FastifyInstance } from "fastify";
+import { appRoutes } from "../../appContract/appRoutes.ts";
 import type { SignerAnswer } from "../dappSigning/signRequestQueue.ts";
 import { parseNaturalParam, propertyOf } from "../params.ts";
+import { registerAppRoute } from "../registerAppRoute.ts";
 import { type RouteContext, sendJson } from "../routeContext.ts";
-
-export const APP_DAPP_SIGNING_PATH = "/app/api/wallet/dapp-signing";
-export const APP_SIGN_REQUESTS_PATH = "/app/api/wallet/sign-requests";
 
 /** How long a long-poll waits for a change (under the page client's 10 s timeout). */
 export const SIGN_REQUESTS_WAIT_MS = 8000;
@@ -59,48 +58,50 @@ const answerSchema = {
 export function registerAppDappSigningRoutes(scope: FastifyInstance, ctx: RouteContext): void {
   const dapp = ctx.node.dappSigning;
   if (dapp === undefined) return;
-  scope.get(APP_DAPP_SIGNING_PATH, (_request, reply) => {
-    sendJson(reply, dapp.status());
+  registerAppRoute(scope, appRoutes.wallet.dappSigning, {
+    handler: (_request, reply) => {
+      sendJson(reply, dapp.status());
+    },
   });
-  scope.post(
-    APP_DAPP_SIGNING_PATH,
-    { schema: { body: settingsSchema } },
-    async (request, reply) => {
-      const body = request.body as { enabled: boolean; port: number };
-      sendJson(reply, await dapp.configure({ enabled: body.enabled, port: body.port }));
+  registerAppRoute(scope, appRoutes.wallet.setDappSigning, {
+    bodySchema: settingsSchema,
+    handler: async (request, reply) => {
+      const { enabled, port } = request.body;
+      sendJson(reply, await dapp.configure({ enabled, port }));
       return reply;
     },
-  );
-  scope.get(APP_SIGN_REQUESTS_PATH, async (request, reply) => {
-    const since = parseNaturalParam(propertyOf(request.query, "since"), "since");
-    if (since !== undefined) {
-      const gone = new AbortController();
-      reply.raw.once("close", () => gone.abort());
-      await dapp.queue.waitForChange(since, SIGN_REQUESTS_WAIT_MS, gone.signal);
-    }
-    sendJson(reply, {
-      version: dapp.queue.version,
-      requests: dapp.queue.list(),
-      ended: dapp.queue.ended(),
-    });
-    return reply;
   });
-  scope.post(
-    `${APP_SIGN_REQUESTS_PATH}/:id`,
-    { schema: { body: answerSchema } },
-    (request, reply) => {
-      const id = String(propertyOf(request.params, "id"));
-      const body = request.body as { answer: "signed" | "refused"; cmd?: string; sigs?: unknown[] };
+  registerAppRoute(scope, appRoutes.wallet.signRequests, {
+    handler: async (request, reply) => {
+      const since = parseNaturalParam(propertyOf(request.query, "since"), "since");
+      if (since !== undefined) {
+        const gone = new AbortController();
+        reply.raw.once("close", () => gone.abort());
+        await dapp.queue.waitForChange(since, SIGN_REQUESTS_WAIT_MS, gone.signal);
+      }
+      sendJson(reply, {
+        version: dapp.queue.version,
+        requests: dapp.queue.list(),
+        ended: dapp.queue.ended(),
+      });
+      return reply;
+    },
+  });
+  registerAppRoute(scope, appRoutes.wallet.answerSignRequest, {
+    bodySchema: answerSchema,
+    handler: (request, reply) => {
+      const body = request.body;
       const answer: SignerAnswer =
         body.answer === "refused"
           ? { answer: "refused" }
           : {
               answer: "signed",
+              // The schema lets a signed answer without sigs through: checked as one with none.
               sigs: body.sigs ?? [],
               ...(body.cmd === undefined ? {} : { cmd: body.cmd }),
             };
-      dapp.queue.answer(id, answer);
+      dapp.queue.answer(request.params.id, answer);
       sendJson(reply, { answered: true });
     },
-  );
+  });
 }

@@ -1,9 +1,10 @@
 /**
  * `GET /app/api/explorer/…`: the explorer's read-only API over the node's
  * index (docs/explorer-api.md), inside the app API plugin (appApi.ts:
- * loopback, app token, JSON errors `{code, message}`). Each route declares
- * the JSON schema of its query string (unknown or repeated parameters are
- * APP_BAD_REQUEST); values are then parsed here (EXPLORER_BAD_QUERY naming
+ * loopback, app token, JSON errors `{code, message}`). Each route is
+ * registered from its entry of the shared table (appContract/appRoutes.ts),
+ * and its query string's JSON schema is made from the entry's names (unknown
+ * or repeated parameters are APP_BAD_REQUEST); values are then parsed here (EXPLORER_BAD_QUERY naming
  * the parameter). The answers are the Explorer's typed values
  * (index/explorerAnswers.ts), each written once here, by `send`, with the
  * exact-JSON writer (Pact values embedded as stored keep every digit).
@@ -11,25 +12,14 @@
  * @module
  */
 import type { FastifyInstance, FastifyReply } from "fastify";
+import type { AppRoute } from "../../appContract/appRoute.ts";
+import { appRoutes } from "../../appContract/appRoutes.ts";
 import { type JsonWritable, stringifyJson } from "../../command/exactJson.ts";
 import { badQuery } from "../../index/errors.ts";
 import { BLOCK_PAGE, type Explorer, TRANSFER_PAGE } from "../../index/explorer.ts";
 import { propertyOf } from "../params.ts";
+import { type AppRouteOptions, registerAppRoute } from "../registerAppRoute.ts";
 import type { RouteContext } from "../routeContext.ts";
-
-export const APP_EXPLORER_PATH = "/app/api/explorer";
-
-const text = { type: "string" } as const;
-
-function querySchema(...names: string[]) {
-  return {
-    querystring: {
-      type: "object",
-      additionalProperties: false,
-      properties: Object.fromEntries(names.map((n) => [n, text])),
-    },
-  } as const;
-}
 
 /** A canonical non-negative integer query value, or undefined when absent. */
 function natural(query: unknown, field: string): number | undefined {
@@ -69,48 +59,44 @@ function send(reply: FastifyReply, answer: JsonWritable): FastifyReply {
 export function registerAppExplorerRoutes(scope: FastifyInstance, ctx: RouteContext): void {
   const explorer: Explorer | undefined = ctx.node.explorer;
   if (explorer === undefined) return;
-  const base = APP_EXPLORER_PATH;
-  scope.get(`${base}/status`, { schema: querySchema() }, (_request, reply) =>
-    send(reply, explorer.status()),
+  // Every route refuses query names its entry does not list.
+  const get = <R extends string, Q extends string>(
+    entry: AppRoute<R, Q, undefined>,
+    handler: AppRouteOptions<R, undefined>["handler"],
+  ) => registerAppRoute(scope, entry, { strictQuery: true, handler });
+  get(appRoutes.explorer.status, (_request, reply) => send(reply, explorer.status()));
+  get(appRoutes.explorer.blocks, (request, reply) =>
+    send(
+      reply,
+      explorer.blocks({
+        ...page(request.query, BLOCK_PAGE),
+        chain: natural(request.query, "chain"),
+        maxHeight: natural(request.query, "maxheight"),
+      }),
+    ),
   );
-  scope.get(
-    `${base}/blocks`,
-    { schema: querySchema("chain", "maxheight", "limit", "next") },
-    (request, reply) =>
-      send(
-        reply,
-        explorer.blocks({
-          ...page(request.query, BLOCK_PAGE),
-          chain: natural(request.query, "chain"),
-          maxHeight: natural(request.query, "maxheight"),
-        }),
-      ),
-  );
-  scope.get(`${base}/block/:hash`, { schema: querySchema() }, (request, reply) =>
+  get(appRoutes.explorer.block, (request, reply) =>
     send(reply, explorer.block(param(request.params, "hash"))),
   );
-  scope.get(`${base}/tx/:requestKey`, { schema: querySchema() }, (request, reply) =>
+  get(appRoutes.explorer.transaction, (request, reply) =>
     send(reply, explorer.transaction(param(request.params, "requestKey"))),
   );
-  scope.get(`${base}/account/:account`, { schema: querySchema() }, (request, reply) =>
+  get(appRoutes.explorer.account, (request, reply) =>
     send(reply, explorer.account(param(request.params, "account"))),
   );
-  scope.get(
-    `${base}/account/:account/transfers`,
-    { schema: querySchema("chain", "limit", "next") },
-    (request, reply) =>
-      send(
-        reply,
-        explorer.transfers(param(request.params, "account"), {
-          ...page(request.query, TRANSFER_PAGE),
-          chain: natural(request.query, "chain"),
-        }),
-      ),
+  get(appRoutes.explorer.transfers, (request, reply) =>
+    send(
+      reply,
+      explorer.transfers(param(request.params, "account"), {
+        ...page(request.query, TRANSFER_PAGE),
+        chain: natural(request.query, "chain"),
+      }),
+    ),
   );
-  scope.get(`${base}/module/:name`, { schema: querySchema() }, (request, reply) =>
+  get(appRoutes.explorer.module, (request, reply) =>
     send(reply, explorer.module(param(request.params, "name"))),
   );
-  scope.get(`${base}/search`, { schema: querySchema("q") }, (request, reply) => {
+  get(appRoutes.explorer.search, (request, reply) => {
     const q = propertyOf(request.query, "q");
     if (typeof q !== "string") throw badQuery("q", "missing: /search?q=<text>");
     return send(reply, explorer.search(q));

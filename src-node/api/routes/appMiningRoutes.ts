@@ -16,16 +16,15 @@
  * @module
  */
 import type { FastifyInstance } from "fastify";
+import { appRoutes, type MinerChange } from "../../appContract/appRoutes.ts";
 import type { MinerInfo } from "../../chain/minerData.ts";
 import { isNodeError } from "../../errors/nodeError.ts";
 import type { BuiltInMiner } from "../../mining/builtInMiner.ts";
 import { MiningError, MiningErrorCode } from "../../mining/errors.ts";
 import { minerInfoOf } from "../../mining/minerInfo.ts";
 import { AppError, AppErrorCode } from "../errors.ts";
+import { registerAppRoute } from "../registerAppRoute.ts";
 import { type RouteContext, sendJson } from "../routeContext.ts";
-
-export const APP_MINING_PATH = "/app/api/mining";
-export const APP_MINING_HISTORY_PATH = "/app/api/mining/history";
 
 /** The POST body: checked by Fastify before the handler runs (appApi.ts answers APP_BAD_REQUEST). */
 export const minerChangeSchema = {
@@ -41,18 +40,8 @@ export const minerChangeSchema = {
   },
 } as const;
 
-type MinerChange = {
-  enabled?: boolean;
-  threads?: number;
-  account?: string;
-  publicKeys?: string[];
-  predicate?: string;
-  onDemand?: boolean;
-};
-
 /** The body Fastify checked against {@link minerChangeSchema}, and what the schema cannot say. */
-function parseChange(body: unknown): MinerChange {
-  const change = body as MinerChange;
+function parseChange(change: MinerChange): MinerChange {
   if (change.account === undefined && (change.publicKeys ?? change.predicate) !== undefined) {
     throw new AppError(
       {
@@ -103,17 +92,24 @@ async function apply(miner: BuiltInMiner, change: MinerChange): Promise<void> {
 export function registerAppMiningRoutes(scope: FastifyInstance, ctx: RouteContext): void {
   const miner = ctx.node.miner;
   if (miner === undefined) return;
-  scope.get(APP_MINING_PATH, (_request, reply) => {
-    sendJson(reply, miner.status());
+  registerAppRoute(scope, appRoutes.mining.status, {
+    handler: (_request, reply) => {
+      sendJson(reply, miner.status());
+    },
   });
-  scope.get(APP_MINING_HISTORY_PATH, (_request, reply) => {
-    sendJson(reply, miner.history());
+  registerAppRoute(scope, appRoutes.mining.history, {
+    handler: (_request, reply) => {
+      sendJson(reply, miner.history());
+    },
   });
-  // An async handler must return the reply it sent: resolving to undefined
-  // makes Fastify send a second time (ERR_HTTP_HEADERS_SENT).
-  scope.post(APP_MINING_PATH, { schema: { body: minerChangeSchema } }, async (request, reply) => {
-    await apply(miner, parseChange(request.body));
-    sendJson(reply, miner.status());
-    return reply;
+  registerAppRoute(scope, appRoutes.mining.change, {
+    bodySchema: minerChangeSchema,
+    // An async handler must return the reply it sent: resolving to undefined
+    // makes Fastify send a second time (ERR_HTTP_HEADERS_SENT).
+    handler: async (request, reply) => {
+      await apply(miner, parseChange(request.body));
+      sendJson(reply, miner.status());
+      return reply;
+    },
   });
 }

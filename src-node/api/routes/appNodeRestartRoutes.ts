@@ -12,11 +12,11 @@
  * @module
  */
 import type { FastifyInstance, FastifyReply } from "fastify";
+import { appRoutes } from "../../appContract/appRoutes.ts";
 import { AppError, AppErrorCode } from "../errors.ts";
 import type { NodeRestarter, NodeRestartRequest } from "../nodeRestart.ts";
+import { registerAppRoute } from "../registerAppRoute.ts";
 import type { RouteContext } from "../routeContext.ts";
-
-export const APP_NODE_RESTART_PATH = "/app/api/node/restart";
 
 /** The POST body: nothing to say yet, and nothing else accepted. */
 export const restartBodySchema = {
@@ -64,13 +64,23 @@ export function answerThenRestart(
 
 export function registerAppNodeRestartRoutes(scope: FastifyInstance, ctx: RouteContext): void {
   const launchId = ctx.node.launchId ?? "";
-  scope.get(APP_NODE_RESTART_PATH, async (_request, reply) => {
-    const status: RestartStatus = { launchId, restartable: ctx.node.restart !== undefined };
-    return reply.header("cache-control", "no-store").send(status);
+  registerAppRoute(scope, appRoutes.node.restartStatus, {
+    handler: async (_request, reply) => {
+      const status: RestartStatus = { launchId, restartable: ctx.node.restart !== undefined };
+      return reply.header("cache-control", "no-store").send(status);
+    },
   });
-  scope.post(APP_NODE_RESTART_PATH, { schema: { body: restartBodySchema } }, async (_r, reply) => {
-    const restart = requireRestarter(ctx.node.restart);
-    ctx.node.log?.info("restart asked by the app", { launchId });
-    return answerThenRestart(reply, restart, { reason: "restart" }, { launchId, restarting: true });
+  registerAppRoute(scope, appRoutes.node.restart, {
+    bodySchema: restartBodySchema,
+    handler: async (_request, reply) => {
+      const restart = requireRestarter(ctx.node.restart);
+      ctx.node.log?.info("restart asked by the app", { launchId });
+      return answerThenRestart(
+        reply,
+        restart,
+        { reason: "restart" },
+        { launchId, restarting: true },
+      );
+    },
   });
 }

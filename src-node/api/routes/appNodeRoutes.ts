@@ -15,12 +15,14 @@
  */
 import { availableParallelism } from "node:os";
 import type { FastifyInstance } from "fastify";
+import { appRoutes } from "../../appContract/appRoutes.ts";
 import { LOG_LEVELS, type LogLevel, RECENT_LOG_LINES } from "../../runtime/recentLog.ts";
 import { AppError, AppErrorCode } from "../errors.ts";
+import { registerAppRoute } from "../registerAppRoute.ts";
 import { type RouteContext, sendJson } from "../routeContext.ts";
 
-export const APP_NODE_STATUS_PATH = "/app/api/node/status";
-export const APP_NODE_LOG_PATH = "/app/api/node/log";
+/** The log route's query parameters (the table's). */
+const LOG_QUERY: readonly string[] = appRoutes.node.log.query;
 
 function badQuery(field: string, reason: string): AppError {
   return new AppError({ code: AppErrorCode.BadRequest, field, reason }, `${field}: ${reason}`);
@@ -30,7 +32,7 @@ function badQuery(field: string, reason: string): AppError {
 function logQuery(query: unknown): { level: LogLevel; limit: number } {
   const q = (typeof query === "object" && query !== null ? query : {}) as Record<string, unknown>;
   for (const k of Object.keys(q)) {
-    if (k !== "level" && k !== "limit") throw badQuery(k, "unknown parameter (level, limit)");
+    if (!LOG_QUERY.includes(k)) throw badQuery(k, `unknown parameter (${LOG_QUERY.join(", ")})`);
   }
   const level = q.level ?? "info";
   if (typeof level !== "string" || !(LOG_LEVELS as readonly string[]).includes(level)) {
@@ -49,21 +51,26 @@ function logQuery(query: unknown): { level: LogLevel; limit: number } {
 export function registerAppNodeRoutes(scope: FastifyInstance, ctx: RouteContext): void {
   const page = ctx.node.nodePage;
   if (page === undefined) return;
-  scope.get(APP_NODE_STATUS_PATH, (_request, reply) => {
-    sendJson(reply, {
-      network: ctx.node.version.name,
-      dataDir: page.dataDir,
-      logFile: page.logFile ?? null,
-      cpus: availableParallelism(),
-      publicApis: {
-        mining: ctx.node.miningApi !== undefined,
-        backup: ctx.node.backup !== undefined,
-      },
-      catchingUp: page.catchUp.items(),
-    });
+  registerAppRoute(scope, appRoutes.node.status, {
+    handler: (_request, reply) => {
+      sendJson(reply, {
+        network: ctx.node.version.name,
+        dataDir: page.dataDir,
+        logFile: page.logFile ?? null,
+        cpus: availableParallelism(),
+        publicApis: {
+          mining: ctx.node.miningApi !== undefined,
+          backup: ctx.node.backup !== undefined,
+        },
+        catchingUp: page.catchUp.items(),
+      });
+    },
   });
-  scope.get(APP_NODE_LOG_PATH, (request, reply) => {
-    const { level, limit } = logQuery(request.query);
-    sendJson(reply, { lines: page.recentLog.lines(level, limit) });
+  // The names are checked here, not by a query schema: the refusal says which names there are.
+  registerAppRoute(scope, appRoutes.node.log, {
+    handler: (request, reply) => {
+      const { level, limit } = logQuery(request.query);
+      sendJson(reply, { lines: page.recentLog.lines(level, limit) });
+    },
   });
 }

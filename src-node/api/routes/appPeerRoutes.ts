@@ -8,10 +8,9 @@
  * @module
  */
 import type { FastifyInstance } from "fastify";
-import { propertyOf } from "../params.ts";
+import { appRoutes } from "../../appContract/appRoutes.ts";
+import { registerAppRoute } from "../registerAppRoute.ts";
 import { type RouteContext, sendJson } from "../routeContext.ts";
-
-export const APP_PEERS_PATH = "/app/api/peers";
 
 const addPeerSchema = {
   type: "object",
@@ -23,15 +22,21 @@ const addPeerSchema = {
 export function registerAppPeerRoutes(scope: FastifyInstance, ctx: RouteContext): void {
   const p2p = ctx.node.p2p;
   if (p2p === undefined) return;
-  scope.get(APP_PEERS_PATH, (_request, reply) => {
-    sendJson(reply, { peers: p2p.peers(), sync: p2p.status() });
+  registerAppRoute(scope, appRoutes.peers.list, {
+    handler: (_request, reply) => {
+      sendJson(reply, { peers: p2p.peers(), sync: p2p.status() });
+    },
   });
-  scope.post(APP_PEERS_PATH, { schema: { body: addPeerSchema } }, (request, reply) => {
-    const peer = p2p.addPeer(propertyOf(request.body, "address"));
-    sendJson(reply, peer);
+  registerAppRoute(scope, appRoutes.peers.add, {
+    bodySchema: addPeerSchema,
+    handler: (request, reply) => {
+      sendJson(reply, p2p.addPeer(request.body.address));
+    },
   });
-  scope.delete(`${APP_PEERS_PATH}/:address`, (request, reply) => {
-    p2p.removePeer(propertyOf(request.params, "address"));
-    reply.code(204).send();
+  registerAppRoute(scope, appRoutes.peers.remove, {
+    handler: (request, reply) => {
+      p2p.removePeer(request.params.address);
+      reply.code(204).send();
+    },
   });
 }

@@ -14,10 +14,9 @@
  * @module
  */
 import type { FastifyInstance } from "fastify";
-import { propertyOf } from "../params.ts";
+import { appRoutes } from "../../appContract/appRoutes.ts";
+import { registerAppRoute } from "../registerAppRoute.ts";
 import { type RouteContext, sendJson } from "../routeContext.ts";
-
-export const APP_PRIVATE_PATH = "/app/api/private";
 
 const pinSchema = {
   type: "object",
@@ -29,57 +28,54 @@ const pinSchema = {
 export function registerAppPrivateRoutes(scope: FastifyInstance, ctx: RouteContext): void {
   const service = ctx.node.private;
   if (service === undefined) return;
-  scope.get(APP_PRIVATE_PATH, (_request, reply) => {
-    const { heads, checks } = service.partyChains();
-    const chains = heads.map((h) => ({
-      chainId: h.chainId,
-      parties: h.parties.split(","),
-      steps: h.steps,
-      digest: h.digest,
-      checks: checks
-        .filter((c) => c.chainId === h.chainId && c.parties === h.parties)
-        .map((c) => ({
-          entity: c.entity,
-          at: new Date(c.at).toISOString(),
-          result: c.result,
-          theirSteps: c.theirSteps,
-          ourSteps: c.ourSteps,
-        })),
-    }));
-    sendJson(reply, {
-      ...service.identity(),
-      trusted: service.trust.list(),
-      chains,
-      diverged: checks.some((c) => c.result === "diverged"),
-    });
-  });
-  scope.post(
-    `${APP_PRIVATE_PATH}/trusted/check`,
-    { schema: { body: pinSchema } },
-    (request, reply) => {
-      sendJson(
-        reply,
-        service.trust.check(
-          propertyOf(request.body, "name"),
-          propertyOf(request.body, "publicKey"),
-        ),
-      );
+  registerAppRoute(scope, appRoutes.private.entities, {
+    handler: (_request, reply) => {
+      const { heads, checks } = service.partyChains();
+      const chains = heads.map((h) => ({
+        chainId: h.chainId,
+        parties: h.parties.split(","),
+        steps: h.steps,
+        digest: h.digest,
+        checks: checks
+          .filter((c) => c.chainId === h.chainId && c.parties === h.parties)
+          .map((c) => ({
+            entity: c.entity,
+            at: new Date(c.at).toISOString(),
+            result: c.result,
+            theirSteps: c.theirSteps,
+            ourSteps: c.ourSteps,
+          })),
+      }));
+      sendJson(reply, {
+        ...service.identity(),
+        trusted: service.trust.list(),
+        chains,
+        diverged: checks.some((c) => c.result === "diverged"),
+      });
     },
-  );
-  scope.post(`${APP_PRIVATE_PATH}/trusted`, { schema: { body: pinSchema } }, (request, reply) => {
-    const pinned = service.trust.add(
-      propertyOf(request.body, "name"),
-      propertyOf(request.body, "publicKey"),
-    );
-    ctx.node.log?.info(
-      `p2p: private: the app pinned entity ${pinned.name} (${pinned.fingerprint})`,
-    );
-    sendJson(reply, pinned);
   });
-  scope.delete(`${APP_PRIVATE_PATH}/trusted/:name`, (request, reply) => {
-    const name = String(propertyOf(request.params, "name"));
-    service.trust.remove(name);
-    ctx.node.log?.info(`p2p: private: the app removed the pin of entity ${name}`);
-    reply.code(204).send();
+  registerAppRoute(scope, appRoutes.private.checkPin, {
+    bodySchema: pinSchema,
+    handler: (request, reply) => {
+      sendJson(reply, service.trust.check(request.body.name, request.body.publicKey));
+    },
+  });
+  registerAppRoute(scope, appRoutes.private.pin, {
+    bodySchema: pinSchema,
+    handler: (request, reply) => {
+      const pinned = service.trust.add(request.body.name, request.body.publicKey);
+      ctx.node.log?.info(
+        `p2p: private: the app pinned entity ${pinned.name} (${pinned.fingerprint})`,
+      );
+      sendJson(reply, pinned);
+    },
+  });
+  registerAppRoute(scope, appRoutes.private.unpin, {
+    handler: (request, reply) => {
+      const name = request.params.name;
+      service.trust.remove(name);
+      ctx.node.log?.info(`p2p: private: the app removed the pin of entity ${name}`);
+      reply.code(204).send();
+    },
   });
 }

@@ -26,15 +26,12 @@
  */
 import { basename, join } from "node:path";
 import type { FastifyInstance } from "fastify";
+import { appRoutes } from "../../appContract/appRoutes.ts";
 import { readFileIfExists, writeFileAtomic } from "../../store/atomicFile.ts";
 import { keepCopyAside } from "../../store/keepAside.ts";
 import { AppError, AppErrorCode } from "../errors.ts";
+import { registerAppRoute } from "../registerAppRoute.ts";
 import { type RouteContext, sendJson } from "../routeContext.ts";
-
-export const APP_WALLET_KEYSTORE_PATH = "/app/api/wallet/keystore";
-
-/** Replacing the wallet, keeping the stored keystore aside. */
-export const APP_WALLET_REPLACE_PATH = "/app/api/wallet/keystore/replace";
 
 /** Largest keystore body: 1 MiB. */
 export const KEYSTORE_BODY_LIMIT = 1024 * 1024;
@@ -113,8 +110,6 @@ export const keystoreSchema = {
     ciphertext: { type: "string", maxLength: 600_000, pattern: "^[A-Za-z0-9+/]+={0,2}$" },
   },
 } as const;
-
-export const APP_WALLET_PENDING_PATH = "/app/api/wallet/pending";
 
 /** The pending cross-chain transfers' file name inside the network's `wallet/` folder. */
 export const PENDING_FILE = "pending.json";
@@ -273,35 +268,38 @@ export function registerAppWalletRoutes(scope: FastifyInstance, ctx: RouteContex
   const dir = ctx.node.walletDir;
   if (dir === undefined) return;
   const file = join(dir, KEYSTORE_FILE);
-  scope.get(APP_WALLET_KEYSTORE_PATH, (_request, reply) => {
-    const text = readFileIfExists(file);
-    if (text === undefined) {
-      sendJson(reply, { keystore: null });
-      return;
-    }
-    let keystore: unknown;
-    try {
-      keystore = JSON.parse(text);
-    } catch {
-      throw new AppError(
-        { code: AppErrorCode.KeystoreUnreadable, file: `wallet/${KEYSTORE_FILE}` },
-        `wallet/${KEYSTORE_FILE} in the node's data folder is not JSON: restore it from a backup`,
-      );
-    }
-    sendJson(reply, { keystore });
+  registerAppRoute(scope, appRoutes.wallet.keystore, {
+    handler: (_request, reply) => {
+      const text = readFileIfExists(file);
+      if (text === undefined) {
+        sendJson(reply, { keystore: null });
+        return;
+      }
+      let keystore: unknown;
+      try {
+        keystore = JSON.parse(text);
+      } catch {
+        throw new AppError(
+          { code: AppErrorCode.KeystoreUnreadable, file: `wallet/${KEYSTORE_FILE}` },
+          `wallet/${KEYSTORE_FILE} in the node's data folder is not JSON: restore it from a backup`,
+        );
+      }
+      sendJson(reply, { keystore });
+    },
   });
-  scope.put(
-    APP_WALLET_KEYSTORE_PATH,
-    { schema: { body: keystoreSchema }, bodyLimit: KEYSTORE_BODY_LIMIT },
-    (request, reply) => {
+  registerAppRoute(scope, appRoutes.wallet.saveKeystore, {
+    bodySchema: keystoreSchema,
+    bodyLimit: KEYSTORE_BODY_LIMIT,
+    handler: (request, reply) => {
       writeFileAtomic(file, `${JSON.stringify(request.body)}\n`);
       sendJson(reply, { saved: true });
     },
-  );
-  scope.post(
-    APP_WALLET_REPLACE_PATH,
-    { schema: { body: keystoreSchema }, bodyLimit: KEYSTORE_BODY_LIMIT },
-    (request, reply) => {
+  });
+  // Replacing the wallet, keeping the stored keystore aside.
+  registerAppRoute(scope, appRoutes.wallet.replaceKeystore, {
+    bodySchema: keystoreSchema,
+    bodyLimit: KEYSTORE_BODY_LIMIT,
+    handler: (request, reply) => {
       const kept = keepCopyAside(file, Date.now());
       writeFileAtomic(file, `${JSON.stringify(request.body)}\n`);
       ctx.node.log?.info("wallet replaced", { keptAs: kept === undefined ? null : basename(kept) });
@@ -310,29 +308,31 @@ export function registerAppWalletRoutes(scope: FastifyInstance, ctx: RouteContex
         keptAs: kept === undefined ? null : `wallet/${basename(kept)}`,
       });
     },
-  );
-  const pendingFile = join(dir, PENDING_FILE);
-  scope.get(APP_WALLET_PENDING_PATH, (_request, reply) => {
-    const text = readFileIfExists(pendingFile);
-    let pending: unknown = null;
-    if (text !== undefined) {
-      try {
-        pending = JSON.parse(text);
-      } catch {
-        throw new AppError(
-          { code: AppErrorCode.KeystoreUnreadable, file: `wallet/${PENDING_FILE}` },
-          `wallet/${PENDING_FILE} in the node's data folder is not JSON: remove it (only the list of pending cross-chain transfers is lost; "Finish a transfer" finishes any of them by request key)`,
-        );
-      }
-    }
-    sendJson(reply, { pending });
   });
-  scope.put(
-    APP_WALLET_PENDING_PATH,
-    { schema: { body: pendingSchema }, bodyLimit: PENDING_BODY_LIMIT },
-    (request, reply) => {
+  const pendingFile = join(dir, PENDING_FILE);
+  registerAppRoute(scope, appRoutes.wallet.pending, {
+    handler: (_request, reply) => {
+      const text = readFileIfExists(pendingFile);
+      let pending: unknown = null;
+      if (text !== undefined) {
+        try {
+          pending = JSON.parse(text);
+        } catch {
+          throw new AppError(
+            { code: AppErrorCode.KeystoreUnreadable, file: `wallet/${PENDING_FILE}` },
+            `wallet/${PENDING_FILE} in the node's data folder is not JSON: remove it (only the list of pending cross-chain transfers is lost; "Finish a transfer" finishes any of them by request key)`,
+          );
+        }
+      }
+      sendJson(reply, { pending });
+    },
+  });
+  registerAppRoute(scope, appRoutes.wallet.savePending, {
+    bodySchema: pendingSchema,
+    bodyLimit: PENDING_BODY_LIMIT,
+    handler: (request, reply) => {
       writeFileAtomic(pendingFile, `${JSON.stringify(request.body)}\n`);
       sendJson(reply, { saved: true });
     },
-  );
+  });
 }
