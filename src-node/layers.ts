@@ -113,11 +113,12 @@ export const LAYERS = {
   /** The shell's errors are `NodeError`s; only electron/nodeHost.ts imports node.ts. */
   electron: ["errors", "node.ts"],
   /**
-   * Only browser-safe code: the command model, the shared result type, the test keys' data
-   * module, the bridge's contract.
+   * Only browser-safe code: the command model, the app API's routes, the shared result type,
+   * the test keys' data module, the bridge's contract.
    */
   renderer: [
     "command",
+    "appContract",
     "src-node/errors/result.ts",
     "src-node/genesis/devAccountKeys.ts",
     "electron/ipc/contract.ts",

@@ -1,11 +1,11 @@
 /**
  * The UI calls the app API (`/app/api/*`) one way (renderer/src/README.md "Loading and changing
  * data"): through its endpoint contract, an entry of `app/appEndpoints.ts` called with
- * `callEndpoint` (or `callEndpointWith`, renderer/src/api/endpoint.ts), whose route the
- * contract test checks against a real node (endpointContract.test.ts). So no string or
- * template literal anywhere in renderer/src names an `/app/api` path, except in the contract's
- * own files: `api/endpoint.ts`, the entries (`api/appEndpoints.ts`, each feature's
- * `endpoints.ts`) and their list (`app/appEndpoints.ts`). Comments may name routes.
+ * `callEndpoint` (or `callEndpointWith`, renderer/src/api/endpoint.ts), built from the route of
+ * the table the node registers its routes from (src-node/appContract/appRoutes.ts; checked
+ * against a real node by endpointContract.test.ts). So no string or template literal anywhere
+ * in renderer/src names an `/app/api` path: the routes are written in the table only, not even
+ * in the entries' files. Comments may name routes.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
@@ -14,15 +14,6 @@ import { describe, expect, it } from "vitest";
 
 const ROOT = join(import.meta.dirname, "../..");
 const RENDERER = join(ROOT, "renderer/src");
-
-/** The contract's files, where routes are written (paths from the repository's root). */
-const CONTRACT = [
-  /^renderer\/src\/api\/endpoint\.ts$/,
-  /^renderer\/src\/api\/appEndpoints\.ts$/,
-  /^renderer\/src\/app\/appEndpoints\.ts$/,
-  /^renderer\/src\/features\/[^/]+\/endpoints\.ts$/,
-];
-const isContract = (path: string) => CONTRACT.some((r) => r.test(path));
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
@@ -54,7 +45,7 @@ function appApiLiterals(file: string, text: string): string[] {
   return out;
 }
 
-describe("[renderer] app API paths are written only in the endpoint contract", () => {
+describe("[renderer] app API paths are written only in the shared table, never in the UI", () => {
   it("finds a hand-written app API path (so an empty list means something)", () => {
     const samples = [
       'const r = client.get("/app/api/backup", parseOverview);',
@@ -77,24 +68,11 @@ describe("[renderer] app API paths are written only in the endpoint contract", (
     for (const s of fine) expect(appApiLiterals("sample.tsx", s), s).toEqual([]);
   });
 
-  it("names no /app/api path in renderer/src outside the contract's files", () => {
+  it("names no /app/api path anywhere in renderer/src", () => {
     const files = sourceFiles(RENDERER).map((f) => relative(ROOT, f));
     expect(files.length).toBeGreaterThan(150);
-    // The exempt files are the contract's as they are named today (no stale exemption).
-    const contract = files.filter(isContract);
-    expect(contract).toEqual(
-      expect.arrayContaining([
-        "renderer/src/api/endpoint.ts",
-        "renderer/src/api/appEndpoints.ts",
-        "renderer/src/app/appEndpoints.ts",
-        "renderer/src/features/wallet/endpoints.ts",
-        "renderer/src/features/backup/endpoints.ts",
-        "renderer/src/features/explorer/endpoints.ts",
-      ]),
-    );
-    const offenders = files
-      .filter((f) => !isContract(f))
-      .flatMap((f) => appApiLiterals(f, readFileSync(join(ROOT, f), "utf8")));
+    expect(files).toContain("renderer/src/features/backup/endpoints.ts");
+    const offenders = files.flatMap((f) => appApiLiterals(f, readFileSync(join(ROOT, f), "utf8")));
     expect(offenders).toEqual([]);
   });
 });

@@ -1,10 +1,11 @@
 /**
- * The app API's endpoint contract (renderer/src/app/appEndpoints.ts; issue 37 item 3) against
- * a real node (createNode, not listening; requests through `inject()`): every entry names a
- * route the node serves with that method, every `/app/api/*` route of the node has an entry,
- * and every entry is called once through the renderer's own client (`callEndpoint`) with
- * valid input (mined blocks and a transfer for the explorer, a backup, a keystore, a dapp's
- * signing request) and its answer parses with the entry's parser; the wallet's and the backup
+ * The app API's endpoint contract (issue 37) against a real node (createNode, not listening;
+ * requests through `inject()`): the node serves exactly the routes of the shared table
+ * (src-node/appContract/appRoutes.ts) with the table's methods, every route of the table has
+ * one entry of the renderer (renderer/src/app/appEndpoints.ts) built from it with a parser, and
+ * every entry is called once through the renderer's own client (`callEndpoint`) with valid
+ * input (mined blocks and a transfer for the explorer, a backup, a keystore, a dapp's signing
+ * request) and its answer parses with the entry's parser; the wallet's and the backup
  * page's calls, made from the entries, read a real node's answers too.
  */
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
@@ -12,7 +13,7 @@ import { createServer } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ClientResult } from "../../renderer/src/api/clientError.ts";
-import { type AnyEndpoint, callEndpoint } from "../../renderer/src/api/endpoint.ts";
+import { type AnyEndpoint, callEndpoint, NO_CONTENT } from "../../renderer/src/api/endpoint.ts";
 import {
   createNodeClient,
   type FetchLike,
@@ -31,6 +32,8 @@ import {
   parseWalletRecords,
   pendingFileOf,
 } from "../../renderer/src/features/wallet/crosschain/pendingFile.ts";
+import type { AnyAppRoute } from "../../src-node/appContract/appRoute.ts";
+import { APP_ROUTES } from "../../src-node/appContract/appRoutes.ts";
 import type { Command } from "../../src-node/command/commandTypes.ts";
 import { base64UrlEncode } from "../../src-node/encoding/base64url.ts";
 import { newEntityKeys } from "../../src-node/p2p/private/entityKeys.ts";
@@ -99,7 +102,7 @@ function serverRoutes(): string[] {
   return out;
 }
 
-const key = (e: AnyEndpoint) => `${e.method} ${e.route}`;
+const key = (e: AnyAppRoute) => `${e.method} ${e.route}`;
 
 async function send(chain: number, cmd: Command): Promise<string> {
   const r = await t.request("POST", `${t.base}/chain/${chain}/pact/api/v1/send`, {
@@ -164,13 +167,26 @@ afterAll(async () => {
 });
 
 describe("[renderer] the app API's endpoint contract with a real node", () => {
-  it("names every /app/api/* route of the node, and only those", () => {
+  it("the node serves every route of the table with its method, and no other /app/api/* route", () => {
     const server = serverRoutes().filter((r) => r.split(" ")[1]?.startsWith("/app/api/"));
     expect(server.length).toBeGreaterThan(30);
-    const contract = APP_ENDPOINTS.map(key);
-    expect(new Set(contract).size, "an entry is listed twice").toBe(contract.length);
-    expect(server.filter((r) => !contract.includes(r))).toEqual([]);
-    expect(contract.filter((r) => !server.includes(r))).toEqual([]);
+    const table = APP_ROUTES.map(key);
+    expect(new Set(table).size, "a route is in the table twice").toBe(table.length);
+    expect(server.filter((r) => !table.includes(r))).toEqual([]);
+    expect(table.filter((r) => !server.includes(r))).toEqual([]);
+  });
+
+  it("every route of the table has one renderer entry, built from it, with a parser", () => {
+    const renderer = APP_ENDPOINTS.map(key);
+    expect(new Set(renderer).size, "an entry is listed twice").toBe(renderer.length);
+    for (const route of APP_ROUTES) {
+      const entries = APP_ENDPOINTS.filter((e) => key(e) === key(route));
+      expect(entries, key(route)).toHaveLength(1);
+      const { reply, ...shared } = entries[0] as AnyEndpoint;
+      expect(shared, key(route)).toEqual(route);
+      expect(typeof reply === "function" || reply === NO_CONTENT, key(route)).toBe(true);
+    }
+    expect(APP_ENDPOINTS).toHaveLength(APP_ROUTES.length);
   });
 
   it("the miner, the Node page, the restart", async () => {

@@ -1,95 +1,53 @@
 /**
- * One endpoint of the node's app API as data (issue 37 item 3): its method, its route as the
- * server registers it (`/app/api/backup/jobs/:id`), the query parameters it reads, the type
- * of the body it takes and the parser of its reply. The renderer's calls are made from an
- * entry (`callEndpoint`), and test/renderer/endpointContract.test.ts checks every entry
- * against a real node: its route exists, and its answer parses with the entry's parser. The
- * full list is `app/appEndpoints.ts` (the entries sit beside their parsers: shared ones in
+ * One endpoint of the node's app API as the UI calls it (issue 37): the route's entry the node
+ * and the UI share (src-node/appContract/appRoutes.ts: method, route, query parameters, body
+ * type, timeout) with the parser of its reply. The renderer's calls are made from an entry
+ * (`callEndpoint`), and test/renderer/endpointContract.test.ts checks every entry against a
+ * real node: its route exists, and its answer parses with the entry's parser. The full list is
+ * `app/appEndpoints.ts` (the entries sit beside their parsers: shared ones in
  * `api/appEndpoints.ts`, a feature's in its `endpoints.ts`). Every `/app/api/*` request of
  * the UI is made from an entry, by `callEndpoint` or, where a caller reads the answer its own
  * way, `callEndpointWith`; no other file writes an app API path
  * (test/renderer/appApiPaths.test.ts).
- *
- * Browser-safe; the server does not import it (src-node/layers.ts: `api/` imports no
- * renderer code), so the test is what ties the two.
  * @module
  */
+import type { AppRoute } from "../../../src-node/appContract/appRoute.ts";
+import { type EndpointParams, endpointPath } from "../../../src-node/appContract/endpointPath.ts";
 import type { ClientResult } from "./clientError.ts";
 import type { Decoded } from "./decode.ts";
-import { type NodeClient, type NodePath, type Parse, readReply } from "./nodeClient.ts";
+import { type NodeClient, type Parse, readReply } from "./nodeClient.ts";
 
-export type EndpointMethod = "GET" | "POST" | "PUT" | "DELETE";
-
-/** The names of a route's `:name` segments. */
-export type RouteParamNames<R extends string> = R extends `${string}:${infer P}/${infer Rest}`
-  ? P | RouteParamNames<`/${Rest}`>
-  : R extends `${string}:${infer P}`
-    ? P
-    : never;
-
-/** What fills a route: each `:name` segment, and the optional query parameters. */
-export type EndpointParams<R extends string, Q extends string> = {
-  readonly [K in RouteParamNames<R>]: string;
-} & { readonly [K in Q]?: string | number | undefined };
+// The route's part is the shared module's: re-exported for the UI's code that names them here.
+export { bodyType, type EndpointMethod } from "../../../src-node/appContract/appRoute.ts";
+export {
+  type EndpointParams,
+  endpointPath,
+  type RouteParamNames,
+} from "../../../src-node/appContract/endpointPath.ts";
 
 /** A reply with no body (204): read as `null`. */
 export const NO_CONTENT = "no-content" as const;
 
-export type Endpoint<R extends string, Q extends string, Body, Reply> = {
-  readonly method: EndpointMethod;
-  /** The route as Fastify registers it: `:name` for a path parameter. */
-  readonly route: R & NodePath;
-  /** The query parameters the route reads (its JSON schema refuses others). */
-  readonly query: readonly Q[];
-  /**
-   * The reply's parser, or {@link NO_CONTENT}. The body is only a type here (`Body`): the
-   * node checks it with the route's JSON schema (src-node/api/appApi.ts).
-   */
+export type Endpoint<R extends string, Q extends string, Body, Reply> = AppRoute<R, Q, Body> & {
+  /** The reply's parser, or {@link NO_CONTENT}. */
   readonly reply: Parse<Reply> | typeof NO_CONTENT;
-  /** Phantom: the type of the JSON body (`undefined`: none). Never set. */
-  readonly body?: Body;
-  /** For slow routes (a backup's check): the client's default otherwise. */
-  readonly timeoutMs?: number;
 };
 
 /** Any entry, for lists of them. */
 // biome-ignore lint/suspicious/noExplicitAny: a list holds entries of every shape
 export type AnyEndpoint = Endpoint<string, string, any, any>;
 
-/** Declares an entry; the generics come from the route text and the parser. */
-export function endpoint<R extends NodePath, Reply, Body = undefined, Q extends string = never>(e: {
-  readonly method: EndpointMethod;
-  readonly route: R;
-  readonly query?: readonly Q[];
-  readonly reply: Parse<Reply> | typeof NO_CONTENT;
-  /** The body's type, as `bodyType<T>()`: none when absent. */
-  readonly body?: Body;
-  readonly timeoutMs?: number;
-}): Endpoint<R, Q, Body, Reply> {
-  return { query: [], ...e } as Endpoint<R, Q, Body, Reply>;
-}
-
-/** Names a body's type in {@link endpoint} (a value only the type checker reads). */
-export function bodyType<B>(): B {
-  return undefined as B;
-}
-
-/** The request path of an entry: each `:name` filled (encoded), the query appended. */
-export function endpointPath<R extends string, Q extends string>(
-  e: Endpoint<R, Q, unknown, unknown>,
-  params: EndpointParams<R, Q>,
-): NodePath {
-  const values = params as Record<string, string | number | undefined>;
-  const path = e.route.replace(/:([A-Za-z]+)/g, (_, name: string) => {
-    const v = values[name];
-    if (v === undefined) throw new Error(`${e.route}: no value for :${name}`);
-    return encodeURIComponent(String(v));
-  });
-  const query = e.query
-    .filter((q) => values[q] !== undefined)
-    .map((q) => `${q}=${encodeURIComponent(String(values[q]))}`)
-    .join("&");
-  return (query === "" ? path : `${path}?${query}`) as NodePath;
+/**
+ * An entry: the shared route with the parser of its reply. A third argument, `bodyType<T>()`,
+ * names a narrower body type than the route's (a file the node keeps as it is, whose type the
+ * UI knows: the keystore, the pending transfers).
+ */
+export function endpoint<R extends string, Q extends string, B, Reply, N extends B = B>(
+  route: AppRoute<R, Q, B>,
+  reply: Parse<Reply> | typeof NO_CONTENT,
+  _body?: N,
+): Endpoint<R, Q, N, Reply> {
+  return { ...route, reply } as Endpoint<R, Q, N, Reply>;
 }
 
 /** Reads a reply's text as the entry says: its JSON through the parser, or nothing. */
@@ -120,6 +78,8 @@ export type ReplyOf<E> =
 /**
  * The body argument of a call: none when the entry takes none, else one of the body's type
  * (not distributed over a union: a body of `{id} | {folder}` is one argument of that union).
+ * The calls take it as `BodyArgs<NoInfer<Body>>`: the body's type is the entry's, never one
+ * inferred from the argument (a body passed to an entry that takes none is refused).
  */
 export type BodyArgs<Body> = [Body] extends [undefined] ? [] : [body: Body];
 
@@ -128,7 +88,7 @@ export function callEndpoint<R extends string, Q extends string, Body, Reply>(
   client: Pick<NodeClient, "request" | "url">,
   e: Endpoint<R, Q, Body, Reply>,
   params: EndpointParams<R, Q>,
-  ...body: BodyArgs<Body>
+  ...body: BodyArgs<NoInfer<Body>>
 ): Promise<ClientResult<Reply>> {
   return send(client, e, params, body, (t) => readEndpointReply(e, t) as Decoded<Reply>);
 }
@@ -145,7 +105,7 @@ export function callEndpointWith<R extends string, Q extends string, Body, T>(
   e: Endpoint<R, Q, Body, unknown>,
   params: EndpointParams<R, Q>,
   parse: Parse<T>,
-  ...body: BodyArgs<Body>
+  ...body: BodyArgs<NoInfer<Body>>
 ): Promise<ClientResult<T>> {
   return send(client, e, params, body, (t) => readEndpointReply({ reply: parse }, t) as Decoded<T>);
 }

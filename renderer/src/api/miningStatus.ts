@@ -3,6 +3,7 @@
  * (docs/desktop.md §3.3; not part of the ledger spec, loopback only).
  * @module
  */
+import type { MinerChange } from "../../../src-node/appContract/appRoutes.ts";
 import {
   array,
   boolean,
@@ -43,15 +44,8 @@ export type MiningStatus = {
   readonly demand: readonly { readonly chainId: number; readonly height: number }[];
 };
 
-/** The body of `POST /app/api/mining`: any subset of the fields. */
-export type MiningChange = {
-  readonly enabled?: boolean;
-  readonly threads?: number;
-  readonly account?: string;
-  /** The account's public keys (hex); a `k:<key>` account needs none. */
-  readonly publicKeys?: readonly string[];
-  readonly onDemand?: boolean;
-};
+/** The body of `POST /app/api/mining`: any subset of the fields (the shared table's type). */
+export type MiningChange = MinerChange;
 
 /** `GET /app/api/mining/history`: the last hour. */
 export type MiningHistory = {

@@ -1,10 +1,11 @@
 /**
- * The app API's endpoint contract, whole (issue 37 item 3): every route of `/app/api/*` with
- * its method, route, query parameters, body type and reply parser (`api/endpoint.ts`). The
- * entries sit beside their parsers (shared ones in `api/appEndpoints.ts`, a feature's in its
- * `endpoints.ts`); only here, where the app puts the features together, are they one list.
- * test/renderer/endpointContract.test.ts fails when a route of the node is missing here, when
- * an entry names no route of the node, or when a real node's answer does not parse.
+ * The app API's endpoints as the UI calls them, whole (issue 37): every route of the shared
+ * table (src-node/appContract/appRoutes.ts: method, route, query parameters, body type) with
+ * the parser of its reply (`api/endpoint.ts`). The entries sit beside their parsers (shared
+ * ones in `api/appEndpoints.ts`, a feature's in its `endpoints.ts`); only here, where the app
+ * puts the features together, are they one list. test/renderer/endpointContract.test.ts fails
+ * when a route of the table has no entry here, or more than one, or when a real node's answer
+ * does not parse.
  * @module
  */
 import { sharedEndpoints } from "../api/appEndpoints.ts";

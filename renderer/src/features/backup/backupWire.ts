@@ -1,9 +1,15 @@
 /**
  * The backup page's wire (`/app/api/backup/*`, docs/desktop.md §3.5): the answers' types and
- * their parsers, and the bodies the page sends. The contract's entries (`endpoints.ts`) read
+ * their parsers, and the bodies the page sends (the shared table's types). The contract's entries (`endpoints.ts`) read
  * with these parsers; the calls and queries over the entries are `api.ts`'s.
  * @module
  */
+import type {
+  BackupEvery,
+  BackupSchedule,
+  BackupSettingsPatch,
+  BackupWhich,
+} from "../../../../src-node/appContract/appRoutes.ts";
 import {
   array,
   boolean,
@@ -16,13 +22,8 @@ import {
   string,
 } from "../../api/decode.ts";
 
-export type BackupEvery = "off" | "daily" | "weekly";
-export type BackupSchedule = {
-  readonly every: BackupEvery;
-  readonly hour: number;
-  readonly weekday: number;
-  readonly keep: number;
-};
+// The bodies' types are the shared table's (src-node/appContract/appRoutes.ts).
+export type { BackupEvery, BackupSchedule, BackupSettingsPatch };
 export type BackupStatus = "backup-in-progress" | "backup-done" | "backup-failed";
 export type CodedError = { readonly code: string; readonly message: string };
 
@@ -231,11 +232,5 @@ export function parseRestoreAccepted(
 
 export const ids = (x: unknown, key: string) => decode(x, (v) => string(record(v, key)[key], key));
 
-export type Which = { readonly id: string } | { readonly folder: string };
-
-/** A change of the backup settings: any of the folder (null: the default), state, schedule. */
-export type BackupSettingsPatch = {
-  readonly directory?: string | null;
-  readonly includeState?: boolean;
-  readonly schedule?: BackupSchedule;
-};
+/** A listed backup (`id`) or any folder (`folder`): the body of a check and a restore. */
+export type Which = BackupWhich;

@@ -1,9 +1,10 @@
 /**
  * The explorer index's endpoints (`/app/api/explorer/*`, docs/explorer-api.md) as contract
- * entries (`api/endpoint.ts`) over the parsers of `wire/index.ts`; `app/appEndpoints.ts`
- * lists them. Every route is a GET.
+ * entries (`api/endpoint.ts`): the shared table's routes (src-node/appContract/appRoutes.ts)
+ * over the parsers of `wire/index.ts`; `app/appEndpoints.ts` lists them. Every route is a GET.
  * @module
  */
+import { appRoutes } from "../../../../src-node/appContract/appRoutes.ts";
 import { array, type Decoded, decode, record, string } from "../../api/decode.ts";
 import { endpoint } from "../../api/endpoint.ts";
 import {
@@ -41,39 +42,12 @@ export function parseIndexedBlock(raw: unknown): Decoded<IndexedBlock> {
 }
 
 export const explorerEndpoints = {
-  status: endpoint({ method: "GET", route: "/app/api/explorer/status", reply: parseIndexStatus }),
-  blocks: endpoint({
-    method: "GET",
-    route: "/app/api/explorer/blocks",
-    query: ["chain", "maxheight", "limit", "next"],
-    reply: parseBlockSummaryPage,
-  }),
-  block: endpoint({
-    method: "GET",
-    route: "/app/api/explorer/block/:hash",
-    reply: parseIndexedBlock,
-  }),
-  transaction: endpoint({
-    method: "GET",
-    route: "/app/api/explorer/tx/:requestKey",
-    reply: parseIndexedTransaction,
-  }),
-  account: endpoint({
-    method: "GET",
-    route: "/app/api/explorer/account/:account",
-    reply: parseAccountChains,
-  }),
-  transfers: endpoint({
-    method: "GET",
-    route: "/app/api/explorer/account/:account/transfers",
-    query: ["chain", "limit", "next"],
-    reply: parseTransferPage,
-  }),
-  module: endpoint({ method: "GET", route: "/app/api/explorer/module/:name", reply: parseModule }),
-  search: endpoint({
-    method: "GET",
-    route: "/app/api/explorer/search",
-    query: ["q"],
-    reply: parseSearch,
-  }),
+  status: endpoint(appRoutes.explorer.status, parseIndexStatus),
+  blocks: endpoint(appRoutes.explorer.blocks, parseBlockSummaryPage),
+  block: endpoint(appRoutes.explorer.block, parseIndexedBlock),
+  transaction: endpoint(appRoutes.explorer.transaction, parseIndexedTransaction),
+  account: endpoint(appRoutes.explorer.account, parseAccountChains),
+  transfers: endpoint(appRoutes.explorer.transfers, parseTransferPage),
+  module: endpoint(appRoutes.explorer.module, parseModule),
+  search: endpoint(appRoutes.explorer.search, parseSearch),
 };

@@ -1,14 +1,16 @@
 /**
  * The wallet's endpoints (`/app/api/wallet/*`, docs/wallet.md, docs/dapp-signing.md) as
- * contract entries (`api/endpoint.ts`) over the wallet's own parsers; `app/appEndpoints.ts`
- * lists them. The stored files' entries read them whole: the keystore through
- * `keystore/keystoreFormat.ts`, the pending file through `crosschain/pendingFile.ts`.
+ * contract entries (`api/endpoint.ts`): the shared table's routes
+ * (src-node/appContract/appRoutes.ts) over the wallet's own parsers; `app/appEndpoints.ts`
+ * lists them. The stored files' entries read them whole, and name their bodies' types (the
+ * node keeps them as they are): the keystore through `keystore/keystoreFormat.ts`, the
+ * pending file through `crosschain/pendingFile.ts`.
  * @module
  */
+import { appRoutes } from "../../../../src-node/appContract/appRoutes.ts";
 import { type Decoded, decode, record, reject } from "../../api/decode.ts";
 import { bodyType, endpoint } from "../../api/endpoint.ts";
 import { type PendingFile, parseWalletRecords } from "./crosschain/pendingFile.ts";
-import type { DappSigningStatus } from "./dapp/dappRequests.ts";
 import { parseDappRequests, parseDappSigningStatus } from "./dapp/dappRequests.ts";
 import { parseKeystoreAnswer, parseReplaced, parseSaved } from "./fileAnswers.ts";
 import { type KeystoreFile, parseKeystoreFile } from "./keystore/keystoreFormat.ts";
@@ -30,61 +32,21 @@ export function parseAnswered(raw: unknown): Decoded<{ readonly answered: true }
   });
 }
 
-/** The user's answer to a dapp's signing request (docs/dapp-signing.md). */
-export type SignerAnswerBody =
-  | { readonly answer: "refused" }
-  | { readonly answer: "signed"; readonly cmd?: string; readonly sigs: readonly unknown[] };
+/** The user's answer to a dapp's signing request: the shared table's body type. */
+export type { SignerAnswerBody } from "../../../../src-node/appContract/appRoutes.ts";
 
 export const walletEndpoints = {
-  keystore: endpoint({
-    method: "GET",
-    route: "/app/api/wallet/keystore",
-    reply: parseStoredKeystore,
-  }),
-  saveKeystore: endpoint({
-    method: "PUT",
-    route: "/app/api/wallet/keystore",
-    body: bodyType<KeystoreFile>(),
-    reply: parseSaved,
-  }),
-  replaceKeystore: endpoint({
-    method: "POST",
-    route: "/app/api/wallet/keystore/replace",
-    body: bodyType<KeystoreFile>(),
-    reply: parseReplaced,
-  }),
-  pending: endpoint({
-    method: "GET",
-    route: "/app/api/wallet/pending",
-    reply: parseWalletRecords,
-  }),
-  savePending: endpoint({
-    method: "PUT",
-    route: "/app/api/wallet/pending",
-    body: bodyType<PendingFile>(),
-    reply: parseSaved,
-  }),
-  dappSigning: endpoint({
-    method: "GET",
-    route: "/app/api/wallet/dapp-signing",
-    reply: parseDappSigningStatus,
-  }),
-  setDappSigning: endpoint({
-    method: "POST",
-    route: "/app/api/wallet/dapp-signing",
-    body: bodyType<Pick<DappSigningStatus, "enabled" | "port">>(),
-    reply: parseDappSigningStatus,
-  }),
-  signRequests: endpoint({
-    method: "GET",
-    route: "/app/api/wallet/sign-requests",
-    query: ["since"],
-    reply: parseDappRequests,
-  }),
-  answerSignRequest: endpoint({
-    method: "POST",
-    route: "/app/api/wallet/sign-requests/:id",
-    body: bodyType<SignerAnswerBody>(),
-    reply: parseAnswered,
-  }),
+  keystore: endpoint(appRoutes.wallet.keystore, parseStoredKeystore),
+  saveKeystore: endpoint(appRoutes.wallet.saveKeystore, parseSaved, bodyType<KeystoreFile>()),
+  replaceKeystore: endpoint(
+    appRoutes.wallet.replaceKeystore,
+    parseReplaced,
+    bodyType<KeystoreFile>(),
+  ),
+  pending: endpoint(appRoutes.wallet.pending, parseWalletRecords),
+  savePending: endpoint(appRoutes.wallet.savePending, parseSaved, bodyType<PendingFile>()),
+  dappSigning: endpoint(appRoutes.wallet.dappSigning, parseDappSigningStatus),
+  setDappSigning: endpoint(appRoutes.wallet.setDappSigning, parseDappSigningStatus),
+  signRequests: endpoint(appRoutes.wallet.signRequests, parseDappRequests),
+  answerSignRequest: endpoint(appRoutes.wallet.answerSignRequest, parseAnswered),
 };
