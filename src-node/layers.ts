@@ -24,6 +24,8 @@ export const LAYERS = {
   threads: [],
   /** What the running node's services share: the lifecycle, the catching-up status, the recent log. */
   runtime: [],
+  /** Browser-safe: the renderer imports it. The wallet's stored file formats, one parser each. */
+  walletFiles: ["errors"],
   encoding: ["errors"],
   /** Browser-safe: the renderer imports it (and, through it, errors). */
   command: ["errors"],
@@ -71,6 +73,7 @@ export const LAYERS = {
   api: [
     "errors",
     "runtime",
+    "walletFiles",
     "encoding",
     "command",
     "appContract",
@@ -122,6 +125,8 @@ export const LAYERS = {
     "src-node/errors/result.ts",
     "src-node/genesis/devAccountKeys.ts",
     "electron/ipc/contract.ts",
+    // The wallet's stored files, read with the parsers the node checks them with.
+    "walletFiles",
   ],
 } as const satisfies Record<string, readonly string[]>;
 

@@ -19,7 +19,9 @@
  * 5. carry the launch's app token (appToken.ts);
  * 6. send a body, if any, as `application/json`, and that body must match
  *    the route's JSON schema (every POST, PUT and PATCH route declares one;
- *    unknown fields and wrong types are refused, nothing is coerced).
+ *    unknown fields and wrong types are refused, nothing is coerced), or the
+ *    route's parser standing as its schema (the wallet's stored files,
+ *    parsedBody.ts), whose refusals are answered the same way.
  * Answers to refused requests are JSON `{"code", "message"}` with the APP_*
  * codes (403 for 1–5, 415 for a body that is not JSON, 400 for one that
  * does not match); errors from the routes keep their own codes.

@@ -16,6 +16,7 @@ import type {
 } from "fastify";
 import type { AppRoute } from "../appContract/appRoute.ts";
 import type { RouteParamNames } from "../appContract/endpointPath.ts";
+import { type BodyParser, parsedBody } from "./parsedBody.ts";
 
 /** What the handler's request carries: the body as the entry's type, the route's parameters. */
 export type AppRouteGeneric<R extends string, Body> = {
@@ -26,6 +27,12 @@ export type AppRouteGeneric<R extends string, Body> = {
 export type AppRouteOptions<R extends string, Body> = {
   /** The body's JSON schema; every POST and PUT route has one (appApi.ts refuses it otherwise). */
   readonly bodySchema?: object;
+  /**
+   * Instead of a schema, the body's one parser (the wallet's stored files: parsedBody.ts); the
+   * handler's `request.body` is what it read. Not with `bodySchema` or `strictQuery`: the
+   * parser is the route's only validator.
+   */
+  readonly bodyParser?: BodyParser<Body>;
   /** The largest body in bytes, when not the server's. */
   readonly bodyLimit?: number;
   /**
@@ -56,6 +63,21 @@ export function registerAppRoute<R extends string, Q extends string, Body>(
   entry: AppRoute<R, Q, Body>,
   options: AppRouteOptions<R, Body>,
 ): void {
+  if (options.bodyParser !== undefined) {
+    if (options.bodySchema !== undefined || options.strictQuery === true) {
+      throw new Error(
+        `${entry.method} ${entry.route}: a body parser is the route's only validator`,
+      );
+    }
+    scope.route<AppRouteGeneric<R, Body>>({
+      method: entry.method,
+      url: entry.route,
+      ...parsedBody(options.bodyParser),
+      ...(options.bodyLimit === undefined ? {} : { bodyLimit: options.bodyLimit }),
+      handler: options.handler,
+    });
+    return;
+  }
   const schema = {
     ...(options.bodySchema === undefined ? {} : { body: options.bodySchema }),
     ...(options.strictQuery === true ? { querystring: querySchemaOf(entry.query) } : {}),

@@ -4,11 +4,14 @@
  * atomically; it refuses what is not the keystore's shape, bodies over 1 MiB, and every
  * request the app API guard refuses (token, Origin, Host). `POST …/keystore/replace` puts
  * another wallet in its place after copying the stored file aside (kept, never deleted, and in
- * the next backup), with the same refusals, none of which touches either file.
+ * the next backup), with the same refusals, none of which touches either file. The shape is
+ * checked with the renderer's own parser (src-node/walletFiles/keystoreFile.ts): a forged file
+ * is answered 400 with the bad field named, as the app API's other 400s.
  */
 import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
+import { parseStoredKeystore } from "../../renderer/src/features/wallet/endpoints.ts";
 import { writeFileAtomic } from "../../src-node/store/atomicFile.ts";
 import { keepCopyAside } from "../../src-node/store/keepAside.ts";
 import { testKeystore } from "../support/keystoreFixture.ts";
@@ -86,6 +89,51 @@ describe("[api] the wallet's keystore file", () => {
       expect(answer.message, field).toContain(field === "body" ? "body" : field.split(".")[0]);
     }
     expect(JSON.parse(readFileSync(fileOf(t), "utf8"))).toEqual(good);
+  });
+
+  it("refuses a forged keystore with 400 naming the field: an extra member, a huge ciphertext, a wrong KDF parameter", async () => {
+    const t = await node();
+    const good = testKeystore();
+    await t.request("PUT", URL, { headers: headers(t), body: good });
+    const forged: [string, unknown][] = [
+      ["secret: unknown field", { ...good, secret: "plain" }],
+      ["kdf.iterations: unknown field", { ...good, kdf: { ...good.kdf, iterations: 1 } }],
+      [
+        "public.keys.0.secretKey: unknown field",
+        {
+          ...good,
+          public: { ...good.public, keys: [{ ...good.public.keys[0], secretKey: "00" }] },
+        },
+      ],
+      // Under the 1 MiB body limit, over the ciphertext's own.
+      [
+        "ciphertext: expected at most 600000 characters",
+        { ...good, ciphertext: "A".repeat(900_000) },
+      ],
+      ["kdf.r: expected 8", { ...good, kdf: { ...good.kdf, r: 1 } }],
+      ["kdf.p: expected 1 or 2 or 3 or 4", { ...good, kdf: { ...good.kdf, p: 64 } }],
+      [
+        "kdf.N: expected a power of two from 2^14 to 2^20",
+        { ...good, kdf: { ...good.kdf, N: 2 ** 30 } },
+      ],
+      ["kdf.dkLen: expected 32", { ...good, kdf: { ...good.kdf, dkLen: 16 } }],
+      ["body: expected an object", [good]],
+    ];
+    for (const [message, body] of forged) {
+      for (const [method, url] of [
+        ["PUT", URL],
+        ["POST", REPLACE],
+      ] as const) {
+        const r = await t.request(method, url, { headers: headers(t), body });
+        expect(r.statusCode, `${method} ${message}: ${r.body}`).toBe(400);
+        expect(JSON.parse(r.body)).toEqual({ code: "APP_BAD_REQUEST", message });
+      }
+    }
+    expect(JSON.parse(readFileSync(fileOf(t), "utf8"))).toEqual(good);
+    expect(keptFiles(t)).toEqual([]);
+    // What the node stores the renderer still reads, whole.
+    const got = await t.request("GET", URL, { headers: headers(t) });
+    expect(parseStoredKeystore(JSON.parse(got.body))).toEqual({ ok: true, value: good });
   });
 
   it("refuses bodies over 1 MiB with 413", async () => {

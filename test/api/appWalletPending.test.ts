@@ -100,6 +100,47 @@ describe("[api] the wallet's pending cross-chain transfers", () => {
     expect(existsSync(fileOf(t))).toBe(false);
   });
 
+  it("refuses forged files with 400 naming the field, as the renderer's parser does", async () => {
+    const t = await node();
+    const good = pendingFileOf([{ ...finishing, requestKey: "C".repeat(43) }]);
+    const [f] = good.transfers;
+    if (f?.continuation == null) throw new Error("no continuation");
+    const forged: [string, unknown][] = [
+      ["extra: unknown field", { ...good, extra: 1 }],
+      [
+        "transfers.0.continuation.secretKey: unknown field",
+        { ...good, transfers: [{ ...f, continuation: { ...f.continuation, secretKey: "00" } }] },
+      ],
+      [
+        "transfers.0.continuation.sigs: expected at most 1 item",
+        {
+          ...good,
+          transfers: [
+            {
+              ...f,
+              continuation: {
+                ...f.continuation,
+                sigs: [...f.continuation.sigs, ...f.continuation.sigs],
+              },
+            },
+          ],
+        },
+      ],
+      [
+        "transfers.0.reason: expected at most 2000 characters",
+        { ...good, transfers: [{ ...f, reason: "r".repeat(2001) }] },
+      ],
+      ["transfers: expected at most 200 items", { ...good, transfers: Array(201).fill(f) }],
+      ["history: expected an array", { ...good, history: null }],
+    ];
+    for (const [message, body] of forged) {
+      const r = await t.request("PUT", URL, { headers: headers(t), body });
+      expect(r.statusCode, `${message}: ${r.body}`).toBe(400);
+      expect(JSON.parse(r.body)).toEqual({ code: "APP_BAD_REQUEST", message });
+    }
+    expect(existsSync(fileOf(t))).toBe(false);
+  });
+
   it("keeps the history and the multi-signature accounts in the same file, checked", async () => {
     const t = await node();
     const records = {

@@ -5,7 +5,8 @@
  * reach the handler by name, a strict route refuses a query name the entry does not list (or
  * one given twice) with 400 APP_BAD_REQUEST as before while a route without it leaves the
  * query to its handler, the body schema and limit apply, and the plugin still refuses a body
- * route without a schema, and now a route (or a method) the table does not have.
+ * route without a schema, and now a route (or a method) the table does not have; a body
+ * parser (the wallet's files, parsedBody.ts) is a route's only validator.
  */
 import Fastify, { type FastifyInstance } from "fastify";
 import { describe, expect, it } from "vitest";
@@ -163,6 +164,44 @@ describe("[api] registerAppRoute: app routes from the shared table", () => {
     const method = Fastify();
     registerAppApi(method, ctx, [(scope) => scope.delete("/app/api/backup", async () => "x")]);
     await expect(method.ready()).rejects.toThrow(/DELETE \/app\/api\/backup is not in the table/);
+  });
+
+  it("with a body parser checks the body with it alone: 400 naming the field, the parser's value to the handler", async () => {
+    const parse = (raw: unknown) =>
+      typeof raw === "object" && raw !== null && (raw as { id?: unknown }).id === "x"
+        ? { ok: true as const, value: { id: "x" } }
+        : { ok: false as const, error: "body.id: expected x" };
+    const server = await appServer((scope) =>
+      registerAppRoute(scope, appRoutes.backup.remove, {
+        bodyParser: parse,
+        handler: async (request) => request.body,
+      }),
+    );
+    const post = (payload: string) =>
+      server.inject({
+        method: "POST",
+        url: "/app/api/backup/delete",
+        headers: { ...HEADERS, "content-type": "application/json" },
+        payload,
+      });
+    const good = await post('{"id":"x","extra":1}');
+    expect([good.statusCode, JSON.parse(good.body)]).toEqual([200, { id: "x" }]);
+    const bad = await post('{"id":"y"}');
+    expect([bad.statusCode, JSON.parse(bad.body)]).toEqual([
+      400,
+      { code: "APP_BAD_REQUEST", message: "id: expected x" },
+    ]);
+    await server.close();
+    const both = Fastify();
+    registerAppApi(both, { appToken: createAppToken({ value: TOKEN }) } as RouteContext, [
+      (scope) =>
+        registerAppRoute(scope, appRoutes.backup.remove, {
+          bodyParser: parse,
+          bodySchema: { type: "object" },
+          handler: async () => ({}),
+        }),
+    ]);
+    await expect(both.ready()).rejects.toThrow(/only validator/);
   });
 
   it("builds the query string's schema from the names: strings only, nothing else", () => {

@@ -29,7 +29,6 @@ import {
   advance,
   isActive,
   newPending,
-  type PendingTransfer,
   stateText,
 } from "../../renderer/src/features/wallet/crosschain/pendingTransfer.ts";
 import {
@@ -39,6 +38,7 @@ import {
 import { commandModel } from "../../src-node/command/commandModel.ts";
 import { JsonNumber } from "../../src-node/command/exactJson.ts";
 import { DEV_ACCOUNT_KEYS } from "../../src-node/genesis/devAccountKeys.ts";
+import type { PendingTransfer } from "../../src-node/walletFiles/pendingFile.ts";
 import { mineOn } from "../support/nodeMining.ts";
 import { openTestNode, type TestNode } from "../support/testNode.ts";
 

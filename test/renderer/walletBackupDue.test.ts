@@ -7,7 +7,7 @@
 import { rmSync } from "node:fs";
 import { afterAll, describe, expect, it } from "vitest";
 import { parseBackupDue } from "../../renderer/src/features/wallet/backup/backupDue.ts";
-import type { KeystoreFile } from "../../renderer/src/features/wallet/keystore/keystoreFormat.ts";
+import type { KeystoreFile } from "../../src-node/walletFiles/keystoreFile.ts";
 import { testKeystore } from "../support/keystoreFixture.ts";
 import { openTestNode, type TestNode, tempDir } from "../support/testNode.ts";
 

@@ -27,9 +27,7 @@ import {
   applyPoll,
   chainsText,
   feeOf,
-  type HistoryEntry,
   historyStatusText,
-  MAX_HISTORY,
   newHistoryEntry,
   recordEntry,
   sortHistory,
@@ -37,6 +35,7 @@ import {
 import { entryFromExplorerTx } from "../../renderer/src/features/wallet/history/lookupTransaction.ts";
 import { pollHistory } from "../../renderer/src/features/wallet/history/pollHistory.ts";
 import { transferPayload } from "../../renderer/src/features/wallet/transfer/transferCommand.ts";
+import { type HistoryEntry, MAX_HISTORY } from "../../src-node/walletFiles/historyEntry.ts";
 
 const key = (c: string) => c.repeat(43);
 const entry = (over: Partial<HistoryEntry> = {}): HistoryEntry =>

@@ -18,7 +18,6 @@ import {
   keyOfPassword,
   openKeystore,
 } from "../../renderer/src/features/wallet/keystore/keystoreCrypto.ts";
-import { parseKeystoreFile } from "../../renderer/src/features/wallet/keystore/keystoreFormat.ts";
 import {
   confirmationPositions,
   newPhrase,
@@ -26,6 +25,7 @@ import {
 } from "../../renderer/src/features/wallet/keystore/phrase.ts";
 import { slip10DerivePath, slip10PublicKey } from "../../src-node/crypto/slip10.ts";
 import { DEV_ACCOUNT_KEYS } from "../../src-node/genesis/devAccountKeys.ts";
+import { parseKeystoreFile } from "../../src-node/walletFiles/keystoreFile.ts";
 import { TEST_PHRASE, testKeystore } from "../support/keystoreFixture.ts";
 
 const hex = (b: Uint8Array) => Buffer.from(b).toString("hex");

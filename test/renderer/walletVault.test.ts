@@ -6,7 +6,6 @@
  * messages that do not parse are refused; answers never carry a secret key.
  */
 import { describe, expect, it } from "vitest";
-import type { KeystoreFile } from "../../renderer/src/features/wallet/keystore/keystoreFormat.ts";
 import {
   createVaultClient,
   VaultRequestError,
@@ -19,6 +18,7 @@ import {
 import { parseVaultRequest } from "../../renderer/src/features/wallet/vault/vaultProtocol.ts";
 import { commandModel } from "../../src-node/command/commandModel.ts";
 import { DEV_ACCOUNT_KEYS } from "../../src-node/genesis/devAccountKeys.ts";
+import type { KeystoreFile } from "../../src-node/walletFiles/keystoreFile.ts";
 import { TEST_KDF, TEST_PHRASE } from "../support/keystoreFixture.ts";
 
 const REQUEST_KEY = commandModel.requestKeyOf('{"test":1}');

@@ -7,10 +7,7 @@ import {
   newKdfParams,
   sealKeystore,
 } from "../../renderer/src/features/wallet/keystore/keystoreCrypto.ts";
-import {
-  DEFAULT_SETTINGS,
-  type KeystoreFile,
-} from "../../renderer/src/features/wallet/keystore/keystoreFormat.ts";
+import { DEFAULT_SETTINGS, type KeystoreFile } from "../../src-node/walletFiles/keystoreFile.ts";
 
 /** scrypt N = 2^14: the format's minimum, for tests only. */
 export const TEST_KDF = { name: "scrypt", N: 2 ** 14, r: 8, p: 1, dkLen: 32 } as const;

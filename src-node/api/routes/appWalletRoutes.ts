@@ -1,13 +1,15 @@
 /**
  * `GET/PUT /app/api/wallet/pending`: the wallet's pending cross-chain transfers, its history
  * and its multi-signature accounts, `<dataDir>/<network>/wallet/pending.json`, with the same
- * guard, atomic write and answers.
+ * guard, atomic write and answers, checked with the renderer's parser too
+ * (walletFiles/pendingFile.ts).
  *
  * `GET/PUT /app/api/wallet/keystore`: the wallet's encrypted keystore, stored by the node as
  * an opaque file `<dataDir>/<network>/wallet/keystore.json` (docs/wallet.md). The UI encrypts
- * and decrypts it; the node only checks its shape (the JSON schema below, the same limits as
- * the renderer's parser `renderer/src/features/wallet/keystore/keystoreFormat.ts`), refuses
- * bodies over 1 MiB (413), and writes it atomically with mode 0600 (store/atomicFile.ts).
+ * and decrypts it; the node only checks its shape, with the parser the renderer reads it with
+ * (walletFiles/keystoreFile.ts, through api/parsedBody.ts: 400 naming the bad field), refuses
+ * bodies over 1 MiB (413), and writes what the parser read atomically with mode 0600
+ * (store/atomicFile.ts).
  * Registered inside the app API plugin (appApi.ts), which guards it (loopback, Host, Origin,
  * app token, JSON only, no CORS). Nothing of the body is logged.
  *
@@ -29,6 +31,8 @@ import type { FastifyInstance } from "fastify";
 import { appRoutes } from "../../appContract/appRoutes.ts";
 import { readFileIfExists, writeFileAtomic } from "../../store/atomicFile.ts";
 import { keepCopyAside } from "../../store/keepAside.ts";
+import { parseKeystoreFile } from "../../walletFiles/keystoreFile.ts";
+import { parsePendingFile } from "../../walletFiles/pendingFile.ts";
 import { AppError, AppErrorCode } from "../errors.ts";
 import { registerAppRoute } from "../registerAppRoute.ts";
 import { type RouteContext, sendJson } from "../routeContext.ts";
@@ -39,78 +43,6 @@ export const KEYSTORE_BODY_LIMIT = 1024 * 1024;
 /** The keystore file's name inside the network's `wallet/` folder. */
 export const KEYSTORE_FILE = "keystore.json";
 
-const HEX = (bytes: number) => `^[0-9a-f]{${bytes * 2}}$`;
-
-/** The keystore file's shape (format version 1; docs/wallet.md "Keystore format"). */
-export const keystoreSchema = {
-  type: "object",
-  additionalProperties: false,
-  required: ["format", "version", "public", "kdf", "cipher", "ciphertext"],
-  properties: {
-    format: { const: "weft-keystore" },
-    version: { const: 1 },
-    public: {
-      type: "object",
-      additionalProperties: false,
-      required: ["keys", "settings"],
-      properties: {
-        keys: {
-          type: "array",
-          maxItems: 1000,
-          items: {
-            type: "object",
-            additionalProperties: false,
-            required: ["id", "publicKey", "label", "source"],
-            properties: {
-              id: { type: "string", pattern: "^[A-Za-z0-9_-]{1,64}$" },
-              publicKey: { type: "string", pattern: HEX(32) },
-              label: { type: "string", maxLength: 100 },
-              source: { enum: ["phrase", "imported", "test-account"] },
-              index: { type: "integer", minimum: 0, maximum: 0x7fff_ffff },
-            },
-          },
-        },
-        settings: {
-          type: "object",
-          additionalProperties: false,
-          required: ["watchOnly", "idleLockMinutes"],
-          properties: {
-            watchOnly: {
-              type: "array",
-              maxItems: 1000,
-              items: { type: "string", minLength: 3, maxLength: 256 },
-            },
-            idleLockMinutes: { type: "integer", minimum: 1, maximum: 1440 },
-          },
-        },
-      },
-    },
-    kdf: {
-      type: "object",
-      additionalProperties: false,
-      required: ["name", "N", "r", "p", "dkLen", "salt"],
-      properties: {
-        name: { const: "scrypt" },
-        N: { enum: [2 ** 14, 2 ** 15, 2 ** 16, 2 ** 17, 2 ** 18, 2 ** 19, 2 ** 20] },
-        r: { const: 8 },
-        p: { enum: [1, 2, 3, 4] },
-        dkLen: { const: 32 },
-        salt: { type: "string", pattern: HEX(16) },
-      },
-    },
-    cipher: {
-      type: "object",
-      additionalProperties: false,
-      required: ["name", "nonce"],
-      properties: {
-        name: { const: "xchacha20-poly1305" },
-        nonce: { type: "string", pattern: HEX(24) },
-      },
-    },
-    ciphertext: { type: "string", maxLength: 600_000, pattern: "^[A-Za-z0-9+/]+={0,2}$" },
-  },
-} as const;
-
 /** The pending cross-chain transfers' file name inside the network's `wallet/` folder. */
 export const PENDING_FILE = "pending.json";
 
@@ -119,149 +51,6 @@ export const PENDING_FILE = "pending.json";
  * history entries, 100 multi-signature accounts).
  */
 export const PENDING_BODY_LIMIT = 2 * 1024 * 1024;
-
-const NULLABLE_TEXT = { type: ["string", "null"], maxLength: 300 } as const;
-const PHASE = { enum: ["sent", "proof", "finishing", "done", "attention"] } as const;
-const CHAIN = { type: "integer", minimum: 0, maximum: 999 } as const;
-
-const NULLABLE_DECIMAL = {
-  type: ["string", "null"],
-  pattern: "^\\d{1,30}(\\.\\d{1,12})?$",
-} as const;
-const NULLABLE_NATURAL = { type: ["integer", "null"], minimum: 0 } as const;
-
-/** One entry of the wallet's history (docs/wallet.md "History"; nothing secret). */
-const historyEntrySchema = {
-  type: "object",
-  additionalProperties: false,
-  required: [
-    "requestKey",
-    "kind",
-    "status",
-    "chain",
-    "targetChain",
-    "sender",
-    "receiver",
-    "amount",
-    "gasPrice",
-    "fee",
-    "blockHeight",
-    "message",
-    "expiresAt",
-    "createdAt",
-  ],
-  properties: {
-    requestKey: { type: "string", pattern: "^[A-Za-z0-9_-]{43}$" },
-    kind: { enum: ["transfer", "crosschain", "multisig", "create-account", "signed", "added"] },
-    status: { enum: ["prepared", "pending", "succeeded", "failed", "expired"] },
-    chain: CHAIN,
-    targetChain: { anyOf: [CHAIN, { type: "null" }] },
-    sender: NULLABLE_TEXT,
-    receiver: NULLABLE_TEXT,
-    amount: NULLABLE_DECIMAL,
-    gasPrice: NULLABLE_DECIMAL,
-    fee: NULLABLE_DECIMAL,
-    blockHeight: NULLABLE_NATURAL,
-    message: { type: ["string", "null"], maxLength: 2000 },
-    expiresAt: NULLABLE_NATURAL,
-    createdAt: { type: "integer", minimum: 0 },
-  },
-} as const;
-
-/** A multi-signature account the wallet created or follows (docs/wallet.md). */
-const multisigAccountSchema = {
-  type: "object",
-  additionalProperties: false,
-  required: ["account", "keys", "pred", "chains", "createdAt"],
-  properties: {
-    account: { type: "string", minLength: 3, maxLength: 256 },
-    keys: {
-      type: "array",
-      minItems: 1,
-      maxItems: 10,
-      items: { type: "string", pattern: HEX(32) },
-    },
-    pred: { enum: ["keys-all", "keys-any", "keys-2"] },
-    chains: { type: "array", maxItems: 1000, items: CHAIN },
-    createdAt: { type: "integer", minimum: 0 },
-  },
-} as const;
-
-/**
- * The pending cross-chain transfers' file (docs/wallet.md "Cross-chain transfers"; the
- * renderer's parser is `renderer/src/features/wallet/crosschain/pendingFile.ts`), with the
- * wallet's history and multi-signature accounts (optional: older files have neither).
- */
-export const pendingSchema = {
-  type: "object",
-  additionalProperties: false,
-  required: ["format", "version", "transfers"],
-  properties: {
-    format: { const: "weft-pending" },
-    version: { const: 1 },
-    transfers: {
-      type: "array",
-      maxItems: 200,
-      items: {
-        type: "object",
-        additionalProperties: false,
-        required: [
-          "requestKey",
-          "sourceChain",
-          "targetChain",
-          "sender",
-          "receiver",
-          "amount",
-          "phase",
-          "reason",
-          "retryPhase",
-          "continuation",
-          "continuationSent",
-          "createdAt",
-        ],
-        properties: {
-          requestKey: { type: "string", pattern: "^[A-Za-z0-9_-]{43}$" },
-          sourceChain: CHAIN,
-          targetChain: CHAIN,
-          sender: NULLABLE_TEXT,
-          receiver: NULLABLE_TEXT,
-          amount: { type: ["string", "null"], maxLength: 60 },
-          phase: PHASE,
-          reason: { type: ["string", "null"], maxLength: 2000 },
-          retryPhase: { anyOf: [PHASE, { type: "null" }] },
-          continuation: {
-            anyOf: [
-              { type: "null" },
-              {
-                type: "object",
-                additionalProperties: false,
-                required: ["cmd", "hash", "sigs"],
-                properties: {
-                  cmd: { type: "string", maxLength: 100_000 },
-                  hash: { type: "string", pattern: "^[A-Za-z0-9_-]{43}$" },
-                  sigs: {
-                    type: "array",
-                    maxItems: 1,
-                    items: {
-                      type: "object",
-                      additionalProperties: false,
-                      required: ["sig"],
-                      properties: { sig: { type: "string", pattern: HEX(64) } },
-                    },
-                  },
-                },
-              },
-            ],
-          },
-          continuationSent: { type: "boolean" },
-          createdAt: { type: "integer", minimum: 0 },
-        },
-      },
-    },
-    history: { type: "array", maxItems: 500, items: historyEntrySchema },
-    multisig: { type: "array", maxItems: 100, items: multisigAccountSchema },
-  },
-} as const;
 
 /** The routes, for the app API plugin (buildServer.ts); absent without a wallet folder. */
 export function registerAppWalletRoutes(scope: FastifyInstance, ctx: RouteContext): void {
@@ -288,7 +77,7 @@ export function registerAppWalletRoutes(scope: FastifyInstance, ctx: RouteContex
     },
   });
   registerAppRoute(scope, appRoutes.wallet.saveKeystore, {
-    bodySchema: keystoreSchema,
+    bodyParser: parseKeystoreFile,
     bodyLimit: KEYSTORE_BODY_LIMIT,
     handler: (request, reply) => {
       writeFileAtomic(file, `${JSON.stringify(request.body)}\n`);
@@ -297,7 +86,7 @@ export function registerAppWalletRoutes(scope: FastifyInstance, ctx: RouteContex
   });
   // Replacing the wallet, keeping the stored keystore aside.
   registerAppRoute(scope, appRoutes.wallet.replaceKeystore, {
-    bodySchema: keystoreSchema,
+    bodyParser: parseKeystoreFile,
     bodyLimit: KEYSTORE_BODY_LIMIT,
     handler: (request, reply) => {
       const kept = keepCopyAside(file, Date.now());
@@ -328,7 +117,7 @@ export function registerAppWalletRoutes(scope: FastifyInstance, ctx: RouteContex
     },
   });
   registerAppRoute(scope, appRoutes.wallet.savePending, {
-    bodySchema: pendingSchema,
+    bodyParser: parsePendingFile,
     bodyLimit: PENDING_BODY_LIMIT,
     handler: (request, reply) => {
       writeFileAtomic(pendingFile, `${JSON.stringify(request.body)}\n`);

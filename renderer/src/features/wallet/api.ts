@@ -7,6 +7,11 @@
  * @module
  */
 import { mutationOptions, type QueryClient, queryOptions } from "@tanstack/react-query";
+import {
+  type KeystoreFile,
+  parseKeystoreFile,
+} from "../../../../src-node/walletFiles/keystoreFile.ts";
+import type { PendingFile } from "../../../../src-node/walletFiles/pendingFile.ts";
 import { sharedEndpoints } from "../../api/appEndpoints.ts";
 import { unwrap } from "../../api/clientFailure.ts";
 import type { Decoded } from "../../api/decode.ts";
@@ -21,17 +26,12 @@ import { explorerEndpoints } from "../explorer/endpoints.ts";
 import { readAccounts } from "./accounts/readAccounts.ts";
 import { parseBackupState } from "./backup/backUpFirst.ts";
 import { parseBackupDue } from "./backup/backupDue.ts";
-import {
-  type PendingFile,
-  parseWalletRecords,
-  type WalletRecords,
-} from "./crosschain/pendingFile.ts";
+import { parseWalletRecords, type WalletRecords } from "./crosschain/pendingFile.ts";
 import type { DappRequests } from "./dapp/dappRequests.ts";
 import type { LocalCaller } from "./discovery/accountDiscovery.ts";
 import { type SignerAnswerBody, walletEndpoints } from "./endpoints.ts";
 import { parseKeystoreAnswer } from "./fileAnswers.ts";
 import { entryFromExplorerTx } from "./history/lookupTransaction.ts";
-import { type KeystoreFile, parseKeystoreFile } from "./keystore/keystoreFormat.ts";
 import type { VaultActions } from "./vault/useVault.ts";
 
 /** Reads an answer as it came: the caller reads it on (the stored files). */

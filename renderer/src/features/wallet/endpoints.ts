@@ -2,18 +2,22 @@
  * The wallet's endpoints (`/app/api/wallet/*`, docs/wallet.md, docs/dapp-signing.md) as
  * contract entries (`api/endpoint.ts`): the shared table's routes
  * (src-node/appContract/appRoutes.ts) over the wallet's own parsers; `app/appEndpoints.ts`
- * lists them. The stored files' entries read them whole, and name their bodies' types (the
- * node keeps them as they are): the keystore through `keystore/keystoreFormat.ts`, the
- * pending file through `crosschain/pendingFile.ts`.
+ * lists them. The stored files' entries read them whole, and name their bodies' types: the
+ * keystore through `src-node/walletFiles/keystoreFile.ts`, the pending file through
+ * `crosschain/pendingFile.ts` (both checked by the node with the same parsers).
  * @module
  */
 import { appRoutes } from "../../../../src-node/appContract/appRoutes.ts";
+import {
+  type KeystoreFile,
+  parseKeystoreFile,
+} from "../../../../src-node/walletFiles/keystoreFile.ts";
+import type { PendingFile } from "../../../../src-node/walletFiles/pendingFile.ts";
 import { type Decoded, decode, record, reject } from "../../api/decode.ts";
 import { bodyType, endpoint } from "../../api/endpoint.ts";
-import { type PendingFile, parseWalletRecords } from "./crosschain/pendingFile.ts";
+import { parseWalletRecords } from "./crosschain/pendingFile.ts";
 import { parseDappRequests, parseDappSigningStatus } from "./dapp/dappRequests.ts";
 import { parseKeystoreAnswer, parseReplaced, parseSaved } from "./fileAnswers.ts";
-import { type KeystoreFile, parseKeystoreFile } from "./keystore/keystoreFormat.ts";
 
 /** The stored keystore, read whole (`null` before the first wallet). */
 export function parseStoredKeystore(raw: unknown): Decoded<KeystoreFile | null> {

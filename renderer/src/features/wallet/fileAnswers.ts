@@ -1,9 +1,10 @@
 /**
  * The node's answers about the wallet's stored files (docs/wallet.md): the keystore as stored
- * (`{keystore}`, read on by `keystore/keystoreFormat.ts`), a file saved (`{saved: true}`), a
- * keystore replaced with the old one kept aside (`{replaced: true, keptAs}`). Apart from
- * `api.ts` so that `endpoints.ts`, whose entries read with them, does not import the module
- * that calls those entries.
+ * (`{keystore}`, read on by `src-node/walletFiles/keystoreFile.ts`), a file saved
+ * (`{saved: true}`), a keystore replaced with the old one kept aside (`{replaced: true,
+ * keptAs}`). These are answers, not file formats (those are `src-node/walletFiles/`'s). Apart
+ * from `api.ts` so that `endpoints.ts`, whose entries read with them, does not import the
+ * module that calls those entries.
  * @module
  */
 import { type Decoded, decode, record, reject, string } from "../../api/decode.ts";

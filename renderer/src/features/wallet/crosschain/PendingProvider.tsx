@@ -20,6 +20,9 @@ import {
   useRef,
   useState,
 } from "react";
+import type { HistoryEntry } from "../../../../../src-node/walletFiles/historyEntry.ts";
+import type { MultisigAccount } from "../../../../../src-node/walletFiles/multisigAccount.ts";
+import type { PendingTransfer } from "../../../../../src-node/walletFiles/pendingFile.ts";
 import { clientErrorOf } from "../../../api/clientFailure.ts";
 import {
   clientErrorWords,
@@ -29,12 +32,11 @@ import {
 } from "../../../api/errorWords.ts";
 import { useServices } from "../../../services/services.tsx";
 import { recordsStepQuery, saveRecordsMutation, walletKeys, walletRecordsQuery } from "../api.ts";
-import { capHistory, type HistoryEntry, recordEntry } from "../history/historyModel.ts";
+import { capHistory, recordEntry } from "../history/historyModel.ts";
 import { pollHistory } from "../history/pollHistory.ts";
-import type { MultisigAccount } from "../multisig/multisigAccount.ts";
 import { type AdvanceDeps, advanceWithNode } from "./advancePending.ts";
 import { pendingFileOf } from "./pendingFile.ts";
-import { advance, isActive, type PendingTransfer } from "./pendingTransfer.ts";
+import { advance, isActive } from "./pendingTransfer.ts";
 
 export type PendingApi = {
   /** Newest first. */

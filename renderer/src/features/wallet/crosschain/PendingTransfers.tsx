@@ -7,12 +7,13 @@
  * @module
  */
 import { Link } from "@tanstack/react-router";
+import type { PendingTransfer } from "../../../../../src-node/walletFiles/pendingFile.ts";
 import { Button } from "../../../ui/Button.tsx";
 import { ErrorMessage } from "../../../ui/ErrorMessage.tsx";
 import { Panel } from "../../../ui/Panel.tsx";
 import { MiningOffer } from "../transfer/TransferStatus.tsx";
 import { usePendingTransfers } from "./PendingProvider.tsx";
-import { isActive, type PendingTransfer, stateText } from "./pendingTransfer.ts";
+import { isActive, stateText } from "./pendingTransfer.ts";
 
 export function PendingTransferState({ transfer }: { readonly transfer: PendingTransfer }) {
   const { retry } = usePendingTransfers();

@@ -15,15 +15,14 @@
 import { commandModel } from "../../../../../src-node/command/commandModel.ts";
 import type { CommandPayload } from "../../../../../src-node/command/commandTypes.ts";
 import { isJsonObject, JsonNumber } from "../../../../../src-node/command/exactJson.ts";
+import type {
+  PendingTransfer,
+  StoredCommand,
+} from "../../../../../src-node/walletFiles/pendingFile.ts";
 import type { ClientError } from "../../../api/clientError.ts";
 import type { CommandResultView } from "../../../api/commandResult.ts";
 import type { PactClient } from "../../../api/pactClient.ts";
-import {
-  advance,
-  type PendingEvent,
-  type PendingTransfer,
-  type StoredCommand,
-} from "./pendingTransfer.ts";
+import { advance, type PendingEvent } from "./pendingTransfer.ts";
 
 export const GAS_STATION_ACCOUNT = "xchain-gas";
 export const CONTINUATION_GAS_LIMIT = 850;

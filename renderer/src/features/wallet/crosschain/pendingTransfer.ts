@@ -6,40 +6,15 @@
  * continuation built, sent, waiting for its result), "Done", "Needs attention" (a reason and
  * Retry). Every failure the node can answer is turned into one of these, never a raw error:
  * a continuation that was already finished (by this wallet or anyone) is Done; an expired
- * proof, a failed step 1 or a refused continuation need attention with a reason.
+ * proof, a failed step 1 or a refused continuation need attention with a reason. The
+ * transfer's shape is the file's (`src-node/walletFiles/pendingFile.ts`).
  * @module
  */
-
-export type Phase = "sent" | "proof" | "finishing" | "done" | "attention";
-
-/** The continuation command as sent (`{cmd, hash, sigs}`); resent unchanged, so idempotent. */
-export type StoredCommand = {
-  readonly cmd: string;
-  readonly hash: string;
-  readonly sigs: readonly { readonly sig: string }[];
-};
-
-export type PendingTransfer = {
-  /** Step 1's request key (the defpact's id). */
-  readonly requestKey: string;
-  readonly sourceChain: number;
-  readonly targetChain: number;
-  /** Known when this wallet sent step 1 or read its yield; shown only. */
-  readonly sender: string | null;
-  readonly receiver: string | null;
-  /** Decimal text as in the command. */
-  readonly amount: string | null;
-  readonly phase: Phase;
-  /** Why it needs attention (phase "attention"), or a note on Done ("already finished"). */
-  readonly reason: string | null;
-  /** The phase a Retry returns to. */
-  readonly retryPhase: Phase | null;
-  readonly continuation: StoredCommand | null;
-  /** Whether the continuation was accepted by `/send` (then it is only polled). */
-  readonly continuationSent: boolean;
-  /** UNIX ms when the wallet first saw it (ordering only). */
-  readonly createdAt: number;
-};
+import type {
+  PendingTransfer,
+  Phase,
+  StoredCommand,
+} from "../../../../../src-node/walletFiles/pendingFile.ts";
 
 /** What the driver observed at one step. */
 export type PendingEvent =

@@ -10,6 +10,7 @@
 import { useMutation } from "@tanstack/react-query";
 import { Link } from "@tanstack/react-router";
 import { useState } from "react";
+import type { HistoryEntry } from "../../../../../src-node/walletFiles/historyEntry.ts";
 import { ClientErrorCode } from "../../../api/clientError.ts";
 import { clientErrorOf, unwrap } from "../../../api/clientFailure.ts";
 import { clientErrorWords, type ShownError } from "../../../api/errorWords.ts";
@@ -28,13 +29,7 @@ import { walletCalls } from "../api.ts";
 import { usePendingTransfers } from "../crosschain/PendingProvider.tsx";
 import { stateText } from "../crosschain/pendingTransfer.ts";
 import { historyCsv, historyCsvName } from "./historyCsv.ts";
-import {
-  chainsText,
-  type HistoryEntry,
-  historyStatusText,
-  kindText,
-  sortHistory,
-} from "./historyModel.ts";
+import { chainsText, historyStatusText, kindText, sortHistory } from "./historyModel.ts";
 
 /** A kept decimal ("1000000.5") as the wallet writes amounts ("1,000,000.5"); the CSV keeps it plain. */
 function coinShown(decimal: string): string {

@@ -6,8 +6,8 @@
  */
 import type { CommandPayload } from "../../../../../src-node/command/commandTypes.ts";
 import { JsonNumber } from "../../../../../src-node/command/exactJson.ts";
+import type { HistoryEntry } from "../../../../../src-node/walletFiles/historyEntry.ts";
 import { COIN_DECIMALS, formatAmount, unitsOfDecimalText } from "../../../format/amount.ts";
-import type { HistoryEntry } from "./historyModel.ts";
 
 export type CommandFacts = Pick<
   HistoryEntry,

@@ -5,13 +5,8 @@
  * name or a contract's message can) gets a leading `'`, so opening the file runs nothing.
  * @module
  */
-import {
-  chainsText,
-  type HistoryEntry,
-  historyStatusText,
-  kindText,
-  sortHistory,
-} from "./historyModel.ts";
+import type { HistoryEntry } from "../../../../../src-node/walletFiles/historyEntry.ts";
+import { chainsText, historyStatusText, kindText, sortHistory } from "./historyModel.ts";
 
 export const HISTORY_CSV_HEADER = [
   "Time (UTC)",

@@ -5,64 +5,17 @@
  * first with the pending cross-chain transfers in `wallet/pending.json` (nothing secret: no
  * command, no signature). A status moves forward only: prepared (a multi-signature transfer
  * waiting for its other signatures) → pending (sent, no block yet) → succeeded or failed; a
- * prepared one never sent becomes expired when its time to live has passed.
+ * prepared one never sent becomes expired when its time to live has passed. An entry's shape
+ * is the file's (`src-node/walletFiles/historyEntry.ts`).
  * @module
  */
+import {
+  type HistoryEntry,
+  type HistoryKind,
+  type HistoryStatus,
+  MAX_HISTORY,
+} from "../../../../../src-node/walletFiles/historyEntry.ts";
 import { COIN_DECIMALS, formatAmount, unitsOfDecimalText } from "../../../format/amount.ts";
-
-export type HistoryKind =
-  | "transfer"
-  | "crosschain"
-  | "multisig"
-  | "create-account"
-  | "signed"
-  | "added";
-
-export type HistoryStatus = "prepared" | "pending" | "succeeded" | "failed" | "expired";
-
-export const HISTORY_KINDS: readonly HistoryKind[] = [
-  "transfer",
-  "crosschain",
-  "multisig",
-  "create-account",
-  "signed",
-  "added",
-];
-export const HISTORY_STATUSES: readonly HistoryStatus[] = [
-  "prepared",
-  "pending",
-  "succeeded",
-  "failed",
-  "expired",
-];
-
-/** Kept at most: the oldest go first. */
-export const MAX_HISTORY = 500;
-
-export type HistoryEntry = {
-  readonly requestKey: string;
-  readonly kind: HistoryKind;
-  readonly status: HistoryStatus;
-  /** The chain the command runs on (step 1's for a cross-chain transfer). */
-  readonly chain: number;
-  /** A cross-chain transfer's target chain, else null. */
-  readonly targetChain: number | null;
-  readonly sender: string | null;
-  readonly receiver: string | null;
-  /** Decimal text of the coins moved, when the command moves coins. */
-  readonly amount: string | null;
-  /** Decimal text of the command's gas price (the fee is gas used × this). */
-  readonly gasPrice: string | null;
-  /** Decimal text of the fee paid, once the result is known. */
-  readonly fee: string | null;
-  readonly blockHeight: number | null;
-  /** Why it failed (status "failed"). */
-  readonly message: string | null;
-  /** UNIX seconds after which a command never sent is expired; null when unknown. */
-  readonly expiresAt: number | null;
-  /** UNIX ms when the wallet recorded it (the order). */
-  readonly createdAt: number;
-};
 
 export type NewHistoryEntry = Pick<HistoryEntry, "requestKey" | "kind" | "chain" | "createdAt"> &
   Partial<Omit<HistoryEntry, "requestKey" | "kind" | "chain" | "createdAt">>;

@@ -6,9 +6,10 @@
  * the fields used are read, each checked.
  * @module
  */
+import type { HistoryEntry } from "../../../../../src-node/walletFiles/historyEntry.ts";
 import { type Decoded, decode, reject } from "../../../api/decode.ts";
 import { decimalText } from "./commandFacts.ts";
-import { feeOf, type HistoryEntry, newHistoryEntry } from "./historyModel.ts";
+import { feeOf, newHistoryEntry } from "./historyModel.ts";
 
 type Rec = { readonly [k: string]: unknown };
 const rec = (x: unknown, path: string): Rec =>

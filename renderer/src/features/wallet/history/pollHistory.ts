@@ -5,8 +5,9 @@
  * fails is left as it was (the next tick asks again), so nothing here throws.
  * @module
  */
+import type { HistoryEntry } from "../../../../../src-node/walletFiles/historyEntry.ts";
 import type { PactClient } from "../../../api/pactClient.ts";
-import { applyPoll, type HistoryEntry, isOpen } from "./historyModel.ts";
+import { applyPoll, isOpen } from "./historyModel.ts";
 
 /** Request keys per `/poll`, well under the node's limit. */
 const KEYS_PER_POLL = 50;

@@ -17,7 +17,7 @@ import {
   type KeystoreFile,
   type StoredKey,
   type WalletSettings,
-} from "./keystoreFormat.ts";
+} from "../../../../../src-node/walletFiles/keystoreFile.ts";
 
 /** The secret part: the recovery phrase (if the wallet has one) and the imported keys' secrets. */
 export type KeystoreSecrets = {

@@ -13,6 +13,11 @@ import { useMutation } from "@tanstack/react-query";
 import { useId, useState } from "react";
 import { commandModel } from "../../../../../src-node/command/commandModel.ts";
 import type { Command } from "../../../../../src-node/command/commandTypes.ts";
+import type { HistoryEntry } from "../../../../../src-node/walletFiles/historyEntry.ts";
+import {
+  KEYSET_PREDS,
+  type KeysetPred,
+} from "../../../../../src-node/walletFiles/multisigAccount.ts";
 import { COIN_DECIMALS, formatAmount } from "../../../format/amount.ts";
 import { formatDateTime } from "../../../format/dateTime.ts";
 import { useLiveChain, useServices } from "../../../services/services.tsx";
@@ -22,7 +27,7 @@ import { Panel } from "../../../ui/Panel.tsx";
 import { SelectField } from "../../../ui/SelectField.tsx";
 import { TextField } from "../../../ui/TextField.tsx";
 import { usePendingTransfers } from "../crosschain/PendingProvider.tsx";
-import { type HistoryEntry, newHistoryEntry } from "../history/historyModel.ts";
+import { newHistoryEntry } from "../history/historyModel.ts";
 import { preflightAndSend } from "../transfer/preflightAndSend.ts";
 import { accountOptions, type SigningAccount } from "../transfer/TransferFlow.tsx";
 import { DEFAULT_GAS_LIMIT, DEFAULT_TTL, MIN_GAS_PRICE } from "../transfer/transferRules.ts";
@@ -32,8 +37,6 @@ import {
   createAccountCode,
   createAccountPayload,
   describePred,
-  KEYSET_PREDS,
-  type KeysetPred,
   multisigAccountName,
   parseChains,
   parsePublicKeys,

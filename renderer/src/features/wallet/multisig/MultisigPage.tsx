@@ -5,6 +5,7 @@
  * the other signatures. Creating and sending need the unlocked vault; the list does not.
  * @module
  */
+import type { MultisigAccount } from "../../../../../src-node/walletFiles/multisigAccount.ts";
 import { PageTitle } from "../../../ui/PageTitle.tsx";
 import { Panel } from "../../../ui/Panel.tsx";
 import { BalancesTable } from "../accounts/BalancesTable.tsx";
@@ -14,7 +15,7 @@ import { WithSigningKeys } from "../components/WithSigningKeys.tsx";
 import { usePendingTransfers } from "../crosschain/PendingProvider.tsx";
 import { CreateMultisig } from "./CreateMultisig.tsx";
 import { MultisigTransfer } from "./MultisigTransfer.tsx";
-import { describePred, type MultisigAccount } from "./multisigAccount.ts";
+import { describePred } from "./multisigAccount.ts";
 
 /** The multi-signature accounts with their balances (also on the wallet home). */
 export function MultisigBalances({ multisig }: { readonly multisig: readonly MultisigAccount[] }) {

@@ -12,6 +12,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useReducer, useState } from "react";
 import { commandModel } from "../../../../../src-node/command/commandModel.ts";
 import type { CommandPayload } from "../../../../../src-node/command/commandTypes.ts";
+import type { MultisigAccount } from "../../../../../src-node/walletFiles/multisigAccount.ts";
 import { COIN_DECIMALS, formatAmount } from "../../../format/amount.ts";
 import { formatDateTime } from "../../../format/dateTime.ts";
 import { useServices } from "../../../services/services.tsx";
@@ -44,7 +45,7 @@ import {
   transferWhere,
 } from "../transfer/transferForm.ts";
 import { DEFAULT_GAS_LIMIT, MIN_GAS_PRICE } from "../transfer/transferRules.ts";
-import { type MultisigAccount, multisigTransferPayload } from "./multisigAccount.ts";
+import { multisigTransferPayload } from "./multisigAccount.ts";
 
 const fmt = (units: bigint) => formatAmount(units, COIN_DECIMALS);
 

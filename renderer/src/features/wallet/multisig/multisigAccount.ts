@@ -5,12 +5,17 @@
  * `create-principal` computes it, so the coin contract's reserved-name rule accepts it), the
  * chains picked, the `coin.create-account` command a wallet account pays for, and a transfer
  * from such an account with the signers chosen to satisfy the predicate. What the wallet keeps
- * of each account (keys, predicate, chains; nothing secret) is {@link MultisigAccount}.
+ * of each account (keys, predicate, chains; nothing secret) is the file's `MultisigAccount`
+ * (`src-node/walletFiles/multisigAccount.ts`).
  * @module
  */
 import { blake2b } from "@noble/hashes/blake2.js";
 import { base64urlnopad } from "@scure/base";
 import type { CommandPayload } from "../../../../../src-node/command/commandTypes.ts";
+import {
+  type KeysetPred,
+  MAX_MULTISIG_KEYS,
+} from "../../../../../src-node/walletFiles/multisigAccount.ts";
 import { COIN_DECIMALS, formatAmount } from "../../../format/amount.ts";
 import { pactString } from "../accounts/accountDetails.ts";
 import {
@@ -21,13 +26,8 @@ import {
 } from "../transfer/transferCommand.ts";
 import type { Checked } from "../transfer/transferRules.ts";
 
-export type KeysetPred = "keys-all" | "keys-any" | "keys-2";
-export const KEYSET_PREDS: readonly KeysetPred[] = ["keys-all", "keys-any", "keys-2"];
-
-/** A multi-signature account has at least two keys … */
+/** A multi-signature account has at least two keys, and at most the file's MAX_MULTISIG_KEYS. */
 export const MIN_KEYS = 2;
-/** … and at most this many (each one a signer of its transfers). */
-export const MAX_KEYS = 10;
 
 /** The name of the keyset in the create-account command's data. */
 export const ACCOUNT_GUARD_KEY = "account-guard";
@@ -35,23 +35,7 @@ export const ACCOUNT_GUARD_KEY = "account-guard";
 /** A keyset of a multi-signature account: sorted unique keys and one of the three predicates. */
 export type MultisigKeyset = { readonly keys: readonly string[]; readonly pred: KeysetPred };
 
-/** A multi-signature account as the wallet keeps it (`wallet/pending.json`, non-secret). */
-export type MultisigAccount = {
-  /** The `w:` principal of the keyset. */
-  readonly account: string;
-  /** Sorted, unique, 64 lower-case hex each. */
-  readonly keys: readonly string[];
-  readonly pred: KeysetPred;
-  /** The chains it was created on, ascending. */
-  readonly chains: readonly number[];
-  /** UNIX ms (ordering only). */
-  readonly createdAt: number;
-};
-
 const HEX64 = /^[0-9a-f]{64}$/;
-
-export const isKeysetPred = (x: unknown): x is KeysetPred =>
-  typeof x === "string" && (KEYSET_PREDS as readonly string[]).includes(x);
 
 /** The predicate in words, for the form and the account list. */
 export function describePred(pred: KeysetPred, keyCount: number): string {
@@ -105,8 +89,8 @@ export function buildKeyset(
       error: `A multi-signature account needs at least ${MIN_KEYS} keys (it has ${keys.length}).`,
     };
   }
-  if (keys.length > MAX_KEYS) {
-    return { ok: false, error: `At most ${MAX_KEYS} keys (it has ${keys.length}).` };
+  if (keys.length > MAX_MULTISIG_KEYS) {
+    return { ok: false, error: `At most ${MAX_MULTISIG_KEYS} keys (it has ${keys.length}).` };
   }
   return { ok: true, value: { keys, pred } };
 }

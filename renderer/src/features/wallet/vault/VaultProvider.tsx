@@ -9,6 +9,11 @@
  */
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from "react";
+import {
+  DEFAULT_SETTINGS,
+  type KeystoreFile,
+  type WalletSettings,
+} from "../../../../../src-node/walletFiles/keystoreFile.ts";
 import { clientErrorOf } from "../../../api/clientFailure.ts";
 import {
   clientErrorWords,
@@ -19,11 +24,6 @@ import {
 import { useRestartPhase, useServices } from "../../../services/services.tsx";
 import { keystoreQuery, walletCalls, walletKeys } from "../api.ts";
 import { DISCOVERY_KEYS, discoverAccounts } from "../discovery/accountDiscovery.ts";
-import {
-  DEFAULT_SETTINGS,
-  type KeystoreFile,
-  type WalletSettings,
-} from "../keystore/keystoreFormat.ts";
 import { startVaultWorker } from "./startVaultWorker.ts";
 import {
   type DiscoveryState,

@@ -6,8 +6,12 @@
  * @module
  */
 import { createContext, useContext, useMemo } from "react";
+import type {
+  KeySource,
+  KeystoreFile,
+  WalletSettings,
+} from "../../../../../src-node/walletFiles/keystoreFile.ts";
 import type { ShownError } from "../../../api/errorWords.ts";
-import type { KeySource, KeystoreFile, WalletSettings } from "../keystore/keystoreFormat.ts";
 
 export type VaultKey = {
   /** Stable id of the key within the keystore. */

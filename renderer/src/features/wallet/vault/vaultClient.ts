@@ -5,8 +5,8 @@
  * logic in the same thread.
  * @module
  */
+import { parseKeystoreFile } from "../../../../../src-node/walletFiles/keystoreFile.ts";
 import { array, type Decoded, decode, record, reject, string } from "../../../api/decode.ts";
-import { parseKeystoreFile } from "../keystore/keystoreFormat.ts";
 import {
   parseVaultMessage,
   type VaultErrorCodeValue,

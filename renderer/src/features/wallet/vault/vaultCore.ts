@@ -8,6 +8,12 @@
  * @module
  */
 import { commandModel } from "../../../../../src-node/command/commandModel.ts";
+import {
+  DEFAULT_SETTINGS,
+  type KdfParams,
+  type KeystoreFile,
+  type StoredKey,
+} from "../../../../../src-node/walletFiles/keystoreFile.ts";
 import { deriveKey, deriveKeys, seedOfPhrase } from "../keystore/derivation.ts";
 import { parseImportedKey } from "../keystore/keyImport.ts";
 import {
@@ -18,12 +24,6 @@ import {
   openKeystore,
   sealKeystore,
 } from "../keystore/keystoreCrypto.ts";
-import {
-  DEFAULT_SETTINGS,
-  type KdfParams,
-  type KeystoreFile,
-  type StoredKey,
-} from "../keystore/keystoreFormat.ts";
 import { newPhrase, phraseProblem, phraseWords } from "../keystore/phrase.ts";
 import {
   VaultErrorCode,

@@ -5,6 +5,8 @@
  * the page shows once) — never a secret key.
  * @module
  */
+import type { KeySource, KeystoreFile } from "../../../../../src-node/walletFiles/keystoreFile.ts";
+import { parseKeystoreFile } from "../../../../../src-node/walletFiles/keystoreFile.ts";
 import {
   array,
   type Decoded,
@@ -14,8 +16,6 @@ import {
   reject,
   string,
 } from "../../../api/decode.ts";
-import type { KeySource, KeystoreFile } from "../keystore/keystoreFormat.ts";
-import { parseKeystoreFile } from "../keystore/keystoreFormat.ts";
 
 export type VaultRequest =
   | { readonly op: "generate"; readonly words: 12 | 24 }
