@@ -3,10 +3,9 @@
  * allows the `renderer` area (the command model, the test keys' data module, the desktop
  * bridge's contract: the table test/unit/layering.test.ts checks too, so the two cannot
  * disagree; that test also keeps Node built-ins out). Inside, a feature folder
- * (renderer/src/features/<name>/) never imports another feature, so each can grow alone,
- * except another feature's endpoint contract (its `endpoints.ts`: the entries of its
- * `/app/api/*` routes, over its parsers), which a feature that reads one of those routes calls
- * (the wallet reads the backup overview and the explorer's transaction); shared code (api/,
+ * (renderer/src/features/<name>/) never imports another feature, so each can grow alone (a
+ * feature reading another's route calls it from the shared table, src-node/appContract/, as
+ * the wallet does the backup overview and the explorer's transaction); shared code (api/,
  * services/, ui/, format/) imports no feature; only app/ (the router) puts the features
  * together.
  */
@@ -17,9 +16,6 @@ import { sourceFiles } from "../support/importGraph.ts";
 function featureOf(path: string): string | null {
   return /^renderer\/src\/features\/([^/]+)\//.exec(path)?.[1] ?? null;
 }
-
-/** A feature's endpoint contract, which other features may call through. */
-const isEndpoints = (path: string) => /^renderer\/src\/features\/[^/]+\/endpoints\.ts$/.test(path);
 
 describe("[renderer] import rules", () => {
   it("imports only browser-safe code, and features do not import each other", () => {
@@ -37,8 +33,7 @@ describe("[renderer] import rules", () => {
         const b = featureOf(to);
         // Only the app (router) puts features together; shared code never imports one.
         const inApp = from.startsWith("renderer/src/app/");
-        const contract = a !== null && isEndpoints(to);
-        if (b !== null && a !== b && !(a === null && inApp) && !contract) {
+        if (b !== null && a !== b && !(a === null && inApp)) {
           violations.push(`${from} (feature ${a ?? "none"}) imports ${to}`);
         }
       }

@@ -94,15 +94,17 @@ export function callEndpoint<R extends string, Q extends string, Body, Reply>(
 }
 
 /**
- * Calls an entry as {@link callEndpoint} does (its method, route, query, body type and
- * timeout), but reads the JSON answer with `parse` instead of the entry's parser: for a caller
- * that reads less of the answer (the wallet's "is a backup due" of the backup overview) or
- * reads it into its own shape (a history entry from the explorer's transaction). The entry's
- * parser stays the contract the test checks against a real node.
+ * Calls a route of the shared table (or an entry) as {@link callEndpoint} does (its method,
+ * route, query, body type and timeout), but reads the JSON answer with `parse` instead of the
+ * entry's parser: for a caller that reads less of the answer (the wallet's "is a backup due"
+ * of the backup overview) or reads it into its own shape (a history entry from the explorer's
+ * transaction). It takes the table's route, so a feature reading another's route needs only
+ * `appContract/`, not that feature; the route's entry and parser stay the contract the test
+ * checks against a real node.
  */
 export function callEndpointWith<R extends string, Q extends string, Body, T>(
   client: Pick<NodeClient, "request" | "url">,
-  e: Endpoint<R, Q, Body, unknown>,
+  e: AppRoute<R, Q, Body>,
   params: EndpointParams<R, Q>,
   parse: Parse<T>,
   ...body: BodyArgs<NoInfer<Body>>
@@ -112,7 +114,7 @@ export function callEndpointWith<R extends string, Q extends string, Body, T>(
 
 async function send<R extends string, Q extends string, Body, T>(
   client: Pick<NodeClient, "request" | "url">,
-  e: Endpoint<R, Q, Body, unknown>,
+  e: AppRoute<R, Q, Body>,
   params: EndpointParams<R, Q>,
   body: readonly unknown[],
   read: (text: string) => Decoded<T>,

@@ -7,6 +7,7 @@
  * @module
  */
 import { mutationOptions, type QueryClient, queryOptions } from "@tanstack/react-query";
+import { appRoutes } from "../../../../src-node/appContract/appRoutes.ts";
 import {
   type KeystoreFile,
   parseKeystoreFile,
@@ -14,15 +15,13 @@ import {
 import type { PendingFile } from "../../../../src-node/walletFiles/pendingFile.ts";
 import { sharedEndpoints } from "../../api/appEndpoints.ts";
 import { unwrap } from "../../api/clientFailure.ts";
-import type { Decoded } from "../../api/decode.ts";
+import { type Decoded, decode, record, string } from "../../api/decode.ts";
 import { callEndpoint, callEndpointWith } from "../../api/endpoint.ts";
 import { plainError, WordedError } from "../../api/errorWords.ts";
 import type { MiningChange } from "../../api/miningStatus.ts";
 import type { NodeClient } from "../../api/nodeClient.ts";
 import type { PactClient } from "../../api/pactClient.ts";
 import { queryKeys } from "../../services/queryClient.ts";
-import { backupEndpoints } from "../backup/endpoints.ts";
-import { explorerEndpoints } from "../explorer/endpoints.ts";
 import { readAccounts } from "./accounts/readAccounts.ts";
 import { parseBackupState } from "./backup/backUpFirst.ts";
 import { parseBackupDue } from "./backup/backupDue.ts";
@@ -37,9 +36,14 @@ import type { VaultActions } from "./vault/useVault.ts";
 /** Reads an answer as it came: the caller reads it on (the stored files). */
 const asItCame = (raw: unknown): Decoded<unknown> => ({ ok: true, value: raw });
 
+/** The id of the backup job `POST /app/api/backup/start` started (or found running). */
+const parseStarted = (raw: unknown): Decoded<string> =>
+  decode(raw, (x) => string(record(x, "answer").id, "id"));
+
 /**
- * The wallet's endpoints (docs/wallet.md), each a call of its contract entry (`endpoints.ts`;
- * the backup's and the explorer's entries for the two routes of theirs the wallet reads).
+ * The wallet's endpoints (docs/wallet.md), each a call of its contract entry (`endpoints.ts`),
+ * or, for the backup's and the explorer's routes the wallet reads, of the shared table's route
+ * (`appContract/appRoutes.ts`) with the wallet's own reading of the answer.
  */
 export const walletCalls = {
   /**
@@ -73,17 +77,17 @@ export const walletCalls = {
       })),
   /** `GET /app/api/explorer/tx/{requestKey}` read into an "added" history entry. */
   explorerTx: (c: NodeClient, requestKey: string, createdAt: number) =>
-    callEndpointWith(c, explorerEndpoints.transaction, { requestKey }, (raw) =>
+    callEndpointWith(c, appRoutes.explorer.transaction, { requestKey }, (raw) =>
       entryFromExplorerTx(raw, createdAt),
     ),
   /** `GET /app/api/backup`, only whether a fresh backup is due (the Backup page owns the rest). */
-  backupDue: (c: NodeClient) => callEndpointWith(c, backupEndpoints.overview, {}, parseBackupDue),
+  backupDue: (c: NodeClient) => callEndpointWith(c, appRoutes.backup.overview, {}, parseBackupDue),
   /** `GET /app/api/backup`, what the wallet asks before it replaces itself. */
   backupState: (c: NodeClient) =>
-    callEndpointWith(c, backupEndpoints.overview, {}, parseBackupState),
+    callEndpointWith(c, appRoutes.backup.overview, {}, parseBackupState),
   /** `POST /app/api/backup/start`: an app backup (the node's databases and the wallet's files). */
   startBackup: (c: NodeClient, includeState: boolean) =>
-    callEndpoint(c, backupEndpoints.start, {}, { includeState }),
+    callEndpointWith(c, appRoutes.backup.start, {}, parseStarted, { includeState }),
   /** `GET /app/api/wallet/dapp-signing`: the dapp signing API's setting and whether it listens. */
   dappSigning: (c: NodeClient) => callEndpoint(c, walletEndpoints.dappSigning, {}),
   /** `POST /app/api/wallet/dapp-signing`: switches it (and its port); the answer is the new state. */
