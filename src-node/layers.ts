@@ -29,8 +29,11 @@ export const LAYERS = {
   encoding: ["errors"],
   /** Browser-safe: the renderer imports it (and, through it, errors). */
   command: ["errors"],
-  /** Browser-safe: the renderer imports it. The app API's routes, shared by the node and the UI. */
-  appContract: [],
+  /**
+   * Browser-safe: the renderer imports it. The app API's routes, shared by the node and the UI;
+   * the wallet's file routes take the files' own types.
+   */
+  appContract: ["walletFiles"],
   crypto: ["errors", "encoding"],
   chain: ["errors", "encoding", "crypto"],
   /** Exact JSON is the command model's. */

@@ -9,16 +9,12 @@
  * Browser-safe: the renderer imports it.
  * @module
  */
+import type { KeystoreFile } from "../walletFiles/keystoreFile.ts";
+import type { PendingFile } from "../walletFiles/pendingFile.ts";
 import { type AnyAppRoute, appRoute, bodyType } from "./appRoute.ts";
 
 /** A body with nothing to say, and nothing else accepted: `{}`. */
 export type EmptyBody = Record<string, never>;
-
-/**
- * A file the node keeps as it is (the wallet's keystore, its pending transfers): the route's
- * JSON schema checks its shape, and the UI, which reads and writes it, names its type.
- */
-export type OpaqueFile = unknown;
 
 /** `POST /app/api/mining`: any subset of the fields. */
 export type MinerChange = {
@@ -175,18 +171,18 @@ export const appRoutes = {
     saveKeystore: appRoute({
       method: "PUT",
       route: "/app/api/wallet/keystore",
-      body: bodyType<OpaqueFile>(),
+      body: bodyType<KeystoreFile>(),
     }),
     replaceKeystore: appRoute({
       method: "POST",
       route: "/app/api/wallet/keystore/replace",
-      body: bodyType<OpaqueFile>(),
+      body: bodyType<KeystoreFile>(),
     }),
     pending: appRoute({ method: "GET", route: "/app/api/wallet/pending" }),
     savePending: appRoute({
       method: "PUT",
       route: "/app/api/wallet/pending",
-      body: bodyType<OpaqueFile>(),
+      body: bodyType<PendingFile>(),
     }),
     dappSigning: appRoute({ method: "GET", route: "/app/api/wallet/dapp-signing" }),
     setDappSigning: appRoute({

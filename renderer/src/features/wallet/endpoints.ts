@@ -2,9 +2,9 @@
  * The wallet's endpoints (`/app/api/wallet/*`, docs/wallet.md, docs/dapp-signing.md) as
  * contract entries (`api/endpoint.ts`): the shared table's routes
  * (src-node/appContract/appRoutes.ts) over the wallet's own parsers; `app/appEndpoints.ts`
- * lists them. The stored files' entries read them whole, and name their bodies' types: the
- * keystore through `src-node/walletFiles/keystoreFile.ts`, the pending file through
- * `crosschain/pendingFile.ts` (both checked by the node with the same parsers).
+ * lists them. The stored files' entries read them whole: the keystore through
+ * `src-node/walletFiles/keystoreFile.ts`, the pending file through `crosschain/pendingFile.ts`
+ * (the node checks both with the same parsers; the table names the files' types as bodies).
  * @module
  */
 import { appRoutes } from "../../../../src-node/appContract/appRoutes.ts";
@@ -12,9 +12,8 @@ import {
   type KeystoreFile,
   parseKeystoreFile,
 } from "../../../../src-node/walletFiles/keystoreFile.ts";
-import type { PendingFile } from "../../../../src-node/walletFiles/pendingFile.ts";
 import { type Decoded, decode, record, reject } from "../../api/decode.ts";
-import { bodyType, endpoint } from "../../api/endpoint.ts";
+import { endpoint } from "../../api/endpoint.ts";
 import { parseWalletRecords } from "./crosschain/pendingFile.ts";
 import { parseDappRequests, parseDappSigningStatus } from "./dapp/dappRequests.ts";
 import { parseKeystoreAnswer, parseReplaced, parseSaved } from "./fileAnswers.ts";
@@ -41,14 +40,10 @@ export type { SignerAnswerBody } from "../../../../src-node/appContract/appRoute
 
 export const walletEndpoints = {
   keystore: endpoint(appRoutes.wallet.keystore, parseStoredKeystore),
-  saveKeystore: endpoint(appRoutes.wallet.saveKeystore, parseSaved, bodyType<KeystoreFile>()),
-  replaceKeystore: endpoint(
-    appRoutes.wallet.replaceKeystore,
-    parseReplaced,
-    bodyType<KeystoreFile>(),
-  ),
+  saveKeystore: endpoint(appRoutes.wallet.saveKeystore, parseSaved),
+  replaceKeystore: endpoint(appRoutes.wallet.replaceKeystore, parseReplaced),
   pending: endpoint(appRoutes.wallet.pending, parseWalletRecords),
-  savePending: endpoint(appRoutes.wallet.savePending, parseSaved, bodyType<PendingFile>()),
+  savePending: endpoint(appRoutes.wallet.savePending, parseSaved),
   dappSigning: endpoint(appRoutes.wallet.dappSigning, parseDappSigningStatus),
   setDappSigning: endpoint(appRoutes.wallet.setDappSigning, parseDappSigningStatus),
   signRequests: endpoint(appRoutes.wallet.signRequests, parseDappRequests),
