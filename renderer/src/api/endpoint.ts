@@ -17,14 +17,6 @@ import type { ClientResult } from "./clientError.ts";
 import type { Decoded } from "./decode.ts";
 import { type NodeClient, type Parse, readReply } from "./nodeClient.ts";
 
-// The route's part is the shared module's: re-exported for the UI's code that names them here.
-export { bodyType, type EndpointMethod } from "../../../src-node/appContract/appRoute.ts";
-export {
-  type EndpointParams,
-  endpointPath,
-  type RouteParamNames,
-} from "../../../src-node/appContract/endpointPath.ts";
-
 /** A reply with no body (204): read as `null`. */
 export const NO_CONTENT = "no-content" as const;
 
@@ -37,17 +29,12 @@ export type Endpoint<R extends string, Q extends string, Body, Reply> = AppRoute
 // biome-ignore lint/suspicious/noExplicitAny: a list holds entries of every shape
 export type AnyEndpoint = Endpoint<string, string, any, any>;
 
-/**
- * An entry: the shared route with the parser of its reply. A third argument, `bodyType<T>()`,
- * names a narrower body type than the route's (a file the node keeps as it is, whose type the
- * UI knows: the keystore, the pending transfers).
- */
-export function endpoint<R extends string, Q extends string, B, Reply, N extends B = B>(
+/** An entry: the shared route (its body type included) with the parser of its reply. */
+export function endpoint<R extends string, Q extends string, B, Reply>(
   route: AppRoute<R, Q, B>,
   reply: Parse<Reply> | typeof NO_CONTENT,
-  _body?: N,
-): Endpoint<R, Q, N, Reply> {
-  return { ...route, reply } as Endpoint<R, Q, N, Reply>;
+): Endpoint<R, Q, B, Reply> {
+  return { ...route, reply } as Endpoint<R, Q, B, Reply>;
 }
 
 /** Reads a reply's text as the entry says: its JSON through the parser, or nothing. */
